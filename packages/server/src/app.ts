@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
+import type { DestinationStream } from 'pino'
+import type { Config } from './config.js'
+import { ApiError } from './errors.js'
+import { createLogger, redactUrl } from './logger.js'
+import { installErrorHandling } from './plugins/app/error-handler.js'
+import rateLimit from './plugins/app/rate-limit/plugin.js'
+import { MemoryRateLimitStore, RedisRateLimitStore } from './plugins/app/rate-limit/stores.js'
+import adminAccount from './routes/admin/admin-account.js'
+import serviceToken from './routes/admin/service-token.js'
+import whitelistDomains from './routes/data-app/whitelist-domains.js'
+import health from './routes/health/index.js'
+import dataApps from './routes/service/data-apps.js'
+import { ErrorResponse } from './schemas/common.js'
+import { createServices, type Services } from './services/index.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services
+  }
+  interface FastifyContextConfig {
+    /** Answer SELFHOSTED_APP_ERROR (500) when SELF_HOSTED=false, before anything else. */
+    selfHostedOnly?: boolean
+  }
+}
+
+export interface BuildOptions {
+  /** Where log lines go (tests capture them); stdout by default. */
+  readonly logStream?: DestinationStream
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: createLogger(config.logLevel, options.logStream) as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: config.bodyLimit,
+    trustProxy: false,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id']
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
+    },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  const services = await createServices(config)
+  app.decorate('services', services)
+  app.decorateRequest('principal', null)
+  app.addHook('onClose', async () => services.close())
+
+  installErrorHandling(app)
+  installJsonBodyParsing(app)
+  app.addSchema(ErrorResponse)
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+    if (request.routeOptions.config.selfHostedOnly && !config.selfHosted) {
+      throw new ApiError('SELFHOSTED_APP_ERROR', 500, 'This operation is only available on a self-hosted instance')
+    }
+  })
+  // One line per request, with its id; never headers or bodies, secrets in URLs redacted.
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: redactUrl(request.url),
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+      },
+      'request',
+    )
+  })
+
+  await app.register(
+    async (api) => {
+      await api.register(swagger, {
+        openapi: {
+          openapi: '3.1.0',
+          info: {
+            title: 'Strata API',
+            version: '2',
+            description: 'Self-hosted embedded analytics. Errors are always `{ error: { code, message } }`.',
+          },
+          servers: [{ url: config.basePath || '/' }],
+          components: {
+            securitySchemes: {
+              dataAppKey: { type: 'http', scheme: 'bearer', description: 'Data app API key (secret, backend only)' },
+              serviceToken: { type: 'http', scheme: 'bearer', description: 'Organization service token' },
+              adminToken: { type: 'http', scheme: 'bearer', description: 'Admin access token (JWT from sign-in)' },
+              guestToken: { type: 'http', scheme: 'bearer', description: 'Guest token (browser)' },
+            },
+          },
+        },
+        refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+      })
+      await api.register(swaggerUi, { routePrefix: '/docs', staticCSP: true })
+      api.get('/openapi.json', { schema: { hide: true } }, async () => api.swagger())
+
+      await api.register(rateLimit, {
+        rules: config.rateLimits,
+        store: services.redis ? new RedisRateLimitStore(services.redis) : new MemoryRateLimitStore(),
+        pathPrefix: `${config.basePath}/api/`,
+      })
+      await api.register(health)
+      await api.register(adminAccount)
+      await api.register(serviceToken)
+      await api.register(dataApps)
+      await api.register(whitelistDomains)
+    },
+    { prefix: config.basePath },
+  )
+  return app
+}
+
+/**
+ * JSON is the only body type. An empty body with a JSON content type reads as no body (some
+ * clients send the header on every request); anything else must parse, safely.
+ */
+function installJsonBodyParsing(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error')
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString()
+    if (text.trim() === '') return done(null, undefined)
+    parseJson(request, text, done)
+  })
+}

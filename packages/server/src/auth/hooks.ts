@@ -1,0 +1,62 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { ApiError, type AuthFailure } from '../errors.js'
+import type { Principal, PrincipalKind, PrincipalOf } from './principal.js'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** How this route answers a missing or bad credential (the spec differs per endpoint). */
+    authFailure?: AuthFailure
+  }
+  interface FastifyRequest {
+    principal: Principal | null
+  }
+}
+
+export type Verifier<K extends PrincipalKind> = (token: string) => Promise<PrincipalOf<K> | undefined>
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i
+
+function bearer(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization
+  return header === undefined ? undefined : BEARER.exec(header)?.[1]
+}
+
+/**
+ * Installs, in one encapsulated route context, the check for one kind of token. Routes of
+ * that context can then only be reached with that kind: a guest-token route never accepts
+ * a secret key by accident, and vice versa.
+ */
+export function requireAuth<K extends PrincipalKind>(
+  app: FastifyInstance,
+  kind: K,
+  verify: Verifier<K>,
+  defaultFailure: AuthFailure,
+): void {
+  app.addHook('onRequest', async (request) => {
+    const failure = request.routeOptions.config.authFailure ?? defaultFailure
+    const token = bearer(request)
+    if (token === undefined) {
+      throw new ApiError(
+        failure.code,
+        failure.status,
+        'Missing credentials: send the header Authorization: Bearer <token>',
+      )
+    }
+    const principal = token.length <= 512 ? await verify(token) : undefined
+    if (!principal) throw new ApiError(failure.code, failure.status, invalidMessage[kind])
+    request.principal = principal
+  })
+}
+
+const invalidMessage: Record<PrincipalKind, string> = {
+  admin: 'The admin access token is invalid or expired',
+  service: 'The service token is invalid or expired',
+  dataApp: 'The data app API key is invalid or expired',
+}
+
+/** The principal a `requireAuth(kind)` context guarantees. */
+export function principalOf<K extends PrincipalKind>(request: FastifyRequest, kind: K): PrincipalOf<K> {
+  const principal = request.principal
+  if (principal?.kind !== kind) throw new Error(`route expected a ${kind} principal`)
+  return principal as PrincipalOf<K>
+}

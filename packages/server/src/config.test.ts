@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, parseConfig } from './config.js'
+
+describe('parseConfig', () => {
+  it('has the documented defaults with no environment', () => {
+    const config = parseConfig({}, '/srv/strata')
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      basePath: '',
+      dataDir: '/srv/strata/.data',
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      selfHosted: true,
+      demo: true,
+      logLevel: 'info',
+      bodyLimit: 1048576,
+      shutdownTimeoutMs: 30000,
+    })
+    expect(config.rateLimits).toEqual({
+      global: { max: 500, windowMs: 120_000 },
+      auth: { max: 30, windowMs: 60_000 },
+      refresh: { max: 30, windowMs: 60_000 },
+      otp: { max: 50, windowMs: 60_000 },
+      email: { max: 50, windowMs: 60_000 },
+      onboardingDemoDatabase: { max: 50, windowMs: 60_000 },
+    })
+  })
+
+  it('reads every rate-limit variable', () => {
+    const config = parseConfig({
+      RATE_LIMIT: '1',
+      AUTH_ROUTE_RATE_LIMIT: '2',
+      REFRESH_ROUTE_RATE_LIMIT: '3',
+      OTP_RATE_LIMIT: '4',
+      EMAIL_RATE_LIMIT: '5',
+      ONBOARDING_DEMO_DATABASE_RATE_LIMIT: '6',
+    })
+    expect(Object.values(config.rateLimits).map((r) => r.max)).toEqual([1, 2, 3, 4, 5, 6])
+  })
+
+  it('turns DEMO off by default when DATABASE_URL is set', () => {
+    expect(parseConfig({ DATABASE_URL: 'postgres://u@h/db' }).demo).toBe(false)
+    expect(parseConfig({ DATABASE_URL: 'postgres://u@h/db', DEMO: 'true' }).demo).toBe(true)
+  })
+
+  it('normalises BASE_PATH', () => {
+    expect(parseConfig({ BASE_PATH: 'analytics/' }).basePath).toBe('/analytics')
+    expect(parseConfig({ BASE_PATH: '/' }).basePath).toBe('')
+  })
+
+  it.each([
+    [{ PORT: 'eighty' }, /PORT must be a whole number/],
+    [{ PORT: '70000' }, /PORT must be between/],
+    [{ SELF_HOSTED: 'maybe' }, /SELF_HOSTED must be true or false/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ RATE_LIMIT: '-1' }, /RATE_LIMIT/],
+    [{ ADMIN_EMAIL: 'a@b.co' }, /set together/],
+    [{ BASE_PATH: '/a b' }, /BASE_PATH/],
+    [{ GRAPHQL_ENGINE_ENDPOINT: 'not a url' }, /GRAPHQL_ENGINE_ENDPOINT/],
+  ])('rejects %j with a clear message', (env, message) => {
+    expect(() => parseConfig(env)).toThrow(ConfigError)
+    expect(() => parseConfig(env)).toThrow(message)
+  })
+})

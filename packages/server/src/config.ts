@@ -1,0 +1,128 @@
+import { resolve } from 'node:path'
+
+/** The six rate-limit groups of the spec's Limits table. */
+export type RateLimitGroup = 'global' | 'auth' | 'refresh' | 'otp' | 'email' | 'onboardingDemoDatabase'
+
+export interface RateLimitRule {
+  /** Requests allowed per window per client; 0 turns the group off. */
+  readonly max: number
+  readonly windowMs: number
+}
+
+export interface Config {
+  readonly port: number
+  readonly host: string
+  /** '' or a path prefix such as '/analytics' (no trailing slash). */
+  readonly basePath: string
+  readonly dataDir: string
+  readonly databaseUrl: string | undefined
+  readonly redisUrl: string | undefined
+  readonly encryptionKey: string | undefined
+  readonly selfHosted: boolean
+  readonly demo: boolean
+  readonly logLevel: string
+  readonly rateLimits: Readonly<Record<RateLimitGroup, RateLimitRule>>
+  readonly graphqlEngineEndpoint: string | undefined
+  readonly identityServerUrl: string | undefined
+  readonly adminEmail: string | undefined
+  readonly adminPassword: string | undefined
+  /** Largest accepted request body in bytes. */
+  readonly bodyLimit: number
+  /** SIGTERM/SIGINT: forced exit after this many ms of draining. */
+  readonly shutdownTimeoutMs: number
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError'
+}
+
+type Env = Readonly<Record<string, string | undefined>>
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim()
+  return value === undefined || value === '' ? undefined : value
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name)
+  if (raw === undefined) return fallback
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`)
+  const value = Number(raw)
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`)
+  return value
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name)?.toLowerCase()
+  if (raw === undefined) return fallback
+  if (['true', '1', 'yes'].includes(raw)) return true
+  if (['false', '0', 'no'].includes(raw)) return false
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`)
+}
+
+function url(env: Env, name: string): string | undefined {
+  const raw = text(env, name)
+  if (raw === undefined) return undefined
+  try {
+    new URL(raw)
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got an unparseable value`)
+  }
+  return raw.replace(/\/+$/, '')
+}
+
+function basePath(env: Env): string {
+  const raw = text(env, 'BASE_PATH')
+  if (raw === undefined || raw === '/') return ''
+  if (!/^\/?[A-Za-z0-9._~\-/]+$/.test(raw)) throw new ConfigError(`BASE_PATH must be a URL path, got "${raw}"`)
+  return `/${raw.replace(/^\/+|\/+$/g, '')}`
+}
+
+const MINUTE = 60_000
+
+/** Reads the environment once into a typed, validated Config. Pure: no I/O. */
+export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
+  const databaseUrl = text(env, 'DATABASE_URL')
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL')
+  }
+  const logLevel = text(env, 'LOG_LEVEL') ?? 'info'
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
+  const adminEmail = text(env, 'ADMIN_EMAIL')
+  const adminPassword = text(env, 'ADMIN_PASSWORD')
+  if ((adminEmail === undefined) !== (adminPassword === undefined)) {
+    throw new ConfigError('ADMIN_EMAIL and ADMIN_PASSWORD must be set together')
+  }
+  const limit = (name: string, fallback: number, windowMs: number): RateLimitRule => ({
+    max: integer(env, name, fallback, 0, 1_000_000_000),
+    windowMs,
+  })
+  return {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: text(env, 'HOST') ?? '127.0.0.1',
+    basePath: basePath(env),
+    dataDir: resolve(cwd, text(env, 'DATA_DIR') ?? '.data'),
+    databaseUrl,
+    redisUrl: text(env, 'REDIS_URL'),
+    encryptionKey: text(env, 'ENCRYPTION_KEY'),
+    selfHosted: boolean(env, 'SELF_HOSTED', true),
+    demo: boolean(env, 'DEMO', databaseUrl === undefined),
+    logLevel,
+    rateLimits: {
+      global: limit('RATE_LIMIT', 500, 2 * MINUTE),
+      auth: limit('AUTH_ROUTE_RATE_LIMIT', 30, MINUTE),
+      refresh: limit('REFRESH_ROUTE_RATE_LIMIT', 30, MINUTE),
+      otp: limit('OTP_RATE_LIMIT', 50, MINUTE),
+      email: limit('EMAIL_RATE_LIMIT', 50, MINUTE),
+      onboardingDemoDatabase: limit('ONBOARDING_DEMO_DATABASE_RATE_LIMIT', 50, MINUTE),
+    },
+    graphqlEngineEndpoint: url(env, 'GRAPHQL_ENGINE_ENDPOINT'),
+    identityServerUrl: url(env, 'IDENTITY_SERVER_URL'),
+    adminEmail,
+    adminPassword,
+    bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
+  }
+}

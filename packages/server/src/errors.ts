@@ -1,0 +1,71 @@
+/**
+ * The error catalogue. Every failure the API returns is an ApiError, mapped once to
+ * `{ error: { code, message } }` by the error-handler plugin. docs/errors.md lists every code.
+ */
+export const ERROR_CODES = [
+  // spec: Errors table
+  'INVALID_REQUEST_BODY',
+  'AUTHENTICATION_ERROR',
+  'AUTHENTICATION_ERR',
+  'AUTH_ERROR',
+  'INVALID_DATA_APP_API_KEY',
+  'UNAUTHORIZED',
+  'INVALID_WORKSPACE_NAME',
+  'WORKSPACE_ID_ERROR',
+  'INVALID_DASHBOARD_ID',
+  'INVALID_METRIC_ID',
+  'EMBED_NOT_FOUND',
+  'INVALID_EMBED_ID',
+  'EMBED_PARAM_ERROR',
+  'INVALID_DATAMART',
+  'INSUFFICIENT_PERMISSIONS',
+  'INVALID_ACCESS_SETTINGS',
+  'CONFLICTING_UPDATE',
+  'RATE_LIMIT_EXCEEDED',
+  'DATA_APP_NOT_FOUND',
+  'DATASOURCE_NAME_ERROR',
+  'DATAMART_NAME_ERROR',
+  'DATASOURCE_ID_ERROR',
+  'WORKSPACE_DOES_NOT_EXIST',
+  'INVALID_DATASOURCE_NAME',
+  'INVALID_DATAMART_NAME',
+  'RESET_PASSWORD_ERROR',
+  'SELFHOSTED_APP_ERROR',
+  'INTERNAL_SERVER_ERROR',
+  // DESIGN.md §2.1 (administration)
+  'INVALID_REQUEST',
+  'USER_NOT_FOUND',
+  'INVALID_CREDENTIALS',
+  'DATA_APP_ALREADY_EXISTS',
+  // ours: transport-level failures the spec leaves open
+  'NOT_FOUND',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'PAYLOAD_TOO_LARGE',
+] as const
+
+export type ErrorCode = (typeof ERROR_CODES)[number]
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError'
+  constructor(
+    readonly code: ErrorCode,
+    readonly status: number,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    options?: ErrorOptions,
+  ) {
+    super(message, options)
+  }
+}
+
+/** How an auth hook answers a missing or bad credential; endpoints differ per the spec. */
+export interface AuthFailure {
+  readonly code: Extract<
+    ErrorCode,
+    'AUTHENTICATION_ERROR' | 'AUTHENTICATION_ERR' | 'AUTH_ERROR' | 'INVALID_DATA_APP_API_KEY'
+  >
+  readonly status: 400 | 401
+}
+
+export const badRequest = (message: string, details?: Record<string, unknown>): ApiError =>
+  new ApiError('INVALID_REQUEST_BODY', 400, message, details)

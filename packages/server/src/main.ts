@@ -1,0 +1,57 @@
+import { buildApp } from './app.js'
+import { ConfigError, parseConfig } from './config.js'
+
+/** Process entry: parse config once, start, drain on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  const config = parseConfig(process.env)
+  const app = await buildApp(config)
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    app.log.info({ signal }, 'shutting down: refusing new connections, draining in-flight requests')
+    const force = setTimeout(() => {
+      app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'drain timed out; forcing exit')
+      process.exit(1)
+    }, config.shutdownTimeoutMs)
+    force.unref()
+    app.close().then(
+      () => {
+        app.log.info('stopped')
+        process.exit(0)
+      },
+      (err: unknown) => {
+        app.log.error({ err }, 'error while stopping')
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGINT', () => stop('SIGINT'))
+
+  await app.ready()
+  await bootstrapAdmin(app, config)
+  const address = await app.listen({ port: config.port, host: config.host })
+  app.log.info({ address: `${address}${config.basePath}`, store: app.services.store.kind }, 'Strata is ready')
+}
+
+async function bootstrapAdmin(app: Awaited<ReturnType<typeof buildApp>>, config: ReturnType<typeof parseConfig>) {
+  const { adminEmail, adminPassword } = config
+  if (!adminEmail || !adminPassword || (await app.services.admin.exists())) return
+  await app.services.admin.create({
+    firstName: 'Admin',
+    email: adminEmail,
+    password: adminPassword,
+    companyName: 'Strata',
+  })
+  app.log.info('created the admin account from ADMIN_EMAIL/ADMIN_PASSWORD')
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    console.error(`strata: configuration error: ${err.message}`)
+  } else {
+    console.error('strata: failed to start', err)
+  }
+  process.exit(1)
+})

@@ -1,0 +1,56 @@
+import type { FastifyError, FastifyInstance } from 'fastify'
+import { ApiError } from '../../errors.js'
+
+/** Maps any thrown value to an ApiError; the only place errors become HTTP. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err
+  const e = err as Partial<FastifyError> & { validation?: unknown }
+  if (e.validation) return new ApiError('INVALID_REQUEST_BODY', 400, validationMessage(e))
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('PAYLOAD_TOO_LARGE', 413, 'The request body is larger than the server accepts')
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        415,
+        'A request body must be sent with Content-Type: application/json',
+      )
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('INVALID_REQUEST_BODY', 400, `The body is not valid JSON: ${e.message ?? ''}`.trim())
+  }
+  const status = typeof e.statusCode === 'number' ? e.statusCode : 500
+  if (status >= 400 && status < 500) {
+    // JSON parse errors, prototype poisoning, bad URL encoding …: the client's fault.
+    return new ApiError('INVALID_REQUEST_BODY', 400, e.message ?? 'The request is malformed')
+  }
+  return new ApiError('INTERNAL_SERVER_ERROR', 500, 'The server failed to handle this request', undefined, {
+    cause: err,
+  })
+}
+
+function validationMessage(e: Partial<FastifyError>): string {
+  // Fastify's message names the part and path, e.g. "body/name must NOT have fewer than 1 characters".
+  return e.message ?? 'The request failed validation'
+}
+
+/** Every failure answers `{ error: { code, message } }`; never HTML, never a stack. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err, request, reply) => {
+    const apiError = toApiError(err)
+    if (apiError.code === 'INTERNAL_SERVER_ERROR') request.log.error({ err }, 'request failed')
+    const body: { code: string; message: string; details?: Record<string, unknown> } = {
+      code: apiError.code,
+      message: apiError.message,
+    }
+    if (apiError.details) body.details = apiError.details
+    return reply.status(apiError.status).send({ error: body })
+  })
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? request.url
+    return reply
+      .status(404)
+      .send({ error: { code: 'NOT_FOUND', message: `No route ${request.method} ${path.slice(0, 200)}` } })
+  })
+}

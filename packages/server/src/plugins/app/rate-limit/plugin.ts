@@ -1,0 +1,89 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import type { RateLimitGroup, RateLimitRule } from '../../../config.js'
+import { ApiError } from '../../../errors.js'
+import type { RateLimitStore, WindowCount } from './stores.js'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route-specific limit group, applied on top of the global one. */
+    rateLimitGroup?: Exclude<RateLimitGroup, 'global'>
+  }
+}
+
+export interface RateLimitOptions {
+  readonly rules: Readonly<Record<RateLimitGroup, RateLimitRule>>
+  readonly store: RateLimitStore
+  /** Only URLs under this prefix are limited (the API, not health or docs). */
+  readonly pathPrefix: string
+}
+
+/** The client the spec's limits count: X-Client-IP, then X-Forwarded-For, then the socket. */
+export function clientKey(request: FastifyRequest): string {
+  const header = (name: string): string | undefined => {
+    const value = request.headers[name]
+    const first = (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim()
+    return first ? first.slice(0, 100) : undefined
+  }
+  return header('x-client-ip') ?? header('x-forwarded-for') ?? request.ip
+}
+
+interface Outcome extends WindowCount {
+  readonly group: RateLimitGroup
+  readonly rule: RateLimitRule
+}
+
+/**
+ * The spec's Limits: fixed windows per client, the global group on every API route and a
+ * route group on top (a request must pass both). Headers per the IETF draft:
+ * `RateLimit: limit=…, remaining=…, reset=…` for the tightest applicable limit,
+ * `RateLimit-Policy` listing each, `Retry-After` on 429. If the store fails (Redis down),
+ * requests pass and the failure is logged: readiness reports the store, not the users.
+ */
+async function rateLimit(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
+  const { rules, store, pathPrefix } = options
+  app.addHook('onClose', async () => store.close?.())
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.url.startsWith(pathPrefix)) return
+    const groups: RateLimitGroup[] = ['global']
+    const routeGroup = request.routeOptions.config.rateLimitGroup
+    if (routeGroup) groups.push(routeGroup)
+    const active = groups.filter((g) => rules[g].max > 0)
+    if (active.length === 0) return
+    const client = clientKey(request)
+    let outcomes: Outcome[]
+    try {
+      outcomes = await Promise.all(
+        active.map(async (group) => {
+          const rule = rules[group]
+          const count = await store.hit(`${group}:${client}`, rule.windowMs)
+          return { group, rule, ...count }
+        }),
+      )
+    } catch (err) {
+      request.log.warn({ err }, 'rate limit store unavailable; request allowed')
+      return
+    }
+    const remaining = (o: Outcome) => Math.max(0, o.rule.max - o.count)
+    const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000))
+    const tightest = outcomes.reduce((a, b) => (remaining(b) < remaining(a) ? b : a))
+    reply.header(
+      'RateLimit',
+      `limit=${tightest.rule.max}, remaining=${remaining(tightest)}, reset=${seconds(tightest.resetMs)}`,
+    )
+    reply.header('RateLimit-Policy', outcomes.map((o) => `${o.rule.max};w=${o.rule.windowMs / 1000}`).join(', '))
+    const exceeded = outcomes.filter((o) => o.count > o.rule.max)
+    if (exceeded.length > 0) {
+      const retryAfter = Math.max(...exceeded.map((o) => seconds(o.resetMs)))
+      reply.header('Retry-After', String(retryAfter))
+      const group = exceeded[0] as Outcome
+      throw new ApiError(
+        'RATE_LIMIT_EXCEEDED',
+        429,
+        `Too many requests: the limit is ${group.rule.max} per ${group.rule.windowMs / 1000} s${group.group === 'global' ? '' : ` for this route group (${group.group})`}; retry in ${retryAfter} s`,
+      )
+    }
+  })
+}
+
+export default fp(rateLimit, { name: 'strata-rate-limit' })

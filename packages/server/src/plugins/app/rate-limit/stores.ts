@@ -1,0 +1,66 @@
+import type { Redis } from 'ioredis'
+
+export interface WindowCount {
+  /** Hits in the current window, this one included. */
+  readonly count: number
+  /** Milliseconds until the window resets. */
+  readonly resetMs: number
+}
+
+/** A fixed-window counter store. */
+export interface RateLimitStore {
+  hit(key: string, windowMs: number): Promise<WindowCount>
+  close?(): void
+}
+
+/** One process's counters; windows start at the first hit of a client. */
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>()
+  private readonly sweeper: NodeJS.Timeout
+
+  constructor() {
+    this.sweeper = setInterval(() => this.sweep(), 60_000)
+    this.sweeper.unref()
+  }
+
+  async hit(key: string, windowMs: number): Promise<WindowCount> {
+    const at = Date.now()
+    let window = this.windows.get(key)
+    if (!window || window.resetAt <= at) {
+      window = { count: 0, resetAt: at + windowMs }
+      this.windows.set(key, window)
+    }
+    window.count += 1
+    return { count: window.count, resetMs: window.resetAt - at }
+  }
+
+  private sweep(): void {
+    const at = Date.now()
+    for (const [key, window] of this.windows) if (window.resetAt <= at) this.windows.delete(key)
+  }
+
+  close(): void {
+    clearInterval(this.sweeper)
+  }
+}
+
+// INCR, and start the window's expiry on its first hit; one round trip, atomic.
+const HIT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return { count, ttl }`
+
+/** Counters shared by every instance that uses the same Redis. */
+export class RedisRateLimitStore implements RateLimitStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'strata:rl:',
+  ) {}
+
+  async hit(key: string, windowMs: number): Promise<WindowCount> {
+    const [count, ttl] = (await this.redis.eval(HIT, 1, this.prefix + key, windowMs)) as [number, number]
+    return { count, resetMs: ttl }
+  }
+}

@@ -1,0 +1,94 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { principalOf, requireAuth } from '../../auth/hooks.js'
+import { KeyResponse } from '../../schemas/admin.js'
+import { responses } from '../../schemas/common.js'
+import {
+  ApiTokenList,
+  ApiTokenListQuery,
+  CreateApiTokenBody,
+  CreateDataAppBody,
+  CreateDataAppResponse,
+  DataAppList,
+  RevokeApiTokenQuery,
+} from '../../schemas/data-apps.js'
+
+const security = [{ serviceToken: [] }]
+/** The spec answers a bad service token on api-tokens with AUTHENTICATION_ERROR 400. */
+const apiTokensAuth = { authFailure: { code: 'AUTHENTICATION_ERROR', status: 400 } } as const
+
+/** Data apps and their API keys; service token. */
+const dataApps: FastifyPluginAsyncTypebox = async (app) => {
+  const { serviceTokens, dataApps } = app.services
+  requireAuth(app, 'service', (token) => serviceTokens.verify(token), { code: 'AUTHENTICATION_ERROR', status: 401 })
+  const org = (request: Parameters<typeof principalOf>[0]) => principalOf(request, 'service').organizationId
+
+  app.post(
+    '/api/v2/data-app',
+    {
+      schema: {
+        tags: ['data apps'],
+        summary: 'Create a data app and its first API key (shown once)',
+        security,
+        body: CreateDataAppBody,
+        response: responses(CreateDataAppResponse),
+      },
+    },
+    async (request) => dataApps.create(org(request), request.body.name),
+  )
+  app.get(
+    '/api/v2/data-app',
+    { schema: { tags: ['data apps'], summary: 'List data apps', security, response: responses(DataAppList) } },
+    async (request) => ({ data: await dataApps.list(org(request)) }),
+  )
+  app.post(
+    '/api/v2/data-app/api-tokens',
+    {
+      config: apiTokensAuth,
+      schema: {
+        tags: ['data apps'],
+        summary: 'Create an API key for a data app (shown once)',
+        security,
+        body: CreateApiTokenBody,
+        response: responses(KeyResponse),
+      },
+    },
+    async (request) => {
+      const { dataAppName, name, description } = request.body
+      return dataApps.createApiKey(org(request), dataAppName, name, description ?? '')
+    },
+  )
+  app.get(
+    '/api/v2/data-app/api-tokens',
+    {
+      config: apiTokensAuth,
+      schema: {
+        tags: ['data apps'],
+        summary: 'List the API keys of a data app (identifiers, never secrets)',
+        security,
+        querystring: ApiTokenListQuery,
+        response: responses(ApiTokenList),
+      },
+    },
+    async (request) => {
+      const { dataAppName, isPagination, pageNumber } = request.query
+      const page = isPagination === 'true' ? Math.max(1, Number(pageNumber ?? '1')) : undefined
+      return { data: await dataApps.listApiKeys(org(request), dataAppName, page) }
+    },
+  )
+  app.delete(
+    '/api/v2/data-app/api-tokens',
+    {
+      config: apiTokensAuth,
+      schema: {
+        tags: ['data apps'],
+        summary: 'Revoke an API key at once',
+        security,
+        querystring: RevokeApiTokenQuery,
+        response: responses(KeyResponse),
+      },
+    },
+    async (request) => dataApps.revokeApiKey(org(request), request.query.dataAppName, request.query.key),
+  )
+}
+
+export default dataApps

@@ -1,0 +1,38 @@
+import { type TSchema, Type } from '@fastify/type-provider-typebox'
+
+export const ErrorResponse = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String(),
+      message: Type.String(),
+      details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    }),
+  },
+  { $id: 'ErrorResponse', description: 'Every failure: `{ error: { code, message } }`' },
+)
+
+/** Response schemas for a route: its 200 body plus the shared error shape. */
+export function responses<T extends TSchema>(ok: T) {
+  const error = Type.Ref('ErrorResponse')
+  return {
+    200: ok,
+    400: error,
+    401: error,
+    403: error,
+    404: error,
+    409: error,
+    413: error,
+    415: error,
+    429: error,
+    500: error,
+  }
+}
+
+/** Query-string booleans and numbers are strings (spec convention 4). */
+export const BooleanString = Type.Union([Type.Literal('true'), Type.Literal('false')])
+export const PageNumberString = Type.String({ pattern: '^[0-9]{1,9}$', description: '1-based page number' })
+
+export const Null = Type.Null()
+
+/** Alphanumeric names (data apps). */
+export const AlphanumericName = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9]+$' })

@@ -1,0 +1,67 @@
+import { Type } from '@fastify/type-provider-typebox'
+import { AlphanumericName, BooleanString, PageNumberString } from './common.js'
+
+export const CreateDataAppBody = Type.Object({ name: AlphanumericName }, { additionalProperties: false })
+export const CreateDataAppResponse = Type.Object({ name: Type.String(), key: Type.String() })
+
+export const DataAppList = Type.Object({
+  data: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      type: Type.Literal('embedded'),
+      createdAt: Type.String(),
+      updatedAt: Type.String(),
+      embedCount: Type.Integer(),
+      embeds: Type.Array(
+        Type.Object({
+          name: Type.String(),
+          embedId: Type.String(),
+          createdAt: Type.String(),
+          updatedAt: Type.String(),
+        }),
+      ),
+    }),
+  ),
+})
+
+export const CreateApiTokenBody = Type.Object(
+  {
+    dataAppName: AlphanumericName,
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    description: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+)
+
+export const ApiTokenListQuery = Type.Object(
+  {
+    dataAppName: Type.String({ minLength: 1 }),
+    isPagination: Type.Optional(BooleanString),
+    pageNumber: Type.Optional(PageNumberString),
+  },
+  { additionalProperties: false },
+)
+
+export const ApiTokenList = Type.Object({
+  data: Type.Array(
+    Type.Object({ key: Type.String(), name: Type.String(), description: Type.String(), createdAt: Type.String() }),
+  ),
+})
+
+export const RevokeApiTokenQuery = Type.Object(
+  { dataAppName: Type.String({ minLength: 1 }), key: Type.String({ minLength: 1, maxLength: 100 }) },
+  { additionalProperties: false },
+)
+
+const Domain = Type.String({
+  minLength: 1,
+  maxLength: 253,
+  pattern: '^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$',
+  description: 'host, *.host or host:port',
+})
+
+export const WhitelistDomainsBody = Type.Object(
+  { domains: Type.Array(Domain, { maxItems: 100 }) },
+  { additionalProperties: false },
+)
+export const WhitelistDomainsResponse = Type.Object({ data: Type.Array(Type.String()) })

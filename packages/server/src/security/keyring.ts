@@ -1,0 +1,73 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ConfigError } from '../config.js'
+
+const KEY_FILE = 'encryption.key'
+const VERSION = 'v1'
+
+/**
+ * The server's master key and what is derived from it: AES-256-GCM for credentials at rest
+ * and the HMAC key that signs admin access tokens. The master key comes from ENCRYPTION_KEY
+ * (64 hex chars or 32 bytes base64) or is generated once into DATA_DIR (mode 0600).
+ */
+export class Keyring {
+  private readonly dataKey: Buffer
+  readonly jwtKey: Uint8Array
+
+  constructor(master: Buffer) {
+    if (master.length !== 32) throw new ConfigError('The encryption key must be 32 bytes')
+    this.dataKey = Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), 'strata/credentials', 32))
+    this.jwtKey = new Uint8Array(hkdfSync('sha256', master, Buffer.alloc(0), 'strata/admin-jwt', 32))
+  }
+
+  /** Encrypts a UTF-8 string; `context` (e.g. a datasource id) is bound as associated data. */
+  encrypt(plaintext: string, context = ''): string {
+    const iv = randomBytes(12)
+    const cipher = createCipheriv('aes-256-gcm', this.dataKey, iv)
+    cipher.setAAD(Buffer.from(context, 'utf8'))
+    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
+    return `${VERSION}:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')}`
+  }
+
+  decrypt(sealed: string, context = ''): string {
+    const [version, payload] = sealed.split(':')
+    if (version !== VERSION || payload === undefined) throw new Error('Unknown ciphertext format')
+    const raw = Buffer.from(payload, 'base64')
+    const decipher = createDecipheriv('aes-256-gcm', this.dataKey, raw.subarray(0, 12))
+    decipher.setAAD(Buffer.from(context, 'utf8'))
+    decipher.setAuthTag(raw.subarray(12, 28))
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')
+  }
+}
+
+export function parseMasterKey(value: string): Buffer {
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex')
+  const decoded = Buffer.from(value, 'base64')
+  if (decoded.length === 32) return decoded
+  throw new ConfigError('ENCRYPTION_KEY must be 32 bytes: 64 hex characters or 44 base64 characters')
+}
+
+/** Loads ENCRYPTION_KEY, else DATA_DIR/encryption.key, generating that file on first use. */
+export function loadKeyring(encryptionKey: string | undefined, dataDir: string): Keyring {
+  if (encryptionKey !== undefined) return new Keyring(parseMasterKey(encryptionKey))
+  const path = join(dataDir, KEY_FILE)
+  let stored: string | undefined
+  try {
+    stored = readFileSync(path, 'utf8').trim()
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+  }
+  if (stored !== undefined) return new Keyring(parseMasterKey(stored))
+  mkdirSync(dataDir, { recursive: true })
+  const key = randomBytes(32).toString('hex')
+  // 'wx' fails if another process created the file meanwhile; then read theirs.
+  try {
+    writeFileSync(path, `${key}\n`, { flag: 'wx', mode: 0o600 })
+    chmodSync(path, 0o600)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+    return new Keyring(parseMasterKey(readFileSync(path, 'utf8').trim()))
+  }
+  return new Keyring(Buffer.from(key, 'hex'))
+}

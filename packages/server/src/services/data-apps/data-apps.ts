@@ -1,0 +1,186 @@
+import { randomBytes } from 'node:crypto'
+import type { PrincipalOf } from '../../auth/principal.js'
+import { TokenCache } from '../../auth/token-cache.js'
+import { ApiError } from '../../errors.js'
+import { hashSecret, newId, newSecret } from '../../security/secrets.js'
+import type { ApiKeyRow } from '../../store/schema.js'
+import { isUniqueViolation, now, type Store } from '../../store/store.js'
+
+export interface DataAppSummary {
+  readonly name: string
+  readonly type: 'embedded'
+  readonly createdAt: string
+  readonly updatedAt: string
+  readonly embedCount: number
+  readonly embeds: readonly { name: string; embedId: string; createdAt: string; updatedAt: string }[]
+}
+
+export interface ApiKeySummary {
+  /** The key's public identifier (its prefix), never the secret. */
+  readonly key: string
+  readonly name: string
+  readonly description: string
+  readonly createdAt: string
+}
+
+export const PAGE_SIZE = 10
+
+/**
+ * Data apps and their API keys. A key is `sk_<id>_<secret>`: `sk_<id>` is its public
+ * identifier (what lists show and revocation names), the whole string is hashed for lookup.
+ */
+export class DataApps {
+  private readonly keyCache = new TokenCache<PrincipalOf<'dataApp'> & { keyId: string }>()
+
+  constructor(private readonly store: Store) {}
+
+  async create(organizationId: string, name: string): Promise<{ name: string; key: string }> {
+    const at = now()
+    const id = newId()
+    const first = newKey(id, 'default', 'Created with the data app')
+    try {
+      await this.store.db.transaction().execute(async (tx) => {
+        await tx
+          .insertInto('data_apps')
+          .values({ id, organization_id: organizationId, name, created_at: at, updated_at: at })
+          .execute()
+        await tx.insertInto('api_keys').values(first.row).execute()
+      })
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new ApiError('DATA_APP_ALREADY_EXISTS', 400, `Data app ${name} already exists`)
+      throw err
+    }
+    return { name, key: first.secret }
+  }
+
+  async list(organizationId: string): Promise<DataAppSummary[]> {
+    const rows = await this.store.db
+      .selectFrom('data_apps')
+      .select(['name', 'created_at', 'updated_at'])
+      .where('organization_id', '=', organizationId)
+      .orderBy('created_at')
+      .orderBy('name')
+      .execute()
+    return rows.map((r) => ({
+      name: r.name,
+      type: 'embedded',
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+      embedCount: 0,
+      embeds: [],
+    }))
+  }
+
+  async createApiKey(
+    organizationId: string,
+    dataAppName: string,
+    name: string,
+    description: string,
+  ): Promise<{ key: string }> {
+    const app = await this.find(organizationId, dataAppName)
+    const { row, secret } = newKey(app.id, name, description)
+    await this.store.db.insertInto('api_keys').values(row).execute()
+    return { key: secret }
+  }
+
+  async listApiKeys(organizationId: string, dataAppName: string, page?: number): Promise<ApiKeySummary[]> {
+    const app = await this.find(organizationId, dataAppName)
+    let query = this.store.db
+      .selectFrom('api_keys')
+      .select(['key_id', 'name', 'description', 'created_at'])
+      .where('data_app_id', '=', app.id)
+      .where('revoked_at', 'is', null)
+      .orderBy('created_at')
+      .orderBy('key_id')
+    if (page !== undefined) query = query.limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE)
+    const rows = await query.execute()
+    return rows.map((r) => ({ key: r.key_id, name: r.name, description: r.description, createdAt: r.created_at }))
+  }
+
+  async revokeApiKey(organizationId: string, dataAppName: string, keyId: string): Promise<{ key: string }> {
+    const app = await this.find(organizationId, dataAppName)
+    const result = await this.store.db
+      .updateTable('api_keys')
+      .set({ revoked_at: now() })
+      .where('data_app_id', '=', app.id)
+      .where('key_id', '=', keyId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst()
+    if (result.numUpdatedRows === 0n) throw new ApiError('INVALID_REQUEST_BODY', 400, `No active API key ${keyId}`)
+    this.keyCache.deleteWhere((p) => p.keyId === keyId)
+    return { key: keyId }
+  }
+
+  /** Resolves a secret data app key; hot path, served from memory after the first use. */
+  async verifyKey(secret: string): Promise<PrincipalOf<'dataApp'> | undefined> {
+    const hit = await this.keyCache.resolve(hashSecret(secret), async () => {
+      const row = await this.store.db
+        .selectFrom('api_keys')
+        .innerJoin('data_apps', 'data_apps.id', 'api_keys.data_app_id')
+        .select(['api_keys.key_id', 'data_apps.id', 'data_apps.name', 'data_apps.organization_id'])
+        .where('api_keys.key_hash', '=', hashSecret(secret))
+        .where('api_keys.revoked_at', 'is', null)
+        .executeTakeFirst()
+      return (
+        row && {
+          kind: 'dataApp' as const,
+          organizationId: row.organization_id,
+          dataAppId: row.id,
+          dataAppName: row.name,
+          keyId: row.key_id,
+        }
+      )
+    })
+    if (!hit) return undefined
+    const { keyId: _, ...principal } = hit
+    return principal
+  }
+
+  async whitelistDomains(dataAppId: string): Promise<string[]> {
+    const row = await this.store.db
+      .selectFrom('data_apps')
+      .select('whitelist_domains')
+      .where('id', '=', dataAppId)
+      .executeTakeFirstOrThrow()
+    return JSON.parse(row.whitelist_domains) as string[]
+  }
+
+  async setWhitelistDomains(dataAppId: string, domains: readonly string[]): Promise<string[]> {
+    const unique = [...new Set(domains.map((d) => d.toLowerCase()))]
+    await this.store.db
+      .updateTable('data_apps')
+      .set({ whitelist_domains: JSON.stringify(unique), updated_at: now() })
+      .where('id', '=', dataAppId)
+      .execute()
+    return unique
+  }
+
+  private async find(organizationId: string, name: string): Promise<{ id: string }> {
+    const app = await this.store.db
+      .selectFrom('data_apps')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('name', '=', name)
+      .executeTakeFirst()
+    if (!app) throw new ApiError('DATA_APP_NOT_FOUND', 400, `Data app ${name} not found`)
+    return app
+  }
+}
+
+function newKey(dataAppId: string, name: string, description: string): { row: ApiKeyRow; secret: string } {
+  const keyId = `sk_${randomBytes(6).toString('hex')}`
+  const secret = newSecret(`${keyId}_`)
+  return {
+    secret,
+    row: {
+      id: newId(),
+      data_app_id: dataAppId,
+      key_id: keyId,
+      key_hash: hashSecret(secret),
+      name,
+      description,
+      created_at: now(),
+      revoked_at: null,
+    },
+  }
+}

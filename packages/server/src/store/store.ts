@@ -1,0 +1,95 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely'
+import { migrations } from './migrations/index.js'
+import type { Database } from './schema.js'
+
+export type StoreKind = 'sqlite' | 'postgres'
+
+export interface Store {
+  readonly kind: StoreKind
+  readonly db: Kysely<Database>
+  /** Cheap round trip for readiness. */
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+export interface StoreOptions {
+  readonly databaseUrl: string | undefined
+  readonly dataDir: string
+}
+
+/**
+ * Opens the metadata store: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR
+ * (WAL, synchronous=FULL, so a write answered 200 is on disk), then applies migrations.
+ * Drivers load lazily so a SQLite deployment never loads pg and vice versa.
+ */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const store = options.databaseUrl ? await openPostgres(options.databaseUrl) : await openSqlite(options.dataDir)
+  try {
+    await migrate(store.db)
+  } catch (err) {
+    await store.close()
+    throw err
+  }
+  return store
+}
+
+async function openSqlite(dataDir: string): Promise<Store> {
+  const { default: SQLite } = await import('better-sqlite3')
+  mkdirSync(dataDir, { recursive: true })
+  const database = new SQLite(join(dataDir, 'strata.db'))
+  database.pragma('journal_mode = WAL')
+  database.pragma('synchronous = FULL')
+  database.pragma('foreign_keys = ON')
+  database.pragma('busy_timeout = 5000')
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) })
+  return {
+    kind: 'sqlite',
+    db,
+    async ping() {
+      database.prepare('select 1').get()
+    },
+    close: () => db.destroy(),
+  }
+}
+
+async function openPostgres(connectionString: string): Promise<Store> {
+  const { default: pg } = await import('pg')
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    application_name: 'strata',
+  })
+  // An idle client that loses its server emits 'error' on the pool; without a listener
+  // that would crash the process. The next query reconnects.
+  pool.on('error', () => {})
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  return {
+    kind: 'postgres',
+    db,
+    async ping() {
+      await sql`select 1`.execute(db)
+    },
+    close: () => db.destroy(),
+  }
+}
+
+async function migrate(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error })
+  }
+}
+
+/** True when the driver reports a UNIQUE constraint violation (SQLite or PostgreSQL). */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+}
+
+export const now = (): string => new Date().toISOString()

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestContext } from '../helpers/app.js'
+
+describe('transport errors answer in the spec error shape, never HTML, never 5xx', () => {
+  let t: TestContext
+  beforeAll(async () => {
+    t = await createTestApp('sqlite', { BODY_LIMIT: '2048' })
+  })
+  afterAll(async () => t.close())
+
+  const expectError = (
+    res: { statusCode: number; headers: Record<string, unknown>; body: string },
+    status: number,
+    code: string,
+  ) => {
+    expect(res.statusCode, res.body).toBe(status)
+    expect(String(res.headers['content-type'])).toMatch(/^application\/json/)
+    const body = JSON.parse(res.body)
+    expect(Object.keys(body)).toEqual(['error'])
+    expect(body.error.code).toBe(code)
+    expect(typeof body.error.message).toBe('string')
+    expect(body.error.message).not.toMatch(/at .*\.(ts|js):\d+/) // no stack trace
+  }
+
+  it('malformed JSON → 400 INVALID_REQUEST_BODY', async () => {
+    for (const payload of ['{bad', '{"a":', '[1,2', '"unterminated', '{"__proto__":{"x":1}}']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v2/admin-account/jwt',
+        payload,
+        headers: { 'content-type': 'application/json' },
+      })
+      expectError(res, 400, 'INVALID_REQUEST_BODY')
+    }
+  })
+
+  it('a body without Content-Type: application/json → 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v2/admin-account/jwt',
+        payload: 'email=a@b.c',
+        headers: { 'content-type': contentType },
+      })
+      expectError(res, 415, 'UNSUPPORTED_MEDIA_TYPE')
+    }
+    const missing = await t.app.inject({ method: 'POST', url: '/api/v2/admin-account/jwt', payload: Buffer.from('{}') })
+    expectError(missing, 415, 'UNSUPPORTED_MEDIA_TYPE')
+  })
+
+  it('an empty body with a JSON content type reads as no body (validation then answers)', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/admin-account/jwt',
+      payload: '',
+      headers: { 'content-type': 'application/json' },
+    })
+    expectError(res, 400, 'INVALID_REQUEST_BODY')
+  })
+
+  it('unknown routes and methods → 404 NOT_FOUND', async () => {
+    expectError(await t.app.inject({ method: 'GET', url: '/nope' }), 404, 'NOT_FOUND')
+    expectError(await t.app.inject({ method: 'GET', url: '/api/v2/unknown?x=1' }), 404, 'NOT_FOUND')
+    expectError(await t.app.inject({ method: 'PATCH', url: '/api/v2/admin-account' }), 404, 'NOT_FOUND')
+  })
+
+  it('oversized bodies → 413 PAYLOAD_TOO_LARGE', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/admin-account/jwt',
+      payload: JSON.stringify({ email: 'a@b.co', password: 'x'.repeat(5000) }),
+      headers: { 'content-type': 'application/json' },
+    })
+    expectError(res, 413, 'PAYLOAD_TOO_LARGE')
+  })
+
+  it('validation failures → 400 INVALID_REQUEST_BODY naming the field', async () => {
+    const missing = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/admin-account/jwt',
+      payload: { email: 'a@b.co' },
+    })
+    expectError(missing, 400, 'INVALID_REQUEST_BODY')
+    expect(missing.json().error.message).toMatch(/password/)
+    const wrongType = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/admin-account/jwt',
+      payload: { email: 'a@b.co', password: 12345678 },
+    })
+    expectError(wrongType, 400, 'INVALID_REQUEST_BODY')
+    const extra = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/admin-account/jwt',
+      payload: { email: 'a@b.co', password: 'x', admin: true },
+    })
+    expectError(extra, 400, 'INVALID_REQUEST_BODY')
+    expect(extra.json().error.message).toMatch(/additional properties/)
+    const array = await t.app.inject({ method: 'POST', url: '/api/v2/admin-account/jwt', payload: [1, 2] })
+    expectError(array, 400, 'INVALID_REQUEST_BODY')
+  })
+
+  it('every response carries a request id, echoed when the client sends a sane one', async () => {
+    const given = await t.app.inject({ method: 'GET', url: '/health/live', headers: { 'x-request-id': 'abc-123' } })
+    expect(given.headers['x-request-id']).toBe('abc-123')
+    const hostile = await t.app.inject({
+      method: 'GET',
+      url: '/health/live',
+      headers: { 'x-request-id': 'a b\u0000<x>' },
+    })
+    expect(hostile.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/)
+  })
+})

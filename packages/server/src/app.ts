@@ -12,9 +12,19 @@ import rateLimit from './plugins/app/rate-limit/plugin.js'
 import { MemoryRateLimitStore, RedisRateLimitStore } from './plugins/app/rate-limit/stores.js'
 import adminAccount from './routes/admin/admin-account.js'
 import serviceToken from './routes/admin/service-token.js'
+import dashboardLists from './routes/data-app/dashboards.js'
+import embeds from './routes/data-app/embeds.js'
+import guestTokens from './routes/data-app/guest-tokens.js'
+import metricQuery from './routes/data-app/query.js'
 import whitelistDomains from './routes/data-app/whitelist-domains.js'
+import demo from './routes/demo/index.js'
+import embedRuntime from './routes/embed-runtime/runtime.js'
 import health from './routes/health/index.js'
+import dashboards from './routes/service/dashboards.js'
 import dataApps from './routes/service/data-apps.js'
+import datamarts from './routes/service/datamarts.js'
+import datasources from './routes/service/datasources.js'
+import workspaces from './routes/service/workspaces.js'
 import { ErrorResponse } from './schemas/common.js'
 import { createServices, type Services } from './services/index.js'
 
@@ -112,7 +122,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(adminAccount)
       await api.register(serviceToken)
       await api.register(dataApps)
+      await api.register(datasources)
+      await api.register(datamarts)
+      await api.register(workspaces)
       await api.register(whitelistDomains)
+      await api.register(dashboards)
+      await api.register(embeds)
+      await api.register(dashboardLists)
+      await api.register(guestTokens)
+      await api.register(metricQuery)
+      await api.register(embedRuntime)
+      await api.register(demo)
     },
     { prefix: config.basePath },
   )

@@ -30,6 +30,14 @@ export interface Config {
   readonly bodyLimit: number
   /** SIGTERM/SIGINT: forced exit after this many ms of draining. */
   readonly shutdownTimeoutMs: number
+  /** Warehouse queries are cancelled (on the database side too) after this long. */
+  readonly queryTimeoutMs: number
+  /** Rows one warehouse query may return. */
+  readonly queryRowLimit: number
+  /** Connections per warehouse pool (one pool per datasource and tenant database). */
+  readonly poolMax: number
+  /** Metric results are cached this long (0: off). */
+  readonly resultCacheTtlMs: number
 }
 
 export class ConfigError extends Error {
@@ -124,5 +132,9 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     adminPassword,
     bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
+    queryTimeoutMs: integer(env, 'QUERY_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    queryRowLimit: integer(env, 'QUERY_ROW_LIMIT', 10_000, 1, 10_000_000),
+    poolMax: integer(env, 'POOL_MAX', 10, 1, 1000),
+    resultCacheTtlMs: integer(env, 'RESULT_CACHE_TTL_MS', 60_000, 0, 86_400_000),
   }
 }

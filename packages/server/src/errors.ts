@@ -41,6 +41,11 @@ export const ERROR_CODES = [
   'NOT_FOUND',
   'UNSUPPORTED_MEDIA_TYPE',
   'PAYLOAD_TOO_LARGE',
+  // connectors
+  'DATASOURCE_CONNECTION_ERROR',
+  'DATASOURCE_NOT_SUPPORTED',
+  'QUERY_TIMEOUT',
+  'QUERY_ERROR',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

@@ -1,5 +1,6 @@
 import { buildApp } from './app.js'
 import { ConfigError, parseConfig } from './config.js'
+import { DEMO, seedDemo } from './services/demo/seed.js'
 
 /** Process entry: parse config once, start, drain on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -31,8 +32,15 @@ async function main(): Promise<void> {
 
   await app.ready()
   await bootstrapAdmin(app, config)
+  const seeded = config.demo ? await seedDemo(app.services, app.log) : undefined
   const address = await app.listen({ port: config.port, host: config.host })
   app.log.info({ address: `${address}${config.basePath}`, store: app.services.store.kind }, 'Strata is ready')
+  if (config.demo) {
+    // Printed to the terminal, never to the log: the key is shown once.
+    const lines = [`\n  Strata demo: ${address}${config.basePath}/demo`]
+    if (seeded?.key) lines.push(`  Demo data app "${DEMO.dataApp}" API key (shown once): ${seeded.key}`)
+    process.stderr.write(`${lines.join('\n')}\n\n`)
+  }
 }
 
 async function bootstrapAdmin(app: Awaited<ReturnType<typeof buildApp>>, config: ReturnType<typeof parseConfig>) {

@@ -52,6 +52,7 @@ const invalidMessage: Record<PrincipalKind, string> = {
   admin: 'The admin access token is invalid or expired',
   service: 'The service token is invalid or expired',
   dataApp: 'The data app API key is invalid or expired',
+  guest: 'The guest token is invalid, expired or revoked',
 }
 
 /** The principal a `requireAuth(kind)` context guarantees. */
@@ -60,3 +61,32 @@ export function principalOf<K extends PrincipalKind>(request: FastifyRequest, ki
   if (principal?.kind !== kind) throw new Error(`route expected a ${kind} principal`)
   return principal as PrincipalOf<K>
 }
+
+/** The service-token context used by every organization-level route group. */
+export function requireServiceToken(app: FastifyInstance, failure: AuthFailure = SERVICE_FAILURE): void {
+  const { serviceTokens } = app.services
+  requireAuth(app, 'service', (token) => serviceTokens.verify(token), failure)
+}
+
+/** The data-app-key context; `failure` is the group's default (routes may override it). */
+export function requireDataAppKey(app: FastifyInstance, failure: AuthFailure = DATA_APP_FAILURE): void {
+  const { dataApps } = app.services
+  requireAuth(app, 'dataApp', (key) => dataApps.verifyKey(key), failure)
+}
+
+/** The guest-token context (browser routes). */
+export function requireGuestToken(app: FastifyInstance): void {
+  const { guestTokens } = app.services
+  requireAuth(
+    app,
+    'guest',
+    async (token) => {
+      const claims = await guestTokens.verify(token)
+      return claims && { kind: 'guest' as const, claims }
+    },
+    { code: 'AUTHENTICATION_ERROR', status: 401 },
+  )
+}
+
+const SERVICE_FAILURE: AuthFailure = { code: 'AUTHENTICATION_ERROR', status: 401 }
+const DATA_APP_FAILURE: AuthFailure = { code: 'INVALID_DATA_APP_API_KEY', status: 401 }

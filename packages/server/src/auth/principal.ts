@@ -1,3 +1,5 @@
+import type { GuestClaims } from '../services/guest-tokens/guest-tokens.js'
+
 /** Who a request acts as, once its bearer token has been checked. */
 export type Principal =
   | { readonly kind: 'admin'; readonly organizationId: string; readonly adminId: string }
@@ -8,6 +10,7 @@ export type Principal =
       readonly dataAppId: string
       readonly dataAppName: string
     }
+  | { readonly kind: 'guest'; readonly claims: GuestClaims }
 
 export type PrincipalKind = Principal['kind']
 export type PrincipalOf<K extends PrincipalKind> = Extract<Principal, { kind: K }>

@@ -1,10 +1,21 @@
 import type { Redis } from 'ioredis'
 import type { Config } from '../config.js'
+import { validateDocument } from '../query/document.js'
 import { type Keyring, loadKeyring } from '../security/keyring.js'
 import { openStore, type Store } from '../store/store.js'
 import { AdminAccounts } from './admin/admin-accounts.js'
 import { ServiceTokens } from './admin/service-tokens.js'
+import { Dashboards } from './dashboards/dashboards.js'
 import { DataApps } from './data-apps/data-apps.js'
+import { Datamarts } from './datamarts/datamarts.js'
+import { Datasources } from './datasources/datasources.js'
+import { Embeds } from './embeds/embeds.js'
+import { InvalidationBus } from './events/bus.js'
+import { GuestTokens } from './guest-tokens/guest-tokens.js'
+import { MetricQueries } from './query/metric-queries.js'
+import { Sources } from './query/sources.js'
+import { Runtime } from './runtime/runtime.js'
+import { Workspaces } from './workspaces/workspaces.js'
 
 /** Everything the routes call into; built once per app, closed on shutdown. */
 export interface Services {
@@ -15,6 +26,16 @@ export interface Services {
   readonly admin: AdminAccounts
   readonly serviceTokens: ServiceTokens
   readonly dataApps: DataApps
+  readonly datasources: Datasources
+  readonly datamarts: Datamarts
+  readonly workspaces: Workspaces
+  readonly bus: InvalidationBus
+  readonly sources: Sources
+  readonly dashboards: Dashboards
+  readonly embeds: Embeds
+  readonly guestTokens: GuestTokens
+  readonly metricQueries: MetricQueries
+  readonly runtime: Runtime
   close(): Promise<void>
 }
 
@@ -22,6 +43,23 @@ export async function createServices(config: Config): Promise<Services> {
   const keyring = loadKeyring(config.encryptionKey, config.dataDir)
   const store = await openStore(config)
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined
+  const bus = new InvalidationBus(redis)
+  await bus.start()
+  const datasources = new Datasources(store, keyring, { connectTimeoutMs: 8_000, poolMax: config.poolMax }, bus)
+  const datamarts = new Datamarts(store, datasources, bus)
+  const workspaces = new Workspaces(store, datasources, datamarts, bus)
+  const sources = new Sources(datasources, datamarts)
+  const dashboards = new Dashboards(store, workspaces, bus, async (document, workspace) =>
+    validateDocument(document, (await sources.resolve(workspace)).model),
+  )
+  const embeds = new Embeds(store, workspaces, dashboards, datamarts, bus)
+  const guestTokens = new GuestTokens(store)
+  const metricQueries = new MetricQueries(sources, datasources, workspaces, bus, {
+    queryTimeoutMs: config.queryTimeoutMs,
+    rowLimit: config.queryRowLimit,
+    cacheTtlMs: config.resultCacheTtlMs,
+    redis,
+  })
   return {
     config,
     store,
@@ -30,8 +68,21 @@ export async function createServices(config: Config): Promise<Services> {
     admin: new AdminAccounts(store, keyring, config.selfHosted),
     serviceTokens: new ServiceTokens(store),
     dataApps: new DataApps(store),
+    datasources,
+    datamarts,
+    workspaces,
+    bus,
+    sources,
+    dashboards,
+    embeds,
+    guestTokens,
+    metricQueries,
+    runtime: new Runtime(embeds, dashboards, metricQueries),
     async close() {
+      guestTokens.close()
+      bus.close()
       redis?.disconnect()
+      await datasources.close()
       await store.close()
     },
   }

@@ -11,6 +11,12 @@ export interface Database {
   service_tokens: ServiceTokenRow
   data_apps: DataAppRow
   api_keys: ApiKeyRow
+  datasources: DatasourceRow
+  datamarts: DatamartRow
+  workspaces: WorkspaceRow
+  dashboards: DashboardRow
+  embeds: EmbedRow
+  guest_tokens: GuestTokenRow
 }
 
 export interface OrganizationRow {
@@ -67,4 +73,89 @@ export interface ApiKeyRow {
   description: string
   created_at: string
   revoked_at: string | null
+}
+
+/** JSON columns hold text on both stores; the services parse them. */
+export interface DatasourceRow {
+  id: string
+  organization_id: string
+  /** credentials.name: unique per organization, case-sensitive */
+  name: string
+  type: string
+  /** AES-256-GCM sealed JSON of the credentials (keyring.encrypt, context = id) */
+  credentials: string
+  /** JSON TenancySettings or null */
+  tenancy_settings: string | null
+  /** JSON TableInfo[] of the last introspection */
+  schema_cache: string
+  /** Bumped on every sync/update: part of every cache key */
+  schema_version: number
+  created_at: string
+  updated_at: string
+}
+
+export interface DatamartRow {
+  id: string
+  organization_id: string
+  name: string
+  datasource_id: string
+  /** JSON DatamartTable[] */
+  tables: string
+  /** JSON DatamartRelationship[] */
+  relationships: string
+  tenancy_settings: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface WorkspaceRow {
+  id: string
+  organization_id: string
+  name: string
+  connection_type: string
+  datasource_id: string | null
+  datamart_id: string | null
+  /** JSON of the optional workspace fields (llmName, themeName …) */
+  settings: string
+  created_at: string
+  updated_at: string
+}
+
+export interface DashboardRow {
+  id: string
+  organization_id: string
+  workspace_id: string
+  /** The external dashboard id (unique per workspace) */
+  dashboard_id: string
+  name: string
+  /** JSON dashboard document (DESIGN.md §2.2) */
+  document: string
+  /** 'api' (import or empty-dashboard embed) or 'internal' */
+  origin: string
+  created_by_client: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface EmbedRow {
+  id: string
+  data_app_id: string
+  embed_id: string
+  embed_type: string
+  name: string
+  dashboard_row_id: string
+  metric_id: string | null
+  /** JSON accessSettings */
+  access_settings: string
+  created_at: string
+  updated_at: string
+}
+
+export interface GuestTokenRow {
+  token_hash: string
+  data_app_id: string
+  /** JSON: clientId, params, permissions, datasourceName, datamartName */
+  claims: string
+  created_at: string
+  expires_at: string | null
 }

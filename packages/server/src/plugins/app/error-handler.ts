@@ -30,8 +30,14 @@ export function toApiError(err: unknown): ApiError {
   })
 }
 
-function validationMessage(e: Partial<FastifyError>): string {
-  // Fastify's message names the part and path, e.g. "body/name must NOT have fewer than 1 characters".
+function validationMessage(e: Partial<FastifyError> & { validationContext?: string }): string {
+  // Fastify's message names the part and path, e.g. "body/name must NOT have fewer than 1 characters";
+  // for an undeclared field it does not say which one, so name it.
+  const first = (e.validation as { keyword?: string; instancePath?: string; params?: Record<string, unknown> }[])?.[0]
+  if (first?.keyword === 'additionalProperties' && typeof first.params?.additionalProperty === 'string') {
+    const path = `${e.validationContext ?? 'body'}${first.instancePath ?? ''}/${first.params.additionalProperty}`
+    return `${path} is not an allowed field`
+  }
   return e.message ?? 'The request failed validation'
 }
 

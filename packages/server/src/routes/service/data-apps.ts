@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { principalOf, requireAuth } from '../../auth/hooks.js'
+import { principalOf, requireServiceToken } from '../../auth/hooks.js'
 import { KeyResponse } from '../../schemas/admin.js'
 import { responses } from '../../schemas/common.js'
 import {
@@ -11,6 +11,7 @@ import {
   DataAppList,
   RevokeApiTokenQuery,
 } from '../../schemas/data-apps.js'
+import { pageOf } from '../pagination.js'
 
 const security = [{ serviceToken: [] }]
 /** The spec answers a bad service token on api-tokens with AUTHENTICATION_ERROR 400. */
@@ -18,8 +19,8 @@ const apiTokensAuth = { authFailure: { code: 'AUTHENTICATION_ERROR', status: 400
 
 /** Data apps and their API keys; service token. */
 const dataApps: FastifyPluginAsyncTypebox = async (app) => {
-  const { serviceTokens, dataApps } = app.services
-  requireAuth(app, 'service', (token) => serviceTokens.verify(token), { code: 'AUTHENTICATION_ERROR', status: 401 })
+  const { dataApps } = app.services
+  requireServiceToken(app)
   const org = (request: Parameters<typeof principalOf>[0]) => principalOf(request, 'service').organizationId
 
   app.post(
@@ -71,8 +72,7 @@ const dataApps: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { dataAppName, isPagination, pageNumber } = request.query
-      const page = isPagination === 'true' ? Math.max(1, Number(pageNumber ?? '1')) : undefined
-      return { data: await dataApps.listApiKeys(org(request), dataAppName, page) }
+      return { data: await dataApps.listApiKeys(org(request), dataAppName, pageOf(isPagination, pageNumber)) }
     },
   )
   app.delete(

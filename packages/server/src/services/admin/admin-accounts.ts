@@ -60,6 +60,7 @@ export class AdminAccounts {
         await tx
           .insertInto('organizations')
           .values({ id: PRIMARY_ORGANIZATION_ID, name: input.companyName, created_at: at })
+          .onConflict((oc) => oc.column('id').doUpdateSet({ name: input.companyName }))
           .execute()
         await tx
           .insertInto('admins')

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto'
+import { LRUCache } from 'lru-cache'
 import type { PrincipalOf } from '../../auth/principal.js'
 import { TokenCache } from '../../auth/token-cache.js'
 import { ApiError } from '../../errors.js'
+import { originAllowed } from '../../routes/embed-runtime/cors.js'
 import { hashSecret, newId, newSecret } from '../../security/secrets.js'
 import type { ApiKeyRow } from '../../store/schema.js'
 import { isUniqueViolation, now, type Store } from '../../store/store.js'
@@ -31,6 +33,7 @@ export const PAGE_SIZE = 10
  */
 export class DataApps {
   private readonly keyCache = new TokenCache<PrincipalOf<'dataApp'> & { keyId: string }>()
+  private readonly whitelistCache = new LRUCache<string, readonly string[]>({ max: 10_000, ttl: 10_000 })
 
   constructor(private readonly store: Store) {}
 
@@ -136,6 +139,31 @@ export class DataApps {
     return principal
   }
 
+  /** The data app's allowed origins, from memory (kept exact on this instance, 10 s elsewhere). */
+  async cachedWhitelist(dataAppId: string): Promise<readonly string[]> {
+    const hit = this.whitelistCache.get(dataAppId)
+    if (hit) return hit
+    const domains = await this.whitelistDomains(dataAppId)
+    this.whitelistCache.set(dataAppId, domains)
+    return domains
+  }
+
+  /** Whether the data app's whitelist admits this origin. */
+  async allows(dataAppId: string, origin: string): Promise<boolean> {
+    return originAllowed(await this.cachedWhitelist(dataAppId), origin)
+  }
+
+  /** Whether any data app admits this origin (CORS preflights carry no token). */
+  async anyAllows(origin: string): Promise<boolean> {
+    let all = this.whitelistCache.get('*')
+    if (!all) {
+      const rows = await this.store.db.selectFrom('data_apps').select('whitelist_domains').execute()
+      all = rows.flatMap((r) => JSON.parse(r.whitelist_domains) as string[])
+      this.whitelistCache.set('*', all)
+    }
+    return originAllowed(all, origin)
+  }
+
   async whitelistDomains(dataAppId: string): Promise<string[]> {
     const row = await this.store.db
       .selectFrom('data_apps')
@@ -152,7 +180,19 @@ export class DataApps {
       .set({ whitelist_domains: JSON.stringify(unique), updated_at: now() })
       .where('id', '=', dataAppId)
       .execute()
+    this.whitelistCache.delete(dataAppId)
+    this.whitelistCache.delete('*')
     return unique
+  }
+
+  /** A data app by name, or undefined. */
+  async byName(organizationId: string, name: string): Promise<{ id: string; name: string } | undefined> {
+    return this.store.db
+      .selectFrom('data_apps')
+      .select(['id', 'name'])
+      .where('organization_id', '=', organizationId)
+      .where('name', '=', name)
+      .executeTakeFirst()
   }
 
   private async find(organizationId: string, name: string): Promise<{ id: string }> {

@@ -1,0 +1,39 @@
+// Builds the one ES module the server serves at /sdk/strata-embed.js (and npm consumers import).
+import { mkdir, readFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
+import { build } from 'esbuild'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const outfile = join(here, 'dist', 'strata-embed.js')
+const BUDGET_GZIP = 200 * 1024
+
+await mkdir(dirname(outfile), { recursive: true })
+const result = await build({
+  entryPoints: [join(here, 'src', 'index.ts')],
+  outfile,
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  target: 'es2020',
+  platform: 'browser',
+  tsconfig: join(here, 'tsconfig.json'),
+  sourcemap: 'linked',
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+})
+
+const code = await readFile(outfile)
+const gzip = gzipSync(code, { level: 9 }).length
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`
+console.log(`dist/strata-embed.js  ${kb(code.length)} raw, ${kb(gzip)} gzip (budget ${kb(BUDGET_GZIP)})`)
+if (process.argv.includes('--analyze')) {
+  const { analyzeMetafile } = await import('esbuild')
+  console.log(await analyzeMetafile(result.metafile, { verbose: false }))
+}
+if (gzip > BUDGET_GZIP) {
+  console.error(`strata-embed.js is over its gzip budget by ${kb(gzip - BUDGET_GZIP)}`)
+  process.exit(1)
+}

@@ -1,0 +1,95 @@
+/** The shapes of the web component runtime API (DESIGN.md §2.4). */
+
+export type FilterType = 'multi-select' | 'single-select' | 'date-range' | 'number-range' | 'boolean' | 'text'
+
+export type ChartType = 'line' | 'bar' | 'stacked-bar' | 'area' | 'pie' | 'doughnut' | 'table' | 'single-value'
+
+export type DataType = 'string' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime' | 'json' | 'unknown'
+
+export interface RuntimeFilter {
+  readonly name: string
+  readonly label?: string
+  readonly type: FilterType
+  readonly table: string
+  readonly column: string
+  readonly default?: unknown
+  /** Present when the guest token pins this filter: shown pre-set and locked. */
+  readonly pinned?: unknown
+  readonly isShowOnUrl?: boolean
+}
+
+export interface LayoutItem {
+  readonly metricId: string
+  readonly x: number
+  readonly y: number
+  readonly w: number
+  readonly h: number
+}
+
+export interface ChartConfig {
+  readonly type: ChartType
+  /** The dimension column. */
+  readonly x?: string
+  /** The measure columns. */
+  readonly y?: readonly string[]
+  /** Anything else passes through (merged into the ECharts option for ECharts types). */
+  readonly [key: string]: unknown
+}
+
+export interface RuntimeMetric {
+  readonly metricId: string
+  readonly name: string
+  readonly chart: ChartConfig
+}
+
+export interface Permissions {
+  readonly download: boolean
+  readonly underlyingData: boolean
+  readonly endUserDashboardFilter: boolean
+  readonly showSideBar: boolean
+  readonly showDashboardName: boolean
+  readonly customizeLayout: boolean
+  readonly metricCreation: boolean
+}
+
+export interface RuntimeEmbed {
+  readonly embedId: string
+  readonly embedType: 'dashboard' | 'metric'
+  readonly name: string
+  readonly dashboard: {
+    readonly dashboardId: string
+    readonly name: string
+    readonly filters: readonly RuntimeFilter[]
+    readonly layout: readonly LayoutItem[]
+  }
+  readonly metrics: readonly RuntimeMetric[]
+  readonly permissions: Permissions
+  readonly timezone: string
+}
+
+export interface ColumnMeta {
+  readonly name: string
+  readonly dataType: DataType | string
+}
+
+export type Row = Readonly<Record<string, unknown>>
+
+export interface QueryResult {
+  readonly data: readonly Row[]
+  readonly timeTaken: number
+  readonly totalRecords: number
+  readonly comparisonValue?: number | string | null
+  readonly metaData: { readonly columns: readonly ColumnMeta[]; readonly groupbyColumnList: readonly string[] }
+  readonly metricid: string
+  readonly error: null
+}
+
+export interface QueryRequest {
+  readonly metricId: string
+  readonly dashboardFilter?: Readonly<Record<string, unknown>>
+  readonly metricFilter?: Readonly<Record<string, unknown>>
+  readonly pageNumber?: number
+}
+
+/** Rows per page of a `table` metric: the server pages by 100. */
+export const PAGE_SIZE = 100

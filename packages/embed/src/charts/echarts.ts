@@ -1,0 +1,77 @@
+import { BarChart, LineChart, PieChart } from 'echarts/charts'
+import { GridSimpleComponent } from 'echarts/components'
+import { type EChartsCoreOption, type EChartsType, init, use } from 'echarts/core'
+import { CanvasRenderer } from 'echarts/renderers'
+import { nothing } from 'lit'
+import { AsyncDirective, directive, type ElementPart, type PartInfo, PartType } from 'lit/async-directive.js'
+import { ChartTooltip } from './tooltip.js'
+
+// Only what the chart types need (the full build is ~3× larger). Legend and tooltip are our
+// own HTML: lighter than ECharts' components, and reachable by assistive technology.
+use([LineChart, BarChart, PieChart, GridSimpleComponent, CanvasRenderer])
+
+/**
+ * `<div ${echart(option)}>`: draws an ECharts option into the element, resizes with it, and
+ * disposes the instance when the element leaves the DOM.
+ */
+class EChartDirective extends AsyncDirective {
+  private element?: HTMLElement
+  private chart: EChartsType | undefined
+  private tooltip: ChartTooltip | undefined
+  private resizer: ResizeObserver | undefined
+  private option: Record<string, unknown> | undefined
+  private frame = 0
+
+  constructor(info: PartInfo) {
+    super(info)
+    if (info.type !== PartType.ELEMENT) throw new Error('echart() is an element directive')
+  }
+
+  render(_option: Record<string, unknown>) {
+    return nothing
+  }
+
+  override update(part: ElementPart, [option]: [Record<string, unknown>]) {
+    this.element = part.element as HTMLElement
+    if (option !== this.option) {
+      this.option = option
+      this.schedule()
+    }
+    return nothing
+  }
+
+  /** After the element is in the document and laid out: ECharts reads the container's size. */
+  private schedule() {
+    cancelAnimationFrame(this.frame)
+    this.frame = requestAnimationFrame(() => this.draw())
+  }
+
+  private draw() {
+    const el = this.element
+    if (!el || !this.isConnected || !el.isConnected || !this.option) return
+    if (!this.chart) {
+      this.chart = init(el, undefined, { renderer: 'canvas' })
+      this.tooltip = new ChartTooltip(this.chart, el)
+      this.resizer = new ResizeObserver(() => this.chart?.resize())
+      this.resizer.observe(el)
+    }
+    this.chart.setOption(this.option as EChartsCoreOption, { notMerge: true })
+    this.tooltip?.setOption(this.option)
+  }
+
+  protected override disconnected() {
+    cancelAnimationFrame(this.frame)
+    this.resizer?.disconnect()
+    this.tooltip?.dispose()
+    this.chart?.dispose()
+    this.chart = undefined
+    this.tooltip = undefined
+    this.resizer = undefined
+  }
+
+  protected override reconnected() {
+    this.schedule()
+  }
+}
+
+export const echart = directive(EChartDirective)

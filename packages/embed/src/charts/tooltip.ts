@@ -1,0 +1,135 @@
+import type { EChartsType } from 'echarts/core'
+
+interface SeriesLike {
+  readonly name?: string
+  readonly type?: string
+  readonly data?: readonly unknown[]
+}
+
+/**
+ * A small HTML tooltip in place of ECharts' tooltip component (which pulls in ~17 KB gzip of
+ * axis-pointer code): for axis charts it shows every series at the hovered category, for pies
+ * the hovered slice. Styled by the host's CSS (`part="tooltip"`).
+ */
+export class ChartTooltip {
+  private readonly box: HTMLDivElement
+  private option: Record<string, unknown> = {}
+  private readonly format = (v: number) => v.toLocaleString(undefined, { maximumFractionDigits: 2 })
+
+  constructor(
+    private readonly chart: EChartsType,
+    private readonly container: HTMLElement,
+  ) {
+    this.box = document.createElement('div')
+    this.box.className = 'tooltip'
+    this.box.setAttribute('part', 'tooltip')
+    this.box.setAttribute('aria-hidden', 'true')
+    this.box.hidden = true
+    container.appendChild(this.box)
+    const zr = chart.getZr()
+    zr.on('mousemove', (e: { offsetX: number; offsetY: number }) => this.onMove(e.offsetX, e.offsetY))
+    zr.on('globalout', () => this.hide())
+    chart.on('mouseover', (p: unknown) => this.onItem(p as PieParams))
+    chart.on('mouseout', () => {
+      if (this.isPie) this.hide()
+    })
+  }
+
+  setOption(option: Record<string, unknown>) {
+    this.option = option
+    this.hide()
+  }
+
+  dispose() {
+    this.box.remove()
+  }
+
+  private get series(): SeriesLike[] {
+    const s = this.option.series
+    return Array.isArray(s) ? (s as SeriesLike[]) : []
+  }
+
+  private get isPie(): boolean {
+    return this.series[0]?.type === 'pie'
+  }
+
+  private colorAt(i: number): string {
+    const colors = this.option.color
+    return Array.isArray(colors) && colors.length ? String(colors[i % colors.length]) : '#888'
+  }
+
+  private onMove(x: number, y: number) {
+    if (this.isPie) return
+    const finder = { gridIndex: 0 }
+    if (!this.chart.containPixel(finder, [x, y])) return this.hide()
+    const horizontal = (this.option.yAxis as { type?: string } | undefined)?.type === 'category'
+    const axis = (horizontal ? this.option.yAxis : this.option.xAxis) as { data?: unknown[] } | undefined
+    const categories = axis?.data ?? []
+    const point = this.chart.convertFromPixel(finder, [x, y]) as unknown as number[]
+    const index = Math.round(point[horizontal ? 1 : 0] ?? -1)
+    if (!(index >= 0 && index < categories.length)) return this.hide()
+    const rows = this.series.map((s, i) => {
+      const v = s.data?.[index]
+      return [s.name ?? '', typeof v === 'number' ? this.format(v) : '–', this.colorAt(i)] as const
+    })
+    this.show(String(categories[index]), rows, x, y)
+  }
+
+  private onItem(p: PieParams) {
+    if (!this.isPie || p.componentType !== 'series') return
+    const pct = typeof p.percent === 'number' ? ` (${p.percent}%)` : ''
+    const value = typeof p.value === 'number' ? this.format(p.value) : String(p.value ?? '')
+    this.show(
+      p.seriesName ?? '',
+      [[p.name ?? '', value + pct, p.color ?? this.colorAt(p.dataIndex ?? 0)]],
+      p.event?.offsetX ?? 0,
+      p.event?.offsetY ?? 0,
+    )
+  }
+
+  private show(title: string, rows: readonly (readonly [string, string, string])[], x: number, y: number) {
+    const box = this.box
+    box.replaceChildren()
+    const head = document.createElement('div')
+    head.className = 'tooltip-title'
+    head.textContent = title
+    box.appendChild(head)
+    for (const [name, value, color] of rows) {
+      const row = document.createElement('div')
+      row.className = 'tooltip-row'
+      const swatch = document.createElement('span')
+      swatch.className = 'swatch'
+      swatch.style.background = color
+      const label = document.createElement('span')
+      label.className = 'tooltip-name'
+      label.textContent = name
+      const val = document.createElement('span')
+      val.className = 'tooltip-value'
+      val.textContent = value
+      row.append(swatch, label, val)
+      box.appendChild(row)
+    }
+    box.hidden = false
+    const { clientWidth: w, clientHeight: h } = this.container
+    const bw = box.offsetWidth
+    const bh = box.offsetHeight
+    const left = x + 14 + bw > w ? Math.max(0, x - 14 - bw) : x + 14
+    const top = Math.min(Math.max(0, y - bh / 2), Math.max(0, h - bh))
+    box.style.transform = `translate(${Math.round(left)}px, ${Math.round(top)}px)`
+  }
+
+  private hide() {
+    this.box.hidden = true
+  }
+}
+
+interface PieParams {
+  readonly componentType?: string
+  readonly seriesName?: string
+  readonly name?: string
+  readonly value?: unknown
+  readonly percent?: number
+  readonly color?: string
+  readonly dataIndex?: number
+  readonly event?: { readonly offsetX?: number; readonly offsetY?: number }
+}

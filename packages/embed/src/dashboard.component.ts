@@ -1,0 +1,370 @@
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
+import { property, state } from 'lit/decorators.js'
+import { styleMap } from 'lit/directives/style-map.js'
+import type { QueryResult, RuntimeEmbed, RuntimeFilter } from './api/types.js'
+import { buildVisual, type Visual } from './charts/build.js'
+import { EmbedController, type HostState, type MetricState } from './embed-controller.js'
+import { defaultBaseUrl, normalizeBaseUrl } from './lib/base-url.js'
+import type { FilterValue } from './lib/filters.js'
+import { placeMetrics } from './lib/layout.js'
+import { parseOptions, type StrataOptions } from './lib/options.js'
+import { type ChartTheme, parseTheme, resolveChartTheme, type StrataTheme, themeToCssVars } from './lib/theme.js'
+import { renderCard } from './render/card.js'
+import { type FilterBarHost, renderFilterBar } from './render/filters.js'
+import { alertIcon, clockIcon } from './render/icons.js'
+import { styles } from './styles.js'
+
+const TEXT_DEBOUNCE_MS = 400
+
+/**
+ * An embedded Strata dashboard: its filters, its metrics on a 12-column grid, and every chart
+ * type of the dashboard document. Talks to the runtime API with a guest token.
+ *
+ * @summary `<strata-dashboard token="…" embed-id="…">`
+ *
+ * @fires strata-ready - `{ embedId, metrics }` once every metric has been drawn (or has settled empty or failed) the first time.
+ * @fires strata-error - `{ code, message, status, metricId? }` when a call fails (not for an expired token).
+ * @fires strata-filter-change - `{ filters }` after the end user changes a filter: every filter's value in effect.
+ * @fires strata-token-expired - `{ embedId }` when the token stops working; set a new `token` to carry on.
+ *
+ * @csspart base - The root wrapper (receives the theme's custom properties).
+ * @csspart header - The dashboard header. @csspart title - The dashboard name.
+ * @csspart banner - The "session expired" notice.
+ * @csspart filters - The filter bar (a form). @csspart filter - One filter field. @csspart filter-label - Its label.
+ * @csspart filter-control - Its control(s). @csspart multi-select - A multi-select dropdown. @csspart multi-select-panel - Its panel.
+ * @csspart reset-button - "Reset filters".
+ * @csspart sidebar - The metric list. @csspart sidebar-item - One entry.
+ * @csspart grid - The layout grid. @csspart card - One metric card (`data-metric-id`, `data-state`, `data-chart-type`).
+ * @csspart card-header - @csspart card-title - @csspart card-body - @csspart download-button -
+ * @csspart chart - Where the chart, table or number is drawn. @csspart legend - @csspart tooltip -
+ * @csspart table - @csspart pagination - @csspart page-previous - @csspart page-next -
+ * @csspart value - A single value's number. @csspart change - Its ▲/▼ change against the comparison.
+ * @csspart skeleton - A loading placeholder. @csspart empty - "No data". @csspart error - An error (message and code).
+ * @csspart error-message - @csspart error-code - @csspart retry-button -
+ *
+ * @cssprop --strata-color-background - Page behind the cards.
+ * @cssprop --strata-color-surface - Cards, filter bar, menus.
+ * @cssprop --strata-color-text - @cssprop --strata-color-muted - Secondary text, axes.
+ * @cssprop --strata-color-primary - Focus rings, accents. @cssprop --strata-color-border -
+ * @cssprop --strata-color-positive - @cssprop --strata-color-negative - A single value's change.
+ * @cssprop --strata-font - @cssprop --strata-radius - @cssprop --strata-gap - @cssprop --strata-shadow -
+ * @cssprop --strata-palette - Comma-separated series colours. @cssprop --strata-row-height - One layout row (80px).
+ * @cssprop --strata-metric-height - Height of a single-metric view (360px).
+ */
+export class StrataDashboard extends LitElement {
+  static override styles = styles
+
+  /** The guest token. Set a new one at any time (e.g. on `strata-token-expired`): calls carry on without a reload. */
+  @property() token = ''
+
+  /** The embed to show; a dashboard id of an embed of the token's data app works too. */
+  @property({ attribute: 'embed-id' }) embedId = ''
+
+  /** Alias of `embed-id`. */
+  @property({ attribute: 'dashboard-id' }) dashboardId = ''
+
+  /** Show only this metric. */
+  @property({ attribute: 'metric-id' }) metricId = ''
+
+  /** The Strata server; default: the origin this script was loaded from, else the page's. */
+  @property({ attribute: 'base-url' }) baseUrl = ''
+
+  /** JSON (attribute) or object (property): `{ colors: { background, surface, text, muted, primary, border }, font, radius, palette }`. */
+  @property() theme: StrataTheme | string | undefined
+
+  /** JSON (attribute) or object (property): `{ height, showFilters, locale, rowHeight, syncUrl }`. */
+  @property() options: StrataOptions | string | undefined
+
+  /** Shows one metric (the `metric-id`, else the first) without the dashboard chrome. */
+  protected get single(): boolean {
+    return false
+  }
+
+  private readonly controller = new EmbedController(this)
+  private parsedTheme: StrataTheme = {}
+  private parsedOptions: StrataOptions = {}
+  private chartTheme: ChartTheme | undefined
+  private readonly visuals = new WeakMap<QueryResult, { key: string; visual: Visual }>()
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>()
+  @state() private search: Record<string, string> = {}
+  @state() private customRanges: ReadonlySet<string> = new Set()
+
+  /** Every filter's value in effect (pinned, chosen or default). */
+  get filters(): Readonly<Record<string, FilterValue>> {
+    return this.controller.effectiveValues
+  }
+
+  /** `loading`, `ready`, `empty`, `error` or `expired` (also on the `data-state` attribute). */
+  get state(): HostState {
+    return this.controller.state
+  }
+
+  /** Sets a filter as the end user would (undefined: back to its default); ignored for pinned or read-only filters. */
+  setFilter(name: string, value: unknown): void {
+    this.controller.setFilter(name, value)
+  }
+
+  /** Queries every metric again (or loads the embed again after a load error). */
+  refresh(): void {
+    this.controller.retry()
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback()
+    document.addEventListener('pointerdown', this.closeMenus, true)
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback()
+    document.removeEventListener('pointerdown', this.closeMenus, true)
+    for (const t of this.timers.values()) clearTimeout(t)
+    this.timers.clear()
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('theme')) {
+      this.parsedTheme = parseTheme(this.theme)
+      this.chartTheme = undefined
+    }
+    if (changed.has('options')) this.parsedOptions = parseOptions(this.options)
+    if (
+      changed.has('token') ||
+      changed.has('embedId') ||
+      changed.has('dashboardId') ||
+      changed.has('metricId') ||
+      changed.has('baseUrl') ||
+      changed.has('options')
+    ) {
+      this.controller.configure({
+        baseUrl: this.resolvedBaseUrl(),
+        embedId: (this.embedId || this.dashboardId).trim(),
+        token: this.token?.trim() ?? '',
+        metricId: this.metricId.trim() || undefined,
+        single: this.single,
+        syncUrl: this.parsedOptions.syncUrl !== false,
+      })
+    }
+  }
+
+  protected override updated(): void {
+    const state = this.controller.state
+    if (this.getAttribute('data-state') !== state) this.setAttribute('data-state', state)
+  }
+
+  private resolvedBaseUrl(): string {
+    const page = typeof location === 'undefined' ? '' : location.origin
+    if (this.baseUrl.trim())
+      return normalizeBaseUrl(this.baseUrl.trim(), typeof location === 'undefined' ? undefined : location.href)
+    return defaultBaseUrl(import.meta.url, page)
+  }
+
+  private get locale(): string | undefined {
+    return this.parsedOptions.locale
+  }
+
+  private resolveChartTheme(): ChartTheme {
+    if (!this.chartTheme) {
+      const computed = getComputedStyle(this)
+      this.chartTheme = resolveChartTheme(this.parsedTheme, (name) => computed.getPropertyValue(name))
+    }
+    return this.chartTheme
+  }
+
+  private visualOf = (m: MetricState): Visual | undefined => {
+    const result = m.result
+    if (!result) return undefined
+    const theme = this.resolveChartTheme()
+    const key = `${m.resultPage}|${this.locale ?? ''}|${theme.palette.join()}|${theme.text}|${theme.font}`
+    const cached = this.visuals.get(result)
+    if (cached?.key === key) return cached.visual
+    const visual = buildVisual(m.metric, result, { theme, locale: this.locale, page: m.resultPage })
+    this.visuals.set(result, { key, visual })
+    return visual
+  }
+
+  override render(): TemplateResult {
+    const c = this.controller
+    const embed = c.embed
+    const single = this.single || Boolean(this.metricId) || embed?.embedType === 'metric'
+    const o = this.parsedOptions
+    const vars: Record<string, string> = { ...themeToCssVars(this.parsedTheme) }
+    if (o.height) vars[single ? '--strata-metric-height' : 'height'] = o.height
+    if (o.rowHeight) vars['--strata-row-height'] = `${o.rowHeight}px`
+    return html`<div
+      class="root ${single ? 'single' : ''}"
+      part="base"
+      style=${styleMap(vars)}
+      aria-busy=${c.state === 'loading' ? 'true' : 'false'}
+    >
+      ${
+        c.state === 'expired'
+          ? html`<div class="banner" part="banner" role="status">
+            ${clockIcon}<span>Your session has expired. Reconnecting…</span>
+          </div>`
+          : nothing
+      }
+      ${embed ? this.renderEmbed(embed, single) : c.loadError ? this.renderLoadError() : this.renderLoading(single)}
+    </div>`
+  }
+
+  private renderLoading(single: boolean): TemplateResult {
+    const cards = single ? 1 : 4
+    return html`<div class="grid" part="grid" aria-hidden="true">
+        ${Array.from(
+          { length: cards },
+          () =>
+            html`<div class="card skeleton-card">
+              <div class="skeleton skeleton-line" part="skeleton"></div>
+              <div class="skeleton" part="skeleton"></div>
+            </div>`,
+        )}
+      </div>
+      <span class="sr-only" role="status">Loading dashboard</span>`
+  }
+
+  private renderLoadError(): TemplateResult {
+    const e = this.controller.loadError!
+    return html`<div class="error error-page" part="error" role="alert">
+      ${alertIcon}
+      <p class="error-message" part="error-message">${e.message}</p>
+      <code class="error-code" part="error-code">${e.code}${e.status ? ` · ${e.status}` : ''}</code>
+      <button type="button" class="button" part="retry-button" @click=${() => this.controller.retry()}>
+        Try again
+      </button>
+    </div>`
+  }
+
+  private renderEmbed(embed: RuntimeEmbed, single: boolean): TemplateResult {
+    const c = this.controller
+    const { permissions } = embed
+    const states = [...c.metrics.values()]
+    const showFilters = (this.parsedOptions.showFilters ?? !this.single) && c.filters.length > 0
+    const showSidebar = permissions.showSideBar && !single && states.length > 1
+    const placements = new Map(
+      placeMetrics(
+        embed.dashboard.layout,
+        states.map((m) => m.metric.metricId),
+      ).map((p) => [p.metricId, p]),
+    )
+    const ordered = single ? states : [...placements.keys()].map((id) => c.metrics.get(id)!).filter(Boolean)
+    const cardHost = {
+      locale: this.locale,
+      expired: c.state === 'expired',
+      canDownload: permissions.download,
+      visualOf: this.visualOf,
+      download: (id: string) => void c.download(id),
+      setPage: (id: string, page: number) => c.setPage(id, page),
+      retry: (id: string) => c.retry(id),
+    }
+    return html`
+      ${
+        permissions.showDashboardName && !single
+          ? html`<header class="header" part="header"><h2 class="title" part="title">${embed.dashboard.name}</h2></header>`
+          : nothing
+      }
+      ${showFilters ? renderFilterBar(this.filterBarHost()) : nothing}
+      <div class="body">
+        ${
+          showSidebar
+            ? html`<nav class="sidebar" part="sidebar" aria-label="Metrics">
+              <h2>Metrics</h2>
+              <ul>
+                ${ordered.map(
+                  (m) =>
+                    html`<li>
+                      <button type="button" part="sidebar-item" @click=${() => this.scrollToMetric(m.metric.metricId)}>
+                        ${m.metric.name}
+                      </button>
+                    </li>`,
+                )}
+              </ul>
+            </nav>`
+            : nothing
+        }
+        <div class="grid" part="grid">
+          ${
+            ordered.length === 0
+              ? html`<div class="empty" part="empty">No metrics to show</div>`
+              : ordered.map((m, i) =>
+                  renderCard(cardHost, m, single ? undefined : placements.get(m.metric.metricId), i),
+                )
+          }
+        </div>
+      </div>
+    `
+  }
+
+  private filterBarHost(): FilterBarHost {
+    const c = this.controller
+    return {
+      filters: c.filters,
+      values: c.values,
+      editable: c.editable,
+      locale: this.locale,
+      canReset: c.canReset,
+      optionsFor: (f: RuntimeFilter) => c.optionsFor(f),
+      setFilter: (name, value, debounce) => this.applyFilter(name, value, debounce === true),
+      resetFilters: () => {
+        this.customRanges = new Set()
+        c.resetFilters()
+      },
+      searchText: (name) => this.search[name] ?? '',
+      setSearchText: (name, text) => {
+        this.search = { ...this.search, [name]: text }
+      },
+      isCustomRange: (name) => this.customRanges.has(name),
+      setCustomRange: (name, on) => {
+        const next = new Set(this.customRanges)
+        if (on) next.add(name)
+        else next.delete(name)
+        this.customRanges = next
+      },
+    }
+  }
+
+  private applyFilter(name: string, value: unknown, debounce: boolean): void {
+    clearTimeout(this.timers.get(name))
+    this.timers.delete(name)
+    if (!debounce) {
+      this.controller.setFilter(name, value)
+      return
+    }
+    this.timers.set(
+      name,
+      setTimeout(() => {
+        this.timers.delete(name)
+        this.controller.setFilter(name, value)
+      }, TEXT_DEBOUNCE_MS),
+    )
+  }
+
+  private scrollToMetric(metricId: string): void {
+    const card = this.renderRoot.querySelector<HTMLElement>(`.card[data-metric-id="${CSS.escape(metricId)}"]`)
+    if (!card) return
+    const smooth = !matchMedia('(prefers-reduced-motion: reduce)').matches
+    card.scrollIntoView({ behavior: smooth ? 'smooth' : 'auto', block: 'start' })
+    card.focus({ preventScroll: true })
+  }
+
+  /** Closes an open multi-select when the pointer goes down outside it; Escape closes it too. */
+  private readonly closeMenus = (e: Event): void => {
+    const path = e.composedPath()
+    for (const d of this.renderRoot.querySelectorAll<HTMLDetailsElement>('details.ms[open]')) {
+      if (!path.includes(d)) d.open = false
+    }
+  }
+
+  protected override firstUpdated(): void {
+    this.renderRoot.addEventListener('keydown', (e) => {
+      const event = e as KeyboardEvent
+      if (event.key !== 'Escape') return
+      const details = (event.composedPath() as Element[]).find(
+        (el) => el instanceof HTMLDetailsElement && el.classList.contains('ms'),
+      ) as HTMLDetailsElement | undefined
+      if (details?.open) {
+        details.open = false
+        details.querySelector('summary')?.focus()
+      }
+    })
+  }
+}

@@ -1,0 +1,46 @@
+import type { FilterValue } from './lib/filters.js'
+
+/** `strata-ready`: every metric has been drawn (or has settled as empty or failed) once. */
+export interface StrataReadyDetail {
+  readonly embedId: string
+  readonly metrics: number
+}
+
+/** `strata-error`: a call failed (not for expired tokens, see `strata-token-expired`). */
+export interface StrataErrorDetail {
+  readonly code: string
+  readonly message: string
+  /** HTTP status; 0 when the server could not be reached or the error is the element's own. */
+  readonly status: number
+  /** The metric whose query failed, when it is one metric's. */
+  readonly metricId?: string
+}
+
+/** `strata-filter-change`: the end user changed a filter; every filter's value now in effect. */
+export interface StrataFilterChangeDetail {
+  readonly filters: Readonly<Record<string, FilterValue>>
+}
+
+/** `strata-token-expired`: the token stopped working; set a new `token` to carry on. */
+export interface StrataTokenExpiredDetail {
+  readonly embedId: string
+}
+
+export interface StrataEventMap {
+  'strata-ready': CustomEvent<StrataReadyDetail>
+  'strata-error': CustomEvent<StrataErrorDetail>
+  'strata-filter-change': CustomEvent<StrataFilterChangeDetail>
+  'strata-token-expired': CustomEvent<StrataTokenExpiredDetail>
+}
+
+export type StrataEventName = keyof StrataEventMap
+export type StrataEventDetail<K extends StrataEventName> = StrataEventMap[K] extends CustomEvent<infer D> ? D : never
+
+/** Dispatches a typed, bubbling, composed event (it crosses shadow roots to reach the page). */
+export function emit<K extends StrataEventName>(target: EventTarget, name: K, detail: StrataEventDetail<K>): boolean {
+  return target.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }))
+}
+
+declare global {
+  interface HTMLElementEventMap extends StrataEventMap {}
+}

@@ -1,0 +1,64 @@
+/** Numbers as the runtime API sends them: JSON numbers, or strings for decimals and big integers. */
+
+const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i
+
+/** A finite number from a cell, or null when the cell is not numeric. */
+export function toNumber(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null
+  if (typeof value === 'bigint') return Number(value)
+  if (typeof value === 'string') {
+    const s = value.trim()
+    if (!NUMERIC.test(s)) return null
+    const n = Number(s)
+    return Number.isFinite(n) ? n : null
+  }
+  return null
+}
+
+export const isNumericType = (dataType: string | undefined): boolean => dataType === 'number' || dataType === 'integer'
+
+/** (value − comparison) / |comparison| as a percentage; null when there is nothing to compare with. */
+export function percentChange(value: number | null, comparison: number | null): number | null {
+  if (value === null || comparison === null || comparison === 0) return null
+  return ((value - comparison) / Math.abs(comparison)) * 100
+}
+
+const formatters = new Map<string, Intl.NumberFormat>()
+
+function formatter(locale: string | undefined, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${locale ?? ''}|${JSON.stringify(options)}`
+  let f = formatters.get(key)
+  if (!f) {
+    try {
+      f = new Intl.NumberFormat(locale, options)
+    } catch {
+      f = new Intl.NumberFormat(undefined, options)
+    }
+    formatters.set(key, f)
+  }
+  return f
+}
+
+export interface NumberFormat {
+  readonly locale?: string | undefined
+  /** Fixed number of decimals; default: up to 2. */
+  readonly decimals?: number | undefined
+  readonly compact?: boolean | undefined
+}
+
+export function formatNumber(n: number, o: NumberFormat = {}): string {
+  const decimals = o.decimals
+  return formatter(o.locale, {
+    ...(o.compact ? { notation: 'compact' as const } : {}),
+    minimumFractionDigits: decimals ?? 0,
+    maximumFractionDigits: decimals ?? (o.compact ? 1 : 2),
+  }).format(n)
+}
+
+/** "▲ 12.5%" / "▼ 3%" / "0%". */
+export function formatChange(pct: number, locale?: string): string {
+  const text = `${formatNumber(Math.abs(pct), { locale, decimals: Math.abs(pct) < 10 ? 1 : 0 })}%`
+  if (pct > 0) return `▲ ${text}`
+  if (pct < 0) return `▼ ${text}`
+  return text
+}

@@ -1,0 +1,190 @@
+import { html, nothing, type TemplateResult } from 'lit'
+import { PAGE_SIZE } from '../api/types.js'
+import type { DataTable, Visual } from '../charts/build.js'
+import { echart } from '../charts/echarts.js'
+import type { MetricState } from '../embed-controller.js'
+import type { Placement } from '../lib/layout.js'
+import { formatNumber } from '../lib/numbers.js'
+import { alertIcon, downloadIcon, emptyIcon, nextIcon, prevIcon } from './icons.js'
+
+export interface CardHost {
+  readonly locale: string | undefined
+  /** The token expired: a card waiting for data shows `data-state="expired"`. */
+  readonly expired: boolean
+  readonly canDownload: boolean
+  visualOf(m: MetricState): Visual | undefined
+  download(metricId: string): void
+  setPage(metricId: string, page: number): void
+  retry(metricId: string): void
+}
+
+const LEGEND_MAX = 12
+
+/** One metric: a card with its title, actions, and a chart, table or number (or a state). */
+export function renderCard(
+  host: CardHost,
+  m: MetricState,
+  place: Placement | undefined,
+  index: number,
+): TemplateResult {
+  const { metric } = m
+  const titleId = `metric-title-${index}`
+  const visual = m.status === 'error' ? undefined : host.visualOf(m)
+  const style = place ? `--x:${place.x + 1};--y:${place.y + 1};--w:${place.w};--h:${place.h}` : ''
+  const refreshing = m.status === 'loading' && visual !== undefined
+  return html`<section
+    class="card"
+    part="card"
+    data-metric-id=${metric.metricId}
+    data-state=${host.expired && m.status === 'loading' ? 'expired' : m.status}
+    data-chart-type=${metric.chart.type}
+    style=${style}
+    aria-labelledby=${titleId}
+    aria-busy=${m.status === 'loading' ? 'true' : 'false'}
+    tabindex="-1"
+  >
+    <header class="card-header" part="card-header">
+      <h3 class="card-title" part="card-title" id=${titleId} title=${metric.name}>${metric.name}</h3>
+      ${refreshing ? html`<span class="spinner" role="status" aria-label="Updating"></span>` : nothing}
+      ${
+        host.canDownload
+          ? html`<button
+              type="button"
+              class="icon-button"
+              part="download-button"
+              aria-label="Download ${metric.name} as CSV"
+              title="Download CSV"
+              ?disabled=${m.downloading || m.status === 'error'}
+              @click=${() => host.download(metric.metricId)}
+            >
+              ${m.downloading ? html`<span class="spinner"></span>` : downloadIcon}
+            </button>`
+          : nothing
+      }
+    </header>
+    <div class="card-body" part="card-body">${renderBody(host, m, visual)}</div>
+  </section>`
+}
+
+function renderBody(host: CardHost, m: MetricState, visual: Visual | undefined): TemplateResult {
+  if (m.status === 'error' && m.error) {
+    return html`<div class="error" part="error" role="alert">
+      ${alertIcon}
+      <p class="error-message" part="error-message">${m.error.message}</p>
+      <code class="error-code" part="error-code">${m.error.code}${m.error.status ? ` · ${m.error.status}` : ''}</code>
+      <button type="button" class="button" part="retry-button" @click=${() => host.retry(m.metric.metricId)}>
+        Try again
+      </button>
+    </div>`
+  }
+  if (!visual) {
+    return html`<div class="skeleton ${m.metric.chart.type}" part="skeleton" aria-hidden="true"></div>
+      <span class="sr-only" role="status">Loading ${m.metric.name}</span>`
+  }
+  return html`<div class="stale">${renderVisual(host, m, visual)}</div>`
+}
+
+function renderVisual(host: CardHost, m: MetricState, visual: Visual): TemplateResult {
+  switch (visual.kind) {
+    case 'empty':
+      return html`<div class="empty" part="empty">${emptyIcon}<span>No data</span></div>`
+    case 'single-value':
+      return html`<div class="single-value" part="chart" role="img" aria-label=${visual.summary}>
+        <div class="sv-value" part="value" aria-hidden="true">${visual.text}</div>
+        ${
+          visual.changeText
+            ? html`<div class="sv-change ${visual.tone}" part="change" aria-hidden="true">
+              <span class="pill">${visual.changeText}</span><span class="sv-vs">vs previous period</span>
+            </div>`
+            : nothing
+        }
+      </div>`
+    case 'table':
+      return renderTable(host, m, visual)
+    case 'echarts':
+      return html`<div class="chart" part="chart" role="img" aria-label=${visual.summary} ${echart(visual.option)}></div>
+        ${
+          visual.legend.length
+            ? html`<ul class="legend" part="legend" aria-hidden="true">
+              ${visual.legend
+                .slice(0, LEGEND_MAX)
+                .map((l) => html`<li><span class="swatch" style="background:${l.color}"></span>${l.name}</li>`)}
+              ${visual.legend.length > LEGEND_MAX ? html`<li>+${visual.legend.length - LEGEND_MAX} more</li>` : nothing}
+            </ul>`
+            : nothing
+        }
+        ${hiddenTable(m.metric.name, visual.table)}`
+  }
+}
+
+/** The chart's data for screen readers. */
+function hiddenTable(name: string, t: DataTable): TemplateResult {
+  return html`<table class="sr-only">
+    <caption>
+      ${name}: data${t.more ? ` (first ${t.rows.length} rows of ${t.rows.length + t.more})` : ''}
+    </caption>
+    <thead>
+      <tr>
+        ${t.columns.map((c) => html`<th scope="col">${c}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${t.rows.map((r) => html`<tr>${r.map((c) => html`<td>${c}</td>`)}</tr>`)}
+    </tbody>
+  </table>`
+}
+
+function renderTable(host: CardHost, m: MetricState, v: Extract<Visual, { kind: 'table' }>): TemplateResult {
+  const n = (x: number) => formatNumber(x, { locale: host.locale })
+  const first = (v.page - 1) * PAGE_SIZE + 1
+  const last = first + v.rows.length - 1
+  const name = m.metric.name
+  return html`<div class="table-wrap" part="chart" role="region" aria-label=${v.summary} tabindex="0">
+      <table class="data" part="table">
+        <caption class="sr-only">
+          ${name}
+        </caption>
+        <thead>
+          <tr>
+            ${v.columns.map((c) => html`<th scope="col" class=${c.numeric ? 'num' : ''}>${c.name}</th>`)}
+          </tr>
+        </thead>
+        <tbody>
+          ${v.rows.map(
+            (row) =>
+              html`<tr>
+                ${row.map((cell, i) => html`<td class=${v.columns[i]?.numeric ? 'num' : ''}>${cell}</td>`)}
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
+    ${
+      v.pageCount > 1 || v.totalRecords > v.rows.length
+        ? html`<nav class="pagination" part="pagination" aria-label="Pages of ${name}">
+          <span aria-live="polite">${n(first)}–${n(last)} of ${n(v.totalRecords)}</span>
+          <button
+            type="button"
+            class="icon-button"
+            part="page-previous"
+            aria-label="Previous page"
+            ?disabled=${v.page <= 1 || m.status === 'loading'}
+            @click=${() => host.setPage(m.metric.metricId, v.page - 1)}
+          >
+            ${prevIcon}
+          </button>
+          <span>Page ${n(v.page)} of ${n(v.pageCount)}</span>
+          <button
+            type="button"
+            class="icon-button"
+            part="page-next"
+            aria-label="Next page"
+            ?disabled=${v.page >= v.pageCount || m.status === 'loading'}
+            @click=${() => host.setPage(m.metric.metricId, v.page + 1)}
+          >
+            ${nextIcon}
+          </button>
+        </nav>`
+        : nothing
+    }`
+}

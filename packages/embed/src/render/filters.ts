@@ -1,0 +1,330 @@
+import { html, nothing, type TemplateResult } from 'lit'
+import { live } from 'lit/directives/live.js'
+import type { RuntimeFilter } from '../api/types.js'
+import {
+  DATE_PRESETS,
+  type DateRange,
+  defaultOf,
+  describeFilterValue,
+  type FilterValue,
+  type FilterValues,
+  isPinned,
+  type NumberRange,
+  normalizeFilterValue,
+} from '../lib/filters.js'
+import { chevronIcon, lockIcon } from './icons.js'
+
+/** What the filter bar needs from the element. */
+export interface FilterBarHost {
+  readonly filters: readonly RuntimeFilter[]
+  readonly values: FilterValues
+  readonly editable: boolean
+  readonly locale: string | undefined
+  readonly canReset: boolean
+  optionsFor(filter: RuntimeFilter): string[]
+  /** Applies at once (select, checkbox, date) or after a pause in typing (`debounce`). */
+  setFilter(name: string, value: unknown, debounce?: boolean): void
+  resetFilters(): void
+  searchText(name: string): string
+  setSearchText(name: string, text: string): void
+  isCustomRange(name: string): boolean
+  setCustomRange(name: string, on: boolean): void
+}
+
+const CUSTOM = '__custom__'
+
+/** The dashboard's filters as real form controls, each with a label (DESIGN.md §2.4, §2.5). */
+export function renderFilterBar(host: FilterBarHost): TemplateResult {
+  return html`<form
+    class="filters"
+    part="filters"
+    role="search"
+    aria-label="Dashboard filters"
+    @submit=${(e: Event) => e.preventDefault()}
+  >
+    ${host.filters.map((f, i) => renderFilter(host, f, `sf-${i}`))}
+    ${
+      host.editable && host.canReset
+        ? html`<div class="filters-actions">
+          <button type="button" class="button subtle" part="reset-button" @click=${() => host.resetFilters()}>
+            Reset filters
+          </button>
+        </div>`
+        : nothing
+    }
+  </form>`
+}
+
+function renderFilter(host: FilterBarHost, f: RuntimeFilter, id: string): TemplateResult {
+  const label = f.label || f.name
+  const value = host.values[f.name] ?? defaultOf(f)
+  const locked = isPinned(f)
+  const attrs = { id, label, value }
+  let control: TemplateResult
+  if (locked || !host.editable) control = readOnly(host, f, attrs, locked)
+  else {
+    switch (f.type) {
+      case 'multi-select':
+        control = multiSelect(host, f, attrs)
+        break
+      case 'single-select':
+        control = singleSelect(host, f, attrs)
+        break
+      case 'date-range':
+        control = dateRange(host, f, attrs)
+        break
+      case 'number-range':
+        control = numberRange(host, f, attrs)
+        break
+      case 'boolean':
+        control = booleanSelect(host, f, attrs)
+        break
+      default:
+        control = textInput(host, f, attrs)
+    }
+  }
+  return html`<div class="field" part="filter" data-filter=${f.name} data-type=${f.type} ?data-locked=${locked}>
+    ${control}
+  </div>`
+}
+
+interface Attrs {
+  readonly id: string
+  readonly label: string
+  readonly value: FilterValue | undefined
+}
+
+const labelFor = (a: Attrs, extra: unknown = nothing) =>
+  html`<label class="field-label" part="filter-label" for=${a.id}>${a.label}${extra}</label>`
+
+function readOnly(host: FilterBarHost, f: RuntimeFilter, a: Attrs, locked: boolean): TemplateResult {
+  const text =
+    a.value === undefined && locked ? 'Set by the application' : describeFilterValue(f.type, a.value, host.locale)
+  const why = locked ? 'Set by the application' : 'Filters are read-only for this dashboard'
+  return html`${labelFor(a, locked ? html`<span title=${why}>${lockIcon}</span>` : nothing)}
+    <input
+      id=${a.id}
+      class="control"
+      part="filter-control"
+      type="text"
+      readonly
+      aria-readonly="true"
+      .value=${live(text)}
+      title=${why}
+      aria-description=${why}
+    />`
+}
+
+function multiSelect(host: FilterBarHost, f: RuntimeFilter, a: Attrs): TemplateResult {
+  const selected = Array.isArray(a.value) ? (a.value as readonly string[]) : []
+  const chosen = new Set(selected)
+  const search = host.searchText(f.name)
+  const needle = search.trim().toLowerCase()
+  const options = host.optionsFor(f).filter((o) => !needle || o.toLowerCase().includes(needle))
+  const exact = options.some((o) => o.toLowerCase() === needle)
+  const set = (list: readonly string[]) => host.setFilter(f.name, list.length ? list : undefined)
+  const toggle = (option: string, on: boolean) => set(on ? [...selected, option] : selected.filter((s) => s !== option))
+  const add = () => {
+    const v = search.trim()
+    if (!v) return
+    if (!chosen.has(v)) set([...selected, v])
+    host.setSearchText(f.name, '')
+  }
+  return html`<span class="field-label" part="filter-label" id="${a.id}-label">${a.label}</span>
+    <details class="ms" part="multi-select" data-filter=${f.name}>
+      <summary class="control" part="filter-control" aria-labelledby="${a.id}-label ${a.id}-value">
+        <span class="value ${selected.length ? '' : 'placeholder'}" id="${a.id}-value"
+          >${selected.length ? describeFilterValue(f.type, selected, host.locale) : 'Any'}</span
+        >${chevronIcon}
+      </summary>
+      <div class="ms-panel" part="multi-select-panel">
+        <input
+          id=${a.id}
+          class="control"
+          type="search"
+          autocomplete="off"
+          placeholder="Search or type a value"
+          aria-label="Search or add ${a.label}"
+          .value=${live(search)}
+          @input=${(e: Event) => host.setSearchText(f.name, (e.target as HTMLInputElement).value)}
+          @keydown=${(e: KeyboardEvent) => {
+            if (e.key === 'Enter') {
+              e.preventDefault()
+              add()
+            }
+          }}
+        />
+        <fieldset class="ms-options">
+          <legend class="sr-only">${a.label} values</legend>
+          ${options.map(
+            (o) =>
+              html`<label class="option"
+                ><input
+                  type="checkbox"
+                  .checked=${live(chosen.has(o))}
+                  @change=${(e: Event) => toggle(o, (e.target as HTMLInputElement).checked)}
+                />${o}</label
+              >`,
+          )}
+          ${
+            options.length === 0 && !needle
+              ? html`<p class="hint">No values seen yet: type one and press Enter.</p>`
+              : nothing
+          }
+        </fieldset>
+        <div class="ms-footer">
+          ${
+            needle && !exact
+              ? html`<button type="button" class="button subtle" @click=${add}>Add “${search.trim()}”</button>`
+              : html`<span></span>`
+          }
+          <button type="button" class="button subtle" ?disabled=${!selected.length} @click=${() => set([])}>
+            Clear
+          </button>
+        </div>
+      </div>
+    </details>`
+}
+
+function singleSelect(host: FilterBarHost, f: RuntimeFilter, a: Attrs): TemplateResult {
+  const value = typeof a.value === 'string' ? a.value : ''
+  return html`${labelFor(a)}
+    <input
+      id=${a.id}
+      class="control"
+      part="filter-control"
+      type="search"
+      list="${a.id}-options"
+      autocomplete="off"
+      placeholder="Any"
+      .value=${live(value)}
+      @change=${(e: Event) => host.setFilter(f.name, (e.target as HTMLInputElement).value.trim() || undefined)}
+    />
+    <datalist id="${a.id}-options">${host.optionsFor(f).map((o) => html`<option value=${o}></option>`)}</datalist>`
+}
+
+function textInput(host: FilterBarHost, f: RuntimeFilter, a: Attrs): TemplateResult {
+  const value = typeof a.value === 'string' ? a.value : ''
+  // Not trimmed: the value is written back into the input while the user is still typing.
+  const read = (e: Event) => (e.target as HTMLInputElement).value || undefined
+  return html`${labelFor(a)}
+    <input
+      id=${a.id}
+      class="control"
+      part="filter-control"
+      type="search"
+      placeholder="Contains…"
+      .value=${live(value)}
+      @input=${(e: Event) => host.setFilter(f.name, read(e), true)}
+      @change=${(e: Event) => host.setFilter(f.name, read(e))}
+    />`
+}
+
+function booleanSelect(host: FilterBarHost, f: RuntimeFilter, a: Attrs): TemplateResult {
+  const value = typeof a.value === 'boolean' ? String(a.value) : ''
+  return html`${labelFor(a)}
+    <select
+      id=${a.id}
+      class="control"
+      part="filter-control"
+      .value=${live(value)}
+      @change=${(e: Event) => host.setFilter(f.name, (e.target as HTMLSelectElement).value || undefined)}
+    >
+      <option value="" ?selected=${value === ''}>Any</option>
+      <option value="true" ?selected=${value === 'true'}>Yes</option>
+      <option value="false" ?selected=${value === 'false'}>No</option>
+    </select>`
+}
+
+function dateRange(host: FilterBarHost, f: RuntimeFilter, a: Attrs): TemplateResult {
+  const range = typeof a.value === 'object' && !Array.isArray(a.value) ? (a.value as DateRange) : undefined
+  const custom = range !== undefined || host.isCustomRange(f.name)
+  const selected = custom ? CUSTOM : typeof a.value === 'string' ? a.value : ''
+  const def = defaultOf(f)
+  const onSelect = (e: Event) => {
+    const v = (e.target as HTMLSelectElement).value
+    host.setCustomRange(f.name, v === CUSTOM)
+    if (v !== CUSTOM) host.setFilter(f.name, v || undefined)
+  }
+  const onDate = (e: Event) => {
+    const box = (e.target as HTMLElement).closest('.range')
+    const [start, end] = [...(box?.querySelectorAll('input') ?? [])] as HTMLInputElement[]
+    if (!start || !end) return
+    const next = { startDate: start.value || undefined, endDate: end.value || undefined }
+    const valid = (!next.startDate && !next.endDate) || normalizeFilterValue('date-range', next) !== undefined
+    end.setCustomValidity(valid ? '' : 'The end date is before the start date')
+    if (!valid) return void end.reportValidity()
+    if (next.startDate || next.endDate) host.setFilter(f.name, next)
+  }
+  return html`${labelFor(a)}
+    <div class="range">
+      <select id=${a.id} class="control" part="filter-control" .value=${live(selected)} @change=${onSelect}>
+        <option value="" ?selected=${selected === ''}>
+          ${def === undefined ? 'Any time' : `Default (${describeFilterValue(f.type, def, host.locale)})`}
+        </option>
+        ${DATE_PRESETS.map((p) => html`<option value=${p} ?selected=${selected === p}>${p}</option>`)}
+        <option value=${CUSTOM} ?selected=${selected === CUSTOM}>Custom range…</option>
+      </select>
+      ${
+        custom
+          ? html`<input
+              class="control"
+              part="filter-control date-start"
+              type="date"
+              aria-label="${a.label} from"
+              .value=${live(range?.startDate ?? '')}
+              @change=${onDate}
+            /><span class="range-sep" aria-hidden="true">–</span
+            ><input
+              class="control"
+              part="filter-control date-end"
+              type="date"
+              aria-label="${a.label} to"
+              .value=${live(range?.endDate ?? '')}
+              @change=${onDate}
+            />`
+          : nothing
+      }
+    </div>`
+}
+
+function numberRange(host: FilterBarHost, f: RuntimeFilter, a: Attrs): TemplateResult {
+  const range = typeof a.value === 'object' && !Array.isArray(a.value) ? (a.value as NumberRange) : {}
+  const onChange = (e: Event) => {
+    const box = (e.target as HTMLElement).closest('.range')
+    const [min, max] = [...(box?.querySelectorAll('input') ?? [])] as HTMLInputElement[]
+    if (!min || !max) return
+    const next = { min: min.value, max: max.value }
+    const value = normalizeFilterValue('number-range', next)
+    const invalid = value === undefined && (min.value !== '' || max.value !== '')
+    max.setCustomValidity(invalid ? 'The maximum is below the minimum' : '')
+    if (invalid) return void max.reportValidity()
+    host.setFilter(f.name, value)
+  }
+  return html`<span class="field-label" part="filter-label" id="${a.id}-label">${a.label}</span>
+    <div class="range" role="group" aria-labelledby="${a.id}-label">
+      <input
+        id=${a.id}
+        class="control"
+        part="filter-control number-min"
+        type="number"
+        inputmode="decimal"
+        step="any"
+        placeholder="Min"
+        aria-label="${a.label} minimum"
+        .value=${live(range.min === undefined ? '' : String(range.min))}
+        @change=${onChange}
+      /><span class="range-sep" aria-hidden="true">–</span
+      ><input
+        class="control"
+        part="filter-control number-max"
+        type="number"
+        inputmode="decimal"
+        step="any"
+        placeholder="Max"
+        aria-label="${a.label} maximum"
+        .value=${live(range.max === undefined ? '' : String(range.max))}
+        @change=${onChange}
+      />
+    </div>`
+}

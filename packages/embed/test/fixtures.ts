@@ -1,0 +1,27 @@
+import type { ChartConfig, QueryResult, Row, RuntimeMetric } from '../src/api/types.js'
+
+/** A query result as the runtime API answers it. */
+export function result(
+  data: Row[],
+  columns: [string, string][] = [],
+  extra: Partial<Pick<QueryResult, 'totalRecords' | 'comparisonValue'>> & { groupBy?: string[] } = {},
+): QueryResult {
+  return {
+    data,
+    timeTaken: 3,
+    totalRecords: extra.totalRecords ?? data.length,
+    ...(extra.comparisonValue !== undefined ? { comparisonValue: extra.comparisonValue } : {}),
+    metaData: {
+      columns: columns.map(([name, dataType]) => ({ name, dataType })),
+      groupbyColumnList: extra.groupBy ?? [],
+    },
+    metricid: 'm',
+    error: null,
+  }
+}
+
+export const metric = (chart: ChartConfig, name = 'Revenue by month'): RuntimeMetric => ({
+  metricId: 'revenue_by_month',
+  name,
+  chart,
+})

@@ -1,0 +1,332 @@
+/**
+ * clickhouse over HTTP (@clickhouse/client). One client (an HTTP agent) for the configured
+ * database and a bounded LRU of clients for tenant databases; the database is a connection
+ * parameter, never SQL text. Results stream and reading stops after maxRows + 1 rows.
+ * What the server supports is probed once (version, time zone, formats) and gates parameters
+ * and the session time zone (see request.ts and README.md).
+ */
+import { randomUUID } from 'node:crypto'
+import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickhouse/client'
+import { queryCancelled } from '../errors.js'
+import { PoolCache } from '../shared/pool-cache.js'
+import { checkTimeZone } from '../shared/values.js'
+import type {
+  ClickhouseCredentials,
+  ColumnInfo,
+  Connector,
+  ConnectorOptions,
+  ExecuteOptions,
+  QueryResult,
+  TableInfo,
+} from '../types.js'
+import { isConnectionFailure, translateClickhouseError } from './errors.js'
+import { buildQueryRequest, describeQuery, type QueryRequest, type ServerInfo, serverInfo } from './request.js'
+import { convertValue, dataTypeOf, isNullable } from './type-mapping.js'
+
+const DEFAULT_TENANT_POOLS = 16
+const METADATA_TIMEOUT_MS = 60_000
+/** The server enforces max_execution_time in whole seconds; our own deadline comes after. */
+const CANCEL_GRACE_MS = 1_500
+const SYSTEM_DATABASES = ['system', 'INFORMATION_SCHEMA', 'information_schema']
+
+interface Column {
+  readonly name: string
+  readonly nativeType: string
+}
+
+interface RunSettings {
+  readonly timeoutMs: number
+  readonly signal?: AbortSignal
+  readonly connecting?: boolean
+}
+
+export class ClickhouseConnector implements Connector {
+  readonly dialect = 'clickhouse' as const
+  readonly #credentials: ClickhouseCredentials
+  readonly #options: ConnectorOptions
+  readonly #clients: PoolCache<ClickHouseClient>
+  #server: Promise<ServerInfo> | undefined
+
+  constructor(credentials: ClickhouseCredentials, options: ConnectorOptions) {
+    this.#credentials = credentials
+    this.#options = options
+    this.#clients = new PoolCache<ClickHouseClient>({
+      max: (options.maxTenantPools ?? DEFAULT_TENANT_POOLS) + 1,
+      create: (database) => this.#createClient(database),
+      close: (client) => client.close(),
+    })
+  }
+
+  get #database(): string {
+    return this.#credentials.database ?? 'default'
+  }
+
+  async test(): Promise<void> {
+    this.#server = undefined
+    await this.server()
+  }
+
+  /** Version and capabilities, probed once (again after a connection failure). */
+  server(): Promise<ServerInfo> {
+    if (!this.#server) {
+      const probe = this.#probe()
+      this.#server = probe
+      probe.catch(() => {
+        if (this.#server === probe) this.#server = undefined
+      })
+    }
+    return this.#server
+  }
+
+  async databases(): Promise<string[]> {
+    await this.server()
+    const rows = await this.#clients.use(this.#database, (client) =>
+      this.#select<{ name: string }>(
+        client,
+        `SELECT name FROM system.databases WHERE name NOT IN (${SYSTEM_DATABASES.map((d) => `'${d}'`).join(', ')}) ORDER BY name`,
+        { timeoutMs: METADATA_TIMEOUT_MS },
+      ),
+    )
+    return rows.map((r) => r.name)
+  }
+
+  async introspect(database?: string): Promise<TableInfo[]> {
+    await this.server()
+    // The database is the client's connection parameter: currentDatabase() needs no value in SQL.
+    const rows = await this.#clients.use(database ?? this.#database, (client) =>
+      this.#select<{ database: string; table: string; name: string; type: string }>(
+        client,
+        'SELECT database, table, name, type FROM system.columns WHERE database = currentDatabase()',
+        { timeoutMs: METADATA_TIMEOUT_MS },
+      ),
+    )
+    const tables = new Map<string, { schema: string; name: string; columns: ColumnInfo[] }>()
+    for (const row of rows) {
+      let table = tables.get(row.table)
+      if (!table) {
+        table = { schema: row.database, name: row.table, columns: [] }
+        tables.set(row.table, table)
+      }
+      table.columns.push({
+        name: row.name,
+        nativeType: row.type,
+        dataType: dataTypeOf(row.type),
+        nullable: isNullable(row.type),
+      })
+    }
+    return [...tables.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  }
+
+  async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {
+    const maxRows = options.maxRows
+    if (!Number.isSafeInteger(maxRows) || maxRows < 0) throw new RangeError('maxRows must be a whole number')
+    if (options.timezone !== undefined) checkTimeZone(options.timezone)
+    if (options.signal?.aborted) throw queryCancelled(options.signal.reason)
+    const server = await this.server()
+    const request = buildQueryRequest(sql, options, server, randomUUID())
+    return this.#clients.use(options.database ?? this.#database, (client) =>
+      this.#executeOn(client, request, maxRows, { timeoutMs: options.timeoutMs, signal: options.signal }),
+    )
+  }
+
+  async #executeOn(
+    client: ClickHouseClient,
+    request: QueryRequest,
+    maxRows: number,
+    settings: RunSettings,
+  ): Promise<QueryResult> {
+    let columns: Column[] | undefined
+    if (request.format === 'JSONEachRow') {
+      const described = await this.#select<{ name: string; type: string }>(
+        client,
+        describeQuery(request.query),
+        settings,
+        request.query_params,
+      )
+      columns = described.map((d) => ({ name: d.name, nativeType: d.type }))
+    }
+    const { columns: resultColumns, rows, truncated } = await this.#stream(client, request, maxRows, settings, columns)
+    return {
+      columns: resultColumns.map((c) => ({ name: c.name, dataType: dataTypeOf(c.nativeType) })),
+      rows,
+      truncated,
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#clients.closeAll()
+  }
+
+  async #probe(): Promise<ServerInfo> {
+    const rows = await this.#clients.use(this.#database, (client) =>
+      this.#select<{ version: string; timezone: string; compact: string | number }>(
+        client,
+        `SELECT version() AS version, timezone() AS timezone,
+                (SELECT count() FROM system.formats WHERE name = 'JSONCompactEachRowWithNamesAndTypes') AS compact`,
+        { timeoutMs: this.#options.connectTimeoutMs, connecting: true },
+      ),
+    )
+    const row = rows[0]
+    if (!row) throw new Error('the server returned no version')
+    return serverInfo(row.version, row.timezone, Number(row.compact) > 0)
+  }
+
+  /** A small internal query, read whole (metadata). */
+  async #select<T>(
+    client: ClickHouseClient,
+    query: string,
+    settings: RunSettings,
+    params?: Record<string, unknown>,
+  ): Promise<T[]> {
+    return this.#guarded(client, settings, randomUUID(), async (abortSignal, queryId) => {
+      const rs = await client.query({
+        query,
+        format: 'JSONEachRow',
+        query_id: queryId,
+        abort_signal: abortSignal,
+        ...(params ? { query_params: params } : {}),
+        ...(settings.connecting ? {} : { clickhouse_settings: { max_execution_time: secs(settings.timeoutMs) } }),
+      })
+      return rs.json<T>()
+    })
+  }
+
+  async #stream(
+    client: ClickHouseClient,
+    request: QueryRequest,
+    maxRows: number,
+    settings: RunSettings,
+    known: readonly Column[] | undefined,
+  ): Promise<{ columns: readonly Column[]; rows: Record<string, unknown>[]; truncated: boolean }> {
+    return this.#guarded(client, settings, request.query_id, async (abortSignal) => {
+      const rs = await client.query({ ...request, abort_signal: abortSignal })
+      const compact = request.format === 'JSONCompactEachRowWithNamesAndTypes'
+      let names: string[] | undefined = compact ? undefined : known?.map((c) => c.name)
+      let types: string[] | undefined = compact ? undefined : known?.map((c) => c.nativeType)
+      const typeOf = new Map((known ?? []).map((c) => [c.name, c.nativeType]))
+      const rows: Record<string, unknown>[] = []
+      let truncated = false
+      try {
+        outer: for await (const batch of rs.stream()) {
+          for (const line of batch) {
+            const value = parseLine(line.text)
+            if (compact && names === undefined) {
+              names = (value as unknown[]).map(String)
+              continue
+            }
+            if (compact && types === undefined) {
+              types = (value as unknown[]).map(String)
+              continue
+            }
+            if (rows.length === maxRows) {
+              truncated = true
+              break outer
+            }
+            rows.push(compact ? compactRow(value as unknown[], names!, types!) : objectRow(value, typeOf))
+          }
+        }
+      } finally {
+        rs.close() // stops the download when we leave early; the server drops the query
+      }
+      const columns = (names ?? []).map((name, i) => ({ name, nativeType: types?.[i] ?? 'String' }))
+      return { columns, rows, truncated }
+    })
+  }
+
+  /**
+   * Runs one request under our deadline and the caller's signal. The server enforces
+   * max_execution_time itself; when our deadline or the signal fires first we abort the HTTP
+   * request and KILL the query by its id, so it does not run on without a reader.
+   */
+  async #guarded<T>(
+    client: ClickHouseClient,
+    settings: RunSettings,
+    queryId: string,
+    work: (signal: AbortSignal, queryId: string) => Promise<T>,
+  ): Promise<T> {
+    const controller = new AbortController()
+    let timedOut = false
+    let aborted = false
+    const deadline = settings.connecting ? settings.timeoutMs : settings.timeoutMs + CANCEL_GRACE_MS
+    const timer = setTimeout(() => {
+      timedOut = true
+      controller.abort()
+      if (!settings.connecting) this.#kill(client, queryId)
+    }, deadline)
+    const onAbort = () => {
+      aborted = true
+      controller.abort()
+      this.#kill(client, queryId)
+    }
+    settings.signal?.addEventListener('abort', onAbort, { once: true })
+    try {
+      return await work(controller.signal, queryId)
+    } catch (err) {
+      if (!settings.connecting && isConnectionFailure(err)) this.#server = undefined
+      throw translateClickhouseError(err, {
+        timeoutMs: settings.timeoutMs,
+        timedOut,
+        aborted,
+        connecting: settings.connecting,
+        secrets: [this.#credentials.password],
+      })
+    } finally {
+      clearTimeout(timer)
+      settings.signal?.removeEventListener('abort', onAbort)
+    }
+  }
+
+  #kill(client: ClickHouseClient, queryId: string): void {
+    // Our own UUID (checked): the one literal we put in SQL, because 18.x has no parameters.
+    if (!/^[0-9a-f-]{36}$/.test(queryId)) return
+    client.command({ query: `KILL QUERY WHERE query_id = '${queryId}' ASYNC` }).then(
+      () => undefined,
+      () => undefined,
+    )
+  }
+
+  #createClient(database: string): ClickHouseClient {
+    const c = this.#credentials
+    return createClient({
+      url: `${c.ssl ? 'https' : 'http'}://${c.host}:${c.port}`,
+      username: c.user,
+      password: c.password,
+      database,
+      application: 'strata',
+      max_open_connections: this.#options.poolMax,
+      // Deadlines are ours (abort signals); this only bounds a request nobody else bounds.
+      request_timeout: 10 * 60_000,
+      log: { level: ClickHouseLogLevel.OFF },
+    })
+  }
+}
+
+function secs(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000))
+}
+
+/** One line of output; an exception written mid-stream (18.x) is plain text, not JSON. */
+function parseLine(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch (err) {
+    if (/Code: \d+/.test(text)) throw new Error(text.trim())
+    throw err
+  }
+}
+
+function compactRow(values: readonly unknown[], names: readonly string[], types: readonly string[]) {
+  const row: Record<string, unknown> = {}
+  names.forEach((name, i) => {
+    row[name] = convertValue(values[i], types[i] ?? 'String')
+  })
+  return row
+}
+
+function objectRow(value: unknown, typeOf: ReadonlyMap<string, string>): Record<string, unknown> {
+  const row: Record<string, unknown> = {}
+  for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
+    row[name] = convertValue(v, typeOf.get(name) ?? 'String')
+  }
+  return row
+}

@@ -1,0 +1,121 @@
+/**
+ * The conditional rules of the credentials table (what a JSON Schema of the fields alone does
+ * not say), one entry per type that has any. Each rule is documented by its `doc` lines, which
+ * docs/datasources.md renders under the type's field table.
+ */
+import type { DatasourceType } from '../types.js'
+import type { CredentialsByType } from './schemas.js'
+
+/** A broken rule: the message is `credentials.<field> <problem>`. */
+export interface Violation {
+  readonly field: string
+  readonly problem: string
+}
+
+interface Rule<T extends DatasourceType> {
+  readonly doc: readonly string[]
+  readonly check: (credentials: CredentialsByType[T]) => Violation | undefined
+}
+
+type Rules = { readonly [T in DatasourceType]?: Rule<T> }
+
+const SSH_FIELDS = ['sshHost', 'sshPort', 'sshUsername', 'sshPrivateKey'] as const
+
+const postgresFamily: Rule<'postgres' | 'redshift' | 'cockroachdb'> = {
+  doc: ['`sshHost`, `sshPort`, `sshUsername` and `sshPrivateKey` are required when `sshTunnel` is `enable`.'],
+  check: (c) => {
+    if (c.sshTunnel !== 'enable') return undefined
+    const missing = SSH_FIELDS.find((field) => c[field] === undefined)
+    return missing && { field: missing, problem: 'is required when sshTunnel is enable' }
+  },
+}
+
+const searchEngine: Rule<'elasticsearch' | 'opensearch'> = {
+  doc: [
+    '`cloud_id` is required when `server_type` is `elastic-cloud` or `open-cloud`.',
+    '`server_url` is required when `server_type` is `self-managed`, and must be an http:// or https:// URL.',
+    '`disableAuth: true` is only valid when `server_type` is `self-managed` (`false`, the default, is accepted for every server_type).',
+    '`username` and `password` are required unless `disableAuth` is `true`.',
+    'A field that does not apply to the server_type (`server_url` on a cloud kind, `cloud_id` on self-managed) is accepted and ignored.',
+  ],
+  check: (c) => {
+    if (c.server_type === 'self-managed') {
+      if (c.server_url === undefined)
+        return { field: 'server_url', problem: 'is required when server_type is self-managed' }
+      if (!/^https?:\/\//i.test(c.server_url))
+        return { field: 'server_url', problem: 'must be an http:// or https:// URL' }
+    } else {
+      if (c.cloud_id === undefined)
+        return { field: 'cloud_id', problem: `is required when server_type is ${c.server_type}` }
+      if (c.disableAuth === true)
+        return { field: 'disableAuth', problem: 'is only valid when server_type is self-managed' }
+    }
+    if (c.disableAuth === true) return undefined
+    if (c.username === undefined) return { field: 'username', problem: 'is required unless disableAuth is true' }
+    if (c.password === undefined) return { field: 'password', problem: 'is required unless disableAuth is true' }
+    return undefined
+  },
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(text)
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+  } catch {
+    return false
+  }
+}
+
+export const CONDITIONAL_RULES: Rules = {
+  postgres: postgresFamily,
+  redshift: postgresFamily,
+  cockroachdb: postgresFamily,
+  snowflake: {
+    doc: [
+      '`password` is required (non-empty) when `service` is `username/password`.',
+      '`privateKey` is required when `service` is `Key-pair authentication`; `privateKeyPass` only when the key is encrypted.',
+      'The field of the other method is accepted and ignored.',
+    ],
+    check: (c) => {
+      if (c.service === 'username/password' && !c.password) {
+        return { field: 'password', problem: 'is required when service is username/password' }
+      }
+      if (c.service === 'Key-pair authentication' && c.privateKey === undefined) {
+        return { field: 'privateKey', problem: 'is required when service is Key-pair authentication' }
+      }
+      return undefined
+    },
+  },
+  elasticsearch: searchEngine,
+  opensearch: searchEngine,
+  bigquery: {
+    doc: ['`credentials_json` must be a JSON object (the content of the service account key file).'],
+    check: (c) =>
+      isJsonObject(c.credentials_json)
+        ? undefined
+        : { field: 'credentials_json', problem: 'must be a JSON object (the service account key file) as a string' },
+  },
+  awss3: {
+    doc: ['`endpoint`, when given, must be an http:// or https:// URL, or file:///dir for a local mirror.'],
+    check: (c) =>
+      c.endpoint === undefined || /^(https?|file):\/\//i.test(c.endpoint)
+        ? undefined
+        : { field: 'endpoint', problem: 'must be an http://, https:// or file:// URL' },
+  },
+  athena: {
+    doc: ['`s3OutputLocation` must be an s3:// URI.'],
+    check: (c) =>
+      /^s3:\/\/./i.test(c.s3OutputLocation)
+        ? undefined
+        : { field: 's3OutputLocation', problem: 'must be an s3:// URI' },
+  },
+}
+
+/** Runs the type's conditional rule, if it has one. */
+export function checkRules<T extends DatasourceType>(
+  type: T,
+  credentials: CredentialsByType[T],
+): Violation | undefined {
+  const rule = CONDITIONAL_RULES[type] as Rule<T> | undefined
+  return rule?.check(credentials)
+}

@@ -1,0 +1,187 @@
+/**
+ * One TypeBox schema per datasource type (spec: Datasource, credentials table). The schema is
+ * the single source of truth: structural validation, docs/datasources.md and the secret fields.
+ * Rules the table states in words (sshTunnel, snowflake's service, the search engines'
+ * server_type …) are in rules.ts, beside these schemas.
+ */
+import Type, { type Static, type TObject } from 'typebox'
+import type {
+  AwsS3Credentials,
+  ClickhouseCredentials,
+  CsvCredentials,
+  DatasourceType,
+  MssqlCredentials,
+  MysqlCredentials,
+  PostgresCredentials,
+} from '../types.js'
+import { choice, credentials, flag, host, longText, password, port, text } from './fields.js'
+
+const { Optional } = Type
+/** Marks a field that is our addition to the spec's table. */
+const ours = { addition: true } as const
+
+/** postgres, redshift, cockroachdb: the same fields, engine-specific wording. */
+const postgresFamily = (engine: string, defaultPort: number) =>
+  credentials(`${engine} credentials`, {
+    host: host('Host', `Hostname or IP address of the ${engine} server.`),
+    port: port('Port', `TCP port of the ${engine} server (usually ${defaultPort}).`),
+    username: text('Username', 'Database user.'),
+    password: password('Password of the database user.'),
+    database: text('Database', 'Database to connect to.'),
+    schema: text('Schema', 'Default schema for introspection and queries.'),
+    sslMode: Optional(flag('SSL', 'Connect over TLS.')),
+    sshTunnel: Optional(choice(['enable', 'disable'], 'SSH tunnel', 'Connect through an SSH bastion host.')),
+    sshHost: Optional(host('SSH host', 'Bastion host. Required when sshTunnel is enable.')),
+    sshPort: Optional(port('SSH port', 'Bastion SSH port (usually 22). Required when sshTunnel is enable.')),
+    sshUsername: Optional(text('SSH username', 'User on the bastion host. Required when sshTunnel is enable.')),
+    sshPrivateKey: Optional(
+      longText('SSH private key', 'PEM private key for the bastion. Required when sshTunnel is enable.', {
+        secret: true,
+      }),
+    ),
+  })
+
+/** The spec's four fields of mysql, mongodb, clickhouse (and singlestore). */
+const serverFields = (engine: string) => ({
+  host: host('Host', `Hostname or IP address of the ${engine} server.`),
+  port: port('Port', `TCP port of the ${engine} server.`),
+  user: text('User', 'Database user.'),
+  password: password('Password of the database user.'),
+})
+
+/** elasticsearch, opensearch. */
+const searchEngine = (engine: string) =>
+  credentials(`${engine} credentials`, {
+    server_type: choice(['elastic-cloud', 'open-cloud', 'self-managed'], 'Server type', 'Where the cluster runs.'),
+    cloud_id: Optional(
+      text('Cloud ID', 'Cloud deployment ID. Required when server_type is elastic-cloud or open-cloud.'),
+    ),
+    server_url: Optional(
+      host('Server URL', 'Cluster URL, e.g. https://search.internal:9200. Required for self-managed.'),
+    ),
+    username: Optional(text('Username', 'Cluster user. Required unless disableAuth is true.')),
+    password: Optional(password('Password of the cluster user. Required unless disableAuth is true.')),
+    disableAuth: Optional(
+      flag('Disable authentication', 'Connect without credentials (default false). true only for self-managed.', {
+        default: false,
+      }),
+    ),
+    isIgnoreVerifyCert: Optional(
+      flag('Skip certificate verification', 'Accept a certificate that fails verification.'),
+    ),
+    isIgnoreSsl: Optional(flag('Ignore SSL', 'Connect without TLS.')),
+  })
+
+export const CREDENTIAL_SCHEMAS = {
+  snowflake: credentials('Snowflake credentials', {
+    host: host('Host', 'Account host, e.g. xy12345.eu-west-1.snowflakecomputing.com.'),
+    username: text('Username', 'Snowflake user.'),
+    role: text('Role', 'Role the session uses.'),
+    warehouse: text('Warehouse', 'Virtual warehouse that runs the queries.'),
+    database: text('Database', 'Database to connect to.'),
+    schema: text('Schema', 'Default schema.'),
+    service: choice(['username/password', 'Key-pair authentication'], 'Authentication', 'How the user authenticates.'),
+    password: Optional(password('Password of the user. Required when service is username/password.')),
+    privateKey: Optional(
+      longText('Private key', 'PEM private key. Required when service is Key-pair authentication.', { secret: true }),
+    ),
+    privateKeyPass: Optional(
+      text('Private key passphrase', 'Passphrase of an encrypted private key.', { secret: true }),
+    ),
+  }),
+  postgres: postgresFamily('PostgreSQL', 5432),
+  redshift: postgresFamily('Redshift', 5439),
+  cockroachdb: postgresFamily('CockroachDB', 26257),
+  mysql: credentials('MySQL credentials', {
+    ...serverFields('MySQL'),
+    database: Optional(text('Database', 'Default database (else every database the user can reach).', ours)),
+  }),
+  mongodb: credentials('MongoDB credentials', serverFields('MongoDB')),
+  clickhouse: credentials('ClickHouse credentials', {
+    ...serverFields('ClickHouse'),
+    database: Optional(text('Database', 'Default database (else `default`).', ours)),
+    ssl: Optional(flag('SSL', 'Use https instead of http.', ours)),
+  }),
+  singlestore: credentials('SingleStore credentials', {
+    ...serverFields('SingleStore'),
+    database: text('Database', 'Database to connect to.'),
+  }),
+  bigquery: credentials('BigQuery credentials', {
+    credentials_json: longText('Service account key', 'The service account key file (a JSON object) as a string.', {
+      secret: true,
+    }),
+    project_id: text('Project ID', 'Google Cloud project that runs the queries.'),
+    dataset_location: text('Dataset location', 'Location of the datasets, e.g. US or europe-west1.'),
+    dataset_id: Optional(text('Dataset ID', 'Limit introspection to this dataset.')),
+  }),
+  databricks: credentials('Databricks credentials', {
+    serverHostname: host('Server hostname', 'Workspace hostname, e.g. dbc-1234.cloud.databricks.com.'),
+    httpPath: text('HTTP path', 'HTTP path of the SQL warehouse or cluster.'),
+    token: text('Access token', 'Personal access token.', { secret: true }),
+  }),
+  elasticsearch: searchEngine('Elasticsearch'),
+  opensearch: searchEngine('OpenSearch'),
+  mssql: credentials('SQL Server credentials', {
+    server: host('Server', 'Hostname or IP address of the SQL Server.'),
+    port: port('Port', 'TCP port of the SQL Server (usually 1433).'),
+    user: text('User', 'SQL login.'),
+    password: password('Password of the SQL login.'),
+    database: Optional(text('Database', 'Database to connect to (else the login default).')),
+    isDisableDatabase: Optional(flag('Disable database', 'Ignore `database`: use the login default database.')),
+    readOnlyIntent: Optional(flag('Read-only intent', 'Connect with ApplicationIntent=ReadOnly (read replicas).')),
+  }),
+  awss3: credentials('Amazon S3 credentials', {
+    bucket: text('Bucket', 'S3 bucket holding the files.'),
+    region: text('Region', 'AWS region of the bucket, e.g. eu-west-1.'),
+    accessKeyId: text('Access key ID', 'AWS access key ID.'),
+    secretAccessKey: text('Secret access key', 'AWS secret access key.', { secret: true }),
+    prefix: Optional(text('Prefix', 'Only read objects under this key prefix.')),
+    endpoint: Optional(host('Endpoint', 'An http(s):// URL (S3-compatible service) or file:///dir (a local mirror).')),
+  }),
+  csv: credentials('CSV credentials', {
+    path: text('Path', 'A directory (each .csv, .parquet or .json file in it is a table) or one file.'),
+    delimiter: Optional(text('Delimiter', 'CSV delimiter, 1-4 characters (default: detected).', { maxLength: 4 })),
+  }),
+  firebolt: credentials('Firebolt credentials', {
+    client_id: text('Client ID', 'Service account ID.'),
+    client_secret: text('Client secret', 'Service account secret.', { secret: true }),
+    account_name: text('Account name', 'Firebolt account.'),
+    database: text('Database', 'Database to query.'),
+    engine_name: text('Engine name', 'Engine that runs the queries.'),
+  }),
+  athena: credentials('Amazon Athena credentials', {
+    region: text('Region', 'AWS region, e.g. eu-west-1.'),
+    accessKeyId: text('Access key ID', 'AWS access key ID.'),
+    secretAccessKey: text('Secret access key', 'AWS secret access key.', { secret: true }),
+    s3OutputLocation: text('S3 output location', 'Where Athena writes query results: an s3:// URI.'),
+    workgroup: Optional(text('Workgroup', 'Athena workgroup (default: primary).')),
+    catalog: Optional(text('Catalog', 'Data catalog (default: AwsDataCatalog).')),
+    database: Optional(text('Database', 'Default database.')),
+  }),
+  trino: credentials('Trino credentials', {
+    host: host('Host', 'Hostname or IP address of the Trino coordinator.'),
+    port: port('Port', 'TCP port of the coordinator (usually 8080, or 443 with TLS).'),
+    user: text('User', 'Trino user.'),
+    password: Optional(password('Password, for password authentication (Trino accepts it over https only).')),
+    catalog: text('Catalog', 'Catalog to query.'),
+    schema: Optional(text('Schema', 'Default schema.')),
+    ssl: Optional(flag('SSL', 'Use https.')),
+  }),
+} as const satisfies Record<DatasourceType, TObject>
+
+/** The credentials each type accepts once validated. */
+export type CredentialsByType = { [T in DatasourceType]: Static<(typeof CREDENTIAL_SCHEMAS)[T]> }
+
+/** Fails to compile when a schema no longer fits the interface its live connector consumes. */
+type Fits<A extends B, B> = A
+export type LiveConnectorCredentials = [
+  Fits<CredentialsByType['postgres'], PostgresCredentials>,
+  Fits<CredentialsByType['redshift'], PostgresCredentials>,
+  Fits<CredentialsByType['cockroachdb'], PostgresCredentials>,
+  Fits<CredentialsByType['mysql'], MysqlCredentials>,
+  Fits<CredentialsByType['singlestore'], MysqlCredentials>,
+  Fits<CredentialsByType['clickhouse'], ClickhouseCredentials>,
+  Fits<CredentialsByType['mssql'], MssqlCredentials>,
+  Fits<CredentialsByType['csv'], CsvCredentials>,
+  Fits<CredentialsByType['awss3'], AwsS3Credentials>,
+]

@@ -1,0 +1,249 @@
+/**
+ * csv and awss3 (local file:/// mirror) through DuckDB: one in-memory instance per datasource,
+ * opened on first use, with one view per file in schema `main`. Once the views exist the
+ * instance is sandboxed: file access is limited to exactly those files and external access is
+ * switched off for good (DuckDB refuses to switch it back on), so SQL cannot read other files.
+ * Each query gets its own connection: its TimeZone is set there and interrupt() cancels it.
+ */
+import {
+  type DuckDBConnection,
+  DuckDBInstance,
+  type DuckDBValue,
+  quotedIdentifier,
+  quotedString,
+  StatementType,
+} from '@duckdb/node-api'
+import { ApiError } from '../../errors.js'
+import { connectionError, queryCancelled, queryError } from '../errors.js'
+import { checkTimeZone } from '../shared/values.js'
+import type {
+  AwsS3Credentials,
+  ColumnInfo,
+  Connector,
+  ConnectorOptions,
+  CsvCredentials,
+  ExecuteOptions,
+  QueryResult,
+  TableInfo,
+} from '../types.js'
+import { translateDuckdbError, translateOpenError } from './errors.js'
+import { csvSources, type SourceFile, s3Sources } from './sources.js'
+import { dataTypeOfId, dataTypeOfName } from './type-mapping.js'
+import { toDuckParam, toJson } from './values.js'
+
+export type DuckdbSource =
+  | { readonly kind: 'csv'; readonly credentials: CsvCredentials }
+  | { readonly kind: 'awss3'; readonly credentials: AwsS3Credentials }
+
+const SCHEMA = 'main'
+const METADATA_TIMEOUT_MS = 60_000
+
+interface Opened {
+  readonly instance: DuckDBInstance
+  readonly files: readonly SourceFile[]
+}
+
+export class DuckdbConnector implements Connector {
+  readonly dialect = 'duckdb' as const
+  readonly #source: DuckdbSource
+  #opened: Promise<Opened> | undefined
+  #closed = false
+
+  constructor(source: DuckdbSource, _options: ConnectorOptions) {
+    this.#source = source
+  }
+
+  async test(): Promise<void> {
+    await this.#query('select 1', { params: [], timeoutMs: METADATA_TIMEOUT_MS, maxRows: 1 })
+  }
+
+  async databases(): Promise<string[]> {
+    await this.#open()
+    return [SCHEMA]
+  }
+
+  async introspect(database?: string): Promise<TableInfo[]> {
+    const result = await this.#query(
+      `select table_schema, table_name, column_name, data_type, is_nullable
+         from information_schema.columns
+        where table_catalog = current_database() and table_schema = $1
+        order by table_schema, table_name, ordinal_position`,
+      { params: [SCHEMA], timeoutMs: METADATA_TIMEOUT_MS, maxRows: 1_000_000, database },
+    )
+    const tables = new Map<string, { schema: string; name: string; columns: ColumnInfo[] }>()
+    for (const row of result.rows) {
+      const name = String(row.table_name)
+      let table = tables.get(name)
+      if (!table) {
+        table = { schema: String(row.table_schema), name, columns: [] }
+        tables.set(name, table)
+      }
+      const nativeType = String(row.data_type)
+      table.columns.push({
+        name: String(row.column_name),
+        nativeType,
+        dataType: dataTypeOfName(nativeType),
+        nullable: row.is_nullable === 'YES',
+      })
+    }
+    return [...tables.values()]
+  }
+
+  execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {
+    return this.#query(sql, options, true)
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true
+    const opened = this.#opened
+    this.#opened = undefined
+    if (opened) await opened.then((o) => o.instance.closeSync()).catch(() => undefined)
+  }
+
+  async #query(sql: string, options: ExecuteOptions, selectOnly = false): Promise<QueryResult> {
+    const maxRows = options.maxRows
+    if (!Number.isSafeInteger(maxRows) || maxRows < 0) throw new RangeError('maxRows must be a whole number')
+    const timeZone = options.timezone ?? 'UTC'
+    checkTimeZone(timeZone)
+    if (options.database !== undefined && options.database !== SCHEMA) {
+      throw connectionError(`no database "${options.database.slice(0, 100)}" (this datasource has only "${SCHEMA}")`)
+    }
+    if (options.signal?.aborted) throw queryCancelled(options.signal.reason)
+    const { instance } = await this.#open()
+    const conn = await instance.connect()
+    let timedOut = false
+    let aborted = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      conn.interrupt()
+    }, options.timeoutMs)
+    const onAbort = () => {
+      aborted = true
+      conn.interrupt()
+    }
+    options.signal?.addEventListener('abort', onAbort, { once: true })
+    try {
+      const set = await conn.prepare('SET TimeZone = $1')
+      set.bind([timeZone])
+      await set.run()
+      set.destroySync()
+      const prepared = await conn.prepare(sql)
+      if (selectOnly && prepared.statementType !== StatementType.SELECT) {
+        prepared.destroySync()
+        throw queryError('only SELECT statements can run on this datasource')
+      }
+      if (options.params.length > 0) prepared.bind(options.params.map(toDuckParam))
+      const result = await prepared.stream()
+      const names = result.columnNames()
+      const columns = result
+        .columnTypes()
+        .map((t, i) => ({ name: names[i] ?? `column${i}`, dataType: dataTypeOfId(t.typeId) }))
+      const rows: Record<string, unknown>[] = []
+      let truncated = false
+      read: for (;;) {
+        const chunk = await result.fetchChunk()
+        if (!chunk || chunk.rowCount === 0) break
+        for (const values of chunk.getRows()) {
+          if (rows.length === maxRows) {
+            truncated = true
+            break read
+          }
+          rows.push(toRow(values, names, timeZone))
+        }
+      }
+      prepared.destroySync()
+      return { columns, rows, truncated }
+    } catch (err) {
+      if (err instanceof ApiError) throw err
+      throw translateDuckdbError(err, { timeoutMs: options.timeoutMs, timedOut, aborted })
+    } finally {
+      clearTimeout(timer)
+      options.signal?.removeEventListener('abort', onAbort)
+      conn.closeSync()
+    }
+  }
+
+  #open(): Promise<Opened> {
+    if (this.#closed) return Promise.reject(connectionError('the connector is closed'))
+    if (!this.#opened) {
+      const opening = this.#create()
+      this.#opened = opening
+      opening.catch(() => {
+        if (this.#opened === opening) this.#opened = undefined
+      })
+    }
+    return this.#opened
+  }
+
+  async #create(): Promise<Opened> {
+    const files =
+      this.#source.kind === 'csv'
+        ? await csvSources(this.#source.credentials)
+        : await s3Sources(this.#source.credentials)
+    const instance = await DuckDBInstance.create(':memory:')
+    try {
+      const conn = await instance.connect()
+      try {
+        const delimiter = this.#source.kind === 'csv' ? this.#source.credentials.delimiter : undefined
+        for (const file of files) {
+          const reader = await readerCall(conn, file, delimiter)
+          try {
+            await conn.run(
+              `CREATE VIEW ${quotedIdentifier(SCHEMA)}.${quotedIdentifier(file.table)} AS SELECT * FROM ${reader}`,
+            )
+          } catch (err) {
+            throw translateOpenError(err, `cannot read ${file.table} (${file.reader})`)
+          }
+        }
+        const allowed = await Promise.all(files.map((f) => literal(conn, f.path)))
+        if (allowed.length > 0) await conn.run(`SET allowed_paths = [${allowed.join(', ')}]`)
+        await conn.run('SET enable_external_access = false')
+      } finally {
+        conn.closeSync()
+      }
+      return { instance, files }
+    } catch (err) {
+      instance.closeSync()
+      if (err instanceof ApiError) throw err
+      throw translateOpenError(err, 'cannot open the files')
+    }
+  }
+}
+
+/** `read_csv_auto('…', delim = '…')` and friends, every value a verified literal. */
+async function readerCall(conn: DuckDBConnection, file: SourceFile, delimiter: string | undefined): Promise<string> {
+  const path = await literal(conn, file.path)
+  switch (file.reader) {
+    case 'parquet':
+      return `read_parquet(${path})`
+    case 'json':
+      return `read_json_auto(${path})`
+    case 'csv': {
+      if (delimiter === undefined || delimiter === '') return `read_csv_auto(${path})`
+      if (delimiter.length > 4) throw connectionError('the CSV delimiter must be at most 4 characters')
+      return `read_csv_auto(${path}, delim = ${await literal(conn, delimiter)})`
+    }
+  }
+}
+
+/**
+ * A string as a DuckDB string literal, by DuckDB's own quoting (`quotedString`), then proven:
+ * DuckDB parses the literal back and compares it with the same value bound as a parameter.
+ * DDL (CREATE VIEW, SET) cannot take parameters, so this is the one place values meet SQL text.
+ */
+async function literal(conn: DuckDBConnection, value: string): Promise<string> {
+  if (value.includes('\u0000')) throw connectionError('a path or option contains a NUL character')
+  const quoted = quotedString(value)
+  const check = await conn.prepare(`SELECT ${quoted} = $1 AS same`)
+  check.bind([value])
+  const reader = await check.runAndReadAll()
+  check.destroySync()
+  if (reader.getRowObjects()[0]?.same !== true) throw connectionError('a path or option cannot be quoted safely')
+  return quoted
+}
+
+function toRow(values: readonly DuckDBValue[], names: readonly string[], timeZone: string): Record<string, unknown> {
+  const row: Record<string, unknown> = {}
+  for (let i = 0; i < names.length; i++) row[names[i] as string] = toJson(values[i] ?? null, timeZone)
+  return row
+}

@@ -1,0 +1,220 @@
+/**
+ * mssql through the `mssql` package (tedious). One pool for the configured database and a
+ * bounded LRU of pools for tenant databases. Results stream: after maxRows + 1 rows, or at the
+ * deadline, the request is cancelled (a TDS attention: the server stops the statement).
+ * SQL Server has no session time zone, so `timezone` is not applied here (the dialect converts
+ * with AT TIME ZONE where a query needs it).
+ */
+import sql from 'mssql'
+import { queryCancelled } from '../errors.js'
+import { PoolCache } from '../shared/pool-cache.js'
+import type {
+  ColumnInfo,
+  Connector,
+  ConnectorOptions,
+  DataType,
+  ExecuteOptions,
+  MssqlCredentials,
+  QueryResult,
+  TableInfo,
+} from '../types.js'
+import { translateMssqlError } from './errors.js'
+import { buildRequest, mssqlConfig } from './request.js'
+import { convertValue, dataTypeOfName, declarationOf } from './type-mapping.js'
+
+const DEFAULT_TENANT_POOLS = 16
+const METADATA_TIMEOUT_MS = 60_000
+
+interface PoolEntry {
+  readonly pool: sql.ConnectionPool
+  connected: Promise<sql.ConnectionPool> | undefined
+}
+
+interface RunSettings {
+  readonly timeoutMs: number
+  readonly maxRows: number
+  readonly signal?: AbortSignal
+}
+
+export class MssqlConnector implements Connector {
+  readonly dialect = 'mssql' as const
+  readonly #credentials: MssqlCredentials
+  readonly #options: ConnectorOptions
+  readonly #pools: PoolCache<PoolEntry>
+
+  constructor(credentials: MssqlCredentials, options: ConnectorOptions) {
+    this.#credentials = credentials
+    this.#options = options
+    this.#pools = new PoolCache<PoolEntry>({
+      max: (options.maxTenantPools ?? DEFAULT_TENANT_POOLS) + 1,
+      create: (key) => {
+        const pool = new sql.ConnectionPool(mssqlConfig(credentials, options, key === '' ? undefined : key))
+        pool.on('error', () => undefined)
+        return { pool, connected: undefined }
+      },
+      close: (entry) => entry.pool.close(),
+    })
+  }
+
+  async test(): Promise<void> {
+    await this.#run(undefined, 'SELECT 1 AS ok', [], { timeoutMs: this.#options.connectTimeoutMs, maxRows: 1 })
+  }
+
+  async databases(): Promise<string[]> {
+    if (this.#credentials.isDisableDatabase) {
+      const current = await this.#run(undefined, 'SELECT DB_NAME() AS name', [], {
+        timeoutMs: METADATA_TIMEOUT_MS,
+        maxRows: 1,
+      })
+      return current.rows.map((r) => String(r.name))
+    }
+    const result = await this.#run(
+      undefined,
+      `SELECT name FROM sys.databases
+        WHERE database_id > 4 AND state = 0 AND HAS_DBACCESS(name) = 1
+        ORDER BY name`,
+      [],
+      { timeoutMs: METADATA_TIMEOUT_MS, maxRows: 100_000 },
+    )
+    return result.rows.map((r) => String(r.name))
+  }
+
+  async introspect(database?: string): Promise<TableInfo[]> {
+    const result = await this.#run(
+      database,
+      `SELECT TABLE_SCHEMA AS s, TABLE_NAME AS t, COLUMN_NAME AS c, DATA_TYPE AS d, IS_NULLABLE AS n
+         FROM INFORMATION_SCHEMA.COLUMNS
+        ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION`,
+      [],
+      { timeoutMs: METADATA_TIMEOUT_MS, maxRows: 1_000_000 },
+    )
+    const tables = new Map<string, { schema: string; name: string; columns: ColumnInfo[] }>()
+    for (const row of result.rows) {
+      const key = `${row.s}\u0000${row.t}`
+      let table = tables.get(key)
+      if (!table) {
+        table = { schema: String(row.s), name: String(row.t), columns: [] }
+        tables.set(key, table)
+      }
+      const nativeType = String(row.d)
+      table.columns.push({
+        name: String(row.c),
+        nativeType,
+        dataType: dataTypeOfName(nativeType),
+        nullable: row.n === 'YES',
+      })
+    }
+    return [...tables.values()]
+  }
+
+  execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {
+    if (!Number.isSafeInteger(options.maxRows) || options.maxRows < 0) {
+      throw new RangeError('maxRows must be a whole number')
+    }
+    return this.#run(options.database, sql, options.params, options)
+  }
+
+  async close(): Promise<void> {
+    await this.#pools.closeAll()
+  }
+
+  async #connected(entry: PoolEntry, key: string): Promise<sql.ConnectionPool> {
+    if (!entry.connected) {
+      const attempt = entry.pool.connect()
+      entry.connected = attempt
+      attempt.catch(() => {
+        if (entry.connected === attempt) entry.connected = undefined
+      })
+    }
+    try {
+      return await entry.connected
+    } catch (err) {
+      if (key !== '') this.#pools.delete(key)
+      throw translateMssqlError(err, { connecting: true, secrets: [this.#credentials.password] })
+    }
+  }
+
+  async #run(
+    database: string | undefined,
+    text: string,
+    params: readonly unknown[],
+    settings: RunSettings,
+  ): Promise<QueryResult> {
+    if (settings.signal?.aborted) throw queryCancelled(settings.signal.reason)
+    const key = database ?? ''
+    return this.#pools.use(key, async (entry) =>
+      this.#stream(await this.#connected(entry, key), text, params, settings),
+    )
+  }
+
+  #stream(
+    pool: sql.ConnectionPool,
+    text: string,
+    params: readonly unknown[],
+    settings: RunSettings,
+  ): Promise<QueryResult> {
+    const request = buildRequest(pool, params)
+    return new Promise<QueryResult>((resolve, reject) => {
+      let columns: { name: string; declaration: string; dataType: DataType }[] | undefined
+      const rows: Record<string, unknown>[] = []
+      let truncated = false
+      let timedOut = false
+      let aborted = false
+      let failure: unknown
+      let recordsets = 0
+      const timer = setTimeout(() => {
+        timedOut = true
+        request.cancel()
+      }, settings.timeoutMs)
+      const onAbort = () => {
+        aborted = true
+        request.cancel()
+      }
+      settings.signal?.addEventListener('abort', onAbort, { once: true })
+      request.on('recordset', (meta: sql.IColumnMetadata) => {
+        recordsets++
+        if (recordsets > 1) return // only the first result set is the answer
+        columns = Object.values(meta)
+          .sort((a, b) => a.index - b.index)
+          .map((c) => {
+            const declaration = declarationOf(c.type)
+            return { name: c.name, declaration, dataType: dataTypeOfName(declaration) }
+          })
+      })
+      request.on('row', (row: Record<string, unknown>) => {
+        if (recordsets > 1 || truncated) return
+        if (rows.length === settings.maxRows) {
+          truncated = true
+          request.cancel()
+          return
+        }
+        const out: Record<string, unknown> = {}
+        for (const c of columns ?? []) out[c.name] = convertValue(row[c.name], c.declaration)
+        rows.push(out)
+      })
+      request.on('error', (err: unknown) => {
+        // Cancelling after maxRows + 1 rows is how we stop early; that is not a failure.
+        if (truncated && !timedOut && !aborted) return
+        failure ??= err
+      })
+      request.on('done', () => {
+        clearTimeout(timer)
+        settings.signal?.removeEventListener('abort', onAbort)
+        if (failure !== undefined) {
+          reject(
+            translateMssqlError(failure, {
+              timeoutMs: settings.timeoutMs,
+              timedOut,
+              aborted,
+              secrets: [this.#credentials.password],
+            }),
+          )
+          return
+        }
+        resolve({ columns: (columns ?? []).map(({ name, dataType }) => ({ name, dataType })), rows, truncated })
+      })
+      // The callback form: in stream mode results arrive as events, and no promise can go unhandled.
+      request.query(text, () => undefined)
+    })
+  }
+}

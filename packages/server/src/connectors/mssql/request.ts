@@ -1,0 +1,74 @@
+/**
+ * The pool configuration and the parameterised request the connector sends: pure (no I/O), so
+ * they are tested without a SQL Server. Values are bound as `@p0…@pn` inputs with explicit
+ * types; mssql sends them through sp_executesql, never spliced into the text.
+ */
+import sql from 'mssql'
+import type { ConnectorOptions, MssqlCredentials } from '../types.js'
+
+const IDLE_TIMEOUT_MS = 30_000
+/** Our own timer cancels each request; this only bounds one nobody else does. */
+const BACKSTOP_REQUEST_TIMEOUT_MS = 10 * 60_000
+
+/**
+ * `isDisableDatabase: true` leaves the database out of the login, so the server uses the login's
+ * default database; a tenant database (DATABASE tenancy) is still given explicitly.
+ */
+export function mssqlConfig(credentials: MssqlCredentials, options: ConnectorOptions, database?: string): sql.config {
+  const db = database ?? (credentials.isDisableDatabase ? undefined : credentials.database)
+  return {
+    server: credentials.server,
+    port: credentials.port,
+    user: credentials.user,
+    password: credentials.password,
+    ...(db === undefined ? {} : { database: db }),
+    connectionTimeout: options.connectTimeoutMs,
+    requestTimeout: BACKSTOP_REQUEST_TIMEOUT_MS,
+    pool: { max: options.poolMax, min: 0, idleTimeoutMillis: IDLE_TIMEOUT_MS },
+    options: {
+      encrypt: true,
+      // Customer servers mostly present self-signed certificates; the channel is still encrypted.
+      trustServerCertificate: true,
+      readOnlyIntent: credentials.readOnlyIntent === true,
+      appName: 'strata',
+      useUTC: true,
+      abortTransactionOnError: true,
+    },
+  }
+}
+
+export interface Input {
+  readonly name: string
+  readonly type: sql.ISqlType | (() => sql.ISqlType)
+  readonly value: unknown
+}
+
+const INT32_MIN = -2_147_483_648
+const INT32_MAX = 2_147_483_647
+
+/** Params → named, typed inputs: params[i] is `@p<i>`. */
+export function inputs(params: readonly unknown[]): Input[] {
+  return params.map((value, i) => ({ name: `p${i}`, ...typed(value) }))
+}
+
+function typed(value: unknown): Pick<Input, 'type' | 'value'> {
+  if (value === null || value === undefined) return { type: sql.NVarChar(sql.MAX), value: null }
+  if (typeof value === 'string') return { type: sql.NVarChar(sql.MAX), value }
+  if (typeof value === 'boolean') return { type: sql.Bit, value }
+  if (typeof value === 'bigint') return { type: sql.BigInt, value: value.toString() }
+  if (typeof value === 'number') {
+    if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX) return { type: sql.Int, value }
+    if (Number.isSafeInteger(value)) return { type: sql.BigInt, value }
+    return { type: sql.Float, value }
+  }
+  if (value instanceof Date) return { type: sql.DateTimeOffset(7), value }
+  return { type: sql.NVarChar(sql.MAX), value: JSON.stringify(value) }
+}
+
+/** A streaming request on `pool` with every input bound. */
+export function buildRequest(pool: sql.ConnectionPool, params: readonly unknown[]): sql.Request {
+  const request = new sql.Request(pool)
+  for (const input of inputs(params)) request.input(input.name, input.type, input.value)
+  request.stream = true
+  return request
+}

@@ -1,0 +1,308 @@
+/**
+ * mysql, singlestore (and MariaDB behind the mysql type) through mysql2. One pool for the
+ * configured database and a bounded LRU of pools for tenant databases. Statements run as
+ * server-side prepared statements (`?` bound by the server, never spliced). Before each one the
+ * connection's session is set in one statement: time zone, server-side time limit
+ * (MariaDB `max_statement_time`, MySQL `max_execution_time`) and `sql_select_limit` (the row cap).
+ */
+import mysql from 'mysql2/promise'
+import { queryCancelled } from '../errors.js'
+import { PoolCache } from '../shared/pool-cache.js'
+import { bytesToJson, checkTimeZone, isoDateTime, offsetAt, safeInteger } from '../shared/values.js'
+import type { Connector, ConnectorOptions, ExecuteOptions, MysqlCredentials, QueryResult, TableInfo } from '../types.js'
+import { isConnectionFailure, translateMysqlConnectError, translateMysqlError } from './errors.js'
+import { DATETIME_CODES, dataTypeOfCode, dataTypeOfName } from './type-mapping.js'
+
+export type MysqlFamily = 'mysql' | 'singlestore'
+type Flavor = 'mysql' | 'mariadb' | 'singlestore'
+
+const DEFAULT_TENANT_POOLS = 16
+const IDLE_TIMEOUT_MS = 30_000
+const METADATA_TIMEOUT_MS = 60_000
+const CANCEL_GRACE_MS = 1_000
+const DESTROY_GRACE_MS = 3_000
+const NO_LIMIT = '18446744073709551615'
+const ER_UNKNOWN_TIME_ZONE = 1298
+
+const SYSTEM_SCHEMAS = new Set(['information_schema', 'mysql', 'performance_schema', 'sys', 'memsql', 'cluster'])
+
+interface SessionSettings {
+  readonly timeoutMs: number
+  readonly timezone?: string
+  readonly signal?: AbortSignal
+  /** sql_select_limit: top-level SELECTs return at most this many rows. */
+  readonly selectLimit?: number
+}
+
+export class MysqlConnector implements Connector {
+  readonly dialect = 'mysql' as const
+  readonly #credentials: MysqlCredentials
+  readonly #options: ConnectorOptions
+  readonly #family: MysqlFamily
+  readonly #pools: PoolCache<mysql.Pool>
+  #flavor: Flavor | undefined
+  /** Whether the server knows IANA zone names (MariaDB/MySQL need their time zone tables loaded). */
+  #namedZones: boolean | undefined
+
+  constructor(credentials: MysqlCredentials, options: ConnectorOptions, family: MysqlFamily = 'mysql') {
+    this.#credentials = credentials
+    this.#options = options
+    this.#family = family
+    this.#pools = new PoolCache<mysql.Pool>({
+      max: (options.maxTenantPools ?? DEFAULT_TENANT_POOLS) + 1,
+      create: (database) => this.#createPool(database === '' ? undefined : database),
+      close: (pool) => pool.end(),
+    })
+  }
+
+  async test(): Promise<void> {
+    await this.#session(undefined, { timeoutMs: this.#options.connectTimeoutMs }, (conn) => conn.query('select 1'))
+  }
+
+  async databases(): Promise<string[]> {
+    const [rows] = await this.#session(undefined, { timeoutMs: METADATA_TIMEOUT_MS }, (conn) =>
+      conn.query<mysql.RowDataPacket[]>('SHOW DATABASES'),
+    )
+    return rows.map((r) => String(Object.values(r)[0])).filter((name) => !SYSTEM_SCHEMAS.has(name.toLowerCase()))
+  }
+
+  async introspect(database?: string): Promise<TableInfo[]> {
+    const schema = database ?? this.#credentials.database
+    const select = `select table_schema as s, table_name as t, column_name as c, data_type as d, column_type as ct,
+                           is_nullable as n
+                      from information_schema.columns`
+    const order = 'order by table_schema, table_name, ordinal_position'
+    const [rows] = await this.#session(database, { timeoutMs: METADATA_TIMEOUT_MS }, (conn) =>
+      schema === undefined
+        ? conn.execute<mysql.RowDataPacket[]>(
+            `${select} where table_schema not in (${[...SYSTEM_SCHEMAS].map(() => '?').join(', ')}) ${order}`,
+            [...SYSTEM_SCHEMAS],
+          )
+        : conn.execute<mysql.RowDataPacket[]>(`${select} where table_schema = ? ${order}`, [schema]),
+    )
+    const tables = new Map<string, { schema: string; name: string; columns: TableInfo['columns'][number][] }>()
+    for (const row of rows) {
+      const key = `${row.s}\u0000${row.t}`
+      let table = tables.get(key)
+      if (!table) {
+        table = { schema: String(row.s), name: String(row.t), columns: [] }
+        tables.set(key, table)
+      }
+      const columnType = String(row.ct)
+      table.columns.push({
+        name: String(row.c),
+        nativeType: columnType,
+        dataType: /^tinyint\(1\)/i.test(columnType) ? 'boolean' : dataTypeOfName(String(row.d)),
+        nullable: row.n === 'YES',
+      })
+    }
+    return [...tables.values()]
+  }
+
+  async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {
+    const maxRows = options.maxRows
+    if (!Number.isSafeInteger(maxRows) || maxRows < 0) throw new RangeError('maxRows must be a whole number')
+    const [rows, fields] = await this.#session(options.database, { ...options, selectLimit: maxRows + 1 }, (conn) =>
+      conn.execute<mysql.RowDataPacket[]>(sql, options.params.map(toMysqlParam)),
+    )
+    const list = Array.isArray(rows) ? rows : []
+    const columns = (fields ?? []).map((f) => ({ name: f.name, dataType: dataTypeOfCode(f.columnType) }))
+    const datetimeColumns = (fields ?? []).filter((f) => DATETIME_CODES.has(f.columnType ?? -1)).map((f) => f.name)
+    const truncated = list.length > maxRows
+    const kept = truncated ? list.slice(0, maxRows) : list
+    return { columns, rows: kept.map((row) => toJsonRow(row, datetimeColumns)), truncated }
+  }
+
+  async close(): Promise<void> {
+    await this.#pools.closeAll()
+  }
+
+  async #session<T>(
+    database: string | undefined,
+    settings: SessionSettings,
+    work: (conn: mysql.PoolConnection) => Promise<T>,
+  ): Promise<T> {
+    if (settings.timezone !== undefined) checkTimeZone(settings.timezone)
+    if (settings.signal?.aborted) throw queryCancelled(settings.signal.reason)
+    const key = database ?? this.#credentials.database ?? ''
+    return this.#pools.use(key, (pool) => this.#sessionOn(pool, key, settings, work))
+  }
+
+  async #sessionOn<T>(
+    pool: mysql.Pool,
+    key: string,
+    settings: SessionSettings,
+    work: (conn: mysql.PoolConnection) => Promise<T>,
+  ): Promise<T> {
+    const secrets = [this.#credentials.password]
+    const conn = await this.#connect(pool, key)
+    let timedOut = false
+    let aborted = false
+    let broken = false
+    let settled = false
+    const destroy = () => {
+      if (settled) return
+      broken = true
+      conn.destroy()
+    }
+    const flavor = this.#flavor ?? 'mysql'
+    // SingleStore has no per-statement time limit variable: the KILL is the limit there.
+    const cancelAfter = flavor === 'singlestore' ? settings.timeoutMs : settings.timeoutMs + CANCEL_GRACE_MS
+    const cancelTimer = setTimeout(() => {
+      timedOut = true
+      this.#kill(conn.threadId)
+    }, cancelAfter)
+    const destroyTimer = setTimeout(destroy, cancelAfter + DESTROY_GRACE_MS)
+    const onAbort = () => {
+      if (settled) return
+      aborted = true
+      this.#kill(conn.threadId)
+      setTimeout(destroy, DESTROY_GRACE_MS).unref()
+    }
+    settings.signal?.addEventListener('abort', onAbort, { once: true })
+    try {
+      await this.#applySession(conn, settings)
+      return await work(conn)
+    } catch (err) {
+      if (isConnectionFailure(err)) broken = true
+      throw translateMysqlError(err, { timeoutMs: settings.timeoutMs, timedOut, aborted, secrets })
+    } finally {
+      settled = true
+      clearTimeout(cancelTimer)
+      clearTimeout(destroyTimer)
+      settings.signal?.removeEventListener('abort', onAbort)
+      // After a KILL was sent, the connection never goes back to the pool: a late KILL must not
+      // hit the next caller's statement on the same thread.
+      if (broken || timedOut || aborted) conn.destroy()
+      else conn.release()
+    }
+  }
+
+  async #connect(pool: mysql.Pool, key: string): Promise<mysql.PoolConnection> {
+    let conn: mysql.PoolConnection
+    try {
+      conn = await pool.getConnection()
+    } catch (err) {
+      if ((err as { errno?: number }).errno === 1049 && key !== (this.#credentials.database ?? '')) {
+        this.#pools.delete(key)
+      }
+      throw translateMysqlConnectError(err, [this.#credentials.password])
+    }
+    if (this.#flavor === undefined) {
+      try {
+        this.#flavor = await this.#detectFlavor(conn)
+      } catch (err) {
+        conn.destroy()
+        throw translateMysqlConnectError(err, [this.#credentials.password])
+      }
+    }
+    return conn
+  }
+
+  async #detectFlavor(conn: mysql.PoolConnection): Promise<Flavor> {
+    if (this.#family === 'singlestore') return 'singlestore'
+    const [rows] = await conn.query<mysql.RowDataPacket[]>('select version() as v')
+    return /mariadb/i.test(String(rows[0]?.v ?? '')) ? 'mariadb' : 'mysql'
+  }
+
+  /**
+   * One SET per statement, so a pooled connection never carries the previous caller's settings.
+   * Named zones need the server's time zone tables; without them (MariaDB/MySQL default) the
+   * zone becomes its numeric UTC offset at this instant — exact for the query's own "now", but a
+   * query spanning a DST change renders the other side with the same offset.
+   */
+  async #applySession(conn: mysql.PoolConnection, settings: SessionSettings): Promise<void> {
+    const flavor = this.#flavor ?? 'mysql'
+    const limit = settings.selectLimit === undefined ? NO_LIMIT : String(settings.selectLimit)
+    if (flavor === 'singlestore') {
+      await conn.query(`SET SESSION sql_select_limit = ${/^\d+$/.test(limit) ? limit : NO_LIMIT}`)
+      return
+    }
+    const timeLimit = flavor === 'mariadb' ? 'max_statement_time = ?' : 'max_execution_time = CAST(? AS UNSIGNED)'
+    const timeValue = flavor === 'mariadb' ? settings.timeoutMs / 1000 : Math.ceil(settings.timeoutMs)
+    const set = `SET SESSION time_zone = COALESCE(?, @@global.time_zone), ${timeLimit}, sql_select_limit = CAST(? AS UNSIGNED)`
+    const tz = settings.timezone
+    const zone = tz === undefined ? null : this.#namedZones === false ? offsetAt(tz, Date.now()) : tz
+    try {
+      await conn.execute(set, [zone, timeValue, limit])
+      if (tz !== undefined && zone === tz) this.#namedZones = true
+    } catch (err) {
+      if ((err as { errno?: number }).errno !== ER_UNKNOWN_TIME_ZONE || tz === undefined || zone !== tz) throw err
+      this.#namedZones = false
+      await conn.execute(set, [offsetAt(tz, Date.now()), timeValue, limit])
+    }
+  }
+
+  /** KILL QUERY from a separate connection: the server stops the statement, the session lives. */
+  #kill(threadId: number): void {
+    if (!Number.isSafeInteger(threadId)) return
+    const c = this.#credentials
+    mysql
+      .createConnection({
+        host: c.host,
+        port: c.port,
+        user: c.user,
+        password: c.password,
+        connectTimeout: this.#options.connectTimeoutMs,
+      })
+      .then(async (killer) => {
+        killer.on('error', () => undefined)
+        try {
+          await killer.query(`KILL QUERY ${threadId}`) // a driver-given integer, checked above
+        } finally {
+          await killer.end()
+        }
+      })
+      .catch(() => undefined)
+  }
+
+  #createPool(database: string | undefined): mysql.Pool {
+    const c = this.#credentials
+    return mysql.createPool({
+      host: c.host,
+      port: c.port,
+      user: c.user,
+      password: c.password,
+      database,
+      connectionLimit: this.#options.poolMax,
+      maxIdle: this.#options.poolMax,
+      idleTimeout: IDLE_TIMEOUT_MS,
+      connectTimeout: this.#options.connectTimeoutMs,
+      enableKeepAlive: true,
+      supportBigNumbers: true,
+      bigNumberStrings: false,
+      decimalNumbers: true,
+      dateStrings: true,
+      multipleStatements: false,
+      maxPreparedStatements: 64,
+      charset: 'utf8mb4',
+      timezone: 'Z',
+    })
+  }
+}
+
+type ExecuteValue = string | number | boolean | Date | Buffer | null
+
+function toMysqlParam(value: unknown): ExecuteValue {
+  if (value === undefined) return null
+  if (typeof value === 'bigint') return value.toString()
+  if (typeof value === 'boolean') return value ? 1 : 0
+  if (Array.isArray(value) || (typeof value === 'object' && value !== null && !(value instanceof Date))) {
+    return Buffer.isBuffer(value) ? value : JSON.stringify(value)
+  }
+  return value as ExecuteValue
+}
+
+function toJsonRow(row: mysql.RowDataPacket, datetimeColumns: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(row)) {
+    if (typeof value === 'bigint') out[key] = safeInteger(value)
+    else if (Buffer.isBuffer(value)) out[key] = bytesToJson(value)
+    else out[key] = value
+  }
+  for (const key of datetimeColumns) {
+    const value = out[key]
+    if (typeof value === 'string') out[key] = isoDateTime(value)
+  }
+  return out
+}

@@ -1,0 +1,269 @@
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { requireService } from '../../../test/helpers/services.js'
+import { ApiError } from '../../errors.js'
+import { caught, closedPort, silentServer } from '../shared/net-fixtures.js'
+import type { ConnectorOptions, PostgresCredentials } from '../types.js'
+import { PostgresConnector } from './connector.js'
+
+const up = await requireService('PostgreSQL', '127.0.0.1', 5432)
+const suffix = randomBytes(4).toString('hex')
+const schema = `strata_conn_${suffix}`
+const tenantA = `strata_tenant_a_${suffix}`
+const tenantB = `strata_tenant_b_${suffix}`
+const options: ConnectorOptions = { connectTimeoutMs: 1500, poolMax: 4 }
+const credentials: PostgresCredentials = {
+  name: 'pg',
+  host: '127.0.0.1',
+  port: 5432,
+  username: 'postgres',
+  password: '',
+  database: 'test',
+  schema,
+}
+const base = { params: [], timeoutMs: 5000, maxRows: 1000 }
+
+async function admin<T>(database: string, work: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database })
+  await client.connect()
+  try {
+    return await work(client)
+  } finally {
+    await client.end()
+  }
+}
+
+function expectCode(error: unknown, code: string): ApiError {
+  expect(error).toBeInstanceOf(ApiError)
+  expect((error as ApiError).code, (error as Error).message).toBe(code)
+  expect((error as ApiError).status).toBe(400)
+  return error as ApiError
+}
+
+describe.skipIf(!up)('postgres connector (live, 127.0.0.1:5432)', () => {
+  const connector = new PostgresConnector(credentials, options)
+
+  beforeAll(async () => {
+    await admin('test', async (c) => {
+      await c.query(`create schema ${schema}`)
+      await c.query(`create table ${schema}.orders (
+        id integer primary key, name text not null, amount numeric(10,2), created_at timestamptz,
+        big bigint, payload jsonb, day date, tags text[])`)
+      await c.query(`insert into ${schema}.orders values
+        (1, 'alpha', 10.50, '2024-01-01 00:00:00+00', 9007199254740993, '{"a":1}', '2024-01-01', '{x,y}'),
+        (2, 'beta', 20.25, '2024-06-01 12:00:00+00', 42, null, '2024-06-01', null)`)
+      await c.query(`create sequence ${schema}.seq`)
+      await c.query(`create database ${tenantA}`)
+      await c.query(`create database ${tenantB}`)
+    })
+    for (const [db, label] of [
+      [tenantA, 'tenant a'],
+      [tenantB, 'tenant b'],
+    ] as const) {
+      await admin(db, async (c) => {
+        await c.query(`create schema ${schema}`)
+        await c.query(`create table ${schema}.accounts (label text)`)
+        await c.query(`insert into ${schema}.accounts values ($1)`, [label])
+      })
+    }
+  })
+
+  afterAll(async () => {
+    await connector.close()
+    await admin('test', async (c) => {
+      await c.query(`drop schema if exists ${schema} cascade`)
+      await c.query(`drop database if exists ${tenantA} with (force)`)
+      await c.query(`drop database if exists ${tenantB} with (force)`)
+    })
+  })
+
+  it('test() connects and runs a trivial query', async () => {
+    await expect(connector.test()).resolves.toBeUndefined()
+  })
+
+  it('an unknown role, a missing database, a closed port → DATASOURCE_CONNECTION_ERROR within the timeout', async () => {
+    // This server trusts 127.0.0.1 (pg_hba), so a wrong password cannot fail here; an unknown
+    // role is the credential error it does report (28P01 is covered by errors.test.ts).
+    const cases: PostgresCredentials[] = [
+      { ...credentials, username: `nobody_${suffix}`, password: 'secret-password' },
+      { ...credentials, database: `missing_${suffix}` },
+      { ...credentials, port: await closedPort() },
+    ]
+    for (const creds of cases) {
+      const c = new PostgresConnector(creds, options)
+      const { error, ms } = await caught(c.test())
+      const e = expectCode(error, 'DATASOURCE_CONNECTION_ERROR')
+      expect(e.message).not.toContain('secret-password')
+      expect(ms).toBeLessThan(options.connectTimeoutMs + 500)
+      await c.close()
+    }
+  })
+
+  it('a host that accepts but never answers → DATASOURCE_CONNECTION_ERROR after connectTimeoutMs', async () => {
+    const silent = await silentServer()
+    const c = new PostgresConnector({ ...credentials, port: silent.port }, { ...options, connectTimeoutMs: 800 })
+    const { error, ms } = await caught(c.test())
+    expectCode(error, 'DATASOURCE_CONNECTION_ERROR')
+    expect(ms).toBeGreaterThanOrEqual(700)
+    expect(ms).toBeLessThan(2000)
+    await c.close()
+    await silent.close()
+  })
+
+  it('introspect() lists tables and columns with mapped types', async () => {
+    const tables = await connector.introspect()
+    const orders = tables.find((t) => t.schema === schema && t.name === 'orders')
+    expect(orders?.columns.map((c) => [c.name, c.dataType, c.nativeType, c.nullable])).toEqual([
+      ['id', 'integer', 'integer', false],
+      ['name', 'string', 'text', false],
+      ['amount', 'number', 'numeric', true],
+      ['created_at', 'datetime', 'timestamp with time zone', true],
+      ['big', 'integer', 'bigint', true],
+      ['payload', 'json', 'jsonb', true],
+      ['day', 'date', 'date', true],
+      ['tags', 'json', '_text', true],
+    ])
+    expect(tables.some((t) => t.schema === 'pg_catalog' || t.schema === 'information_schema')).toBe(false)
+  })
+
+  it('databases() lists the databases the role may connect to', async () => {
+    const dbs = await connector.databases()
+    expect(dbs).toEqual(expect.arrayContaining(['test', tenantA, tenantB]))
+    expect(dbs).not.toContain('template0')
+  })
+
+  it('execute() binds $n parameters (hostile strings come back as data) under search_path = schema', async () => {
+    const hostile = "'; drop table orders; --"
+    const echoed = await connector.execute('select $1::text as v, $2::int as n', { ...base, params: [hostile, 7] })
+    expect(echoed.rows).toEqual([{ v: hostile, n: 7 }])
+    const none = await connector.execute('select count(*) as c from orders where name = $1', {
+      ...base,
+      params: [hostile],
+    })
+    expect(none.rows).toEqual([{ c: 0 }])
+    const still = await connector.execute('select count(*) as c from orders', base)
+    expect(still.rows).toEqual([{ c: 2 }])
+  })
+
+  it('execute() returns JSON-safe values and column types', async () => {
+    const result = await connector.execute(
+      'select id, amount, big, payload, day, created_at, tags from orders order by id',
+      { ...base, timezone: 'UTC' },
+    )
+    expect(result.columns).toEqual([
+      { name: 'id', dataType: 'integer' },
+      { name: 'amount', dataType: 'number' },
+      { name: 'big', dataType: 'integer' },
+      { name: 'payload', dataType: 'json' },
+      { name: 'day', dataType: 'date' },
+      { name: 'created_at', dataType: 'datetime' },
+      { name: 'tags', dataType: 'json' },
+    ])
+    expect(result.rows[0]).toEqual({
+      id: 1,
+      amount: 10.5,
+      big: '9007199254740993', // beyond 2^53: a string, never a rounded number
+      payload: { a: 1 },
+      day: '2024-01-01',
+      created_at: '2024-01-01T00:00:00+00:00',
+      tags: ['x', 'y'],
+    })
+    expect(result.rows[1]?.big).toBe(42)
+    expect(result.truncated).toBe(false)
+  })
+
+  it('execute() caps rows at maxRows and says truncated', async () => {
+    const capped = await connector.execute('select g from generate_series(1, 100) g order by g', {
+      ...base,
+      maxRows: 10,
+    })
+    expect(capped.rows).toHaveLength(10)
+    expect(capped.rows[9]).toEqual({ g: 10 })
+    expect(capped.truncated).toBe(true)
+    const exact = await connector.execute('select g from generate_series(1, 10) g;', { ...base, maxRows: 10 })
+    expect(exact.truncated).toBe(false)
+  })
+
+  it('the session time zone changes how a timestamptz is rendered', async () => {
+    const sql = "select timestamptz '2024-01-01 00:00:00+00' as t, current_setting('TimeZone') as zone"
+    const tokyo = await connector.execute(sql, { ...base, timezone: 'Asia/Tokyo' })
+    expect(tokyo.rows).toEqual([{ t: '2024-01-01T09:00:00+09:00', zone: 'Asia/Tokyo' }])
+    const ny = await connector.execute(sql, { ...base, timezone: 'America/New_York' })
+    expect(ny.rows).toEqual([{ t: '2023-12-31T19:00:00-05:00', zone: 'America/New_York' }])
+    // SET LOCAL: the next query on the same pool does not inherit it.
+    const plain = await connector.execute("select current_setting('TimeZone') as zone", base)
+    expect(plain.rows[0]?.zone).not.toBe('America/New_York')
+    expectCode((await caught(connector.execute(sql, { ...base, timezone: 'Mars/Olympus' }))).error, 'QUERY_ERROR')
+  })
+
+  it('a query past timeoutMs → QUERY_TIMEOUT, cancelled by the server (statement_timeout)', async () => {
+    const marker = `strata_sleep_${suffix}`
+    const { error, ms } = await caught(
+      connector.execute(`select pg_sleep(5) as s, '${marker}' as m`, { ...base, timeoutMs: 400 }),
+    )
+    expectCode(error, 'QUERY_TIMEOUT')
+    expect(ms).toBeLessThan(1500)
+    const running = await admin('test', (c) =>
+      c.query(
+        "select count(*)::int as n from pg_stat_activity where state = 'active' and query like $1 and pid <> pg_backend_pid()",
+        [`%${marker}%`],
+      ),
+    )
+    expect(running.rows[0].n).toBe(0)
+    // The pooled connection is still usable afterwards.
+    expect((await connector.execute('select 1 as one', base)).rows).toEqual([{ one: 1 }])
+  })
+
+  it('an aborted signal cancels the running query on the server', async () => {
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 200)
+    const { error, ms } = await caught(
+      connector.execute('select pg_sleep(5)', { ...base, timeoutMs: 10_000, signal: controller.signal }),
+    )
+    expectCode(error, 'QUERY_ERROR')
+    expect(ms).toBeLessThan(2000)
+  })
+
+  it('a failing query → QUERY_ERROR with the server message; read-only transaction', async () => {
+    const missing = expectCode(
+      (await caught(connector.execute('select * from no_such_table', base))).error,
+      'QUERY_ERROR',
+    )
+    expect(missing.message).toMatch(/no_such_table/)
+    expect(missing.cause).toBeDefined()
+    const write = expectCode((await caught(connector.execute("select nextval('seq') as n", base))).error, 'QUERY_ERROR')
+    expect(write.message).toMatch(/read-only transaction/)
+  })
+
+  it('DATABASE tenancy: execute({ database }) runs in that database through its own bounded pool', async () => {
+    const tenants = new PostgresConnector(credentials, { ...options, maxTenantPools: 1 })
+    try {
+      const a = await tenants.execute('select label from accounts', { ...base, database: tenantA })
+      expect(a.rows).toEqual([{ label: 'tenant a' }])
+      const b = await tenants.execute('select label from accounts', { ...base, database: tenantB })
+      expect(b.rows).toEqual([{ label: 'tenant b' }])
+      // One tenant pool plus the configured database's: using the configured database now
+      // evicts the least recently used pool (tenant a's), which closes its connections.
+      await tenants.execute('select 1', base)
+      const connections = async (db: string) =>
+        admin('test', (c) =>
+          c.query(
+            "select count(*)::int as n from pg_stat_activity where datname = $1 and application_name = 'strata'",
+            [db],
+          ),
+        )
+      let open = 1
+      for (let i = 0; i < 20 && open > 0; i++) {
+        open = (await connections(tenantA)).rows[0].n
+        if (open > 0) await new Promise((r) => setTimeout(r, 100))
+      }
+      expect(open).toBe(0)
+      expect((await tenants.introspect(tenantA)).map((t) => t.name)).toEqual(['accounts']) // reopened on demand
+      const unknown = await caught(tenants.execute('select 1', { ...base, database: `missing_${suffix}` }))
+      expectCode(unknown.error, 'DATASOURCE_CONNECTION_ERROR')
+    } finally {
+      await tenants.close()
+    }
+  })
+})

@@ -1,0 +1,315 @@
+/**
+ * postgres, redshift, cockroachdb through node-postgres. One pool for the configured database
+ * and a bounded LRU of pools for tenant databases (DATABASE tenancy). Every statement runs in a
+ * read-only transaction whose first statement sets, transaction-locally, `statement_timeout`
+ * (the server cancels the query itself), `search_path` (credentials.schema) and `TimeZone`.
+ */
+import pg from 'pg'
+import type { ApiError } from '../../errors.js'
+import { connectionError, errorCode, errorMessage, networkReason, queryCancelled, redact } from '../errors.js'
+import { PoolCache } from '../shared/pool-cache.js'
+import { SshTunnel } from '../shared/ssh-tunnel.js'
+import { checkTimeZone, decimalNumber, isoDateTime, safeInteger } from '../shared/values.js'
+import type {
+  Connector,
+  ConnectorOptions,
+  ExecuteOptions,
+  PostgresCredentials,
+  QueryResult,
+  TableInfo,
+} from '../types.js'
+import { isConnectionFailure, translatePgError } from './errors.js'
+import { dataTypeOfName, dataTypeOfOid } from './type-mapping.js'
+
+export type PostgresFamily = 'postgres' | 'redshift' | 'cockroachdb'
+
+const DEFAULT_TENANT_POOLS = 16
+const IDLE_TIMEOUT_MS = 30_000
+const METADATA_TIMEOUT_MS = 60_000
+/** After the server's own statement_timeout should have fired: cancel from our side. */
+const CANCEL_GRACE_MS = 1_000
+/** After that: the connection is presumed dead and destroyed, so the API still answers. */
+const DESTROY_GRACE_MS = 3_000
+
+/** Constants, inlined as literals in SQL: Redshift has no array parameters. */
+const SYSTEM_SCHEMAS = ['pg_catalog', 'information_schema', 'crdb_internal', 'pg_extension', 'pg_internal']
+
+/** Text parsers for values JSON cannot carry as pg parses them by default (Date loses the zone). */
+const PARSERS: Readonly<Record<number, (text: string) => unknown>> = {
+  20: (t) => safeInteger(t), // int8
+  1700: (t) => decimalNumber(t), // numeric
+  1082: (t) => t, // date
+  1114: (t) => isoDateTime(t), // timestamp
+  1184: (t) => isoDateTime(t), // timestamptz, rendered by the server in the session TimeZone
+  1083: (t) => t, // time
+  1266: (t) => t, // timetz
+  1186: (t) => t, // interval
+  17: (t) => t, // bytea, as \x…
+}
+
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    const parser = format === 'binary' ? undefined : PARSERS[oid]
+    return parser ?? pg.types.getTypeParser(oid, format ?? 'text')
+  }) as typeof pg.types.getTypeParser,
+}
+
+interface SessionSettings {
+  readonly timeoutMs: number
+  readonly timezone?: string
+  readonly signal?: AbortSignal
+}
+
+export class PostgresConnector implements Connector {
+  readonly dialect = 'postgres' as const
+  readonly #credentials: PostgresCredentials
+  readonly #options: ConnectorOptions
+  readonly #family: PostgresFamily
+  readonly #pools: PoolCache<pg.Pool>
+  readonly #tunnel: SshTunnel | undefined
+  #endpoint: { host: string; port: number }
+
+  constructor(credentials: PostgresCredentials, options: ConnectorOptions, family: PostgresFamily = 'postgres') {
+    this.#credentials = credentials
+    this.#options = options
+    this.#family = family
+    this.#endpoint = { host: credentials.host, port: credentials.port }
+    this.#tunnel =
+      credentials.sshTunnel === 'enable'
+        ? new SshTunnel({
+            sshHost: credentials.sshHost ?? '',
+            sshPort: credentials.sshPort ?? 22,
+            sshUsername: credentials.sshUsername ?? '',
+            sshPrivateKey: credentials.sshPrivateKey ?? '',
+            targetHost: credentials.host,
+            targetPort: credentials.port,
+            readyTimeoutMs: options.connectTimeoutMs,
+          })
+        : undefined
+    this.#pools = new PoolCache<pg.Pool>({
+      // +1: the configured database shares the cache with tenant databases but is used most.
+      max: (options.maxTenantPools ?? DEFAULT_TENANT_POOLS) + 1,
+      create: (database) => this.#createPool(database),
+      close: (pool) => pool.end(),
+    })
+  }
+
+  async test(): Promise<void> {
+    await this.#session(undefined, { timeoutMs: this.#options.connectTimeoutMs }, (client) => client.query('select 1'))
+  }
+
+  async databases(): Promise<string[]> {
+    const result = await this.#session(undefined, { timeoutMs: METADATA_TIMEOUT_MS }, (client) =>
+      client.query<{ datname: string }>(
+        `select datname from pg_catalog.pg_database
+          where not datistemplate and datallowconn and has_database_privilege(datname, 'CONNECT')
+          order by datname`,
+      ),
+    )
+    return result.rows.map((r) => r.datname)
+  }
+
+  async introspect(database?: string): Promise<TableInfo[]> {
+    const result = await this.#session(database, { timeoutMs: METADATA_TIMEOUT_MS }, (client) =>
+      client.query<{
+        table_schema: string
+        table_name: string
+        column_name: string
+        data_type: string
+        udt_name: string
+        is_nullable: string
+      }>(
+        `select table_schema, table_name, column_name, data_type, udt_name, is_nullable
+           from information_schema.columns
+          where table_schema not in (${SYSTEM_SCHEMAS.map((s) => `'${s}'`).join(', ')})
+            and table_schema not like 'pg\\_toast%' and table_schema not like 'pg\\_temp%'
+          order by table_schema, table_name, ordinal_position`,
+      ),
+    )
+    const tables = new Map<string, { schema: string; name: string; columns: TableInfo['columns'][number][] }>()
+    for (const row of result.rows) {
+      const key = `${row.table_schema}\u0000${row.table_name}`
+      let table = tables.get(key)
+      if (!table) {
+        table = { schema: row.table_schema, name: row.table_name, columns: [] }
+        tables.set(key, table)
+      }
+      const nativeType = row.data_type === 'ARRAY' || row.data_type === 'USER-DEFINED' ? row.udt_name : row.data_type
+      table.columns.push({
+        name: row.column_name,
+        nativeType,
+        dataType: dataTypeOfName(nativeType),
+        nullable: row.is_nullable === 'YES',
+      })
+    }
+    return [...tables.values()]
+  }
+
+  async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {
+    const maxRows = checkMaxRows(options.maxRows)
+    const result = await this.#session(options.database, options, (client) =>
+      client.query({ text: limited(sql, maxRows), values: [...options.params] }),
+    )
+    const truncated = result.rows.length > maxRows
+    return {
+      columns: result.fields.map((f) => ({ name: f.name, dataType: dataTypeOfOid(f.dataTypeID) })),
+      rows: truncated ? result.rows.slice(0, maxRows) : result.rows,
+      truncated,
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#pools.closeAll()
+    await this.#tunnel?.close()
+  }
+
+  /** Runs `work` in a read-only transaction with the session settings applied; translates errors. */
+  async #session<T>(
+    database: string | undefined,
+    settings: SessionSettings,
+    work: (client: pg.PoolClient) => Promise<T>,
+  ): Promise<T> {
+    if (settings.timezone !== undefined) checkTimeZone(settings.timezone)
+    if (settings.signal?.aborted) throw queryCancelled(settings.signal.reason)
+    if (this.#tunnel) this.#endpoint = await this.#tunnel.ensure()
+    const key = database ?? this.#credentials.database
+    return this.#pools.use(key, (pool) => this.#transaction(pool, key, settings, work))
+  }
+
+  async #transaction<T>(
+    pool: pg.Pool,
+    key: string,
+    settings: SessionSettings,
+    work: (client: pg.PoolClient) => Promise<T>,
+  ): Promise<T> {
+    const client = await this.#connect(pool, key)
+    const secrets = [this.#credentials.password]
+    let timedOut = false
+    let aborted = false
+    let broken = false
+    let settled = false
+    const pid = (client as unknown as { processID?: number | null }).processID ?? undefined
+    const destroy = () => {
+      if (settled) return
+      broken = true
+      ;(client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy()
+    }
+    const cancelTimer = setTimeout(() => {
+      timedOut = true
+      this.#cancelBackend(pid)
+    }, settings.timeoutMs + CANCEL_GRACE_MS)
+    const destroyTimer = setTimeout(destroy, settings.timeoutMs + CANCEL_GRACE_MS + DESTROY_GRACE_MS)
+    const onAbort = () => {
+      if (settled) return
+      aborted = true
+      this.#cancelBackend(pid)
+      setTimeout(destroy, DESTROY_GRACE_MS).unref()
+    }
+    settings.signal?.addEventListener('abort', onAbort, { once: true })
+    try {
+      await client.query('begin transaction read only')
+      const values: unknown[] = [String(settings.timeoutMs), searchPath(this.#credentials.schema)]
+      let set = "select set_config('statement_timeout', $1, true), set_config('search_path', $2, true)"
+      if (settings.timezone !== undefined) {
+        values.push(settings.timezone)
+        set += ", set_config('TimeZone', $3, true)"
+      }
+      await client.query(set, values)
+      const result = await work(client)
+      await client.query('commit')
+      return result
+    } catch (err) {
+      if (!broken && !isConnectionFailure(err)) {
+        await client.query('rollback').catch(() => {
+          broken = true
+        })
+      } else {
+        broken = true
+      }
+      throw translatePgError(err, { timeoutMs: settings.timeoutMs, timedOut, aborted, secrets })
+    } finally {
+      settled = true
+      clearTimeout(cancelTimer)
+      clearTimeout(destroyTimer)
+      settings.signal?.removeEventListener('abort', onAbort)
+      // After a cancel request was sent, the connection never goes back to the pool: a late
+      // pg_cancel_backend must not hit the next caller's statement on the same backend.
+      client.release(broken || timedOut || aborted ? true : undefined)
+    }
+  }
+
+  async #connect(pool: pg.Pool, key: string): Promise<pg.PoolClient> {
+    try {
+      return await pool.connect()
+    } catch (err) {
+      if (errorCode(err) === '3D000' && key !== this.#credentials.database) this.#pools.delete(key)
+      throw this.#connectionError(err)
+    }
+  }
+
+  #connectionError(err: unknown): ApiError {
+    const reason = networkReason(err) ?? redact(errorMessage(err), [this.#credentials.password])
+    return connectionError(reason, err)
+  }
+
+  /** Asks the server to cancel a running statement, over a separate short-lived connection. */
+  #cancelBackend(pid: number | undefined): void {
+    if (pid === undefined || this.#family === 'cockroachdb') return // cockroach: statement_timeout only
+    const client = new pg.Client(this.#clientConfig(this.#credentials.database))
+    client.on('error', () => undefined)
+    client
+      .connect()
+      .then(() => client.query('select pg_cancel_backend($1)', [pid]))
+      .catch(() => undefined)
+      .finally(() => client.end().catch(() => undefined))
+  }
+
+  #clientConfig(database: string): pg.ClientConfig {
+    const c = this.#credentials
+    return {
+      host: this.#endpoint.host,
+      port: this.#endpoint.port,
+      user: c.username,
+      password: c.password,
+      database,
+      ssl: c.sslMode ? { rejectUnauthorized: false } : false,
+      connectionTimeoutMillis: this.#options.connectTimeoutMs,
+      application_name: 'strata',
+      keepAlive: true,
+      types,
+    }
+  }
+
+  #createPool(database: string): pg.Pool {
+    const pool = new pg.Pool({
+      ...this.#clientConfig(database),
+      max: this.#options.poolMax,
+      idleTimeoutMillis: IDLE_TIMEOUT_MS,
+      allowExitOnIdle: true,
+    })
+    // An idle connection that dies (server restart, network) is dropped by the pool; without a
+    // listener the 'error' event would crash the process.
+    pool.on('error', () => undefined)
+    return pool
+  }
+}
+
+/** `search_path` takes identifiers: quote the schema so its exact name is used. */
+function searchPath(schema: string): string {
+  return `"${schema.replace(/"/g, '""')}"`
+}
+
+function checkMaxRows(maxRows: number): number {
+  if (!Number.isSafeInteger(maxRows) || maxRows < 0) throw new RangeError(`maxRows must be a whole number`)
+  return maxRows
+}
+
+/**
+ * Caps the rows the server produces: the compiled statement becomes a subquery under a LIMIT of
+ * maxRows + 1 (the extra row tells `truncated`). The planner keeps parallel plans, unlike a
+ * cursor or a row-limited portal. The limit is our own validated integer, not a request value.
+ */
+function limited(sql: string, maxRows: number): string {
+  const body = sql.replace(/[\s;]+$/, '')
+  return `select * from (\n${body}\n) as strata_result limit ${maxRows + 1}`
+}

@@ -1,0 +1,167 @@
+/**
+ * The contract between the server and a customer's warehouse. One folder per datasource
+ * family implements `Connector`; the registry maps a datasource type to its factory.
+ * Connectors never read the environment and never build SQL from values: compiled SQL
+ * arrives with its bound parameters in the dialect's placeholder style.
+ */
+
+/** Every datasource type of the spec. */
+export const DATASOURCE_TYPES = [
+  'snowflake',
+  'postgres',
+  'redshift',
+  'cockroachdb',
+  'mysql',
+  'mongodb',
+  'clickhouse',
+  'singlestore',
+  'bigquery',
+  'databricks',
+  'elasticsearch',
+  'opensearch',
+  'mssql',
+  'awss3',
+  'csv',
+  'firebolt',
+  'athena',
+  'trino',
+] as const
+export type DatasourceType = (typeof DATASOURCE_TYPES)[number]
+
+/** The SQL dialects the query compiler emits; each connector names the one it speaks. */
+export type DialectName = 'postgres' | 'mysql' | 'clickhouse' | 'duckdb' | 'mssql'
+
+/** Our portable column types (metaData.columns[].dataType of the metric query result). */
+export type DataType = 'string' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime' | 'json' | 'unknown'
+
+export interface ColumnInfo {
+  readonly name: string
+  readonly dataType: DataType
+  /** The engine's own type name, e.g. `timestamp with time zone`. */
+  readonly nativeType: string
+  readonly nullable: boolean
+}
+
+export interface TableInfo {
+  /** Schema (Postgres, MSSQL, DuckDB) or database (MySQL, ClickHouse) holding the table. */
+  readonly schema: string
+  readonly name: string
+  readonly columns: readonly ColumnInfo[]
+}
+
+export interface ExecuteOptions {
+  /** Bound values, in the order of the placeholders (or by name p0, p1 … for ClickHouse). */
+  readonly params: readonly unknown[]
+  /** Cancel the query (on the database side too) after this long. */
+  readonly timeoutMs: number
+  /** Return at most this many rows; `truncated` says when more existed. */
+  readonly maxRows: number
+  /** IANA name: the session time zone for this query (engines that support one). */
+  readonly timezone?: string
+  /** DATABASE tenancy: run in this database (must be one of `databases()`). */
+  readonly database?: string
+  readonly signal?: AbortSignal
+}
+
+export interface QueryResult {
+  readonly columns: readonly { readonly name: string; readonly dataType: DataType }[]
+  readonly rows: readonly Record<string, unknown>[]
+  readonly truncated: boolean
+}
+
+export interface Connector {
+  readonly dialect: DialectName
+  /** Opens a connection and runs a trivial query; throws a typed ApiError on failure. */
+  test(): Promise<void>
+  /** Tables and columns with types, of the given database (default: the configured one). */
+  introspect(database?: string): Promise<TableInfo[]>
+  /** Databases (or schemas, where they are one) the credentials can reach: DATABASE tenancy. */
+  databases(): Promise<string[]>
+  execute(sql: string, options: ExecuteOptions): Promise<QueryResult>
+  /** Ends every pool this connector opened. */
+  close(): Promise<void>
+}
+
+export interface ConnectorOptions {
+  /** Connection attempts give up after this long (the API answers within 10 s). */
+  readonly connectTimeoutMs: number
+  /** Connections per pool (one pool per datasource and per tenant database). */
+  readonly poolMax: number
+  /** Our addition: tenant-database pools kept open at once (DATABASE tenancy), default 16. */
+  readonly maxTenantPools?: number
+}
+
+/** Credentials of the families that have a live connector; validated before they get here. */
+export interface PostgresCredentials {
+  readonly name: string
+  readonly host: string
+  readonly port: number
+  readonly username: string
+  readonly password: string
+  readonly database: string
+  readonly schema: string
+  readonly sslMode?: boolean
+  readonly sshTunnel?: 'enable' | 'disable'
+  readonly sshHost?: string
+  readonly sshPort?: number
+  readonly sshUsername?: string
+  readonly sshPrivateKey?: string
+}
+
+/** mysql, singlestore (singlestore requires `database`; for mysql it is our optional addition). */
+export interface MysqlCredentials {
+  readonly name: string
+  readonly host: string
+  readonly port: number
+  readonly user: string
+  readonly password: string
+  readonly database?: string
+}
+
+export interface ClickhouseCredentials {
+  readonly name: string
+  readonly host: string
+  readonly port: number
+  readonly user: string
+  readonly password: string
+  /** Our optional addition: the default database (else `default`). */
+  readonly database?: string
+  /** Our optional addition: https instead of http. */
+  readonly ssl?: boolean
+}
+
+export interface MssqlCredentials {
+  readonly name: string
+  readonly server: string
+  readonly port: number
+  readonly user: string
+  readonly password: string
+  readonly database?: string
+  readonly isDisableDatabase?: boolean
+  readonly readOnlyIntent?: boolean
+}
+
+/**
+ * csv (our definition): local CSV/Parquet/JSON files read by DuckDB. Each file is a table in
+ * schema `main`; `path` is a directory (every *.csv, *.parquet, *.json in it) or one file.
+ */
+export interface CsvCredentials {
+  readonly name: string
+  readonly path: string
+  /** Our optional addition: CSV delimiter, default auto-detected. */
+  readonly delimiter?: string
+}
+
+/**
+ * awss3 (our definition). `endpoint` of the form `file:///dir` reads a local mirror through
+ * DuckDB (the local-file half); real S3 needs httpfs, which this build lacks.
+ */
+export interface AwsS3Credentials {
+  readonly name: string
+  readonly bucket: string
+  readonly region: string
+  readonly accessKeyId: string
+  readonly secretAccessKey: string
+  readonly prefix?: string
+  readonly endpoint?: string
+}

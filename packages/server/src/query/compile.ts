@@ -1,0 +1,370 @@
+import type { DataType } from '../connectors/types.js'
+import { badRequest } from '../errors.js'
+import {
+  agg,
+  aliasRef,
+  and,
+  bool,
+  cmp,
+  col,
+  derived,
+  type Expr,
+  grain,
+  inSubquery,
+  inZone,
+  item,
+  join,
+  type OrderItem,
+  order,
+  type Param,
+  param,
+  raw,
+  type Select,
+  type SelectItem,
+  type Source,
+  select,
+  star,
+  table,
+} from './ast.js'
+import {
+  type Env,
+  rangeCondition,
+  shiftRange,
+  type Target,
+  valueCondition,
+  wallRangeOf,
+  whereCondition,
+} from './conditions.js'
+import type { WallRange } from './date-presets.js'
+import type { CompiledSql, Dialect } from './dialects/base.js'
+import type { Metric, MetricQuery } from './document-schema.js'
+import type { AppliedFilter } from './filters.js'
+import { planJoins } from './joins.js'
+import { type ModelColumn, type ModelTable, resolveColumn, resolveTable, type SemanticModel } from './model.js'
+import { compileSqlMetric } from './sql-metric.js'
+import { assertTimeZone } from './zoned-time.js'
+
+export type Tenancy =
+  | { readonly kind: 'none' }
+  | {
+      readonly kind: 'table'
+      readonly clientId: string
+      /** Client columns by canonical table (the embed's tableTenancySettings); win over the model's. */
+      readonly clientColumns?: ReadonlyMap<string, string>
+      /** The datasource's TABLE tenancySettings: client columns hold the tenancy table's primary key. */
+      readonly tenancyTable?: {
+        readonly table: string
+        readonly clientNameColumn: string
+        readonly primaryKeyColumn: string
+      }
+    }
+  | { readonly kind: 'database'; readonly database: string }
+
+export interface CompileContext {
+  readonly tenancy: Tenancy
+  /** The guest token's rlsSettings values for this metric. */
+  readonly rls: Readonly<Record<string, unknown>>
+  readonly filters: readonly AppliedFilter[]
+  /** IANA zone: presets, date ranges and converted columns are evaluated in it. */
+  readonly timezone: string
+  readonly now: Date
+  readonly page?: { readonly limit: number; readonly offset: number }
+}
+
+export interface CompileInput {
+  readonly metric: Metric
+  readonly model: SemanticModel
+  readonly dialect: Dialect
+  readonly context: CompileContext
+}
+
+export interface CompiledQuery extends CompiledSql {
+  /** Known output columns (empty for SQL metrics: take them from the result). */
+  readonly columns: readonly { readonly name: string; readonly dataType: DataType }[]
+  /** The dimension names the rows are grouped by. */
+  readonly groupBy: readonly string[]
+  /** COUNT(*) of the unpaged rows, when paging (totalRecords). */
+  readonly countSql?: CompiledSql
+  /** The measures over the previous period, when the metric has a comparison and a date range applies. */
+  readonly comparison?: CompiledSql
+}
+
+/** Compiles one metric to SQL and bound parameters in the dialect. Throws a 400 ApiError on bad input. */
+export function compileMetric(input: CompileInput): CompiledQuery {
+  const { metric, context } = input
+  assertTimeZone(context.timezone)
+  if (context.page !== undefined) {
+    const { limit, offset } = context.page
+    if (!Number.isSafeInteger(limit) || limit < 1 || !Number.isSafeInteger(offset) || offset < 0) {
+      throw badRequest('page: limit must be a positive integer and offset a non-negative integer')
+    }
+  }
+  if (
+    context.tenancy.kind === 'database' &&
+    (typeof context.tenancy.database !== 'string' || context.tenancy.database === '')
+  ) {
+    throw badRequest('DATABASE tenancy needs a database name')
+  }
+  if (context.tenancy.kind === 'table' && typeof context.tenancy.clientId !== 'string') {
+    throw badRequest('TABLE tenancy needs a clientId string')
+  }
+  if (metric.sql !== undefined) return compileSqlMetric(input, metric.sql)
+  if (metric.query === undefined) throw badRequest(`metric ${metric.metricId}: has neither query nor sql`)
+  return new QueryCompiler(input, metric.query).compile()
+}
+
+interface Used {
+  readonly table: ModelTable
+  readonly alias: string
+  readonly customs: Map<string, ModelColumn>
+}
+
+/** One structured query: tables, joins, tenancy, then the select list and conditions. */
+class QueryCompiler {
+  private readonly env: Env
+  private readonly from: ModelTable
+  private readonly used = new Map<string, Used>()
+  private readonly zone: Param
+  private readonly clientId: Param | null
+  private readonly label: string
+
+  constructor(
+    private readonly input: CompileInput,
+    private readonly q: MetricQuery,
+  ) {
+    const { context, dialect, metric } = input
+    this.env = { dialect, timezone: context.timezone, now: context.now }
+    this.label = `metric ${metric.metricId}`
+    this.from = resolveTable(input.model, q.from, `${this.label}.query.from`)
+    this.zone = param(context.timezone)
+    this.clientId = context.tenancy.kind === 'table' ? param(context.tenancy.clientId) : null
+    this.use(this.from.key)
+  }
+
+  private use(key: string): Used {
+    let u = this.used.get(key)
+    if (u === undefined) {
+      u = { table: resolveTable(this.input.model, key), alias: `t${this.used.size}`, customs: new Map() }
+      this.used.set(key, u)
+    }
+    return u
+  }
+
+  /** Whether the query's `from` reaches a table through the model's relationships. */
+  private reaches(key: string): boolean {
+    return key === this.from.key || planJoins(this.input.model, this.from.key, [key]).ok
+  }
+
+  private target(tableRef: string | undefined, column: string, where: string): Target {
+    const t = tableRef === undefined ? this.from : resolveTable(this.input.model, tableRef, `${where}.table`)
+    if (!this.reaches(t.key)) throw badRequest(`${where}: no relationship path from ${this.from.key} to ${t.key}`)
+    const u = this.use(t.key)
+    const c = resolveColumn(t, column, `${where}.column`)
+    if (c.sql !== undefined) u.customs.set(c.name, c)
+    const ref = col(u.alias, c.name)
+    return c.isTimezoneConversion
+      ? { expr: inZone(ref, this.zone, c.nativeType), column: c, converted: true }
+      : { expr: ref, column: c, converted: false }
+  }
+
+  compile(): CompiledQuery {
+    const { metric, context } = this.input
+    const q = this.q
+    const items: SelectItem[] = []
+    const columns: { name: string; dataType: DataType }[] = []
+    const dims = q.dimensions ?? []
+    dims.forEach((d, i) => {
+      const t = this.target(d.table, d.column, `${this.label}.query.dimensions[${i}]`)
+      items.push(item(d.timeGrain === undefined ? t.expr : grain(d.timeGrain, t.expr), d.name))
+      const type: DataType =
+        d.timeGrain === undefined ? t.column.dataType : d.timeGrain === 'hour' ? 'datetime' : 'date'
+      columns.push({ name: d.name, dataType: type })
+    })
+    const measures = q.measures ?? []
+    measures.forEach((m, i) => {
+      const at = `${this.label}.query.measures[${i}]`
+      if (m.column === undefined && m.aggregate !== 'count')
+        throw badRequest(`${at}.column: ${m.aggregate} needs a column`)
+      const t = m.column === undefined ? null : this.target(m.table, m.column, at)
+      items.push(item(agg(m.aggregate, t?.expr ?? null), m.name))
+      const type: DataType =
+        m.aggregate === 'count' || m.aggregate === 'count-distinct'
+          ? 'integer'
+          : m.aggregate === 'sum' || m.aggregate === 'avg'
+            ? 'number'
+            : (t?.column.dataType ?? 'unknown')
+      columns.push({ name: m.name, dataType: type })
+    })
+    if (items.length === 0) throw badRequest(`${this.label}.query: needs at least one measure or dimension`)
+
+    const conditions: Expr[] = []
+    q.where?.forEach((w, i) => {
+      const at = `${this.label}.query.where[${i}]`
+      conditions.push(whereCondition(this.target(w.table, w.column, at), w, this.env, at))
+    })
+    this.rlsConditions(conditions)
+    const ranged = this.filterConditions(conditions)
+
+    const groupBy = measures.length > 0 ? dims.map((_, i) => i) : []
+    const orderBy = this.orderBy()
+    const page = context.page
+    const base = { items, groupBy, orderBy }
+    const where = conditions
+    const main = this.select({ ...base, where, ...this.window(page) })
+    const result: CompiledQuery = {
+      ...this.input.dialect.render(main),
+      columns,
+      groupBy: measures.length > 0 ? dims.map((d) => d.name) : [],
+    }
+    const extra: { countSql?: CompiledSql; comparison?: CompiledSql } = {}
+    if (page !== undefined) {
+      const inner = this.select({ items, groupBy, orderBy: [], where, limit: q.limit ?? null, offset: null })
+      extra.countSql = this.input.dialect.render(
+        select({ items: [item(agg('count', null), 'total')], from: derived(inner, 'q') }),
+      )
+    }
+    if (metric.comparison !== undefined && ranged !== null && measures.length > 0) {
+      const shifted = shiftRange(ranged.range, metric.comparison.period)
+      const previous = [...conditions]
+      previous[ranged.index] = rangeCondition(ranged.target, shifted, this.env) ?? bool(true)
+      const mItems = items.slice(dims.length)
+      extra.comparison = this.input.dialect.render(
+        this.select({ items: mItems, groupBy: [], orderBy: [], where: previous, limit: null, offset: null }),
+      )
+    }
+    return { ...result, ...extra }
+  }
+
+  private window(page: CompileContext['page']): { limit: number | null; offset: number | null } {
+    const cap = this.q.limit ?? null
+    if (page === undefined) return { limit: cap, offset: null }
+    const limit = cap === null ? page.limit : Math.max(0, Math.min(page.limit, cap - page.offset))
+    return { limit, offset: page.offset }
+  }
+
+  private orderBy(): OrderItem[] {
+    const q = this.q
+    if (q.orderBy !== undefined && q.orderBy.length > 0)
+      return q.orderBy.map((o) => order(aliasRef(o.name), o.direction))
+    const dims = q.dimensions ?? []
+    const sorted = dims.flatMap((d) => {
+      const t = d.table === undefined ? this.from : resolveTable(this.input.model, d.table)
+      const s = t.columns.get(d.column)?.defaultSort
+      return s === undefined ? [] : [order(aliasRef(d.name), s)]
+    })
+    if (sorted.length > 0) return sorted
+    // Paging needs a stable order: every dimension, ascending.
+    return this.input.context.page === undefined ? [] : dims.map((d) => order(aliasRef(d.name), 'asc'))
+  }
+
+  private rlsConditions(out: Expr[]): void {
+    const { metric, context } = this.input
+    const bindings = metric.rls ?? []
+    for (const key of Object.keys(context.rls)) {
+      if (!bindings.some((b) => b.variable === key)) {
+        throw badRequest(`rlsSettings: ${this.label} has no RLS variable "${key}"`)
+      }
+    }
+    bindings.forEach((b, i) => {
+      const value = context.rls[b.variable]
+      if (value === undefined) return
+      const at = `rlsSettings.${b.variable}`
+      const t = this.target(b.table, b.column, `${this.label}.rls[${i}]`)
+      const c = valueCondition(t, value, { where: at, trusted: true }, this.env)
+      if (c !== null) out.push(c)
+    })
+  }
+
+  /** Pushes filter conditions; returns the first date range, which a comparison shifts. */
+  private filterConditions(out: Expr[]): { index: number; target: Target; range: WallRange } | null {
+    let ranged: { index: number; target: Target; range: WallRange } | null = null
+    this.input.context.filters.forEach((f) => {
+      const at = `${f.source === 'app' ? 'appFilters' : f.source === 'rls' ? 'rlsSettings' : `${f.source}Filter`}.${f.name ?? f.column}`
+      if (f.table === '') throw badRequest(`${at}: a filter of a SQL metric cannot apply to ${this.label}`)
+      const key = resolveTable(this.input.model, f.table, `${at}.table`).key
+      if (!this.reaches(key)) {
+        if (f.scope === 'dashboard') return
+        throw badRequest(`${at}: no relationship path from ${this.from.key} to ${key}`)
+      }
+      const t = this.target(key, f.column, at)
+      const trusted = f.trusted ?? (f.source === 'rls' || f.source === 'app')
+      const c = valueCondition(t, f.value, { where: at, trusted, ...(f.type ? { type: f.type } : {}) }, this.env)
+      if (c === null) return
+      if (ranged === null) {
+        const range = wallRangeOf(f.value, this.env, at)
+        if (range) ranged = { index: out.length, target: t, range }
+      }
+      out.push(c)
+    })
+    return ranged
+  }
+
+  /** Tenancy of one table: `alias.clientColumn = :clientId`, or through the tenancy table. */
+  private tenancyCondition(u: Used): Expr | null {
+    const tenancy = this.input.context.tenancy
+    if (tenancy.kind !== 'table' || this.clientId === null) return null
+    const column = tenancy.clientColumns?.get(u.table.key) ?? u.table.clientColumn
+    if (column === undefined || column === '') {
+      if (u.table.key === this.from.key) {
+        throw badRequest(
+          `${this.label}: ${u.table.key} has no client column; TABLE tenancy refuses to query it rather than return every tenant's rows`,
+        )
+      }
+      return null
+    }
+    const ref = col(u.alias, column)
+    const tt = tenancy.tenancyTable
+    if (tt === undefined) return cmp('=', ref, this.clientId)
+    const t = resolveTable(this.input.model, tt.table, 'tenancySettings.tableName')
+    const lookup = select({
+      items: [item(col('tt', tt.primaryKeyColumn), tt.primaryKeyColumn)],
+      from: this.tableSource(t, 'tt'),
+      where: cmp('=', col('tt', tt.clientNameColumn), this.clientId),
+    })
+    return inSubquery(ref, lookup, tt.primaryKeyColumn)
+  }
+
+  private tableSource(t: ModelTable, alias: string): Source {
+    const tenancy = this.input.context.tenancy
+    const schema = tenancy.kind === 'database' && this.input.dialect.schemaIsDatabase ? tenancy.database : t.schema
+    return table(schema, t.name, alias)
+  }
+
+  /** A used table: plain, or a derived table scoped to the tenant and carrying custom columns. */
+  private source(u: Used): Source {
+    const tenant = this.tenancyCondition(u)
+    const plain = this.tableSource(u.table, u.alias)
+    if (tenant === null && u.customs.size === 0) return plain
+    const customs = [...u.customs.values()].map((c) => item(raw(c.sql as string), c.name))
+    return derived(select({ items: [star(), ...customs], from: plain, where: tenant }), u.alias)
+  }
+
+  private select(s: {
+    items: readonly SelectItem[]
+    groupBy: readonly number[]
+    orderBy: readonly OrderItem[]
+    where: readonly Expr[]
+    limit: number | null
+    offset: number | null
+  }): Select {
+    const plan = planJoins(this.input.model, this.from.key, [...this.used.keys()].slice(1))
+    if (!plan.ok) throw badRequest(`${this.label}: no relationship path from ${this.from.key} to ${plan.unreachable}`)
+    for (const step of plan.steps) this.use(step.table)
+    const joins = plan.steps.map((st) => {
+      const u = this.use(st.table)
+      const onto = this.use(st.onto)
+      return join(st.type, this.source(u), cmp('=', col(onto.alias, st.ontoColumn), col(u.alias, st.column)))
+    })
+    const from = this.used.get(this.from.key) as Used
+    return select({
+      items: s.items,
+      from: this.source(from),
+      joins,
+      where: and(s.where),
+      groupBy: s.groupBy,
+      orderBy: s.orderBy,
+      limit: s.limit,
+      offset: s.offset,
+    })
+  }
+}

@@ -1,0 +1,235 @@
+import type { DialectName } from '../../connectors/types.js'
+import { badRequest } from '../../errors.js'
+import type { Expr, JoinType, OrderItem, Param, RawSql, Select, Source, TimeGrain } from '../ast.js'
+
+/** SQL text plus its bound values, in placeholder order (or by name p0, p1 … for ClickHouse). */
+export interface CompiledSql {
+  readonly sql: string
+  readonly params: unknown[]
+}
+
+/**
+ * A SQL dialect: pure (no I/O, no credentials). It renders the AST of `../ast.ts`; values only
+ * ever become placeholders, identifiers only pass through `quoteIdentifier`.
+ */
+export interface Dialect {
+  readonly name: DialectName
+  /** MySQL and ClickHouse: a database is a schema (DATABASE tenancy rewrites the qualifier). */
+  readonly schemaIsDatabase: boolean
+  quoteIdentifier(name: string): string
+  /** A SELECT, or trusted raw SQL with bound parameters (a SQL metric). */
+  render(node: Select | RawSql): CompiledSql
+  /** The value to bind for an instant compared with a (naive-UTC or zoned) timestamp column. */
+  instantValue(instant: Date): unknown
+  /** The LIKE pattern (bound as a parameter) of a case-insensitive substring match. */
+  containsPattern(needle: string): string
+}
+
+/** Collects bound values; a dialect whose placeholders name their value reuses them. */
+class ParamSink {
+  readonly values: unknown[] = []
+  private readonly seen = new Map<Param, string>()
+  constructor(private readonly dialect: BaseDialect) {}
+
+  add(p: Param): string {
+    const reuse = this.dialect.reusesPlaceholders
+    const known = reuse ? this.seen.get(p) : undefined
+    if (known !== undefined) return known
+    const value = this.dialect.bindValue(p.value)
+    const placeholder = this.dialect.placeholder(this.values.length, value)
+    this.values.push(value)
+    if (reuse) this.seen.set(p, placeholder)
+    return placeholder
+  }
+}
+
+export function assertCount(n: number, what: string): number {
+  if (!Number.isSafeInteger(n) || n < 0) throw badRequest(`${what} must be a non-negative integer`)
+  return n
+}
+
+/**
+ * Defaults shared by every dialect (ANSI-ish, Postgres-flavoured). A subclass overrides only
+ * what differs: quoting, placeholders, time grains, time zones, LIKE, LIMIT.
+ */
+export abstract class BaseDialect implements Dialect {
+  abstract readonly name: DialectName
+  readonly identifierQuote: string = '"'
+  readonly identifierQuoteClose: string = '"'
+  readonly schemaIsDatabase: boolean = false
+  /** Placeholders that name their value ($1, @p0, {p0:T}) can appear twice for one value. */
+  readonly reusesPlaceholders: boolean = true
+  /** GROUP BY 1, 2 (else the expressions are repeated, which needs reusable placeholders). */
+  readonly groupByOrdinal: boolean = true
+  /** MSSQL: OFFSET … FETCH requires an ORDER BY. */
+  readonly offsetNeedsOrderBy: boolean = false
+
+  quoteIdentifier(name: string): string {
+    if (typeof name !== 'string' || name.length === 0) throw badRequest('An identifier must not be empty')
+    if (name.includes('\u0000')) throw badRequest('An identifier must not contain a NUL character')
+    const close = this.identifierQuoteClose
+    return `${this.identifierQuote}${name.replaceAll(close, close + close)}${close}`
+  }
+
+  /** The placeholder of the value at `index` (0-based) in `params`. */
+  placeholder(index: number, _value: unknown): string {
+    return `$${index + 1}`
+  }
+
+  /** Last chance to adapt a JS value for the driver. */
+  bindValue(value: unknown): unknown {
+    return value
+  }
+
+  instantValue(instant: Date): unknown {
+    return instant.toISOString()
+  }
+
+  escapeLike(text: string): string {
+    return text.replace(/[\\%_]/g, (c) => `\\${c}`)
+  }
+
+  containsPattern(needle: string): string {
+    return `%${this.escapeLike(needle.toLowerCase())}%`
+  }
+
+  contains(expr: string, pattern: string): string {
+    return `LOWER(${expr}) LIKE ${pattern} ESCAPE '\\'`
+  }
+
+  /** `x` renders the argument; call it once per use (MySQL's `?` must repeat its value). */
+  timeGrain(grain: TimeGrain, x: () => string): string {
+    return grain === 'hour' ? `date_trunc('hour', ${x()})` : `CAST(date_trunc('${grain}', ${x()}) AS DATE)`
+  }
+
+  isZoned(nativeType: string): boolean {
+    return /with time zone|timestamptz|datetimeoffset/i.test(nativeType)
+  }
+
+  /** Wall-clock time of `expr` in the zone; naive timestamps are taken to be UTC. */
+  convertTimezone(expr: string, zone: string, nativeType: string): string {
+    return this.isZoned(nativeType)
+      ? `(${expr} AT TIME ZONE ${zone})`
+      : `((${expr} AT TIME ZONE 'UTC') AT TIME ZONE ${zone})`
+  }
+
+  booleanCondition(value: boolean): string {
+    return value ? '1 = 1' : '1 = 0'
+  }
+
+  joinKeyword(type: JoinType): string {
+    return type === 'FULL' ? 'FULL OUTER JOIN' : `${type} JOIN`
+  }
+
+  aggregate(fn: string, arg: string | null): string {
+    if (arg === null) return 'COUNT(*)'
+    switch (fn) {
+      case 'count-distinct':
+        return `COUNT(DISTINCT ${arg})`
+      default:
+        return `${fn.toUpperCase()}(${arg})`
+    }
+  }
+
+  limitClause(limit: number | null, offset: number | null): string {
+    let sql = ''
+    if (limit !== null) sql += ` LIMIT ${assertCount(limit, 'limit')}`
+    if (offset !== null && offset > 0) sql += ` OFFSET ${assertCount(offset, 'offset')}`
+    return sql
+  }
+
+  tableName(schema: string | null, name: string): string {
+    return schema === null
+      ? this.quoteIdentifier(name)
+      : `${this.quoteIdentifier(schema)}.${this.quoteIdentifier(name)}`
+  }
+
+  render(node: Select | RawSql): CompiledSql {
+    const sink = new ParamSink(this)
+    const sql = node.kind === 'raw' ? this.raw(node, sink) : this.select(node, sink)
+    return { sql, params: sink.values }
+  }
+
+  protected select(s: Select, ps: ParamSink): string {
+    const items = s.items.map((i) =>
+      i.kind === 'star' ? '*' : `${this.expr(i.expr, ps)} AS ${this.quoteIdentifier(i.alias)}`,
+    )
+    let sql = `SELECT ${items.join(', ')} FROM ${this.source(s.from, ps)}`
+    for (const j of s.joins) {
+      sql += ` ${this.joinKeyword(j.type)} ${this.source(j.source, ps)} ON ${this.expr(j.on, ps)}`
+    }
+    if (s.where !== null) sql += ` WHERE ${this.expr(s.where, ps)}`
+    if (s.groupBy.length > 0) sql += ` GROUP BY ${s.groupBy.map((i) => this.groupItem(s, i, ps)).join(', ')}`
+    sql += this.orderBy(s.orderBy, s.offset !== null || s.limit !== null, ps)
+    return sql + this.limitClause(s.limit, s.offset)
+  }
+
+  private groupItem(s: Select, index: number, ps: ParamSink): string {
+    if (this.groupByOrdinal) return String(index + 1)
+    const it = s.items[index]
+    if (it === undefined || it.kind === 'star') throw new Error(`GROUP BY refers to no select item ${index}`)
+    return this.expr(it.expr, ps)
+  }
+
+  private orderBy(items: readonly OrderItem[], paged: boolean, ps: ParamSink): string {
+    if (items.length === 0) return paged && this.offsetNeedsOrderBy ? ' ORDER BY (SELECT NULL)' : ''
+    return ` ORDER BY ${items.map((o) => `${this.expr(o.expr, ps)} ${o.direction.toUpperCase()}`).join(', ')}`
+  }
+
+  protected source(src: Source, ps: ParamSink): string {
+    if (src.kind === 'table') return `${this.tableName(src.schema, src.name)} AS ${this.quoteIdentifier(src.alias)}`
+    const inner = src.select.kind === 'raw' ? this.raw(src.select, ps) : this.select(src.select, ps)
+    return `(${inner}) AS ${this.quoteIdentifier(src.alias)}`
+  }
+
+  protected raw(r: RawSql, ps: ParamSink): string {
+    return r.parts.map((p) => (typeof p === 'string' ? p : ps.add(p))).join('')
+  }
+
+  protected expr(e: Expr, ps: ParamSink): string {
+    switch (e.kind) {
+      case 'column':
+        return `${this.quoteIdentifier(e.table)}.${this.quoteIdentifier(e.column)}`
+      case 'alias':
+        return this.quoteIdentifier(e.name)
+      case 'raw':
+        return `(${this.raw(e, ps)})`
+      case 'param':
+        return ps.add(e)
+      case 'aggregate':
+        return this.aggregate(e.fn, e.arg === null ? null : this.expr(e.arg, ps))
+      case 'time-grain':
+        return this.timeGrain(e.grain, () => this.expr(e.expr, ps))
+      case 'timezone': {
+        const x = this.expr(e.expr, ps)
+        return this.convertTimezone(x, ps.add(e.zone), e.nativeType)
+      }
+      case 'compare':
+        return `${this.expr(e.left, ps)} ${e.op} ${this.expr(e.right, ps)}`
+      case 'in': {
+        if (e.values.length === 0) return this.booleanCondition(e.negated)
+        const x = this.expr(e.expr, ps)
+        return `${x} ${e.negated ? 'NOT IN' : 'IN'} (${e.values.map((v) => ps.add(v)).join(', ')})`
+      }
+      case 'is-null':
+        return `${this.expr(e.expr, ps)} IS ${e.negated ? 'NOT NULL' : 'NULL'}`
+      case 'contains': {
+        const x = this.expr(e.expr, ps)
+        return this.contains(x, ps.add(e.pattern))
+      }
+      case 'in-subquery': {
+        const x = this.expr(e.expr, ps)
+        const inner = e.source.kind === 'raw' ? this.raw(e.source, ps) : this.select(e.source, ps)
+        const s = this.quoteIdentifier('s')
+        return `${x} IN (SELECT ${s}.${this.quoteIdentifier(e.column)} FROM (${inner}) AS ${s})`
+      }
+      case 'and':
+      case 'or':
+        return `(${e.items.map((i) => this.expr(i, ps)).join(e.kind === 'and' ? ' AND ' : ' OR ')})`
+      case 'not':
+        return `NOT (${this.expr(e.expr, ps)})`
+      case 'bool':
+        return this.booleanCondition(e.value)
+    }
+  }
+}

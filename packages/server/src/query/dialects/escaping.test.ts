@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest'
+import { compileMetric } from '../compile.js'
+import { buildModel } from '../model.js'
+import { ctx, metric } from '../test-fixtures.js'
+import { clickhouseType } from './clickhouse.js'
+import { dialects } from './registry.js'
+
+const HOSTILE = [
+  'plain',
+  'a"b',
+  'a`b',
+  'a]b',
+  'a[b',
+  "a'b",
+  'a\\b',
+  'a\\"b',
+  'a\\`b',
+  'x"; DROP TABLE users; --',
+  'x`; DROP TABLE users; --',
+  'x]; DROP TABLE users; --',
+  '""``]][[',
+  'ümlaut ✓ 表',
+  '/* c */ -- d',
+]
+
+/** Reads one quoted identifier back the way the engine's lexer would; returns [name, rest]. */
+function lex(dialect: string, quoted: string): [string, string] {
+  const open = quoted[0]
+  const close = open === '[' ? ']' : (open as string)
+  let out = ''
+  for (let i = 1; i < quoted.length; i++) {
+    const ch = quoted[i] as string
+    if (dialect === 'clickhouse' && ch === '\\') {
+      out += quoted[++i]
+      continue
+    }
+    if (ch === close) {
+      if (quoted[i + 1] === close) {
+        out += close
+        i++
+        continue
+      }
+      return [out, quoted.slice(i + 1)]
+    }
+    out += ch
+  }
+  throw new Error(`unterminated identifier ${quoted}`)
+}
+
+describe.each([...dialects.entries()])('identifier escaping: %s', (name, dialect) => {
+  it.each(HOSTILE)('quotes %j as exactly one identifier', (id) => {
+    const quoted = dialect.quoteIdentifier(id)
+    const [read, rest] = lex(name, quoted)
+    expect(read).toBe(id)
+    expect(rest).toBe('')
+  })
+
+  it('rejects NUL and empty identifiers with a 400', () => {
+    expect(() => dialect.quoteIdentifier('a\u0000b')).toThrow(expect.objectContaining({ status: 400 }))
+    expect(() => dialect.quoteIdentifier('')).toThrow(expect.objectContaining({ status: 400 }))
+  })
+
+  it('keeps hostile table, column and output names inside quotes in a compiled query', () => {
+    for (const id of HOSTILE) {
+      const model = buildModel([
+        {
+          schema: id,
+          name: id,
+          columns: [{ name: id, dataType: 'string', nativeType: 'text', nullable: true }],
+        },
+      ])
+      const m = metric({
+        from: `${id}.${id}`,
+        measures: [{ name: `${id.slice(0, 40)}_n`, aggregate: 'count-distinct', column: id }],
+        dimensions: [{ name: id.slice(0, 40), column: id }],
+      })
+      const { sql, params } = compileMetric({ metric: m, model, dialect, context: ctx() })
+      // Strip every quoted identifier: what remains must be our own SQL skeleton.
+      let skeleton = ''
+      let rest = sql
+      while (rest.length > 0) {
+        const at = rest.search(/["`[]/)
+        if (at < 0) {
+          skeleton += rest
+          break
+        }
+        skeleton += `${rest.slice(0, at)}ID`
+        rest = lex(name, rest.slice(at))[1]
+      }
+      expect(skeleton).not.toMatch(/DROP|--|\/\*|;/)
+      expect(params).toEqual([])
+    }
+  })
+
+  it('escapes LIKE wildcards of a contains value in JS, never in SQL', () => {
+    const pattern = dialect.containsPattern('100%_a\\b')
+    expect(pattern.startsWith('%') && pattern.endsWith('%')).toBe(true)
+    expect(pattern.slice(1, -1)).not.toMatch(/(^|[^\\])[%_]/)
+  })
+})
+
+it('infers ClickHouse parameter types from JS values', () => {
+  expect(clickhouseType('x')).toBe('String')
+  expect(clickhouseType(3)).toBe('Int64')
+  expect(clickhouseType(2.5)).toBe('Float64')
+  expect(clickhouseType(true)).toBe('UInt8')
+  expect(clickhouseType(new Date())).toBe('DateTime64(3)')
+  expect(clickhouseType(['a', 'b'])).toBe('Array(String)')
+  expect(clickhouseType([1, 2.5])).toBe('Array(Float64)')
+  expect(clickhouseType(null)).toBe('Nullable(String)')
+  expect(() => clickhouseType({})).toThrow(expect.objectContaining({ status: 400 }))
+})

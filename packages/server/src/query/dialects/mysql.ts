@@ -1,0 +1,62 @@
+import { badRequest } from '../../errors.js'
+import type { JoinType, TimeGrain } from '../ast.js'
+import { BaseDialect } from './base.js'
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0')
+
+/**
+ * MySQL and MariaDB (also SingleStore). Positional `?` placeholders cannot be repeated, so
+ * GROUP BY uses ordinals and every use of an expression binds its values again. CONVERT_TZ
+ * with an IANA name needs the server's time zone tables (mysql_tzinfo_to_sql), else it
+ * yields NULL. Naive DATETIME values are taken to be UTC.
+ */
+export class MysqlDialect extends BaseDialect {
+  readonly name = 'mysql' as const
+  override readonly identifierQuote = '`'
+  override readonly identifierQuoteClose = '`'
+  override readonly schemaIsDatabase = true
+  override readonly reusesPlaceholders = false
+
+  override placeholder(): string {
+    return '?'
+  }
+
+  /** `YYYY-MM-DD HH:MM:SS.sss` in UTC: MySQL reads no zone suffix. */
+  override instantValue(d: Date): unknown {
+    return (
+      `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ` +
+      `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}`
+    )
+  }
+
+  /** `\` is MySQL's default LIKE escape (and a string-literal escape), so no ESCAPE clause. */
+  override contains(expr: string, pattern: string): string {
+    return `LOWER(${expr}) LIKE ${pattern}`
+  }
+
+  override timeGrain(grain: TimeGrain, x: () => string): string {
+    switch (grain) {
+      case 'hour':
+        return `CAST(DATE_FORMAT(${x()}, '%Y-%m-%d %H:00:00') AS DATETIME)`
+      case 'day':
+        return `CAST(${x()} AS DATE)`
+      case 'week':
+        return `DATE_SUB(CAST(${x()} AS DATE), INTERVAL WEEKDAY(${x()}) DAY)`
+      case 'month':
+        return `CAST(DATE_FORMAT(${x()}, '%Y-%m-01') AS DATE)`
+      case 'quarter':
+        return `MAKEDATE(YEAR(${x()}), 1) + INTERVAL (QUARTER(${x()}) - 1) QUARTER`
+      case 'year':
+        return `MAKEDATE(YEAR(${x()}), 1)`
+    }
+  }
+
+  override convertTimezone(expr: string, zone: string): string {
+    return `CONVERT_TZ(${expr}, '+00:00', ${zone})`
+  }
+
+  override joinKeyword(type: JoinType): string {
+    if (type === 'FULL') throw badRequest('MySQL has no FULL JOIN; change the relationship join type')
+    return super.joinKeyword(type)
+  }
+}

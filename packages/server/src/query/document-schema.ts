@@ -1,0 +1,181 @@
+import { type Static, type TLiteral, type TUnion, Type } from 'typebox'
+
+/**
+ * The dashboard document (DESIGN.md §2.2, docs/dashboard-document.md): what export writes and
+ * import reads. Objects are closed (additionalProperties: false) except `chart`, so a misspelt
+ * `rls` or `where` is an error rather than a silently dropped restriction.
+ */
+
+const closed = { additionalProperties: false } as const
+const Name = Type.String({ minLength: 1, maxLength: 200 })
+/** Output column names: Postgres truncates identifiers beyond 63 bytes. */
+const ColumnName = Type.String({ minLength: 1, maxLength: 63 })
+const Identifier = Type.String({ minLength: 1, maxLength: 256 })
+const TablePath = Type.String({
+  minLength: 1,
+  maxLength: 512,
+  description: '`schema.table`, or `table` when unambiguous',
+})
+const literals = <const T extends readonly string[]>(values: T) =>
+  Type.Union(values.map((v) => Type.Literal(v)) as unknown as { -readonly [K in keyof T]: TLiteral<T[K]> }) as TUnion<{
+    -readonly [K in keyof T]: TLiteral<T[K]>
+  }>
+
+export const CHART_TYPES = ['line', 'bar', 'stacked-bar', 'area', 'pie', 'doughnut', 'table', 'single-value'] as const
+export const AGGREGATES = ['sum', 'count', 'count-distinct', 'avg', 'min', 'max'] as const
+export const TIME_GRAINS = ['hour', 'day', 'week', 'month', 'quarter', 'year'] as const
+export const OPERATORS = [
+  'eq',
+  'neq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'in',
+  'not-in',
+  'between',
+  'is-null',
+  'is-not-null',
+  'contains',
+] as const
+export const FILTER_TYPES = ['multi-select', 'single-select', 'date-range', 'number-range', 'boolean', 'text'] as const
+
+export type ChartType = (typeof CHART_TYPES)[number]
+export type Operator = (typeof OPERATORS)[number]
+export type FilterType = (typeof FILTER_TYPES)[number]
+
+const Scalar = Type.Union([Type.String({ maxLength: 10_000 }), Type.Number(), Type.Boolean(), Type.Null()])
+
+export const DashboardFilterSchema = Type.Object(
+  {
+    name: Identifier,
+    label: Type.Optional(Name),
+    type: literals(FILTER_TYPES),
+    table: TablePath,
+    column: Identifier,
+    /** Applied when neither the token nor the end user gives a value. */
+    default: Type.Optional(Type.Unknown()),
+  },
+  closed,
+)
+
+export const MetricFilterSchema = Type.Object(
+  {
+    name: Identifier,
+    label: Type.Optional(Name),
+    type: literals(FILTER_TYPES),
+    column: Identifier,
+    /** Default: the query's `from`. */
+    table: Type.Optional(TablePath),
+  },
+  closed,
+)
+
+export const MeasureSchema = Type.Object(
+  {
+    name: ColumnName,
+    aggregate: literals(AGGREGATES),
+    column: Type.Optional(Identifier),
+    table: Type.Optional(TablePath),
+  },
+  closed,
+)
+
+export const DimensionSchema = Type.Object(
+  {
+    name: ColumnName,
+    column: Identifier,
+    table: Type.Optional(TablePath),
+    timeGrain: Type.Optional(literals(TIME_GRAINS)),
+  },
+  closed,
+)
+
+export const ConditionSchema = Type.Object(
+  {
+    column: Identifier,
+    table: Type.Optional(TablePath),
+    operator: literals(OPERATORS),
+    values: Type.Optional(Type.Array(Scalar, { maxItems: 1000 })),
+  },
+  closed,
+)
+
+export const QuerySchema = Type.Object(
+  {
+    from: TablePath,
+    measures: Type.Optional(Type.Array(MeasureSchema, { maxItems: 100 })),
+    dimensions: Type.Optional(Type.Array(DimensionSchema, { maxItems: 100 })),
+    where: Type.Optional(Type.Array(ConditionSchema, { maxItems: 100 })),
+    orderBy: Type.Optional(
+      Type.Array(Type.Object({ name: ColumnName, direction: literals(['asc', 'desc'] as const) }, closed), {
+        maxItems: 100,
+      }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  },
+  closed,
+)
+
+export const MetricSchema = Type.Object(
+  {
+    metricId: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.-]+$' }),
+    name: Name,
+    description: Type.Optional(Type.String({ maxLength: 2000 })),
+    chart: Type.Object(
+      {
+        type: literals(CHART_TYPES),
+        x: Type.Optional(ColumnName),
+        y: Type.Optional(Type.Array(ColumnName, { maxItems: 100 })),
+      },
+      { additionalProperties: true, description: 'Presentation options beyond type/x/y pass through untouched' },
+    ),
+    query: Type.Optional(QuerySchema),
+    sql: Type.Optional(Type.String({ minLength: 1, maxLength: 100_000 })),
+    filters: Type.Optional(Type.Array(MetricFilterSchema, { maxItems: 100 })),
+    rls: Type.Optional(
+      Type.Array(Type.Object({ variable: Identifier, column: Identifier, table: Type.Optional(TablePath) }, closed), {
+        maxItems: 100,
+      }),
+    ),
+    comparison: Type.Optional(Type.Object({ period: literals(['previous-period', 'previous-year'] as const) }, closed)),
+    isPublished: Type.Optional(Type.Boolean()),
+    createdByUser: Type.Optional(Type.Union([Type.String({ maxLength: 256 }), Type.Null()])),
+    /** The clientId (tenant) that created the metric from an embed: visible only to that client. */
+    createdByClient: Type.Optional(Type.Union([Type.String({ maxLength: 256 }), Type.Null()])),
+    visibility: Type.Optional(literals(['shared', 'private'] as const)),
+  },
+  closed,
+)
+
+export const LayoutItemSchema = Type.Object(
+  {
+    metricId: Type.String({ minLength: 1, maxLength: 100 }),
+    x: Type.Integer({ minimum: 0 }),
+    y: Type.Integer({ minimum: 0 }),
+    w: Type.Integer({ minimum: 1 }),
+    h: Type.Integer({ minimum: 1 }),
+  },
+  closed,
+)
+
+export const DashboardDocumentSchema = Type.Object(
+  {
+    name: Name,
+    description: Type.Optional(Type.String({ maxLength: 2000 })),
+    filters: Type.Optional(Type.Array(DashboardFilterSchema, { maxItems: 100 })),
+    layout: Type.Optional(Type.Array(LayoutItemSchema, { maxItems: 500 })),
+    metrics: Type.Array(MetricSchema, { maxItems: 500 }),
+  },
+  { ...closed, $id: 'DashboardDocument' },
+)
+
+export type DashboardFilter = Static<typeof DashboardFilterSchema>
+export type MetricFilter = Static<typeof MetricFilterSchema>
+export type Measure = Static<typeof MeasureSchema>
+export type Dimension = Static<typeof DimensionSchema>
+export type Condition = Static<typeof ConditionSchema>
+export type MetricQuery = Static<typeof QuerySchema>
+export type Metric = Static<typeof MetricSchema>
+export type LayoutItem = Static<typeof LayoutItemSchema>
+export type DashboardDocument = Static<typeof DashboardDocumentSchema>

@@ -1,0 +1,212 @@
+import { describe, expect, it } from 'vitest'
+import { type DashboardDocument, rewriteSchemas, validateDocument } from './document.js'
+import { resolveFilters } from './filters.js'
+import { model } from './test-fixtures.js'
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests mutate documents freely to break them
+type Loose = any
+
+const doc = (): DashboardDocument => ({
+  name: 'Sales',
+  filters: [
+    { name: 'country', label: 'Country', type: 'multi-select', table: 'public.customers', column: 'name' },
+    {
+      name: 'period',
+      label: 'Order date',
+      type: 'date-range',
+      table: 'orders',
+      column: 'ordered_on',
+      default: 'Last 90 days',
+    },
+  ],
+  layout: [{ metricId: 'rev', x: 0, y: 0, w: 6, h: 4 }],
+  metrics: [
+    {
+      metricId: 'rev',
+      name: 'Revenue',
+      chart: { type: 'line', x: 'month', y: ['revenue'], ...{ color: 'teal' } },
+      query: {
+        from: 'orders',
+        measures: [{ name: 'revenue', aggregate: 'sum', column: 'amount' }],
+        dimensions: [
+          { name: 'month', column: 'created_at', timeGrain: 'month' },
+          { name: 'country', table: 'customers', column: 'country_code' },
+        ],
+        where: [{ column: 'status', operator: 'in', values: ['paid'] }],
+        orderBy: [{ name: 'month', direction: 'asc' }],
+        limit: 100,
+      },
+      filters: [{ name: 'status', label: 'Status', type: 'multi-select', column: 'status' }],
+      rls: [{ variable: 'region', column: 'region', table: 'countries' }],
+      comparison: { period: 'previous-period' },
+    },
+    { metricId: 'raw', name: 'Raw', chart: { type: 'table' }, sql: 'select 1 where c = {{clientId}}' },
+  ],
+})
+
+const error = (d: unknown): string => {
+  try {
+    validateDocument(d, model())
+  } catch (e) {
+    expect(e).toMatchObject({ status: 400, code: 'INVALID_REQUEST_BODY' })
+    return (e as Error).message
+  }
+  throw new Error('expected validateDocument to throw')
+}
+const withMetric = (patch: (m: Loose) => void) => {
+  const d = structuredClone(doc()) as Loose
+  patch(d.metrics[0])
+  return d
+}
+
+describe('validateDocument', () => {
+  it('accepts the document and canonicalises every table path', () => {
+    const v = validateDocument(doc(), model())
+    expect(v.metrics[0]?.query?.from).toBe('public.orders')
+    expect(v.metrics[0]?.query?.dimensions?.[1]?.table).toBe('public.customers')
+    expect(v.filters?.[1]?.table).toBe('public.orders')
+    expect(v.metrics[0]?.chart).toMatchObject({ color: 'teal' })
+  })
+
+  it.each([
+    [
+      withMetric((m) => (m.query.measures[0].column = 'amout')),
+      'importDashboardData.metrics[0].query.measures[0].column: no column "amout" in public.orders',
+    ],
+    [
+      withMetric((m) => (m.query.from = 'public.nope')),
+      'importDashboardData.metrics[0].query.from: no table "public.nope"',
+    ],
+    [
+      withMetric((m) => (m.query.measures[0].aggregate = 'median')),
+      'importDashboardData.metrics[0].query.measures[0].aggregate: must be one of "sum", "count"',
+    ],
+    [withMetric((m) => (m.chart.type = 'radar')), 'importDashboardData.metrics[0].chart.type: must be one of "line"'],
+    [
+      withMetric((m) => delete m.query.measures[0].column),
+      'importDashboardData.metrics[0].query.measures[0].column: sum needs a column',
+    ],
+    [withMetric((m) => (m.query.were = [])), 'importDashboardData.metrics[0].query: unknown field "were"'],
+    [
+      withMetric((m) => {
+        m.query.dimensions[0].timeGrain = 'month'
+        m.query.dimensions[0].column = 'status'
+      }),
+      'dimensions[0].timeGrain: column "status" of public.orders is string',
+    ],
+    [
+      withMetric((m) => {
+        m.query.dimensions[1].table = 'public.audit'
+        m.query.dimensions[1].column = 'what'
+      }),
+      'importDashboardData.metrics[0].query: no relationship path from public.orders to public.audit',
+    ],
+    [
+      withMetric((m) => (m.query.where[0].operator = 'between')),
+      'where[0].values: operator between takes 2 value(s), got 1',
+    ],
+    [withMetric((m) => (m.query.orderBy[0].name = 'nope')), 'orderBy[0].name: no measure or dimension "nope"'],
+    [withMetric((m) => (m.chart.y = ['nope'])), 'metrics[0].chart.y[0]: no measure or dimension "nope"'],
+    [
+      withMetric((m) => (m.query.dimensions[0].name = 'revenue')),
+      'query.dimensions[0].name: output column "revenue" is defined twice',
+    ],
+    [withMetric((m) => (m.sql = 'select 1')), 'importDashboardData.metrics[0]: give exactly one of query or sql'],
+    [
+      withMetric((m) => (m.filters[0].column = 'nope')),
+      'metrics[0].filters[0].column: no column "nope" in public.orders',
+    ],
+    [
+      withMetric((m) => m.rls.push({ variable: 'region', column: 'name', table: 'countries' })),
+      'metrics[0].rls[1].variable: "region" is bound twice',
+    ],
+    [withMetric((m) => (m.metricId = 'raw')), 'importDashboardData.metrics[1].metricId: duplicate metricId "raw"'],
+  ])('%#: names the path', (d, message) => {
+    expect(error(d)).toContain(message)
+  })
+
+  it('checks layout, dashboard filters and the root', () => {
+    const d = structuredClone(doc()) as Loose
+    d.layout[0].metricId = 'ghost'
+    expect(error(d)).toBe('importDashboardData.layout[0].metricId: no metric "ghost"')
+    const f = structuredClone(doc()) as Loose
+    f.filters[1].default = 'Last fortnight'
+    expect(error(f)).toBe('importDashboardData.filters[1].default: "Last fortnight" is not a date preset')
+    const dup = structuredClone(doc()) as Loose
+    dup.filters[1].label = 'country'
+    expect(error(dup)).toContain('importDashboardData.filters[1]: filter name or label "country" is used twice')
+    expect(error(null)).toMatch(/^importDashboardData/)
+    expect(error({ name: 'x' })).toContain('missing required field "metrics"')
+  })
+})
+
+describe('rewriteSchemas', () => {
+  it('rewrites the schema part of every table reference, and nothing else', () => {
+    const out = rewriteSchemas(doc(), [{ replaceSchema: 'public', targetSchema: 'tenant_a' }])
+    expect(out.filters?.[0]?.table).toBe('tenant_a.customers')
+    expect(out.filters?.[1]?.table).toBe('orders')
+    expect(out.metrics[0]?.query?.dimensions?.[1]?.table).toBe('customers')
+    expect(out.metrics[1]?.sql).toBe('select 1 where c = {{clientId}}')
+    const d = doc()
+    d.metrics[0]!.query!.from = 'public.orders'
+    expect(rewriteSchemas(d, [{ replaceSchema: 'public', targetSchema: 'x' }]).metrics[0]?.query?.from).toBe('x.orders')
+    expect(d.metrics[0]?.query?.from).toBe('public.orders')
+    expect(rewriteSchemas('junk', [{ replaceSchema: 'a', targetSchema: 'b' }])).toBe('junk')
+  })
+})
+
+describe('resolveFilters', () => {
+  const d = validateDocument(doc(), model())
+  const m = d.metrics[0]!
+  it('matches keys by name or label, case-insensitively, and applies dashboard defaults', () => {
+    const out = resolveFilters(d, m, { appFilters: { STATUS: ['paid'] }, dashboardFilter: { country: ['Ana'] } })
+    expect(out).toEqual([
+      {
+        table: 'public.orders',
+        column: 'status',
+        value: ['paid'],
+        source: 'app',
+        name: 'status',
+        type: 'multi-select',
+        scope: 'metric',
+        trusted: true,
+      },
+      {
+        table: 'public.customers',
+        column: 'name',
+        value: ['Ana'],
+        source: 'dashboard',
+        name: 'country',
+        type: 'multi-select',
+        scope: 'dashboard',
+        trusted: false,
+      },
+      {
+        table: 'public.orders',
+        column: 'ordered_on',
+        value: 'Last 90 days',
+        source: 'dashboard',
+        name: 'period',
+        type: 'date-range',
+        scope: 'dashboard',
+        trusted: false,
+      },
+    ])
+    const given = resolveFilters(d, m, { dashboardAppFilters: { 'order date': 'All time' } })
+    expect(given.map((f) => [f.name, f.value])).toEqual([['period', 'All time']])
+  })
+  it('a key that matches no filter is a 400', () => {
+    expect(() => resolveFilters(d, m, { metricFilter: { nope: 1 } })).toThrow(
+      /metricFilter\.nope \(metric rev\): no filter named "nope"/,
+    )
+    expect(() => resolveFilters(d, m, { dashboardFilter: { status: 1 } })).toThrow(
+      /dashboardFilter\.status: no filter named "status"/,
+    )
+    expect(() => resolveFilters(d, m, { dashboardFilter: [] as never })).toThrow(/must be an object/)
+  })
+  it('end-user values may carry the SQL form only when the caller holds a secret key', () => {
+    const sql = { sql: 'select 1', columnName: 'x' }
+    expect(resolveFilters(d, m, { metricFilter: { status: sql } })[0]?.trusted).toBe(false)
+    expect(resolveFilters(d, m, { metricFilter: { status: sql }, userFiltersTrusted: true })[0]?.trusted).toBe(true)
+  })
+})

@@ -1,0 +1,251 @@
+import { Compile } from 'typebox/compile'
+import { badRequest } from '../errors.js'
+import { matchPreset } from './date-presets.js'
+import {
+  type DashboardDocument,
+  DashboardDocumentSchema,
+  type Metric,
+  type MetricQuery,
+  type Operator,
+} from './document-schema.js'
+import { planJoins } from './joins.js'
+import { type ModelTable, resolveColumn, resolveTable, type SemanticModel } from './model.js'
+
+export * from './document-schema.js'
+
+const validator = Compile(DashboardDocumentSchema)
+
+/** `/metrics/2/query/from` → `root.metrics[2].query.from` */
+function pathOf(root: string, pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : `${acc}.${p}`), root)
+}
+
+function structuralError(root: string, doc: unknown): never {
+  const errors = validator.Errors(doc)
+  // The deepest error says most; among equals prefer one that is not a union summary.
+  const ranked = [...errors].sort(
+    (a, b) =>
+      b.instancePath.split('/').length - a.instancePath.split('/').length ||
+      Number(a.keyword === 'anyOf' || a.keyword === 'const') - Number(b.keyword === 'anyOf' || b.keyword === 'const'),
+  )
+  const e = ranked[0]
+  if (e === undefined) throw badRequest(`${root}: not a dashboard document`)
+  const allowed = errors
+    .filter((x) => x.instancePath === e.instancePath && x.keyword === 'const')
+    .map((x) => JSON.stringify((x.params as { allowedValue: unknown }).allowedValue))
+  let message = e.message
+  let pointer = e.instancePath
+  if (e.keyword === 'boolean') {
+    // additionalProperties: false reports the extra field itself as "schema is false".
+    const cut = pointer.lastIndexOf('/')
+    message = `unknown field "${pointer.slice(cut + 1)}"`
+    pointer = pointer.slice(0, cut)
+  } else if (e.keyword === 'additionalProperties') {
+    const extra = (e.params as { additionalProperties: string[] }).additionalProperties
+    message = `unknown field${extra.length > 1 ? 's' : ''} ${extra.map((x) => `"${x}"`).join(', ')}`
+  } else if (e.keyword === 'required') {
+    const missing = (e.params as { requiredProperties?: string[] }).requiredProperties ?? []
+    message = `missing required field${missing.length > 1 ? 's' : ''} ${missing.map((x) => `"${x}"`).join(', ')}`
+  } else if (allowed.length > 0) {
+    message = `must be one of ${allowed.join(', ')}`
+  }
+  throw badRequest(`${pathOf(root, pointer)}: ${message}`)
+}
+
+const VALUE_COUNT: Partial<Record<Operator, [number, number]>> = {
+  eq: [1, 1],
+  neq: [1, 1],
+  gt: [1, 1],
+  gte: [1, 1],
+  lt: [1, 1],
+  lte: [1, 1],
+  between: [2, 2],
+  'is-null': [0, 0],
+  'is-not-null': [0, 0],
+  contains: [1, 1],
+}
+
+function checkKeys(path: string, items: readonly { name: string; label?: string }[]) {
+  const keys = new Set<string>()
+  items.forEach((f, i) => {
+    for (const k of new Set([f.name.toLowerCase(), ...(f.label ? [f.label.toLowerCase()] : [])])) {
+      if (keys.has(k))
+        throw badRequest(`${path}[${i}]: filter name or label "${k}" is used twice (keys match case-insensitively)`)
+      keys.add(k)
+    }
+  })
+}
+
+/** Checks a structured query and returns it with canonical table paths. */
+function checkQuery(model: SemanticModel, q: MetricQuery, path: string): MetricQuery {
+  const from = resolveTable(model, q.from, `${path}.from`)
+  const used = new Set<string>()
+  const tableAt = (ref: string | undefined, at: string): ModelTable => {
+    if (ref === undefined) return from
+    const t = resolveTable(model, ref, at)
+    used.add(t.key)
+    return t
+  }
+  const measures = (q.measures ?? []).map((m, i) => {
+    const at = `${path}.measures[${i}]`
+    const t = tableAt(m.table, `${at}.table`)
+    if (m.column === undefined && m.aggregate !== 'count')
+      throw badRequest(`${at}.column: ${m.aggregate} needs a column`)
+    if (m.column !== undefined) resolveColumn(t, m.column, `${at}.column`)
+    return m.table === undefined ? m : { ...m, table: t.key }
+  })
+  const dimensions = (q.dimensions ?? []).map((d, i) => {
+    const at = `${path}.dimensions[${i}]`
+    const t = tableAt(d.table, `${at}.table`)
+    const c = resolveColumn(t, d.column, `${at}.column`)
+    if (
+      d.timeGrain !== undefined &&
+      (c.dataType === 'string' || c.dataType === 'number' || c.dataType === 'integer' || c.dataType === 'boolean')
+    ) {
+      throw badRequest(`${at}.timeGrain: column "${d.column}" of ${t.key} is ${c.dataType}, not a date or time`)
+    }
+    return d.table === undefined ? d : { ...d, table: t.key }
+  })
+  const where = (q.where ?? []).map((w, i) => {
+    const at = `${path}.where[${i}]`
+    const t = tableAt(w.table, `${at}.table`)
+    resolveColumn(t, w.column, `${at}.column`)
+    const n = w.values?.length ?? 0
+    const [min, max] = VALUE_COUNT[w.operator] ?? [0, 1000]
+    if (n < min || n > max) {
+      throw badRequest(
+        `${at}.values: operator ${w.operator} takes ${min === max ? min : `${min}–${max}`} value(s), got ${n}`,
+      )
+    }
+    if (w.operator === 'contains' && typeof w.values?.[0] !== 'string')
+      throw badRequest(`${at}.values[0]: contains takes a string`)
+    return w.table === undefined ? w : { ...w, table: t.key }
+  })
+  const names = new Set<string>()
+  for (const [i, n] of [...measures, ...dimensions].map((x, i) => [i, x.name] as const)) {
+    const at = i < measures.length ? `measures[${i}]` : `dimensions[${i - measures.length}]`
+    if (names.has(n)) throw badRequest(`${path}.${at}.name: output column "${n}" is defined twice`)
+    names.add(n)
+  }
+  if (names.size === 0) throw badRequest(`${path}: needs at least one measure or dimension`)
+  q.orderBy?.forEach((o, i) => {
+    if (!names.has(o.name)) throw badRequest(`${path}.orderBy[${i}].name: no measure or dimension "${o.name}"`)
+  })
+  const plan = planJoins(model, from.key, used)
+  if (!plan.ok) throw badRequest(`${path}: no relationship path from ${from.key} to ${plan.unreachable}`)
+  return { ...q, from: from.key, measures, dimensions, where }
+}
+
+function checkMetric(model: SemanticModel, m: Metric, path: string): Metric {
+  if ((m.query === undefined) === (m.sql === undefined)) {
+    throw badRequest(`${path}: give exactly one of query or sql`)
+  }
+  const out: Metric = { ...m }
+  const from = m.query === undefined ? undefined : resolveTable(model, m.query.from, `${path}.query.from`)
+  if (m.query !== undefined) {
+    out.query = checkQuery(model, m.query, `${path}.query`)
+    const names = new Set([...(m.query.measures ?? []), ...(m.query.dimensions ?? [])].map((x) => x.name))
+    if (m.chart.x !== undefined && !names.has(m.chart.x))
+      throw badRequest(`${path}.chart.x: no measure or dimension "${m.chart.x}"`)
+    m.chart.y?.forEach((y, i) => {
+      if (!names.has(y)) throw badRequest(`${path}.chart.y[${i}]: no measure or dimension "${y}"`)
+    })
+  }
+  if (m.filters !== undefined) {
+    checkKeys(`${path}.filters`, m.filters)
+    out.filters = m.filters.map((f, i) => {
+      if (from === undefined) return f
+      const t = f.table === undefined ? from : resolveTable(model, f.table, `${path}.filters[${i}].table`)
+      resolveColumn(t, f.column, `${path}.filters[${i}].column`)
+      return f.table === undefined ? f : { ...f, table: t.key }
+    })
+  }
+  if (m.rls !== undefined) {
+    const vars = new Set<string>()
+    out.rls = m.rls.map((r, i) => {
+      if (vars.has(r.variable)) throw badRequest(`${path}.rls[${i}].variable: "${r.variable}" is bound twice`)
+      vars.add(r.variable)
+      if (from === undefined) return r
+      const t = r.table === undefined ? from : resolveTable(model, r.table, `${path}.rls[${i}].table`)
+      resolveColumn(t, r.column, `${path}.rls[${i}].column`)
+      return r.table === undefined ? r : { ...r, table: t.key }
+    })
+  }
+  return out
+}
+
+/**
+ * Validates a dashboard document against its schema and the semantic model. Returns it with
+ * every table path in canonical `schema.table` form; throws a 400 whose message names the
+ * path, e.g. `importDashboardData.metrics[2].query.measures[0].column: no column "amout" in public.orders`.
+ */
+export function validateDocument(doc: unknown, model: SemanticModel, root = 'importDashboardData'): DashboardDocument {
+  if (!validator.Check(doc)) structuralError(root, doc)
+  const d = doc as DashboardDocument
+  const ids = new Set<string>()
+  const metrics = d.metrics.map((m, i) => {
+    if (ids.has(m.metricId)) throw badRequest(`${root}.metrics[${i}].metricId: duplicate metricId "${m.metricId}"`)
+    ids.add(m.metricId)
+    return checkMetric(model, m, `${root}.metrics[${i}]`)
+  })
+  d.layout?.forEach((l, i) => {
+    if (!ids.has(l.metricId)) throw badRequest(`${root}.layout[${i}].metricId: no metric "${l.metricId}"`)
+  })
+  const filters = d.filters?.map((f, i) => {
+    const at = `${root}.filters[${i}]`
+    const t = resolveTable(model, f.table, `${at}.table`)
+    resolveColumn(t, f.column, `${at}.column`)
+    if (f.type === 'date-range' && typeof f.default === 'string' && matchPreset(f.default) === undefined) {
+      throw badRequest(`${at}.default: "${f.default}" is not a date preset`)
+    }
+    return { ...f, table: t.key }
+  })
+  if (d.filters !== undefined) checkKeys(`${root}.filters`, d.filters)
+  return { ...d, ...(filters ? { filters } : {}), metrics }
+}
+
+export interface SchemaPair {
+  readonly replaceSchema: string
+  readonly targetSchema: string
+}
+
+/**
+ * Import's schemaPairs: rewrites the schema part of every `schema.table` reference (filters,
+ * from, measure/dimension/where/filter/rls tables). Tolerates any shape (it runs before
+ * validation); SQL metric text is not rewritten. Returns a copy.
+ */
+export function rewriteSchemas<T>(doc: T, pairs: readonly SchemaPair[]): T {
+  const rewrite = (ref: unknown): unknown => {
+    if (typeof ref !== 'string') return ref
+    const pair = pairs.find((p) => ref.startsWith(`${p.replaceSchema}.`))
+    return pair === undefined ? ref : `${pair.targetSchema}${ref.slice(pair.replaceSchema.length)}`
+  }
+  const isObject = (x: unknown): x is Record<string, unknown> =>
+    typeof x === 'object' && x !== null && !Array.isArray(x)
+  const withTable = (x: unknown, key = 'table'): unknown =>
+    isObject(x) && key in x ? { ...x, [key]: rewrite(x[key]) } : x
+  const list = (x: unknown, key = 'table'): unknown => (Array.isArray(x) ? x.map((i) => withTable(i, key)) : x)
+  if (!isObject(doc) || pairs.length === 0) return doc
+  const out: Record<string, unknown> = { ...doc, filters: list(doc.filters) }
+  if (!('filters' in doc)) delete out.filters
+  if (Array.isArray(doc.metrics)) {
+    out.metrics = doc.metrics.map((m) => {
+      if (!isObject(m)) return m
+      const metric: Record<string, unknown> = { ...m }
+      if ('filters' in m) metric.filters = list(m.filters)
+      if ('rls' in m) metric.rls = list(m.rls)
+      if (isObject(m.query)) {
+        const q: Record<string, unknown> = { ...m.query }
+        if ('from' in q) q.from = rewrite(q.from)
+        for (const k of ['measures', 'dimensions', 'where']) if (k in q) q[k] = list(q[k])
+        metric.query = q
+      }
+      return metric
+    })
+  }
+  return out as T
+}

@@ -1,0 +1,136 @@
+import { badRequest } from '../errors.js'
+import type { DashboardDocument, FilterType, Metric } from './document-schema.js'
+
+/**
+ * The value forms of the spec's guest-token table: boolean, number, string (eq; a date preset
+ * on a date column), array of strings (IN), `{ startDate, endDate }`, `{ min, max }`,
+ * `{ sql, columnName }` (trusted text: secret-key holders only).
+ */
+export type FilterValue =
+  | boolean
+  | number
+  | string
+  | readonly (string | number | boolean)[]
+  | { readonly startDate?: string; readonly endDate?: string }
+  | { readonly min?: number; readonly max?: number }
+  | { readonly sql: string; readonly columnName: string }
+
+/**
+ * Where a value came from. rls: the token's rlsSettings; app: the token's appFilters or
+ * dashboardAppFilters; dashboard / metric: the end user's dashboardFilter / metricFilter;
+ * user: any other caller-built filter.
+ */
+export type FilterSource = 'rls' | 'app' | 'dashboard' | 'metric' | 'user'
+
+export interface AppliedFilter {
+  /** Canonical `schema.table` ('' for filters of a SQL metric, which bind `{{name}}`). */
+  readonly table: string
+  readonly column: string
+  /** Untrusted: checked against the value forms at compile time. */
+  readonly value: FilterValue
+  readonly source: FilterSource
+  /** The filter's name: SQL metrics bind `{{name}}` from metric filters. */
+  readonly name?: string
+  readonly type?: FilterType
+  /** dashboard: applied only to metrics whose `from` reaches the table; metric (default): must reach it. */
+  readonly scope?: 'metric' | 'dashboard'
+  /** May carry the `{ sql, columnName }` form. Default: true for rls and app, else false. */
+  readonly trusted?: boolean
+}
+
+/** The `values` objects that apply to one metric (the caller picks the token entries by id). */
+export interface FilterInputs {
+  /** Token appFilters[].values for this metric: keys are metric filter names or labels. */
+  readonly appFilters?: Readonly<Record<string, unknown>>
+  /** Token dashboardAppFilters[].values for this dashboard: keys are dashboard filter names or labels. */
+  readonly dashboardAppFilters?: Readonly<Record<string, unknown>>
+  /** The end user's dashboardFilter. */
+  readonly dashboardFilter?: Readonly<Record<string, unknown>>
+  /** The end user's metricFilter. */
+  readonly metricFilter?: Readonly<Record<string, unknown>>
+  /** true when dashboardFilter/metricFilter come from a secret-key holder (POST /data-app/query). */
+  readonly userFiltersTrusted?: boolean
+}
+
+interface Named {
+  readonly name: string
+  readonly label?: string
+}
+
+function find<T extends Named>(filters: readonly T[], key: string, where: string): T {
+  const k = key.trim().toLowerCase()
+  const hit = filters.find((f) => f.name.toLowerCase() === k) ?? filters.find((f) => f.label?.toLowerCase() === k)
+  if (hit === undefined) throw badRequest(`${where}: no filter named "${key}"`)
+  return hit
+}
+
+function entries(values: unknown, where: string): [string, unknown][] {
+  if (values === undefined || values === null) return []
+  if (typeof values !== 'object' || Array.isArray(values)) throw badRequest(`${where}: must be an object`)
+  return Object.entries(values)
+}
+
+/**
+ * Resolves filter values to model columns. Keys match a filter's name or label, case-
+ * insensitively; a key that matches no filter is a 400. Dashboard filters with a `default`
+ * that got no value from the token or the end user apply their default.
+ */
+export function resolveFilters(document: DashboardDocument, metric: Metric, inputs: FilterInputs): AppliedFilter[] {
+  const metricFilters = metric.filters ?? []
+  const dashboardFilters = document.filters ?? []
+  const from = metric.query?.from ?? ''
+  const out: AppliedFilter[] = []
+  const given = new Set<string>()
+
+  const onMetric = (values: unknown, source: FilterSource, trusted: boolean, where: string) => {
+    for (const [key, value] of entries(values, where)) {
+      const f = find(metricFilters, key, `${where}.${key} (metric ${metric.metricId})`)
+      out.push({
+        table: f.table ?? from,
+        column: f.column,
+        value: value as FilterValue,
+        source,
+        name: f.name,
+        type: f.type,
+        scope: 'metric',
+        trusted,
+      })
+    }
+  }
+  const onDashboard = (values: unknown, source: FilterSource, trusted: boolean, where: string) => {
+    for (const [key, value] of entries(values, where)) {
+      const f = find(dashboardFilters, key, `${where}.${key}`)
+      given.add(f.name)
+      out.push({
+        table: f.table,
+        column: f.column,
+        value: value as FilterValue,
+        source,
+        name: f.name,
+        type: f.type,
+        scope: 'dashboard',
+        trusted,
+      })
+    }
+  }
+
+  const userTrusted = inputs.userFiltersTrusted === true
+  onMetric(inputs.appFilters, 'app', true, 'appFilters')
+  onDashboard(inputs.dashboardAppFilters, 'app', true, 'dashboardAppFilters')
+  onDashboard(inputs.dashboardFilter, 'dashboard', userTrusted, 'dashboardFilter')
+  onMetric(inputs.metricFilter, 'metric', userTrusted, 'metricFilter')
+  for (const f of dashboardFilters) {
+    if (f.default === undefined || given.has(f.name)) continue
+    out.push({
+      table: f.table,
+      column: f.column,
+      value: f.default as FilterValue,
+      source: 'dashboard',
+      name: f.name,
+      type: f.type,
+      scope: 'dashboard',
+      trusted: false,
+    })
+  }
+  return out
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest'
+import { planJoins } from './joins.js'
+import { buildModel, resolveColumn, resolveTable } from './model.js'
+import { DATAMART, model, TABLES } from './test-fixtures.js'
+
+describe('buildModel', () => {
+  it('keeps only datamart tables, overlaid with client columns, custom columns and flags', () => {
+    const m = model()
+    expect([...m.tables.keys()]).toEqual([
+      'public.orders',
+      'public.customers',
+      'public.countries',
+      'public.tenants',
+      'public.audit',
+    ])
+    const orders = m.tables.get('public.orders')!
+    expect(orders.clientColumn).toBe('client_id')
+    expect(orders.columns.get('amount_with_tax')).toMatchObject({ sql: 'amount * 1.2', dataType: 'number' })
+    expect(orders.columns.get('created_at')?.isTimezoneConversion).toBe(true)
+    expect(m.relationships[1]).toMatchObject({
+      parentTable: 'public.countries',
+      childTable: 'public.customers',
+      joinType: 'INNER',
+    })
+  })
+  it('without a datamart, every introspected table and no relationships', () => {
+    expect(buildModel(TABLES).tables.size).toBe(6)
+  })
+  it.each([
+    [{ tableList: [{ schemaName: 'public', name: 'nope' }] }, 'tableList[0]: no table public.nope in the datasource'],
+    [
+      { tableList: [{ schemaName: 'public', name: 'orders', clientColumn: 'tenant' }] },
+      'tableList[0].clientColumn: no column "tenant" in public.orders',
+    ],
+    [
+      { tableList: [{ schemaName: 'public', name: 'orders', columns: [{ name: 'x' }] }] },
+      'tableList[0].columns[0].name: no column "x"',
+    ],
+    [
+      {
+        tableList: [
+          { schemaName: 'public', name: 'orders', columns: [{ name: 'id', isCustomColumn: true, sql: '1' }] },
+        ],
+      },
+      'already has a column "id"',
+    ],
+    [
+      { tableList: [{ schemaName: 'public', name: 'orders', columns: [{ name: 'y', isCustomColumn: true }] }] },
+      'a custom column needs sql',
+    ],
+    [
+      {
+        ...DATAMART,
+        relationships: [{ parentTable: 'orders', parentColumn: 'nope', childTable: 'customers', childColumn: 'id' }],
+      },
+      'relationships[0].parentColumn: no column "nope"',
+    ],
+  ])('%#: refuses a bad datamart naming the path', (dm, message) => {
+    expect(() => buildModel(TABLES, dm as never)).toThrow(message)
+  })
+})
+
+describe('resolveTable / resolveColumn', () => {
+  const m = buildModel(TABLES)
+  it('accepts schema.table, a unique bare name, or a unique case-insensitive match', () => {
+    expect(resolveTable(m, 'public.orders').key).toBe('public.orders')
+    expect(resolveTable(m, 'orders').key).toBe('public.orders')
+    expect(resolveTable(m, 'PUBLIC.Orders').key).toBe('public.orders')
+  })
+  it('refuses ambiguous and unknown names with a 400 naming the path', () => {
+    expect(() => resolveTable(m, 'audit', 'x.from')).toThrow(
+      'x.from: table "audit" is ambiguous (public.audit, archive.audit)',
+    )
+    expect(() => resolveTable(m, 'nope', 'x.from')).toThrow('x.from: no table "nope"')
+    expect(() => resolveColumn(m.tables.get('public.orders')!, 'nope', 'x.column')).toThrow(
+      'x.column: no column "nope" in public.orders',
+    )
+  })
+})
+
+describe('planJoins', () => {
+  it('flips an explicit LEFT JOIN when walking from child to parent, defaults to LEFT otherwise', () => {
+    const m = buildModel(TABLES, {
+      tableList: DATAMART.tableList,
+      relationships: [
+        {
+          parentTable: 'customers',
+          parentColumn: 'id',
+          childTable: 'orders',
+          childColumn: 'customer_id',
+          joinType: 'LEFT JOIN',
+        },
+      ],
+    })
+    const plan = planJoins(m, 'public.orders', ['public.customers'])
+    expect(plan).toEqual({
+      ok: true,
+      steps: [
+        { table: 'public.customers', onto: 'public.orders', ontoColumn: 'customer_id', column: 'id', type: 'RIGHT' },
+      ],
+    })
+    expect(planJoins(m, 'public.orders', ['public.audit'])).toEqual({ ok: false, unreachable: 'public.audit' })
+  })
+})

@@ -1,0 +1,122 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { ApiError } from '../errors.js'
+import { compileMetric } from './compile.js'
+import { dialects } from './dialects/registry.js'
+import type { Metric } from './document-schema.js'
+import type { AppliedFilter, FilterSource } from './filters.js'
+import { ctx, metric, model } from './test-fixtures.js'
+
+/**
+ * Property: hostile values (filter values, clientId, RLS values) never reach the SQL text,
+ * only the params; and compilation either succeeds or throws a 400 ApiError, never anything else.
+ * Every hostile string carries the marker ZQX so a splice would be visible even after LOWER().
+ */
+const MARK = 'zqx'
+const hostile = fc
+  .oneof(
+    fc.string({ unit: 'binary' }),
+    fc.constantFrom(
+      "'; DROP TABLE orders; --",
+      '"',
+      '`',
+      ']',
+      '\\',
+      '%',
+      '_',
+      '{{clientId}}',
+      '$1',
+      '?',
+      '@p0',
+      '{p0:String}',
+      '\u0000',
+    ),
+  )
+  .map((s) => `ZQX${s}`)
+const scalar = fc.oneof(hostile, fc.double(), fc.integer(), fc.boolean(), fc.constant(null))
+const plainValue = fc.oneof(
+  scalar,
+  fc.array(scalar, { maxLength: 5 }),
+  fc.record(
+    { startDate: fc.oneof(hostile, fc.constant('2024-01-01')), endDate: fc.oneof(hostile, fc.constant('2024-02-01')) },
+    { requiredKeys: [] },
+  ),
+  fc.record({ min: fc.oneof(fc.double(), hostile), max: fc.oneof(fc.double(), hostile) }, { requiredKeys: [] }),
+  fc.dictionary(hostile, scalar, { maxKeys: 2 }),
+  fc.constantFrom('Last 7 days', 'All time', 'this QUARTER'),
+)
+/** End-user values may also try the SQL form, which must be refused (from the token it is trusted by design). */
+const value = fc.oneof(plainValue, fc.record({ sql: hostile, columnName: hostile }))
+const column = fc.constantFrom('status', 'amount', 'paid', 'ordered_on', 'created_at', 'amount_with_tax')
+const userSource = fc.constantFrom<FilterSource>('dashboard', 'metric', 'user')
+const filterArb = fc.record({
+  table: fc.constant('public.orders'),
+  column,
+  value,
+  source: userSource,
+  type: fc.constantFrom(undefined, 'text', 'date-range', 'multi-select'),
+})
+
+const M: Metric = metric(
+  {
+    from: 'orders',
+    measures: [{ name: 'n', aggregate: 'count' }],
+    dimensions: [
+      { name: 'c', table: 'customers', column: 'name' },
+      { name: 'm', column: 'created_at', timeGrain: 'month' },
+    ],
+  },
+  { rls: [{ variable: 'region', column: 'region', table: 'countries' }], comparison: { period: 'previous-year' } },
+)
+const SQL_M: Metric = metric(undefined, { sql: 'select * from t where c = {{clientId}} and r IN ({{region}})' })
+
+function compiles(fn: () => { sql: string; countSql?: { sql: string }; comparison?: { sql: string } }): void {
+  try {
+    const out = fn()
+    for (const sql of [out.sql, out.countSql?.sql, out.comparison?.sql]) {
+      if (sql !== undefined) expect(sql.toLowerCase()).not.toContain(MARK)
+    }
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 400) throw e
+  }
+}
+
+describe.each([...dialects.entries()])('hostile input on %s', (_name, dialect) => {
+  it('values, clientId and RLS values only ever become params', () => {
+    fc.assert(
+      fc.property(
+        fc.array(filterArb, { maxLength: 4 }),
+        hostile,
+        plainValue,
+        fc.constantFrom('UTC', 'Europe/Paris', 'Asia/Kolkata'),
+        (filters, clientId, region, timezone) => {
+          const context = ctx({
+            tenancy: { kind: 'table', clientId },
+            rls: { region },
+            filters: filters as AppliedFilter[],
+            timezone,
+            page: { limit: 10, offset: 5 },
+          })
+          compiles(() => compileMetric({ metric: M, model: model(), dialect, context }))
+          compiles(() =>
+            compileMetric({ metric: SQL_M, model: model(), dialect, context: { ...context, filters: [] } }),
+          )
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+
+  it('hostile rls keys, time zones and paging fail as 400s', () => {
+    fc.assert(
+      fc.property(hostile, hostile, fc.integer(), (key, timezone, limit) => {
+        compiles(() => compileMetric({ metric: M, model: model(), dialect, context: ctx({ rls: { [key]: 'x' } }) }))
+        compiles(() => compileMetric({ metric: M, model: model(), dialect, context: ctx({ timezone }) }))
+        compiles(() =>
+          compileMetric({ metric: M, model: model(), dialect, context: ctx({ page: { limit, offset: limit } }) }),
+        )
+      }),
+      { numRuns: 100 },
+    )
+  })
+})

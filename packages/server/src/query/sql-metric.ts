@@ -1,0 +1,75 @@
+import { badRequest } from '../errors.js'
+import { agg, derived, item, type Param, param, raw, select, star } from './ast.js'
+import type { CompiledQuery, CompileInput } from './compile.js'
+
+const VARIABLE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g
+const MAX_LIST = 1000
+
+function bindable(value: unknown, where: string): Param[] {
+  const one = (v: unknown): Param => {
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) throw badRequest(`${where}: a value must not contain a NUL character`)
+      return param(v)
+    }
+    if (typeof v === 'number' && Number.isFinite(v)) return param(v)
+    if (typeof v === 'boolean') return param(v)
+    throw badRequest(`${where}: a SQL metric variable takes a string, number, boolean or list of them`)
+  }
+  if (!Array.isArray(value)) return [one(value)]
+  if (value.length > MAX_LIST) throw badRequest(`${where}: at most ${MAX_LIST} values`)
+  return value.map(one)
+}
+
+/**
+ * A SQL metric: trusted text from a secret-key holder in which `{{name}}` binds, as a
+ * parameter, the RLS variable `name` or else the metric filter `name` (a list binds as
+ * `p1, p2 …`, an empty list as NULL). Under TABLE tenancy the text must contain
+ * `{{clientId}}`, bound to the tenant, or it is refused: Strata cannot see inside it.
+ */
+export function compileSqlMetric(input: CompileInput, text: string): CompiledQuery {
+  const { metric, context, dialect } = input
+  const label = `metric ${metric.metricId}`
+  const sql = text.trim().replace(/;+\s*$/, '')
+  const names = new Set([...sql.matchAll(VARIABLE)].map((m) => m[1] as string))
+  const tenancy = context.tenancy
+  if (tenancy.kind === 'table' && !names.has('clientId')) {
+    throw badRequest(`${label}: under TABLE tenancy a SQL metric must filter on {{clientId}}`)
+  }
+  for (const key of Object.keys(context.rls)) {
+    if (!names.has(key)) throw badRequest(`rlsSettings: ${label} has no variable {{${key}}}`)
+  }
+  const bound = new Map<string, Param[]>()
+  const value = (name: string): Param[] => {
+    const known = bound.get(name)
+    if (known !== undefined) return known
+    let params: Param[]
+    if (name === 'clientId' && tenancy.kind === 'table') params = [param(tenancy.clientId)]
+    else if (context.rls[name] !== undefined) params = bindable(context.rls[name], `rlsSettings.${name}`)
+    else {
+      const f = context.filters.find((x) => x.name?.toLowerCase() === name.toLowerCase() && x.scope !== 'dashboard')
+      if (f === undefined) throw badRequest(`${label}: no value for the variable {{${name}}}`)
+      params = bindable(f.value, `${f.source}Filter.${name}`)
+    }
+    bound.set(name, params)
+    return params
+  }
+  const parts: (string | Param)[] = []
+  let last = 0
+  for (const m of sql.matchAll(VARIABLE)) {
+    parts.push(sql.slice(last, m.index))
+    const ps = value(m[1] as string)
+    if (ps.length === 0) parts.push('NULL')
+    ps.forEach((p, i) => {
+      if (i > 0) parts.push(', ')
+      parts.push(p)
+    })
+    last = m.index + m[0].length
+  }
+  parts.push(sql.slice(last))
+  const body = raw(...parts)
+  const page = context.page
+  if (page === undefined) return { ...dialect.render(body), columns: [], groupBy: [] }
+  const paged = select({ items: [star()], from: derived(body, 'q'), limit: page.limit, offset: page.offset })
+  const count = select({ items: [item(agg('count', null), 'total')], from: derived(body, 'q') })
+  return { ...dialect.render(paged), columns: [], groupBy: [], countSql: dialect.render(count) }
+}

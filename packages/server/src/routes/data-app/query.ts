@@ -1,0 +1,60 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { principalOf, requireDataAppKey } from '../../auth/hooks.js'
+import { ApiError } from '../../errors.js'
+import { responses } from '../../schemas/common.js'
+import { MetricQueryBody, MetricQueryResult } from '../../schemas/query.js'
+
+/** The metric query for backends (secret key): tenancy from the clientId it names. */
+const metricQuery: FastifyPluginAsyncTypebox = async (app) => {
+  const { embeds, dashboards, metricQueries } = app.services
+  requireDataAppKey(app)
+
+  for (const [url, deprecated] of [
+    ['/api/v2/data-app/query', false],
+    ['/api/v2/dataApp/query', true],
+  ] as const) {
+    app.post(
+      url,
+      {
+        schema: {
+          tags: ['metric query'],
+          summary: 'Query a metric of an embed for one client',
+          deprecated,
+          security: [{ dataAppKey: [] }],
+          body: MetricQueryBody,
+          response: responses(MetricQueryResult),
+        },
+      },
+      async (request) => {
+        const { embedId, metricId, clientId, dashboardFilter, metricFilter, datasourceName, dataMartName, pageNumber } =
+          request.body
+        const dataApp = principalOf(request, 'dataApp')
+        const embed = await embeds.get(embedId)
+        const dashboard =
+          embed?.dataAppId === dataApp.dataAppId ? await dashboards.get(embed.dashboardRowId) : undefined
+        if (!embed || !dashboard) {
+          throw new ApiError(
+            'EMBED_PARAM_ERROR',
+            400,
+            `Embed ${embedId} is unknown for data app ${dataApp.dataAppName}`,
+          )
+        }
+        return metricQueries.run({
+          embed,
+          dashboard,
+          metricId,
+          clientId,
+          filters: {
+            ...(dashboardFilter ? { dashboardFilter } : {}),
+            ...(metricFilter ? { metricFilter } : {}),
+            userFiltersTrusted: true,
+          },
+          hints: { datasourceName, dataMartName },
+          pageNumber,
+        })
+      },
+    )
+  }
+}
+
+export default metricQuery

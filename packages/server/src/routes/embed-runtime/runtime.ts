@@ -1,0 +1,108 @@
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
+import { principalOf, requireGuestToken } from '../../auth/hooks.js'
+import { badRequest } from '../../errors.js'
+import { responses } from '../../schemas/common.js'
+import { MetricQueryResult, RuntimeQueryBody } from '../../schemas/query.js'
+import { corsForGuests } from './cors.js'
+
+const security = [{ guestToken: [] }]
+const tags = ['embed runtime']
+const Params = Type.Object({ embedId: Type.String({ minLength: 1, maxLength: 200 }) })
+const MetricParams = Type.Object({
+  embedId: Type.String({ minLength: 1, maxLength: 200 }),
+  metricId: Type.String({ minLength: 1, maxLength: 200 }),
+})
+const DownloadQuery = Type.Object(
+  { dashboardFilter: Type.Optional(Type.String({ maxLength: 100_000, description: 'JSON object' })) },
+  { additionalProperties: false },
+)
+const RuntimeEmbed = Type.Object({
+  embedId: Type.String(),
+  embedType: Type.String(),
+  name: Type.String(),
+  dashboard: Type.Object({
+    dashboardId: Type.String(),
+    name: Type.String(),
+    filters: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+    layout: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+  }),
+  metrics: Type.Array(Type.Object({ metricId: Type.String(), name: Type.String(), chart: Type.Unknown() })),
+  permissions: Type.Record(Type.String(), Type.Boolean()),
+  timezone: Type.String(),
+})
+
+/** The web component's API (DESIGN.md §2.4); guest token only, CORS from the data app's whitelist. */
+const runtime: FastifyPluginAsyncTypebox = async (app) => {
+  const service = app.services.runtime
+  corsForGuests(app)
+  requireGuestToken(app)
+  const claims = (request: Parameters<typeof principalOf>[0]) => principalOf(request, 'guest').claims
+
+  // Preflights: answered by the CORS hook before any token check.
+  app.options('/api/v2/embed/runtime/*', { schema: { hide: true } }, async (_request, reply) =>
+    reply.status(204).send(),
+  )
+  app.get(
+    '/api/v2/embed/runtime/:embedId',
+    {
+      schema: {
+        tags,
+        summary: 'Load an embed for the browser',
+        security,
+        params: Params,
+        response: responses(RuntimeEmbed),
+      },
+    },
+    async (request) => service.load(claims(request), request.params.embedId),
+  )
+  app.post(
+    '/api/v2/embed/runtime/:embedId/query',
+    {
+      schema: {
+        tags,
+        summary: 'Query a metric with the token’s tenancy and filters',
+        security,
+        params: Params,
+        body: RuntimeQueryBody,
+        response: responses(MetricQueryResult),
+      },
+    },
+    async (request) => service.query(claims(request), request.params.embedId, request.body),
+  )
+  app.get(
+    '/api/v2/embed/runtime/:embedId/metrics/:metricId/download',
+    {
+      schema: {
+        tags,
+        summary: 'Download a metric as CSV (download permission)',
+        security,
+        params: MetricParams,
+        querystring: DownloadQuery,
+        response: { ...responses(Type.String({ description: 'text/csv' })) },
+      },
+    },
+    async (request, reply) => {
+      const { embedId, metricId } = request.params
+      const dashboardFilter = parseFilter(request.query.dashboardFilter)
+      const csv = await service.download(claims(request), embedId, metricId, dashboardFilter ? { dashboardFilter } : {})
+      const file = `${metricId.replace(/[^A-Za-z0-9_.-]/g, '_')}.csv`
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${file}"`)
+        .send(csv)
+    },
+  )
+}
+
+function parseFilter(text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined
+  try {
+    const value: unknown = JSON.parse(text)
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>
+  } catch {
+    // fall through
+  }
+  throw badRequest('querystring/dashboardFilter must be a JSON object')
+}
+
+export default runtime

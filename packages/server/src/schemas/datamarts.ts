@@ -1,0 +1,157 @@
+import { type TSchema, Type } from '@fastify/type-provider-typebox'
+import { BooleanString, PageNumberString } from './common.js'
+
+const Name = Type.String({ minLength: 1, maxLength: 200 })
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])
+
+export const Cardinality = Type.Union([
+  Type.Literal('ManyToMany'),
+  Type.Literal('ManyToOne'),
+  Type.Literal('OneToMany'),
+  Type.Literal('OneToOne'),
+])
+export const JoinType = Type.Union([
+  Type.Literal('INNER JOIN'),
+  Type.Literal('LEFT JOIN'),
+  Type.Literal('RIGHT JOIN'),
+  Type.Literal('FULL JOIN'),
+])
+export const SortDirection = Type.Union([Type.Literal('ASC'), Type.Literal('DESC')])
+
+export const DatamartColumnInput = Type.Object(
+  {
+    name: Name,
+    alias: Type.Optional(Type.String({ maxLength: 200 })),
+    label: Type.Optional(Type.String({ maxLength: 200 })),
+    isHide: Type.Optional(Type.Boolean()),
+    isCustomColumn: Type.Optional(Type.Boolean()),
+    sql: Type.Optional(Type.String({ maxLength: 10_000 })),
+    isTimezoneConversion: Type.Optional(Type.Boolean()),
+    defaultSort: Type.Optional(Nullable(SortDirection)),
+  },
+  { additionalProperties: false },
+)
+
+export const DatamartTableInput = Type.Object(
+  {
+    schemaName: Name,
+    name: Name,
+    label: Type.Optional(Type.String({ maxLength: 200 })),
+    clientColumn: Type.Optional(Nullable(Name)),
+    isHide: Type.Optional(Type.Boolean()),
+    columns: Type.Optional(Type.Array(DatamartColumnInput, { maxItems: 2000 })),
+  },
+  { additionalProperties: false },
+)
+
+export const RelationshipInput = Type.Object(
+  {
+    parentTable: Name,
+    parentColumn: Name,
+    childTable: Name,
+    childColumn: Name,
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+    cardinality: Type.Optional(Nullable(Cardinality)),
+    joinType: Type.Optional(Nullable(JoinType)),
+  },
+  { additionalProperties: false },
+)
+
+const TenancySettingsInput = Type.Object({}, { additionalProperties: true, description: 'as on the datasource' })
+
+export const CreateDatamartBody = Type.Object(
+  {
+    name: Name,
+    datasourceName: Name,
+    tableList: Type.Array(DatamartTableInput, { minItems: 1, maxItems: 1000 }),
+    relationships: Type.Optional(Type.Array(RelationshipInput, { maxItems: 1000 })),
+    tenancySettings: Type.Optional(TenancySettingsInput),
+  },
+  { additionalProperties: false },
+)
+
+export const UpdateDatamartBody = Type.Object(
+  {
+    datamartName: Name,
+    tableList: Type.Array(DatamartTableInput, { minItems: 1, maxItems: 1000 }),
+    relationships: Type.Optional(Type.Array(RelationshipInput, { maxItems: 1000 })),
+    tenancySettings: Type.Optional(TenancySettingsInput),
+  },
+  { additionalProperties: false },
+)
+
+export const DatamartIdResponse = Type.Object({ id: Type.String(), error: Type.Null() })
+
+export const DeleteDatamartQuery = Type.Object({ datamartName: Name }, { additionalProperties: false })
+export const DeleteDatamartBody = Type.Object({ datamartName: Name }, { additionalProperties: false })
+
+export const DatamartListQuery = Type.Object(
+  {
+    isPagination: Type.Optional(BooleanString),
+    pageNumber: Type.Optional(PageNumberString),
+    expandDetails: Type.Optional(Type.String({ maxLength: 10 })),
+  },
+  { additionalProperties: false },
+)
+
+export const DatamartListBody = Type.Object(
+  {
+    isPagination: Type.Optional(Type.Boolean()),
+    pageNumber: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
+    expandDetails: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+)
+
+const DatamartColumn = Type.Object({
+  name: Type.String(),
+  dataType: Type.String(),
+  alias: Type.String(),
+  label: Type.String(),
+  isHide: Type.Boolean(),
+  isCustomColumn: Type.Boolean(),
+  sql: Type.String(),
+  isTimezoneConversion: Type.Boolean(),
+  defaultSort: Nullable(SortDirection),
+})
+
+export const DatamartTable = Type.Object({
+  schemaName: Type.String(),
+  tableName: Type.String(),
+  label: Type.String(),
+  clientColumn: Nullable(Type.String()),
+  isHide: Type.Boolean(),
+  datamartTableColumns: Type.Array(DatamartColumn),
+})
+
+export const DatamartRelationship = Type.Object({
+  parentTable: Type.String(),
+  parentColumn: Type.String(),
+  childTable: Type.String(),
+  childColumn: Type.String(),
+  name: Type.String(),
+  cardinality: Nullable(Cardinality),
+  joinType: Nullable(JoinType),
+})
+
+export const DatamartItem = Type.Object({
+  name: Type.String(),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+  datamartOrganization: Type.Object({
+    tenancyLevel: Nullable(
+      Type.Union([Type.Literal('TABLE'), Type.Literal('DATABASE'), Type.Literal('MULTI_DATABASE')]),
+    ),
+    schemaName: Nullable(Type.String()),
+    tableName: Nullable(Type.String()),
+    clientColumnType: Nullable(Type.String()),
+    primaryDatabaseName: Nullable(Type.String()),
+    clientColumnName: Nullable(Type.String()),
+    primaryKeyColumnName: Nullable(Type.String()),
+  }),
+  companyIntegration: Type.Object({ name: Type.String(), datasourceType: Type.String() }),
+  datamartTables: Type.Optional(Type.Array(DatamartTable)),
+  datamartRelationships: Type.Optional(Type.Array(DatamartRelationship)),
+})
+
+export const DatamartList = Type.Object({ data: Type.Array(DatamartItem), error: Type.Null() })

@@ -1,0 +1,48 @@
+import { Type } from '@fastify/type-provider-typebox'
+import { BooleanString, PageNumberString } from './common.js'
+
+const TenancySettings = Type.Object(
+  {
+    tenancyLevel: Type.Union([Type.Literal('TABLE'), Type.Literal('DATABASE')]),
+    clientColumnType: Type.Optional(Type.Union([Type.Literal('NUMBER'), Type.Literal('STRING')])),
+    schemaName: Type.Optional(Type.String()),
+    tableName: Type.Optional(Type.String()),
+    tableClientNameColumn: Type.Optional(Type.String()),
+    tablePrimaryKeyColumn: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+)
+
+/** Create and update answer the datasource without any credential field. */
+export const DatasourceResponse = Type.Object({
+  data: Type.Object({
+    id: Type.String({ description: 'use as datasourceId for sync' }),
+    name: Type.String(),
+    datasourceType: Type.String(),
+    tenancySettings: Type.Union([TenancySettings, Type.Null()]),
+    tables: Type.Integer({ description: 'tables found by introspection' }),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+  }),
+  error: Type.Null(),
+})
+
+export const SyncBody = Type.Object(
+  {
+    input: Type.Object(
+      { datasourceId: Type.String({ minLength: 1, maxLength: 200 }) },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+)
+export const MessageResponse = Type.Object({ data: Type.Object({ message: Type.String() }) })
+
+export const ListQuery = Type.Object(
+  { isPagination: Type.Optional(BooleanString), pageNumber: Type.Optional(PageNumberString) },
+  { additionalProperties: false },
+)
+
+export const DatasourceList = Type.Object({
+  data: Type.Array(Type.Object({ name: Type.String(), datasourceType: Type.String(), createdAt: Type.String() })),
+})

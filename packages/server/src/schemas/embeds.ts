@@ -1,0 +1,182 @@
+import { type TSchema, Type } from '@fastify/type-provider-typebox'
+import { BooleanString, PageNumberString } from './common.js'
+
+const Id = Type.String({ minLength: 1, maxLength: 200 })
+const TableColumns = Type.Array(
+  Type.Object({ tableName: Id, columns: Type.Array(Id, { maxItems: 1000 }) }, { additionalProperties: false }),
+  { maxItems: 1000 },
+)
+
+/** accessSettings fields with their create-time requiredness (spec: Embed configuration). */
+const accessFields = {
+  datamartName: Id,
+  isAllowAiPilot: Type.Boolean(),
+  isAllowEmailReports: Type.Boolean(),
+  isAllowManageMetrics: Type.Boolean(),
+  isAllowCreateDashboardView: Type.Boolean(),
+  isAllowEndUserDashboardFilter: Type.Boolean(),
+  dashboardFilterColumns: TableColumns,
+  isAllowMetricCreation: Type.Boolean(),
+  isAllowMetricDeletion: Type.Boolean(),
+  isAllowMetricLayoutChange: Type.Boolean(),
+  isAllowMetricUpdate: Type.Boolean(),
+  isAllowUnderlyingData: Type.Boolean(),
+  joinModel: Type.Union([Type.Literal('single'), Type.Literal('multi')]),
+  isIncrementalJoin: Type.Boolean(),
+  metricCreationMode: Type.Union([Type.Literal('DRAG_DROP'), Type.Literal('CHAT')]),
+  tableTenancySettings: Type.Array(Type.Object({ name: Id, clientColumn: Id }, { additionalProperties: false }), {
+    maxItems: 1000,
+  }),
+}
+type AccessField = keyof typeof accessFields
+
+/** Required inside accessSettings on create (datamartName only for dashboard embeds). */
+export const REQUIRED_ON_CREATE: readonly AccessField[] = [
+  'isAllowEmailReports',
+  'isAllowManageMetrics',
+  'isAllowCreateDashboardView',
+  'isAllowMetricCreation',
+  'isAllowMetricDeletion',
+  'isAllowMetricLayoutChange',
+  'isAllowMetricUpdate',
+  'isAllowUnderlyingData',
+  'metricCreationMode',
+]
+
+/** Every field optional, no other field allowed (Type.Partial would drop additionalProperties). */
+function partial<T extends Record<string, TSchema>>(fields: T) {
+  const optional = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)])) as {
+    [K in keyof T]: ReturnType<typeof Type.Optional<T[K]>>
+  }
+  return Type.Object(optional, { additionalProperties: false })
+}
+
+/** Every field optional: create-time requiredness is checked by the service (it depends on embedType). */
+export const AccessSettings = partial(accessFields)
+
+export const CreateEmbedBody = Type.Object(
+  {
+    dashboardId: Id,
+    embedType: Type.Union([Type.Literal('dashboard'), Type.Literal('metric')]),
+    metricId: Type.Optional(Id),
+    workspaceName: Id,
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    accessSettings: Type.Optional(AccessSettings),
+  },
+  { additionalProperties: false },
+)
+
+export const IdResponse = Type.Object({ id: Type.String(), error: Type.Null() })
+export const DeleteResponse = Type.Object({ id: Type.String() })
+export const LegacyDeleteResponse = Type.Object({ id: Type.String(), error: Type.Null() })
+
+export const UpdateEmbedBody = Type.Object(
+  {
+    embedId: Id,
+    accessSettings: Type.Object({}, { additionalProperties: true }),
+    workspaceName: Type.Optional(Id),
+  },
+  { additionalProperties: false },
+)
+
+export const ListEmbedsQuery = Type.Object(
+  {
+    isPagination: Type.Optional(BooleanString),
+    pageNumber: Type.Optional(PageNumberString),
+    clientId: Type.Optional(Id),
+  },
+  { additionalProperties: false },
+)
+export const ListEmbedsBody = Type.Object(
+  {
+    isPagination: Type.Optional(Type.Boolean()),
+    pageNumber: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
+    clientId: Type.Optional(Id),
+  },
+  { additionalProperties: false },
+)
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])
+
+export const EmbedItem = Type.Object({
+  embedId: Type.String(),
+  embedType: Type.Union([Type.Literal('dashboard'), Type.Literal('metric')]),
+  name: Type.String(),
+  externalDashboard: Nullable(
+    Type.Object({
+      externalDashboardId: Type.String(),
+      metadata: Type.Record(Type.String(), Type.Unknown()),
+      name: Type.String(),
+    }),
+  ),
+  externalMetric: Nullable(Type.Object({ metricId: Type.String(), name: Type.String() })),
+  embedMetadata: Type.Object({
+    embedId: Type.String(),
+    name: Type.String(),
+    embedType: Type.String(),
+    dataAppName: Type.String(),
+    metricId: Nullable(Type.String()),
+    dashboardId: Nullable(Type.String()),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+  }),
+})
+export const EmbedList = Type.Object({ data: Type.Array(EmbedItem), error: Type.Null() })
+
+export const DeleteEmbedQuery = Type.Object(
+  { embedId: Id, isDeleteDashboard: Type.Optional(BooleanString) },
+  { additionalProperties: false },
+)
+export const LegacyDeleteEmbedQuery = Type.Object(
+  { embedId: Type.Optional(Id), isDeleteDashboard: Type.Optional(BooleanString) },
+  { additionalProperties: false },
+)
+export const LegacyDeleteEmbedBody = Type.Object(
+  { embedId: Id, isDeleteDashboard: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+)
+
+export const RenameEmbedBody = Type.Object(
+  {
+    embedId: Id,
+    name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
+    isRenameDashboard: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+)
+export const RenameResponse = Type.Object({ id: Type.String(), name: Type.String(), error: Type.Null() })
+
+export const ExportEmbedQuery = Type.Object({ embedId: Id }, { additionalProperties: false })
+export const ExportEmbedBody = Type.Object({ embedId: Id }, { additionalProperties: false })
+
+export const EmbedExport = Type.Object({
+  _meta: Type.Object({
+    exportedAt: Type.String(),
+    embedId: Type.String(),
+    name: Type.String(),
+    embedType: Type.String(),
+    dashboardId: Type.String(),
+    embedDataAppAccessSetting: Type.Record(Type.String(), Type.Unknown()),
+  }),
+  data: Type.Record(Type.String(), Type.Unknown()),
+})
+
+export const SchemaPairs = Type.Array(
+  Type.Object({ replaceSchema: Id, targetSchema: Id }, { additionalProperties: false }),
+  { maxItems: 100 },
+)
+
+export const EmptyDashboardEmbedBody = Type.Object(
+  {
+    dashboardId: Id,
+    workspaceName: Id,
+    clientId: Id,
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    isRenameDashboard: Type.Optional(Type.Boolean()),
+    importDashboardData: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    schemaPairs: Type.Optional(SchemaPairs),
+    accessSettings: AccessSettings,
+  },
+  { additionalProperties: false },
+)
+export const EmptyDashboardEmbedResponse = Type.Object({ id: Type.String(), name: Type.String(), error: Type.Null() })

@@ -1,0 +1,89 @@
+import { type Static, Type } from '@fastify/type-provider-typebox'
+import { AlphanumericName } from './common.js'
+
+const Str = Type.String({ minLength: 1, maxLength: 500 })
+const strict = { additionalProperties: false } as const
+
+/** The value forms of the spec's table; which apply where is checked when a filter binds. */
+export const FilterValue = Type.Union([
+  Type.Boolean(),
+  Type.Number(),
+  Type.String({ maxLength: 10_000 }),
+  Type.Array(Type.Union([Type.String({ maxLength: 10_000 }), Type.Number(), Type.Boolean()]), { maxItems: 10_000 }),
+  Type.Object({ startDate: Type.String({ maxLength: 64 }), endDate: Type.String({ maxLength: 64 }) }, strict),
+  Type.Object({ min: Type.Optional(Type.Number()), max: Type.Optional(Type.Number()) }, strict),
+  Type.Object({ sql: Type.String({ minLength: 1, maxLength: 100_000 }), columnName: Str }, strict),
+])
+export type FilterValueInput = Static<typeof FilterValue>
+
+const Values = Type.Record(Type.String({ minLength: 1, maxLength: 500 }), FilterValue)
+
+export const GuestTokenParams = Type.Object(
+  {
+    rlsSettings: Type.Optional(Type.Array(Type.Object({ metricId: Str, values: Values }, strict), { maxItems: 1000 })),
+    appFilters: Type.Optional(Type.Array(Type.Object({ metricId: Str, values: Values }, strict), { maxItems: 1000 })),
+    dashboardAppFilters: Type.Optional(
+      Type.Array(
+        Type.Object({ dashboardId: Str, values: Values, isShowOnUrl: Type.Optional(Type.Boolean()) }, strict),
+        { maxItems: 1000 },
+      ),
+    ),
+    hideDashboardFilters: Type.Optional(Type.Array(Str, { maxItems: 1000 })),
+    allowedEmbeds: Type.Optional(Type.Array(Str, { maxItems: 1000 })),
+    accessPermissions: Type.Optional(
+      Type.Object(
+        {
+          isAllowEndUserDashboardFilter: Type.Optional(Type.Boolean()),
+          dashboardFilterColumns: Type.Optional(
+            Type.Array(Type.Object({ tableName: Str, columns: Type.Array(Str, { maxItems: 1000 }) }, strict), {
+              maxItems: 1000,
+            }),
+          ),
+        },
+        strict,
+      ),
+    ),
+    userIdentifier: Type.Optional(Str),
+    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone name' })),
+  },
+  strict,
+)
+
+export const PERMISSIONS = [
+  'isEnableArchiveMetrics',
+  'isEnableManageMetrics',
+  'isEnableCreateDashboardView',
+  'isEnableMetricUpdation',
+  'isEnableCustomizeLayout',
+  'isEnableUnderlyingData',
+  'isEnableDownloadMetrics',
+  'isShowSideBar',
+  'isShowDashboardName',
+  'isDisableMetricCreation',
+] as const
+
+export const GuestTokenPermissions = Type.Object(
+  Object.fromEntries(PERMISSIONS.map((p) => [p, Type.Optional(Type.Boolean())])) as Record<
+    (typeof PERMISSIONS)[number],
+    ReturnType<typeof Type.Optional<ReturnType<typeof Type.Boolean>>>
+  >,
+  strict,
+)
+
+export const GuestTokenBody = Type.Object(
+  {
+    dataAppName: AlphanumericName,
+    clientId: Type.String({ minLength: 1, maxLength: 500 }),
+    params: Type.Optional(GuestTokenParams),
+    permissions: Type.Optional(GuestTokenPermissions),
+    expiryTime: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 10 * 365 * 24 * 3600 * 1000, description: 'milliseconds from creation' }),
+    ),
+    datasourceName: Type.Optional(Str),
+    datamartName: Type.Optional(Str),
+  },
+  strict,
+)
+export type GuestTokenRequest = Static<typeof GuestTokenBody>
+
+export const GuestTokenResponse = Type.Object({ token: Type.String() })

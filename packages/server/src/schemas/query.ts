@@ -1,0 +1,43 @@
+import { Type } from '@fastify/type-provider-typebox'
+
+const Id = Type.String({ minLength: 1, maxLength: 500 })
+const Filters = Type.Record(Type.String({ minLength: 1, maxLength: 500 }), Type.Unknown(), {
+  description: 'filter name or label (case-insensitive) → value in one of the spec forms',
+})
+
+export const MetricQueryBody = Type.Object(
+  {
+    embedId: Id,
+    metricId: Id,
+    clientId: Id,
+    dashboardFilter: Type.Optional(Filters),
+    metricFilter: Type.Optional(Filters),
+    datasourceName: Type.Optional(Id),
+    dataMartName: Type.Optional(Id),
+    pageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'ours: pages of 100 rows' })),
+  },
+  { additionalProperties: false },
+)
+
+export const RuntimeQueryBody = Type.Object(
+  {
+    metricId: Id,
+    dashboardFilter: Type.Optional(Filters),
+    metricFilter: Type.Optional(Filters),
+    pageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  },
+  { additionalProperties: false },
+)
+
+export const MetricQueryResult = Type.Object({
+  data: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+  timeTaken: Type.Number({ description: 'milliseconds' }),
+  comparisonValue: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+  totalRecords: Type.Integer(),
+  metaData: Type.Object({
+    columns: Type.Array(Type.Object({ name: Type.String(), dataType: Type.String() })),
+    groupbyColumnList: Type.Array(Type.String()),
+  }),
+  metricid: Type.String(),
+  error: Type.Null(),
+})

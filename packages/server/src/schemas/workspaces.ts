@@ -1,0 +1,31 @@
+import { Type } from '@fastify/type-provider-typebox'
+
+export const ConnectionType = Type.Union([
+  Type.Literal('DATASOURCE'),
+  Type.Literal('DATAMART'),
+  Type.Literal('MULTI_DATASOURCE'),
+  Type.Literal('MULTI_DATAMART'),
+])
+
+/** The spec's workspace request (create and update share it). */
+export const WorkspaceBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    connectionType: ConnectionType,
+    datasourceName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    datamartName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    llmName: Type.Optional(Type.String({ maxLength: 200 })),
+    aiCopilotLlms: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 50 })),
+    isEnableMetricSuggestions: Type.Optional(Type.Boolean()),
+    isEnableMetricSummary: Type.Optional(Type.Boolean()),
+    summaryType: Type.Optional(Type.String({ maxLength: 50 })),
+    customSummaryPrompt: Type.Optional(Type.String({ maxLength: 10_000 })),
+    themeName: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+)
+
+export const WorkspaceResponse = Type.Object({
+  data: Type.Object({ name: Type.String() }),
+  error: Type.Null(),
+})

@@ -1,0 +1,288 @@
+import type { Static } from '@fastify/type-provider-typebox'
+import type { TenancySettings } from '../../connectors/credentials/validate.js'
+import { validateTenancySettings } from '../../connectors/credentials/validate.js'
+import type { TableInfo } from '../../connectors/types.js'
+import { ApiError, badRequest } from '../../errors.js'
+import type {
+  DatamartItem,
+  DatamartRelationship,
+  DatamartTable,
+  DatamartTableInput,
+  RelationshipInput,
+} from '../../schemas/datamarts.js'
+import { newId } from '../../security/secrets.js'
+import type { DatamartRow } from '../../store/schema.js'
+import { isUniqueViolation, now, type Store } from '../../store/store.js'
+import { PAGE_SIZE } from '../data-apps/data-apps.js'
+import type { Datasource, Datasources } from '../datasources/datasources.js'
+import type { InvalidationBus } from '../events/bus.js'
+
+export type DatamartTableConfig = Static<typeof DatamartTable>
+export type DatamartRelationshipConfig = Static<typeof DatamartRelationship>
+type TableInput = Static<typeof DatamartTableInput>
+type RelationshipIn = Static<typeof RelationshipInput>
+
+export interface DatamartInput {
+  readonly tableList: readonly TableInput[]
+  readonly relationships?: readonly RelationshipIn[]
+  readonly tenancySettings?: unknown
+}
+
+/** A datamart as the query engine reads it. */
+export interface Datamart {
+  readonly id: string
+  readonly name: string
+  readonly datasourceId: string
+  readonly tables: readonly DatamartTableConfig[]
+  readonly relationships: readonly DatamartRelationshipConfig[]
+  readonly tenancySettings: TenancySettings | undefined
+  readonly updatedAt: string
+}
+
+/**
+ * Datamarts: the semantic model over one datasource (tables with labels and tenant column,
+ * columns with alias/label/custom SQL/time-zone flag/default sort, relationships). Every
+ * table and column named must exist in the datasource's cached schema.
+ */
+export class Datamarts {
+  private readonly byId = new Map<string, Datamart>()
+
+  constructor(
+    private readonly store: Store,
+    private readonly datasources: Datasources,
+    private readonly bus: InvalidationBus,
+  ) {
+    bus.on((event) => {
+      if (event.kind === 'datamart') this.byId.delete(event.datamartId)
+    })
+  }
+
+  async create(organizationId: string, name: string, datasourceName: string, input: DatamartInput): Promise<string> {
+    const datasource = await this.datasources.byName(organizationId, datasourceName)
+    if (!datasource) throw new ApiError('DATASOURCE_NAME_ERROR', 400, `No datasource named ${datasourceName}`)
+    const config = normalise(datasource, input)
+    const at = now()
+    try {
+      await this.store.db
+        .insertInto('datamarts')
+        .values({
+          id: newId(),
+          organization_id: organizationId,
+          name,
+          datasource_id: datasource.id,
+          tables: JSON.stringify(config.tables),
+          relationships: JSON.stringify(config.relationships),
+          tenancy_settings: config.tenancySettings ? JSON.stringify(config.tenancySettings) : null,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute()
+    } catch (err) {
+      if (isUniqueViolation(err)) throw badRequest(`name: a datamart named ${name} already exists`)
+      throw err
+    }
+    return name
+  }
+
+  /** Replaces the table configuration whole. */
+  async update(organizationId: string, name: string, input: DatamartInput): Promise<string> {
+    const row = await this.findRow(organizationId, name)
+    const datasource = await this.datasources.get(row.datasource_id)
+    const config = normalise(datasource, {
+      ...input,
+      tenancySettings:
+        input.tenancySettings ?? (row.tenancy_settings ? (JSON.parse(row.tenancy_settings) as unknown) : undefined),
+    })
+    await this.store.db
+      .updateTable('datamarts')
+      .set({
+        tables: JSON.stringify(config.tables),
+        relationships: JSON.stringify(config.relationships),
+        tenancy_settings: config.tenancySettings ? JSON.stringify(config.tenancySettings) : null,
+        updated_at: now(),
+      })
+      .where('id', '=', row.id)
+      .execute()
+    await this.bus.publish({ kind: 'datamart', datamartId: row.id })
+    return name
+  }
+
+  async delete(organizationId: string, name: string): Promise<string> {
+    const row = await this.findRow(organizationId, name)
+    const used = await this.store.db
+      .selectFrom('workspaces')
+      .select('name')
+      .where('datamart_id', '=', row.id)
+      .executeTakeFirst()
+    if (used) throw badRequest(`datamartName: datamart ${name} is used by workspace ${used.name}`)
+    await this.store.db.deleteFrom('datamarts').where('id', '=', row.id).execute()
+    await this.bus.publish({ kind: 'datamart', datamartId: row.id })
+    return name
+  }
+
+  async list(
+    organizationId: string,
+    options: { page?: number; expand: boolean },
+  ): Promise<Static<typeof DatamartItem>[]> {
+    let query = this.store.db
+      .selectFrom('datamarts')
+      .innerJoin('datasources', 'datasources.id', 'datamarts.datasource_id')
+      .selectAll('datamarts')
+      .select(['datasources.name as datasource_name', 'datasources.type as datasource_type'])
+      .where('datamarts.organization_id', '=', organizationId)
+      .orderBy('datamarts.created_at')
+      .orderBy('datamarts.name')
+    if (options.page !== undefined) query = query.limit(PAGE_SIZE).offset((options.page - 1) * PAGE_SIZE)
+    const rows = await query.execute()
+    return rows.map((row) => {
+      const tenancy = row.tenancy_settings ? (JSON.parse(row.tenancy_settings) as TenancySettings) : undefined
+      const table = tenancy?.tenancyLevel === 'TABLE' ? tenancy : undefined
+      const item: Static<typeof DatamartItem> = {
+        name: row.name,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+        datamartOrganization: {
+          tenancyLevel: tenancy?.tenancyLevel ?? null,
+          schemaName: table?.schemaName ?? null,
+          tableName: table?.tableName ?? null,
+          clientColumnType: table?.clientColumnType ?? null,
+          primaryDatabaseName: null,
+          clientColumnName: table?.tableClientNameColumn ?? null,
+          primaryKeyColumnName: table?.tablePrimaryKeyColumn ?? null,
+        },
+        companyIntegration: { name: row.datasource_name, datasourceType: row.datasource_type },
+      }
+      if (options.expand) {
+        item.datamartTables = JSON.parse(row.tables) as DatamartTableConfig[]
+        item.datamartRelationships = JSON.parse(row.relationships) as DatamartRelationshipConfig[]
+      }
+      return item
+    })
+  }
+
+  /** A datamart by name, or undefined. */
+  async byName(organizationId: string, name: string): Promise<Datamart | undefined> {
+    const row = await this.store.db
+      .selectFrom('datamarts')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('name', '=', name)
+      .executeTakeFirst()
+    return row && toDatamart(row)
+  }
+
+  /** By id; from memory after the first read, forgotten on every change (all instances). */
+  async get(id: string): Promise<Datamart> {
+    const hit = this.byId.get(id)
+    if (hit) return hit
+    const datamart = toDatamart(
+      await this.store.db.selectFrom('datamarts').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+    )
+    this.byId.set(id, datamart)
+    return datamart
+  }
+
+  private async findRow(organizationId: string, name: string): Promise<DatamartRow> {
+    const row = await this.store.db
+      .selectFrom('datamarts')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('name', '=', name)
+      .executeTakeFirst()
+    if (!row) throw badRequest(`datamartName: no datamart named ${name}`)
+    return row
+  }
+}
+
+function toDatamart(row: DatamartRow): Datamart {
+  return {
+    id: row.id,
+    name: row.name,
+    datasourceId: row.datasource_id,
+    tables: JSON.parse(row.tables) as DatamartTableConfig[],
+    relationships: JSON.parse(row.relationships) as DatamartRelationshipConfig[],
+    tenancySettings: row.tenancy_settings ? (JSON.parse(row.tenancy_settings) as TenancySettings) : undefined,
+    updatedAt: row.updated_at,
+  }
+}
+
+/** Checks every name against the datasource's schema and fills the defaults of the list item. */
+function normalise(
+  datasource: Datasource,
+  input: DatamartInput,
+): { tables: DatamartTableConfig[]; relationships: DatamartRelationshipConfig[]; tenancySettings?: TenancySettings } {
+  const seen = new Map<string, TableInfo>()
+  const tables = input.tableList.map((t, i): DatamartTableConfig => {
+    const path = `tableList[${i}]`
+    const info = datasource.tables.find((x) => x.schema === t.schemaName && x.name === t.name)
+    if (!info) throw badRequest(`${path}: no table ${t.schemaName}.${t.name} in datasource ${datasource.name}`)
+    const key = `${t.schemaName}.${t.name}`
+    if (seen.has(key)) throw badRequest(`${path}: table ${key} is listed twice`)
+    seen.set(key, info)
+    const given = new Map((t.columns ?? []).map((c) => [c.name, c]))
+    const columns = info.columns.map((c) => {
+      const g = given.get(c.name)
+      given.delete(c.name)
+      if (g?.isCustomColumn) throw badRequest(`${path}.columns: ${c.name} is a column of ${key}, not a custom column`)
+      return column(c.name, c.dataType, g)
+    })
+    for (const [name, g] of given) {
+      if (!g.isCustomColumn) throw badRequest(`${path}.columns: no column ${name} in ${key}`)
+      if (!g.sql?.trim()) throw badRequest(`${path}.columns: custom column ${name} needs sql`)
+      columns.push(column(name, 'unknown', g))
+    }
+    const clientColumn = t.clientColumn ?? null
+    if (clientColumn !== null && !info.columns.some((c) => c.name === clientColumn)) {
+      throw badRequest(`${path}.clientColumn: no column ${clientColumn} in ${key}`)
+    }
+    return {
+      schemaName: t.schemaName,
+      tableName: t.name,
+      label: t.label ?? '',
+      clientColumn,
+      isHide: t.isHide ?? false,
+      datamartTableColumns: columns,
+    }
+  })
+  const relationships = (input.relationships ?? []).map((r, i): DatamartRelationshipConfig => {
+    for (const side of ['parent', 'child'] as const) {
+      const table = r[`${side}Table`]
+      const columnName = r[`${side}Column`]
+      const info = seen.get(table)
+      if (!info) throw badRequest(`relationships[${i}].${side}Table: ${table} is not in tableList (use schema.table)`)
+      if (!info.columns.some((c) => c.name === columnName)) {
+        throw badRequest(`relationships[${i}].${side}Column: no column ${columnName} in ${table}`)
+      }
+    }
+    return {
+      parentTable: r.parentTable,
+      parentColumn: r.parentColumn,
+      childTable: r.childTable,
+      childColumn: r.childColumn,
+      name: r.name ?? `${r.parentTable}.${r.parentColumn} → ${r.childTable}.${r.childColumn}`,
+      cardinality: r.cardinality ?? null,
+      joinType: r.joinType ?? null,
+    }
+  })
+  const tenancySettings =
+    input.tenancySettings === undefined ? datasource.tenancySettings : validateTenancySettings(input.tenancySettings)
+  return tenancySettings ? { tables, relationships, tenancySettings } : { tables, relationships }
+}
+
+function column(
+  name: string,
+  dataType: string,
+  given: Static<typeof DatamartTableInput>['columns'] extends (infer C)[] | undefined ? C | undefined : never,
+): DatamartTableConfig['datamartTableColumns'][number] {
+  return {
+    name,
+    dataType,
+    alias: given?.alias ?? '',
+    label: given?.label ?? '',
+    isHide: given?.isHide ?? false,
+    isCustomColumn: given?.isCustomColumn ?? false,
+    sql: given?.isCustomColumn ? (given.sql ?? '') : '',
+    isTimezoneConversion: given?.isTimezoneConversion ?? false,
+    defaultSort: given?.defaultSort ?? null,
+  }
+}

@@ -1,0 +1,276 @@
+import type { TenancySettings } from '../../connectors/credentials/validate.js'
+import {
+  mergeTenancySettings,
+  validateCredentials,
+  validateTenancySettings,
+} from '../../connectors/credentials/validate.js'
+import { createConnector } from '../../connectors/registry.js'
+import type { Connector, ConnectorOptions, DatasourceType, TableInfo } from '../../connectors/types.js'
+import { ApiError, badRequest } from '../../errors.js'
+import type { Keyring } from '../../security/keyring.js'
+import { newId } from '../../security/secrets.js'
+import type { DatasourceRow } from '../../store/schema.js'
+import { isUniqueViolation, now, type Store } from '../../store/store.js'
+import { PAGE_SIZE } from '../data-apps/data-apps.js'
+import type { InvalidationBus } from '../events/bus.js'
+
+export interface DatasourceInput {
+  readonly datasourceType: DatasourceType
+  readonly credentials: unknown
+  readonly tenancySettings?: unknown
+}
+
+/** What create and update answer: never a credential field. */
+export interface DatasourceSummary {
+  readonly id: string
+  readonly name: string
+  readonly datasourceType: DatasourceType
+  readonly tenancySettings: TenancySettings | null
+  readonly tables: number
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+/** A datasource as the query engine needs it (credentials stay inside its connector). */
+export interface Datasource {
+  readonly id: string
+  readonly organizationId: string
+  readonly name: string
+  readonly type: DatasourceType
+  readonly tenancySettings: TenancySettings | undefined
+  readonly tables: readonly TableInfo[]
+  /** Bumped by every update and sync; part of every result-cache key. */
+  readonly schemaVersion: number
+}
+
+interface Introspection {
+  readonly tables: TableInfo[]
+}
+
+/**
+ * Datasources: credentials validated per type, sealed with AES-256-GCM (the row id is the
+ * associated data, so a sealed value cannot be moved to another row), the connection tested
+ * and the schema cached before anything is saved. One connector (pool) per datasource.
+ */
+export class Datasources {
+  private readonly live = new Map<string, { connector: Connector; version: number }>()
+  private readonly byId = new Map<string, Datasource>()
+
+  constructor(
+    private readonly store: Store,
+    private readonly keyring: Keyring,
+    private readonly options: ConnectorOptions,
+    private readonly bus: InvalidationBus,
+  ) {
+    bus.on((event) => {
+      if (event.kind === 'datasource') this.byId.delete(event.datasourceId)
+    })
+  }
+
+  async create(organizationId: string, input: DatasourceInput): Promise<DatasourceSummary> {
+    const credentials = validateCredentials(input.datasourceType, input.credentials)
+    const tenancy = input.tenancySettings === undefined ? undefined : validateTenancySettings(input.tenancySettings)
+    const existing = await this.findRow(organizationId, credentials.name)
+    if (existing) throw badRequest(`credentials.name: a datasource named ${credentials.name} already exists`)
+    const { tables } = await this.probe(input.datasourceType, credentials, tenancy)
+    const id = newId()
+    const at = now()
+    const row: DatasourceRow = {
+      id,
+      organization_id: organizationId,
+      name: credentials.name,
+      type: input.datasourceType,
+      credentials: this.keyring.encrypt(JSON.stringify(credentials), id),
+      tenancy_settings: tenancy ? JSON.stringify(tenancy) : null,
+      schema_cache: JSON.stringify(tables),
+      schema_version: 1,
+      created_at: at,
+      updated_at: at,
+    }
+    try {
+      await this.store.db.insertInto('datasources').values(row).execute()
+    } catch (err) {
+      if (isUniqueViolation(err))
+        throw badRequest(`credentials.name: a datasource named ${credentials.name} already exists`)
+      throw err
+    }
+    return summary(row)
+  }
+
+  /** Replaces the credentials whole (same type), re-tests, re-introspects; tenancy merges. */
+  async update(organizationId: string, input: DatasourceInput): Promise<DatasourceSummary> {
+    const credentials = validateCredentials(input.datasourceType, input.credentials)
+    const row = await this.findRow(organizationId, credentials.name)
+    if (!row) throw badRequest(`credentials.name: no datasource named ${credentials.name}`)
+    if (row.type !== input.datasourceType) {
+      throw badRequest(`datasourceType: datasource ${row.name} is ${row.type}, not ${input.datasourceType}`)
+    }
+    const previous = row.tenancy_settings ? (JSON.parse(row.tenancy_settings) as TenancySettings) : undefined
+    const tenancy = mergeTenancySettings(previous, input.tenancySettings)
+    const { tables } = await this.probe(input.datasourceType, credentials, tenancy)
+    const updated: DatasourceRow = {
+      ...row,
+      credentials: this.keyring.encrypt(JSON.stringify(credentials), row.id),
+      tenancy_settings: tenancy ? JSON.stringify(tenancy) : null,
+      schema_cache: JSON.stringify(tables),
+      schema_version: row.schema_version + 1,
+      updated_at: now(),
+    }
+    await this.store.db.updateTable('datasources').set(updated).where('id', '=', row.id).execute()
+    await this.forget(row.id)
+    await this.bus.publish({ kind: 'datasource', datasourceId: row.id })
+    return summary(updated)
+  }
+
+  /** Re-reads the schema of a datasource (by id or name); DATASOURCE_ID_ERROR when unknown. */
+  async sync(organizationId: string, datasourceId: string): Promise<{ message: string }> {
+    const row =
+      (await this.store.db
+        .selectFrom('datasources')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where((eb) => eb.or([eb('id', '=', datasourceId), eb('name', '=', datasourceId)]))
+        .executeTakeFirst()) ?? undefined
+    if (!row) throw new ApiError('DATASOURCE_ID_ERROR', 400, `No datasource with id ${datasourceId}`)
+    const connector = this.connectorOf(row)
+    const tables = await connector.introspect()
+    await this.store.db
+      .updateTable('datasources')
+      .set({ schema_cache: JSON.stringify(tables), schema_version: row.schema_version + 1, updated_at: now() })
+      .where('id', '=', row.id)
+      .execute()
+    await this.bus.publish({ kind: 'datasource', datasourceId: row.id })
+    return { message: `Synced datasource ${row.name}: ${tables.length} tables` }
+  }
+
+  async list(
+    organizationId: string,
+    page?: number,
+  ): Promise<{ name: string; datasourceType: string; createdAt: string }[]> {
+    let query = this.store.db
+      .selectFrom('datasources')
+      .select(['name', 'type', 'created_at'])
+      .where('organization_id', '=', organizationId)
+      .orderBy('created_at')
+      .orderBy('name')
+    if (page !== undefined) query = query.limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE)
+    const rows = await query.execute()
+    return rows.map((r) => ({ name: r.name, datasourceType: r.type, createdAt: r.created_at }))
+  }
+
+  /** A datasource by name, or undefined. */
+  async byName(organizationId: string, name: string): Promise<Datasource | undefined> {
+    const row = await this.findRow(organizationId, name)
+    return row && this.toDatasource(row)
+  }
+
+  /** A datasource by id (cached until its next update or sync on this instance). */
+  async get(id: string): Promise<Datasource> {
+    const hit = this.byId.get(id)
+    if (hit) return hit
+    const row = await this.store.db.selectFrom('datasources').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+    return this.toDatasource(row)
+  }
+
+  /** The live connector (pool) of a datasource; reopened when the datasource changed. */
+  async connector(datasource: Datasource): Promise<Connector> {
+    const live = this.live.get(datasource.id)
+    if (live && live.version === datasource.schemaVersion) return live.connector
+    const row = await this.store.db
+      .selectFrom('datasources')
+      .selectAll()
+      .where('id', '=', datasource.id)
+      .executeTakeFirstOrThrow()
+    return this.connectorOf(row)
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.live.values()]
+    this.live.clear()
+    await Promise.allSettled(all.map((l) => l.connector.close()))
+  }
+
+  private connectorOf(row: DatasourceRow): Connector {
+    const live = this.live.get(row.id)
+    if (live && live.version === row.schema_version) return live.connector
+    if (live) void live.connector.close().catch(() => {})
+    const credentials: unknown = JSON.parse(this.keyring.decrypt(row.credentials, row.id))
+    const connector = createConnector(row.type as DatasourceType, credentials, this.options)
+    this.live.set(row.id, { connector, version: row.schema_version })
+    return connector
+  }
+
+  private toDatasource(row: DatasourceRow): Datasource {
+    const datasource: Datasource = {
+      id: row.id,
+      organizationId: row.organization_id,
+      name: row.name,
+      type: row.type as DatasourceType,
+      tenancySettings: row.tenancy_settings ? (JSON.parse(row.tenancy_settings) as TenancySettings) : undefined,
+      tables: JSON.parse(row.schema_cache) as TableInfo[],
+      schemaVersion: row.schema_version,
+    }
+    this.byId.set(row.id, datasource)
+    return datasource
+  }
+
+  private async forget(id: string): Promise<void> {
+    this.byId.delete(id)
+    const live = this.live.get(id)
+    this.live.delete(id)
+    await live?.connector.close().catch(() => {})
+  }
+
+  private findRow(organizationId: string, name: string): Promise<DatasourceRow | undefined> {
+    return this.store.db
+      .selectFrom('datasources')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('name', '=', name)
+      .executeTakeFirst()
+  }
+
+  /**
+   * Connects with the candidate credentials, introspects, and checks the tenancy settings
+   * against what is there; the connection is closed whatever happens (nothing is saved on
+   * failure).
+   */
+  private async probe(
+    type: DatasourceType,
+    credentials: unknown,
+    tenancy: TenancySettings | undefined,
+  ): Promise<Introspection> {
+    const connector = createConnector(type, credentials, this.options)
+    try {
+      await connector.test()
+      const tables = await connector.introspect()
+      if (tenancy?.tenancyLevel === 'TABLE') checkTenancyTable(tenancy, tables)
+      return { tables }
+    } finally {
+      await connector.close().catch(() => {})
+    }
+  }
+}
+
+function checkTenancyTable(tenancy: TenancySettings & { tenancyLevel: 'TABLE' }, tables: readonly TableInfo[]): void {
+  const table = tables.find((t) => t.schema === tenancy.schemaName && t.name === tenancy.tableName)
+  if (!table) throw badRequest(`tenancySettings.tableName: no table ${tenancy.schemaName}.${tenancy.tableName}`)
+  for (const field of ['tableClientNameColumn', 'tablePrimaryKeyColumn'] as const) {
+    const column = tenancy[field]
+    if (!table.columns.some((c) => c.name === column)) {
+      throw badRequest(`tenancySettings.${field}: no column ${column} in ${tenancy.schemaName}.${tenancy.tableName}`)
+    }
+  }
+}
+
+function summary(row: DatasourceRow): DatasourceSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    datasourceType: row.type as DatasourceType,
+    tenancySettings: row.tenancy_settings ? (JSON.parse(row.tenancy_settings) as TenancySettings) : null,
+    tables: (JSON.parse(row.schema_cache) as unknown[]).length,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}

@@ -1,0 +1,104 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import type { FastifyBaseLogger } from 'fastify'
+import { now } from '../../store/store.js'
+import { PRIMARY_ORGANIZATION_ID } from '../admin/admin-accounts.js'
+import type { Services } from '../index.js'
+import { writeDemoDataset } from './dataset.js'
+import { demoDocument } from './document.js'
+
+export const DEMO = {
+  dataApp: 'demo',
+  datasource: 'demo',
+  datamart: 'demo_sales',
+  workspace: 'demo',
+  dashboardId: 'demo-sales',
+} as const
+
+export interface DemoSeed {
+  /** Set only on the run that created the data app: its key, to print once. */
+  readonly key?: string
+}
+
+/**
+ * First start with DEMO=true: a generated multi-tenant dataset (CSV, read by DuckDB through
+ * the `csv` datasource type), its datamart, workspace, dashboard and a data app with an embed.
+ * Idempotent: each step is skipped when its object exists, so an interrupted seed completes
+ * on the next start.
+ */
+export async function seedDemo(services: Services, log: FastifyBaseLogger): Promise<DemoSeed> {
+  const org = PRIMARY_ORGANIZATION_ID
+  const { store, datasources, datamarts, workspaces, dashboards, dataApps, embeds } = services
+  const dir = join(services.config.dataDir, 'demo')
+  if (!existsSync(join(dir, 'orders.csv'))) {
+    const started = Date.now()
+    writeDemoDataset(dir)
+    log.info({ dir, ms: Date.now() - started }, 'demo: generated the sales dataset')
+  }
+  await store.db
+    .insertInto('organizations')
+    .values({ id: org, name: 'Strata', created_at: now() })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute()
+  if (!(await datasources.byName(org, DEMO.datasource))) {
+    await datasources.create(org, { datasourceType: 'csv', credentials: { name: DEMO.datasource, path: dir } })
+  }
+  if (!(await datamarts.byName(org, DEMO.datamart))) {
+    await datamarts.create(org, DEMO.datamart, DEMO.datasource, {
+      tableList: [
+        { schemaName: 'main', name: 'orders', label: 'Orders', clientColumn: 'tenant' },
+        { schemaName: 'main', name: 'customers', label: 'Customers', clientColumn: 'tenant' },
+      ],
+      relationships: [
+        {
+          parentTable: 'main.customers',
+          parentColumn: 'id',
+          childTable: 'main.orders',
+          childColumn: 'customer_id',
+          cardinality: 'OneToMany',
+          joinType: 'INNER JOIN',
+        },
+      ],
+    })
+  }
+  let workspace = await workspaces.byName(org, DEMO.workspace)
+  if (!workspace) {
+    await workspaces.create(org, { name: DEMO.workspace, connectionType: 'DATAMART', datamartName: DEMO.datamart })
+    workspace = await workspaces.byName(org, DEMO.workspace)
+  }
+  if (workspace && !(await dashboards.byExternalId(workspace.id, DEMO.dashboardId))) {
+    await dashboards.import(org, {
+      workspaceName: DEMO.workspace,
+      dashboardId: DEMO.dashboardId,
+      importDashboardData: demoDocument,
+    })
+  }
+  let key: string | undefined
+  if (!(await dataApps.byName(org, DEMO.dataApp))) key = (await dataApps.create(org, DEMO.dataApp)).key
+  const app = await dataApps.byName(org, DEMO.dataApp)
+  if (app && !(await embeds.resolve(app.id, DEMO.dashboardId))) {
+    await embeds.create(
+      { kind: 'dataApp', organizationId: org, dataAppId: app.id, dataAppName: DEMO.dataApp },
+      {
+        dashboardId: DEMO.dashboardId,
+        embedType: 'dashboard',
+        workspaceName: DEMO.workspace,
+        name: 'Sales overview',
+        accessSettings: {
+          datamartName: DEMO.datamart,
+          isAllowEmailReports: false,
+          isAllowManageMetrics: false,
+          isAllowCreateDashboardView: false,
+          isAllowMetricCreation: false,
+          isAllowMetricDeletion: false,
+          isAllowMetricLayoutChange: false,
+          isAllowMetricUpdate: false,
+          isAllowUnderlyingData: true,
+          isAllowEndUserDashboardFilter: true,
+          metricCreationMode: 'DRAG_DROP',
+        },
+      },
+    )
+  }
+  return key ? { key } : {}
+}

@@ -1,0 +1,406 @@
+import { randomBytes } from 'node:crypto'
+import type { Static } from '@fastify/type-provider-typebox'
+import type { PrincipalOf } from '../../auth/principal.js'
+import { ApiError, badRequest } from '../../errors.js'
+import { check } from '../../schemas/check.js'
+import { AccessSettings, type EmbedItem, REQUIRED_ON_CREATE } from '../../schemas/embeds.js'
+import { newId } from '../../security/secrets.js'
+import type { EmbedRow } from '../../store/schema.js'
+import { now, type Store } from '../../store/store.js'
+import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
+import { PAGE_SIZE } from '../data-apps/data-apps.js'
+import type { Datamarts } from '../datamarts/datamarts.js'
+import type { InvalidationBus } from '../events/bus.js'
+import type { Workspaces } from '../workspaces/workspaces.js'
+
+export type AccessSettingsInput = Static<typeof AccessSettings>
+type DataApp = PrincipalOf<'dataApp'>
+
+export interface Embed {
+  readonly id: string
+  readonly dataAppId: string
+  readonly embedId: string
+  readonly embedType: 'dashboard' | 'metric'
+  readonly name: string
+  readonly dashboardRowId: string
+  readonly metricId: string | null
+  readonly accessSettings: AccessSettingsInput
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+export interface CreateEmbedInput {
+  readonly dashboardId: string
+  readonly embedType: 'dashboard' | 'metric'
+  readonly metricId?: string
+  readonly workspaceName: string
+  readonly name?: string
+  readonly accessSettings?: Record<string, unknown>
+}
+
+/**
+ * Embeds: a data app's published view of a dashboard or one metric, with access settings.
+ * Lookups on the runtime hot path come from memory; every change is published on the
+ * invalidation bus so other instances forget at once.
+ */
+export class Embeds {
+  private readonly cache = new Map<string, Embed | null>()
+
+  constructor(
+    private readonly store: Store,
+    private readonly workspaces: Workspaces,
+    private readonly dashboards: Dashboards,
+    private readonly datamarts: Datamarts,
+    private readonly bus: InvalidationBus,
+  ) {
+    bus.on((event) => {
+      if (event.kind === 'embed') this.cache.delete(event.embedId)
+      if (event.kind === 'data-app') this.cache.clear()
+    })
+  }
+
+  async create(app: DataApp, input: CreateEmbedInput): Promise<Embed> {
+    const workspace = await this.workspaces.byName(app.organizationId, input.workspaceName)
+    if (!workspace) throw new ApiError('INVALID_WORKSPACE_NAME', 404, `No workspace named ${input.workspaceName}`)
+    const dashboard = await this.dashboards.byExternalId(workspace.id, input.dashboardId)
+    if (!dashboard) {
+      throw new ApiError(
+        'INVALID_DASHBOARD_ID',
+        404,
+        `No dashboard ${input.dashboardId} in workspace ${workspace.name}`,
+      )
+    }
+    if (input.embedType === 'metric') {
+      if (!input.metricId) throw badRequest('metricId is required when embedType is metric')
+      if (!dashboard.document.metrics.some((m) => m.metricId === input.metricId)) {
+        throw new ApiError('INVALID_METRIC_ID', 404, `No metric ${input.metricId} in dashboard ${input.dashboardId}`)
+      }
+    }
+    const accessSettings = await this.checkCreateSettings(app, input.embedType, input.accessSettings)
+    return this.insert(app, {
+      embedType: input.embedType,
+      name: input.name,
+      dashboardRowId: dashboard.id,
+      metricId: input.embedType === 'metric' ? (input.metricId ?? null) : null,
+      accessSettings,
+    })
+  }
+
+  /** DESIGN.md §2.1 "Create Empty Dashboard Embed": imports (or creates empty) and embeds. */
+  async createWithDashboard(
+    app: DataApp,
+    input: {
+      dashboardId: string
+      workspaceName: string
+      clientId: string
+      name?: string
+      isRenameDashboard?: boolean
+      importDashboardData?: unknown
+      schemaPairs?: readonly { replaceSchema: string; targetSchema: string }[]
+      accessSettings: Record<string, unknown>
+    },
+  ): Promise<Embed> {
+    const workspace = await this.workspaces.byName(app.organizationId, input.workspaceName)
+    if (!workspace) throw new ApiError('INVALID_WORKSPACE_NAME', 404, `No workspace named ${input.workspaceName}`)
+    const accessSettings = await this.checkCreateSettings(app, 'dashboard', input.accessSettings)
+    const name = input.name ?? input.dashboardId
+    const dashboard = await this.dashboards.import(app.organizationId, {
+      workspaceName: input.workspaceName,
+      importDashboardData: input.importDashboardData ?? { name, filters: [], layout: [], metrics: [] },
+      dashboardId: input.dashboardId,
+      ...(input.isRenameDashboard || !input.importDashboardData ? { dashboardName: name } : {}),
+      ...(input.schemaPairs ? { schemaPairs: input.schemaPairs } : {}),
+      createdByClient: input.clientId,
+    })
+    return this.insert(app, {
+      embedType: 'dashboard',
+      name,
+      dashboardRowId: dashboard.id,
+      metricId: null,
+      accessSettings,
+    })
+  }
+
+  async list(app: DataApp, options: { page?: number; clientId?: string }): Promise<Static<typeof EmbedItem>[]> {
+    let query = this.store.db
+      .selectFrom('embeds')
+      .innerJoin('dashboards', 'dashboards.id', 'embeds.dashboard_row_id')
+      .selectAll('embeds')
+      .select(['dashboards.dashboard_id', 'dashboards.name as dashboard_name', 'dashboards.document'])
+      .where('embeds.data_app_id', '=', app.dataAppId)
+      .orderBy('embeds.created_at')
+      .orderBy('embeds.embed_id')
+    if (options.clientId !== undefined) {
+      query = query
+        .where('embeds.embed_type', '=', 'dashboard')
+        .where('dashboards.created_by_client', '=', options.clientId)
+    }
+    if (options.page !== undefined) query = query.limit(PAGE_SIZE).offset((options.page - 1) * PAGE_SIZE)
+    const rows = await query.execute()
+    return rows.map((row) => {
+      const metricName =
+        row.metric_id === null
+          ? undefined
+          : ((JSON.parse(row.document) as Dashboard['document']).metrics.find((m) => m.metricId === row.metric_id)
+              ?.name ?? row.metric_id)
+      return {
+        embedId: row.embed_id,
+        embedType: row.embed_type as 'dashboard' | 'metric',
+        name: row.name,
+        externalDashboard:
+          row.embed_type === 'dashboard'
+            ? { externalDashboardId: row.dashboard_id, metadata: {}, name: row.dashboard_name }
+            : null,
+        externalMetric: row.metric_id === null ? null : { metricId: row.metric_id, name: metricName ?? row.metric_id },
+        embedMetadata: {
+          embedId: row.embed_id,
+          name: row.name,
+          embedType: row.embed_type,
+          dataAppName: app.dataAppName,
+          metricId: row.metric_id,
+          dashboardId: row.dashboard_id,
+          createdAt: row.created_at,
+          updatedAt: row.updated_at,
+        },
+      }
+    })
+  }
+
+  /** The dashboards this data app embeds: one item per dashboard embed. */
+  async listDashboards(
+    app: DataApp,
+    options: { page?: number; names?: readonly string[] },
+  ): Promise<{ name: string; externalDashboardId: string; embedId: string }[]> {
+    let query = this.store.db
+      .selectFrom('embeds')
+      .innerJoin('dashboards', 'dashboards.id', 'embeds.dashboard_row_id')
+      .select(['dashboards.name', 'dashboards.dashboard_id', 'embeds.embed_id'])
+      .where('embeds.data_app_id', '=', app.dataAppId)
+      .where('embeds.embed_type', '=', 'dashboard')
+      .orderBy('embeds.created_at')
+      .orderBy('embeds.embed_id')
+    if (options.names?.length) query = query.where('dashboards.name', 'in', [...options.names])
+    if (options.page !== undefined) query = query.limit(PAGE_SIZE).offset((options.page - 1) * PAGE_SIZE)
+    const rows = await query.execute()
+    return rows.map((r) => ({ name: r.name, externalDashboardId: r.dashboard_id, embedId: r.embed_id }))
+  }
+
+  /**
+   * The metrics of an embed that a client may see (spec: Metric visibility rules): shared
+   * metrics for every client, client-created ones only for their client, and with
+   * `userIdentifier` only that user's metrics (system metrics excluded).
+   */
+  async listMetrics(
+    app: DataApp,
+    embedId: string,
+    clientId: string,
+    options: { page?: number; userIdentifier?: string },
+  ): Promise<{ name: string; metricId: string; isPublished: boolean; createdByUser: string | null }[]> {
+    const embed = await this.owned(
+      app,
+      embedId,
+      () => new ApiError('EMBED_PARAM_ERROR', 400, `Embed ${embedId} is unknown for data app ${app.dataAppName}`),
+    )
+    const dashboard = await this.dashboards.get(embed.dashboardRowId)
+    const visible = (dashboard?.document.metrics ?? [])
+      .filter((m) => embed.metricId === null || m.metricId === embed.metricId)
+      .filter((m) => m.createdByClient === undefined || m.createdByClient === clientId)
+      .filter((m) => options.userIdentifier === undefined || m.createdByUser === options.userIdentifier)
+      .map((m) => ({
+        name: m.name,
+        metricId: m.metricId,
+        isPublished: m.createdByUser === undefined ? true : (m.isPublished ?? true),
+        createdByUser: m.createdByUser ?? null,
+      }))
+    if (options.page === undefined) return visible
+    return visible.slice((options.page - 1) * PAGE_SIZE, options.page * PAGE_SIZE)
+  }
+
+  /** Partial accessSettings; takes effect at once for live guest tokens (caches dropped). */
+  async update(app: DataApp, embedId: string, settings: object, workspaceName?: string): Promise<string> {
+    if (workspaceName !== undefined && !(await this.workspaces.byName(app.organizationId, workspaceName))) {
+      throw new ApiError('INVALID_WORKSPACE_NAME', 404, `No workspace named ${workspaceName}`)
+    }
+    const embed = await this.owned(app, embedId, () => new ApiError('EMBED_NOT_FOUND', 404, `No embed ${embedId}`))
+    const patch = check(
+      AccessSettings,
+      settings,
+      'accessSettings',
+      (message) => new ApiError('INVALID_ACCESS_SETTINGS', 400, message),
+    )
+    const merged = { ...embed.accessSettings, ...patch }
+    if (patch.joinModel !== undefined && patch.isIncrementalJoin !== undefined) {
+      if ((patch.joinModel === 'multi') !== patch.isIncrementalJoin) {
+        throw new ApiError(
+          'CONFLICTING_UPDATE',
+          409,
+          'joinModel and the legacy isIncrementalJoin disagree; send joinModel only',
+        )
+      }
+    }
+    if (patch.datamartName !== undefined && !(await this.datamarts.byName(app.organizationId, patch.datamartName))) {
+      throw new ApiError('INVALID_DATAMART', 404, `No datamart named ${patch.datamartName}`)
+    }
+    await this.store.db
+      .updateTable('embeds')
+      .set({ access_settings: JSON.stringify(merged), updated_at: now() })
+      .where('id', '=', embed.id)
+      .execute()
+    await this.bus.publish({ kind: 'embed', embedId })
+    return embedId
+  }
+
+  /** Deletes the embed (its guest tokens stop at once) and, when asked and allowed, its dashboard. */
+  async delete(app: DataApp, embedId: string, deleteDashboard: boolean): Promise<string> {
+    const embed = await this.owned(app, embedId, () => badRequest(`Embed ${embedId} not found`))
+    const dashboard = await this.dashboards.get(embed.dashboardRowId)
+    if (deleteDashboard && dashboard) {
+      if (dashboard.origin !== 'api') {
+        throw badRequest(`Dashboard ${dashboard.dashboardId} is internal and cannot be deleted`)
+      }
+      const users = await this.store.db
+        .selectFrom('embeds')
+        .select('embed_id')
+        .where('dashboard_row_id', '=', dashboard.id)
+        .execute()
+      if (users.length > 1) {
+        throw badRequest(`Dashboard ${dashboard.dashboardId} is referenced by multiple embeds and cannot be deleted`)
+      }
+      if (dashboard.organizationId !== app.organizationId) throw badRequest(`Embed ${embedId} not found`)
+    }
+    await this.store.db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('embeds').where('id', '=', embed.id).execute()
+      if (deleteDashboard && dashboard) await tx.deleteFrom('dashboards').where('id', '=', dashboard.id).execute()
+    })
+    await this.bus.publish({ kind: 'embed', embedId })
+    if (deleteDashboard && dashboard) await this.bus.publish({ kind: 'dashboard', dashboardRowId: dashboard.id })
+    return embedId
+  }
+
+  async rename(app: DataApp, embedId: string, name: string, renameDashboard: boolean): Promise<string> {
+    const embed = await this.owned(app, embedId, () => new ApiError('INVALID_EMBED_ID', 400, `No embed ${embedId}`))
+    await this.store.db.updateTable('embeds').set({ name, updated_at: now() }).where('id', '=', embed.id).execute()
+    if (renameDashboard) await this.dashboards.rename(embed.dashboardRowId, name)
+    await this.bus.publish({ kind: 'embed', embedId })
+    return name
+  }
+
+  async export(app: DataApp, embedId: string) {
+    const embed = await this.owned(app, embedId, async () =>
+      (await this.get(embedId))
+        ? new ApiError('EMBED_PARAM_ERROR', 400, `Embed ${embedId} does not belong to data app ${app.dataAppName}`)
+        : new ApiError('INVALID_EMBED_ID', 400, `No embed ${embedId}`),
+    )
+    const dashboard = await this.dashboards.get(embed.dashboardRowId)
+    if (!dashboard) throw new ApiError('INVALID_EMBED_ID', 400, `Embed ${embedId} has no dashboard`)
+    return {
+      _meta: {
+        exportedAt: now(),
+        embedId,
+        name: embed.name,
+        embedType: embed.embedType,
+        dashboardId: dashboard.dashboardId,
+        embedDataAppAccessSetting: embed.accessSettings as Record<string, unknown>,
+      },
+      data: dashboard.document,
+    }
+  }
+
+  /** An embed by id (memory first; null remembered too, so probing unknown ids stays cheap). */
+  async get(embedId: string): Promise<Embed | undefined> {
+    const hit = this.cache.get(embedId)
+    if (hit !== undefined) return hit ?? undefined
+    const row = await this.store.db.selectFrom('embeds').selectAll().where('embed_id', '=', embedId).executeTakeFirst()
+    const embed = row ? toEmbed(row) : null
+    if (this.cache.size > 50_000) this.cache.clear()
+    this.cache.set(embedId, embed)
+    return embed ?? undefined
+  }
+
+  /** An embed of this data app by embed id or by its dashboard's external id. */
+  async resolve(dataAppId: string, idOrDashboardId: string): Promise<Embed | undefined> {
+    const embed = await this.get(idOrDashboardId)
+    if (embed?.dataAppId === dataAppId) return embed
+    const row = await this.store.db
+      .selectFrom('embeds')
+      .innerJoin('dashboards', 'dashboards.id', 'embeds.dashboard_row_id')
+      .select('embeds.embed_id')
+      .where('embeds.data_app_id', '=', dataAppId)
+      .where('dashboards.dashboard_id', '=', idOrDashboardId)
+      .where('embeds.embed_type', '=', 'dashboard')
+      .orderBy('embeds.created_at')
+      .executeTakeFirst()
+    return row ? this.get(row.embed_id) : undefined
+  }
+
+  private async owned(app: DataApp, embedId: string, notFound: () => ApiError | Promise<ApiError>): Promise<Embed> {
+    const embed = await this.get(embedId)
+    if (!embed || embed.dataAppId !== app.dataAppId) throw await notFound()
+    return embed
+  }
+
+  private async checkCreateSettings(
+    app: DataApp,
+    embedType: 'dashboard' | 'metric',
+    settings: Record<string, unknown> | undefined,
+  ): Promise<AccessSettingsInput> {
+    if (settings === undefined) {
+      if (embedType === 'dashboard') throw badRequest('accessSettings is required for dashboard embeds')
+      return {}
+    }
+    const parsed = check(AccessSettings, settings, 'accessSettings')
+    const required = embedType === 'dashboard' ? ['datamartName', ...REQUIRED_ON_CREATE] : REQUIRED_ON_CREATE
+    for (const field of required) {
+      if (parsed[field as keyof AccessSettingsInput] === undefined)
+        throw badRequest(`accessSettings.${field} is required`)
+    }
+    if (parsed.datamartName !== undefined && !(await this.datamarts.byName(app.organizationId, parsed.datamartName))) {
+      throw new ApiError('INVALID_DATAMART', 404, `No datamart named ${parsed.datamartName}`)
+    }
+    return withJoinModel(parsed)
+  }
+
+  private async insert(
+    app: DataApp,
+    input: Pick<Embed, 'embedType' | 'dashboardRowId' | 'metricId' | 'accessSettings'> & { name?: string | undefined },
+  ): Promise<Embed> {
+    const at = now()
+    const embedId = `emb_${randomBytes(8).toString('hex')}`
+    const row: EmbedRow = {
+      id: newId(),
+      data_app_id: app.dataAppId,
+      embed_id: embedId,
+      embed_type: input.embedType,
+      name: input.name ?? embedId,
+      dashboard_row_id: input.dashboardRowId,
+      metric_id: input.metricId,
+      access_settings: JSON.stringify(input.accessSettings),
+      created_at: at,
+      updated_at: at,
+    }
+    await this.store.db.insertInto('embeds').values(row).execute()
+    this.cache.delete(embedId)
+    return toEmbed(row)
+  }
+}
+
+/** joinModel is preferred; the legacy isIncrementalJoin maps onto it (true = multi). */
+function withJoinModel(settings: AccessSettingsInput): AccessSettingsInput {
+  if (settings.joinModel !== undefined || settings.isIncrementalJoin === undefined) return settings
+  return { ...settings, joinModel: settings.isIncrementalJoin ? 'multi' : 'single' }
+}
+
+function toEmbed(row: EmbedRow): Embed {
+  return {
+    id: row.id,
+    dataAppId: row.data_app_id,
+    embedId: row.embed_id,
+    embedType: row.embed_type as 'dashboard' | 'metric',
+    name: row.name,
+    dashboardRowId: row.dashboard_row_id,
+    metricId: row.metric_id,
+    accessSettings: JSON.parse(row.access_settings) as AccessSettingsInput,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}

@@ -1,0 +1,224 @@
+import { LRUCache } from 'lru-cache'
+import type { DatasourceType, DataType } from '../../connectors/types.js'
+import { ApiError, badRequest } from '../../errors.js'
+import { compileMetric, type Tenancy } from '../../query/compile.js'
+import { getDialect } from '../../query/dialects/registry.js'
+import type { Metric } from '../../query/document.js'
+import { type FilterInputs, resolveFilters } from '../../query/filters.js'
+import { resolveTable } from '../../query/model.js'
+import type { Dashboard } from '../dashboards/dashboards.js'
+import type { Datasources } from '../datasources/datasources.js'
+import type { Embed } from '../embeds/embeds.js'
+import type { InvalidationBus } from '../events/bus.js'
+import type { Workspaces } from '../workspaces/workspaces.js'
+import { ResultCache } from './result-cache.js'
+import type { Source, SourceHints, Sources } from './sources.js'
+
+/** The spec's metric query result. */
+export interface MetricResult {
+  readonly data: readonly Record<string, unknown>[]
+  readonly timeTaken: number
+  readonly comparisonValue?: number | null
+  readonly totalRecords: number
+  readonly metaData: {
+    readonly columns: readonly { readonly name: string; readonly dataType: DataType }[]
+    readonly groupbyColumnList: readonly string[]
+  }
+  readonly metricid: string
+  readonly error: null
+}
+
+export interface MetricRequest {
+  readonly embed: Embed
+  readonly dashboard: Dashboard
+  readonly metricId: string
+  /** `None`: no tenancy. */
+  readonly clientId: string
+  readonly filters: FilterInputs
+  /** The guest token's rlsSettings values for this metric. */
+  readonly rls?: Readonly<Record<string, unknown>>
+  /** IANA; the session time zone on the engines that have one, and where presets are evaluated. */
+  readonly timezone?: string | undefined
+  readonly hints?: SourceHints
+  /** 1-based; pages of `pageSize` rows (tables). */
+  readonly pageNumber?: number | undefined
+}
+
+/** Engines whose session time zone `params.timezone` sets (spec: params table). */
+const SESSION_TIMEZONE: ReadonlySet<DatasourceType> = new Set([
+  'clickhouse',
+  'trino',
+  'redshift',
+  'cockroachdb',
+  'postgres',
+  'mssql',
+])
+const PAGE_ROWS = 100
+
+interface Rows {
+  readonly rows: readonly Record<string, unknown>[]
+  readonly columns: readonly { name: string; dataType: DataType }[]
+  readonly total?: number
+  readonly comparison?: number | null
+}
+
+/**
+ * Runs a metric for one tenant: tenancy from the clientId and the datasource/datamart/embed
+ * settings, filters resolved against the document, compiled to the datasource's dialect,
+ * executed through its pool, results cached per tenant context.
+ */
+export class MetricQueries {
+  private readonly cache: ResultCache<Rows>
+  private readonly databases = new LRUCache<string, readonly string[]>({ max: 1000, ttl: 60_000 })
+
+  constructor(
+    private readonly sources: Sources,
+    private readonly datasources: Datasources,
+    private readonly workspaces: Workspaces,
+    bus: InvalidationBus,
+    private readonly options: {
+      readonly queryTimeoutMs: number
+      readonly rowLimit: number
+      readonly cacheTtlMs: number
+      readonly redis: ConstructorParameters<typeof ResultCache>[1]
+    },
+  ) {
+    this.cache = new ResultCache<Rows>(options.cacheTtlMs, options.redis)
+    bus.on((event) => {
+      if (event.kind === 'datasource' || event.kind === 'dashboard' || event.kind === 'datamart') this.cache.clear()
+      if (event.kind === 'datasource') this.databases.delete(event.datasourceId)
+    })
+  }
+
+  /** The metric of an embed (a metric embed exposes exactly its one metric). */
+  metricOf(embed: Embed, dashboard: Dashboard, metricId: string): Metric {
+    const metric = dashboard.document.metrics.find((m) => m.metricId === metricId)
+    if (!metric || (embed.metricId !== null && embed.metricId !== metricId)) {
+      throw new ApiError('EMBED_PARAM_ERROR', 400, `Metric ${metricId} does not belong to embed ${embed.embedId}`)
+    }
+    return metric
+  }
+
+  async run(request: MetricRequest): Promise<MetricResult> {
+    const started = performance.now()
+    const metric = this.metricOf(request.embed, request.dashboard, request.metricId)
+    const workspace = await this.workspaces.get(request.dashboard.workspaceId)
+    const source = await this.sources.resolve(workspace, request.hints)
+    const tenancy = await this.tenancy(source, request)
+    const timezone = request.timezone ?? 'UTC'
+    const filters = resolveFilters(request.dashboard.document, metric, request.filters)
+    const page = request.pageNumber === undefined ? undefined : Math.max(1, request.pageNumber)
+    const compiled = compileMetric({
+      metric,
+      model: source.model,
+      dialect: getDialect((await this.datasources.connector(source.datasource)).dialect),
+      context: {
+        tenancy,
+        rls: request.rls ?? {},
+        filters,
+        timezone,
+        now: new Date(),
+        ...(page ? { page: { limit: PAGE_ROWS, offset: (page - 1) * PAGE_ROWS } } : {}),
+      },
+    })
+    const database = tenancy.kind === 'database' ? tenancy.database : undefined
+    const sessionZone = SESSION_TIMEZONE.has(source.datasource.type) ? timezone : undefined
+    const { value } = await this.cache.get(
+      {
+        datasourceId: source.datasource.id,
+        schemaVersion: source.datasource.schemaVersion,
+        database,
+        timezone: sessionZone,
+        sql: JSON.stringify([compiled.sql, compiled.countSql?.sql ?? null, compiled.comparison?.sql ?? null]),
+        params: [compiled.params, compiled.countSql?.params ?? null, compiled.comparison?.params ?? null],
+      },
+      async () => {
+        const connector = await this.datasources.connector(source.datasource)
+        const run = (sql: string, params: readonly unknown[]) =>
+          connector.execute(sql, {
+            params,
+            timeoutMs: this.options.queryTimeoutMs,
+            maxRows: this.options.rowLimit,
+            ...(sessionZone ? { timezone: sessionZone } : {}),
+            ...(database ? { database } : {}),
+          })
+        const [main, count, comparison] = await Promise.all([
+          run(compiled.sql, compiled.params),
+          compiled.countSql ? run(compiled.countSql.sql, compiled.countSql.params) : undefined,
+          compiled.comparison ? run(compiled.comparison.sql, compiled.comparison.params) : undefined,
+        ])
+        return {
+          rows: main.rows,
+          columns: compiled.columns.length > 0 ? compiled.columns : main.columns,
+          ...(count ? { total: Number(Object.values(count.rows[0] ?? {})[0] ?? 0) } : {}),
+          ...(comparison ? { comparison: firstMeasure(comparison.rows[0], metric) } : {}),
+        }
+      },
+    )
+    return {
+      data: value.rows,
+      timeTaken: Math.round((performance.now() - started) * 100) / 100,
+      ...(metric.comparison ? { comparisonValue: value.comparison ?? null } : {}),
+      totalRecords: value.total ?? value.rows.length,
+      metaData: { columns: value.columns, groupbyColumnList: compiled.groupBy },
+      metricid: request.metricId,
+      error: null,
+    }
+  }
+
+  /**
+   * DESIGN.md §2.3. `None` is no tenancy. DATABASE: the clientId names a database the
+   * datasource really has. TABLE: the client column of every queried table, from the embed's
+   * tableTenancySettings, the datamart, or through the tenancy table.
+   */
+  private async tenancy(source: Source, request: MetricRequest): Promise<Tenancy> {
+    const { clientId } = request
+    if (clientId === 'None') return { kind: 'none' }
+    const settings = source.datamart?.tenancySettings ?? source.datasource.tenancySettings
+    if (settings?.tenancyLevel === 'DATABASE') {
+      const databases = await this.databasesOf(source)
+      if (!databases.includes(clientId)) {
+        throw badRequest(`clientId: ${clientId} is not a database of datasource ${source.datasource.name}`)
+      }
+      return { kind: 'database', database: clientId }
+    }
+    const clientColumns = new Map<string, string>()
+    for (const [i, t] of (request.embed.accessSettings.tableTenancySettings ?? []).entries()) {
+      clientColumns.set(
+        resolveTable(source.model, t.name, `accessSettings.tableTenancySettings[${i}].name`).key,
+        t.clientColumn,
+      )
+    }
+    const modelHasClientColumns = [...source.model.tables.values()].some((t) => t.clientColumn)
+    if (settings?.tenancyLevel === 'TABLE') {
+      return {
+        kind: 'table',
+        clientId,
+        clientColumns,
+        tenancyTable: {
+          table: `${settings.schemaName}.${settings.tableName}`,
+          clientNameColumn: settings.tableClientNameColumn,
+          primaryKeyColumn: settings.tablePrimaryKeyColumn,
+        },
+      }
+    }
+    if (clientColumns.size > 0 || modelHasClientColumns) return { kind: 'table', clientId, clientColumns }
+    return { kind: 'none' }
+  }
+
+  private async databasesOf(source: Source): Promise<readonly string[]> {
+    const key = source.datasource.id
+    let list = this.databases.get(key)
+    if (!list) {
+      list = await (await this.datasources.connector(source.datasource)).databases()
+      this.databases.set(key, list)
+    }
+    return list
+  }
+}
+
+function firstMeasure(row: Record<string, unknown> | undefined, metric: Metric): number | null {
+  const name = metric.query?.measures?.[0]?.name
+  const value = row && name !== undefined ? row[name] : undefined
+  return value === undefined || value === null ? null : Number(value)
+}

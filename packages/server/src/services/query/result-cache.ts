@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto'
+import type { Redis } from 'ioredis'
+import { LRUCache } from 'lru-cache'
+
+/**
+ * What a cached result is keyed by. The tenant context is in it twice over: the database
+ * (DATABASE tenancy) explicitly, and the tenancy/RLS predicates' values as bound parameters
+ * of the compiled SQL; a key without them is how comparable products leaked rows.
+ */
+export interface ResultKey {
+  readonly datasourceId: string
+  readonly schemaVersion: number
+  readonly database: string | undefined
+  readonly timezone: string | undefined
+  readonly sql: string
+  readonly params: readonly unknown[]
+}
+
+const PREFIX = 'strata:result:'
+
+/**
+ * Metric results: an in-process LRU, shared through Redis when configured, with a TTL; a cold
+ * key is computed once however many requests ask for it at the same moment (single flight).
+ * Redis failures degrade to the local cache, never to an error.
+ */
+export class ResultCache<V extends object> {
+  private readonly local: LRUCache<string, V> | undefined
+  private readonly inflight = new Map<string, Promise<V>>()
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly redis: Redis | undefined,
+    maxEntries = 5000,
+  ) {
+    this.local = ttlMs > 0 ? new LRUCache<string, V>({ max: maxEntries, ttl: ttlMs }) : undefined
+  }
+
+  static key(key: ResultKey): string {
+    const json = JSON.stringify([
+      key.datasourceId,
+      key.schemaVersion,
+      key.database ?? null,
+      key.timezone ?? null,
+      key.sql,
+      key.params.map((p) => (p instanceof Date ? { date: p.toISOString() } : typeof p === 'bigint' ? String(p) : p)),
+    ])
+    return createHash('sha256').update(json).digest('base64url')
+  }
+
+  async get(key: ResultKey, compute: () => Promise<V>): Promise<{ value: V; hit: boolean }> {
+    const id = ResultCache.key(key)
+    const local = this.local?.get(id)
+    if (local) return { value: local, hit: true }
+    const running = this.inflight.get(id)
+    if (running) return { value: await running, hit: true }
+    let hit = false
+    const promise = (async () => {
+      const shared = await this.fromRedis(id)
+      if (shared) {
+        hit = true
+        return shared
+      }
+      const value = await compute()
+      if (this.ttlMs > 0) void this.redis?.set(PREFIX + id, JSON.stringify(value), 'PX', this.ttlMs).catch(() => {})
+      return value
+    })()
+    this.inflight.set(id, promise)
+    try {
+      const value = await promise
+      this.local?.set(id, value)
+      return { value, hit }
+    } finally {
+      this.inflight.delete(id)
+    }
+  }
+
+  clear(): void {
+    this.local?.clear()
+  }
+
+  private async fromRedis(id: string): Promise<V | undefined> {
+    if (!this.redis || this.ttlMs <= 0) return undefined
+    try {
+      const text = await this.redis.get(PREFIX + id)
+      return text ? (JSON.parse(text) as V) : undefined
+    } catch {
+      return undefined
+    }
+  }
+}

@@ -1,0 +1,212 @@
+import { ApiError, badRequest } from '../../errors.js'
+import type { DashboardFilter, LayoutItem, Metric } from '../../query/document.js'
+import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
+import type { Embed, Embeds } from '../embeds/embeds.js'
+import type { GuestClaims } from '../guest-tokens/guest-tokens.js'
+import type { MetricQueries, MetricResult } from '../query/metric-queries.js'
+import { toCsv } from './csv.js'
+
+/** What the browser may do with this embed: the token's permissions AND the embed's settings. */
+export interface EffectivePermissions {
+  readonly download: boolean
+  readonly underlyingData: boolean
+  readonly endUserDashboardFilter: boolean
+  readonly showSideBar: boolean
+  readonly showDashboardName: boolean
+  readonly customizeLayout: boolean
+  readonly metricCreation: boolean
+}
+
+export interface RuntimeEmbed {
+  readonly embedId: string
+  readonly embedType: 'dashboard' | 'metric'
+  readonly name: string
+  readonly dashboard: {
+    readonly dashboardId: string
+    readonly name: string
+    readonly filters: readonly (DashboardFilter & { readonly pinned?: unknown; readonly isShowOnUrl?: boolean })[]
+    readonly layout: readonly LayoutItem[]
+  }
+  readonly metrics: readonly { metricId: string; name: string; chart: Metric['chart'] }[]
+  readonly permissions: EffectivePermissions
+  readonly timezone: string
+}
+
+export interface RuntimeQuery {
+  readonly metricId: string
+  readonly dashboardFilter?: Readonly<Record<string, unknown>> | undefined
+  readonly metricFilter?: Readonly<Record<string, unknown>> | undefined
+  readonly pageNumber?: number | undefined
+}
+
+/**
+ * The web component's API (DESIGN.md §2.4). Everything tenant-related comes from the guest
+ * token's claims; the browser only narrows within what the token and the embed allow. Every
+ * data path (query, CSV) goes through the same `query`, so none can skip the tenancy.
+ */
+export class Runtime {
+  constructor(
+    private readonly embeds: Embeds,
+    private readonly dashboards: Dashboards,
+    private readonly queries: MetricQueries,
+  ) {}
+
+  async load(claims: GuestClaims, id: string): Promise<RuntimeEmbed> {
+    const { embed, dashboard } = await this.open(claims, id)
+    const permissions = effective(claims, embed)
+    const hidden = new Set((claims.params.hideDashboardFilters ?? []).map((h) => h.toLowerCase()))
+    const pinned = pinnedValues(claims, dashboard)
+    const filters = (dashboard.document.filters ?? [])
+      .filter((f) => !hidden.has(f.name.toLowerCase()) && !(f.label && hidden.has(f.label.toLowerCase())))
+      .map((f) => {
+        const pin = pinned.get(f.name.toLowerCase()) ?? (f.label ? pinned.get(f.label.toLowerCase()) : undefined)
+        return pin ? { ...f, pinned: pin.value, isShowOnUrl: pin.isShowOnUrl } : f
+      })
+    const visible = new Set(
+      dashboard.document.metrics
+        .filter((m) => embed.metricId === null || m.metricId === embed.metricId)
+        .filter((m) => m.visibility !== 'private' || m.createdByUser === claims.params.userIdentifier)
+        .map((m) => m.metricId),
+    )
+    return {
+      embedId: embed.embedId,
+      embedType: embed.embedType,
+      name: embed.name,
+      dashboard: {
+        dashboardId: dashboard.dashboardId,
+        name: dashboard.name,
+        filters: embed.embedType === 'metric' ? [] : filters,
+        layout: (dashboard.document.layout ?? []).filter((l) => visible.has(l.metricId)),
+      },
+      metrics: dashboard.document.metrics
+        .filter((m) => visible.has(m.metricId))
+        .map((m) => ({ metricId: m.metricId, name: m.name, chart: m.chart })),
+      permissions,
+      timezone: claims.params.timezone ?? 'UTC',
+    }
+  }
+
+  async query(claims: GuestClaims, id: string, request: RuntimeQuery): Promise<MetricResult> {
+    const { embed, dashboard } = await this.open(claims, id)
+    const permissions = effective(claims, embed)
+    const dashboardFilter = request.dashboardFilter ?? {}
+    if (Object.keys(dashboardFilter).length > 0) {
+      if (!permissions.endUserDashboardFilter) {
+        throw new ApiError('UNAUTHORIZED', 403, 'End-user dashboard filters are not allowed for this embed')
+      }
+      checkFilterColumns(claims, embed, dashboard, dashboardFilter)
+    }
+    const byMetric = <T extends { metricId: string; values: Record<string, unknown> }>(
+      list: readonly T[] | undefined,
+    ) => list?.find((x) => x.metricId === request.metricId)?.values
+    const appFilters = byMetric(claims.params.appFilters)
+    const dashboardAppFilters = claims.params.dashboardAppFilters?.find(
+      (f) => f.dashboardId === dashboard.dashboardId,
+    )?.values
+    return this.queries.run({
+      embed,
+      dashboard,
+      metricId: request.metricId,
+      clientId: claims.clientId,
+      rls: byMetric(claims.params.rlsSettings) ?? {},
+      filters: {
+        ...(appFilters ? { appFilters } : {}),
+        ...(dashboardAppFilters ? { dashboardAppFilters } : {}),
+        ...(request.dashboardFilter ? { dashboardFilter: request.dashboardFilter } : {}),
+        ...(request.metricFilter ? { metricFilter: request.metricFilter } : {}),
+        userFiltersTrusted: false,
+      },
+      timezone: claims.params.timezone,
+      hints: { datasourceName: claims.datasourceName, dataMartName: claims.datamartName },
+      pageNumber: request.pageNumber,
+    })
+  }
+
+  /** The metric's rows as CSV, only with the download permission; same tenancy as `query`. */
+  async download(claims: GuestClaims, id: string, metricId: string, filters: Omit<RuntimeQuery, 'metricId'>) {
+    const { embed } = await this.open(claims, id)
+    if (!effective(claims, embed).download) {
+      throw new ApiError('UNAUTHORIZED', 403, 'Downloading metric data is not allowed for this token')
+    }
+    const result = await this.query(claims, id, { ...filters, metricId })
+    const columns = result.metaData.columns.map((c) => c.name)
+    return toCsv(columns.length ? columns : Object.keys(result.data[0] ?? {}), result.data)
+  }
+
+  /** allowedEmbeds → 403; an embed that is gone (or of another data app) → 401. */
+  private async open(claims: GuestClaims, id: string): Promise<{ embed: Embed; dashboard: Dashboard }> {
+    const allowed = claims.params.allowedEmbeds
+    const embed = await this.embeds.resolve(claims.dataAppId, id)
+    const dashboard = embed && (await this.dashboards.get(embed.dashboardRowId))
+    if (allowed && !allowed.includes(id) && !(embed && allowed.includes(embed.embedId))) {
+      if (!(dashboard && allowed.includes(dashboard.dashboardId))) {
+        throw new ApiError('UNAUTHORIZED', 403, `This token may not load ${id}`)
+      }
+    }
+    if (!embed || !dashboard) {
+      throw new ApiError('AUTHENTICATION_ERROR', 401, `Embed ${id} does not exist or was deleted`)
+    }
+    return { embed, dashboard }
+  }
+}
+
+function effective(claims: GuestClaims, embed: Embed): EffectivePermissions {
+  const p = claims.permissions
+  const a = embed.accessSettings
+  const tokenFilter = claims.params.accessPermissions?.isAllowEndUserDashboardFilter
+  return {
+    download: p.isEnableDownloadMetrics === true,
+    underlyingData: p.isEnableUnderlyingData === true && a.isAllowUnderlyingData !== false,
+    endUserDashboardFilter: (tokenFilter ?? true) && a.isAllowEndUserDashboardFilter !== false,
+    showSideBar: p.isShowSideBar !== false,
+    showDashboardName: p.isShowDashboardName !== false,
+    customizeLayout: p.isEnableCustomizeLayout === true && a.isAllowMetricLayoutChange === true,
+    metricCreation: p.isDisableMetricCreation !== true && a.isAllowMetricCreation === true,
+  }
+}
+
+/** The dashboard filters the token pins (dashboardAppFilters), by lower-cased name or label. */
+function pinnedValues(
+  claims: GuestClaims,
+  dashboard: Dashboard,
+): Map<string, { value: unknown; isShowOnUrl: boolean }> {
+  const pins = new Map<string, { value: unknown; isShowOnUrl: boolean }>()
+  for (const f of claims.params.dashboardAppFilters ?? []) {
+    if (f.dashboardId !== dashboard.dashboardId) continue
+    for (const [key, value] of Object.entries(f.values)) {
+      pins.set(key.toLowerCase(), { value, isShowOnUrl: f.isShowOnUrl ?? true })
+    }
+  }
+  return pins
+}
+
+/** dashboardFilterColumns (token first, else embed): the only columns the end user may filter. */
+function checkFilterColumns(
+  claims: GuestClaims,
+  embed: Embed,
+  dashboard: Dashboard,
+  values: Readonly<Record<string, unknown>>,
+): void {
+  const allow = claims.params.accessPermissions?.dashboardFilterColumns ?? embed.accessSettings.dashboardFilterColumns
+  const hidden = new Set((claims.params.hideDashboardFilters ?? []).map((h) => h.toLowerCase()))
+  for (const key of Object.keys(values)) {
+    const k = key.toLowerCase()
+    const filter = (dashboard.document.filters ?? []).find(
+      (f) => f.name.toLowerCase() === k || f.label?.toLowerCase() === k,
+    )
+    if (!filter) throw badRequest(`dashboardFilter: no filter named "${key}"`)
+    if (hidden.has(filter.name.toLowerCase()) || (filter.label && hidden.has(filter.label.toLowerCase()))) {
+      throw new ApiError('UNAUTHORIZED', 403, `Filter ${filter.name} is hidden for this token`)
+    }
+    if (allow && !allow.some((t) => tableMatches(t.tableName, filter.table) && t.columns.includes(filter.column))) {
+      throw new ApiError(
+        'UNAUTHORIZED',
+        403,
+        `Filtering on ${filter.table}.${filter.column} is not allowed for this token`,
+      )
+    }
+  }
+}
+
+const tableMatches = (allowed: string, table: string): boolean =>
+  allowed === table || table.endsWith(`.${allowed}`) || allowed.endsWith(`.${table}`)

@@ -1,0 +1,142 @@
+import type { Static } from '@fastify/type-provider-typebox'
+import { ApiError, badRequest } from '../../errors.js'
+import type { WorkspaceBody } from '../../schemas/workspaces.js'
+import { newId } from '../../security/secrets.js'
+import type { WorkspaceRow } from '../../store/schema.js'
+import { isUniqueViolation, now, type Store } from '../../store/store.js'
+import type { Datamarts } from '../datamarts/datamarts.js'
+import type { Datasources } from '../datasources/datasources.js'
+import type { InvalidationBus } from '../events/bus.js'
+
+export type WorkspaceInput = Static<typeof WorkspaceBody>
+export type ConnectionType = WorkspaceInput['connectionType']
+
+export interface Workspace {
+  readonly id: string
+  readonly organizationId: string
+  readonly name: string
+  readonly connectionType: ConnectionType
+  readonly datasourceId: string | null
+  readonly datamartId: string | null
+}
+
+/** Workspaces: where dashboards live, bound to a datasource, a datamart, or several. */
+export class Workspaces {
+  private readonly byId = new Map<string, Workspace>()
+
+  constructor(
+    private readonly store: Store,
+    private readonly datasources: Datasources,
+    private readonly datamarts: Datamarts,
+    private readonly bus: InvalidationBus,
+  ) {
+    bus.on((event) => {
+      if (event.kind === 'workspace') this.byId.delete(event.workspaceId)
+    })
+  }
+
+  async create(organizationId: string, input: WorkspaceInput): Promise<{ name: string }> {
+    const binding = await this.binding(organizationId, input)
+    const at = now()
+    try {
+      await this.store.db
+        .insertInto('workspaces')
+        .values({
+          id: newId(),
+          organization_id: organizationId,
+          name: input.name,
+          connection_type: input.connectionType,
+          ...binding,
+          settings: JSON.stringify(settingsOf(input)),
+          created_at: at,
+          updated_at: at,
+        })
+        .execute()
+    } catch (err) {
+      if (isUniqueViolation(err)) throw badRequest(`name: a workspace named ${input.name} already exists`)
+      throw err
+    }
+    return { name: input.name }
+  }
+
+  async update(organizationId: string, input: WorkspaceInput): Promise<{ name: string }> {
+    const row = await this.byName(organizationId, input.name)
+    if (!row) throw new ApiError('WORKSPACE_DOES_NOT_EXIST', 400, `No workspace named ${input.name}`)
+    const binding = await this.binding(organizationId, input)
+    await this.store.db
+      .updateTable('workspaces')
+      .set({
+        connection_type: input.connectionType,
+        ...binding,
+        settings: JSON.stringify(settingsOf(input)),
+        updated_at: now(),
+      })
+      .where('id', '=', row.id)
+      .execute()
+    await this.bus.publish({ kind: 'workspace', workspaceId: row.id })
+    return { name: input.name }
+  }
+
+  async byName(organizationId: string, name: string): Promise<Workspace | undefined> {
+    const row = await this.store.db
+      .selectFrom('workspaces')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('name', '=', name)
+      .executeTakeFirst()
+    return row && toWorkspace(row)
+  }
+
+  async get(id: string): Promise<Workspace> {
+    return toWorkspace(
+      await this.store.db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+    )
+  }
+
+  private async binding(
+    organizationId: string,
+    input: WorkspaceInput,
+  ): Promise<{ datasource_id: string | null; datamart_id: string | null }> {
+    switch (input.connectionType) {
+      case 'DATASOURCE': {
+        if (!input.datasourceName) {
+          throw new ApiError(
+            'INVALID_DATASOURCE_NAME',
+            400,
+            'datasourceName is required when connectionType is DATASOURCE',
+          )
+        }
+        const datasource = await this.datasources.byName(organizationId, input.datasourceName)
+        if (!datasource)
+          throw new ApiError('INVALID_DATASOURCE_NAME', 400, `No datasource named ${input.datasourceName}`)
+        return { datasource_id: datasource.id, datamart_id: null }
+      }
+      case 'DATAMART': {
+        if (!input.datamartName) {
+          throw new ApiError('INVALID_DATAMART_NAME', 400, 'datamartName is required when connectionType is DATAMART')
+        }
+        const datamart = await this.datamarts.byName(organizationId, input.datamartName)
+        if (!datamart) throw new ApiError('INVALID_DATAMART_NAME', 400, `No datamart named ${input.datamartName}`)
+        return { datasource_id: datamart.datasourceId, datamart_id: datamart.id }
+      }
+      default:
+        return { datasource_id: null, datamart_id: null }
+    }
+  }
+}
+
+function settingsOf(input: WorkspaceInput): Record<string, unknown> {
+  const { name: _n, connectionType: _c, datasourceName: _s, datamartName: _m, ...settings } = input
+  return settings
+}
+
+function toWorkspace(row: WorkspaceRow): Workspace {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    name: row.name,
+    connectionType: row.connection_type as ConnectionType,
+    datasourceId: row.datasource_id,
+    datamartId: row.datamart_id,
+  }
+}

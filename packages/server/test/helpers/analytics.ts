@@ -1,0 +1,127 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { expect } from 'vitest'
+import { bearer, bootstrap } from './bootstrap.js'
+import type { PgWarehouse } from './warehouse.js'
+
+/** A dashboard document over the warehouse of helpers/warehouse.ts. */
+export function salesDocument(schema: string) {
+  return {
+    name: 'Sales overview',
+    filters: [
+      { name: 'country', label: 'Country', type: 'multi-select', table: `${schema}.customers`, column: 'country' },
+      { name: 'status', label: 'Order status', type: 'multi-select', table: `${schema}.orders`, column: 'status' },
+      { name: 'amount', label: 'Amount', type: 'number-range', table: `${schema}.orders`, column: 'amount' },
+      { name: 'period', label: 'Order date', type: 'date-range', table: `${schema}.orders`, column: 'created_at' },
+    ],
+    layout: [
+      { metricId: 'revenue', x: 0, y: 0, w: 3, h: 2 },
+      { metricId: 'revenue_by_country', x: 3, y: 0, w: 6, h: 4 },
+      { metricId: 'orders_by_month', x: 0, y: 4, w: 12, h: 4 },
+    ],
+    metrics: [
+      {
+        metricId: 'revenue',
+        name: 'Revenue',
+        chart: { type: 'single-value', y: ['revenue'] },
+        query: { from: `${schema}.orders`, measures: [{ name: 'revenue', aggregate: 'sum', column: 'amount' }] },
+      },
+      {
+        metricId: 'revenue_by_country',
+        name: 'Revenue by country',
+        chart: { type: 'bar', x: 'country', y: ['revenue'] },
+        query: {
+          from: `${schema}.orders`,
+          measures: [
+            { name: 'revenue', aggregate: 'sum', column: 'amount' },
+            { name: 'orders', aggregate: 'count' },
+          ],
+          dimensions: [{ name: 'country', table: `${schema}.customers`, column: 'country' }],
+          orderBy: [{ name: 'country', direction: 'asc' }],
+        },
+        filters: [{ name: 'paid', label: 'Paid only', type: 'multi-select', column: 'status' }],
+      },
+      {
+        metricId: 'orders_by_month',
+        name: 'Orders by month',
+        chart: { type: 'line', x: 'month', y: ['orders'] },
+        query: {
+          from: `${schema}.orders`,
+          measures: [{ name: 'orders', aggregate: 'count' }],
+          dimensions: [{ name: 'month', column: 'created_at', timeGrain: 'month' }],
+          orderBy: [{ name: 'month', direction: 'asc' }],
+        },
+      },
+    ],
+  }
+}
+
+export const ACCESS = {
+  datamartName: 'sales',
+  isAllowEmailReports: false,
+  isAllowManageMetrics: false,
+  isAllowCreateDashboardView: false,
+  isAllowMetricCreation: false,
+  isAllowMetricDeletion: false,
+  isAllowMetricLayoutChange: false,
+  isAllowMetricUpdate: false,
+  isAllowUnderlyingData: true,
+  metricCreationMode: 'DRAG_DROP',
+}
+
+export type Call = (
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  token: string,
+  payload?: object,
+) => Promise<LightMyRequestResponse>
+
+/**
+ * Admin → service token → data app → postgres datasource → datamart (tenant column on both
+ * tables, customers 1:n orders) → workspace → imported dashboard → dashboard embed.
+ */
+export async function setupAnalytics(app: FastifyInstance, wh: PgWarehouse, dataAppName = 'salesapp') {
+  const creds = await bootstrap(app, dataAppName)
+  const call: Call = (method, url, token, payload) => app.inject({ method, url, payload, headers: bearer(token) })
+  const ok = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: object) => {
+    const res = await call(method, url, token, payload)
+    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(200)
+    return res.json()
+  }
+  const s = creds.serviceToken
+  await ok('POST', '/api/v2/datasource', s, {
+    datasourceType: 'postgres',
+    credentials: { name: 'warehouse', ...wh.credentials },
+  })
+  await ok('POST', '/api/v2/data-app/datamarts', s, {
+    name: 'sales',
+    datasourceName: 'warehouse',
+    tableList: [
+      { schemaName: wh.schema, name: 'orders', clientColumn: 'tenant' },
+      { schemaName: wh.schema, name: 'customers', clientColumn: 'tenant' },
+    ],
+    relationships: [
+      {
+        parentTable: `${wh.schema}.customers`,
+        parentColumn: 'id',
+        childTable: `${wh.schema}.orders`,
+        childColumn: 'customer_id',
+        cardinality: 'OneToMany',
+        joinType: 'INNER JOIN',
+      },
+    ],
+  })
+  await ok('POST', '/api/v2/workspace', s, { name: 'main', connectionType: 'DATAMART', datamartName: 'sales' })
+  await ok('POST', '/api/v2/data-app/import-dashboard', s, {
+    workspaceName: 'main',
+    dashboardId: 'sales-overview',
+    importDashboardData: salesDocument(wh.schema),
+  })
+  const embed = await ok('POST', '/api/v2/data-app/embeds', creds.dataAppKey, {
+    dashboardId: 'sales-overview',
+    embedType: 'dashboard',
+    workspaceName: 'main',
+    name: 'Sales',
+    accessSettings: ACCESS,
+  })
+  return { ...creds, call, ok, embedId: embed.id as string }
+}

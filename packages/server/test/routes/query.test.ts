@@ -1,0 +1,273 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { setupAnalytics } from '../helpers/analytics.js'
+import { createTestApp, storeKinds, type TestContext } from '../helpers/app.js'
+import { requireService } from '../helpers/services.js'
+import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
+
+const hasPg = await requireService('PostgreSQL', '127.0.0.1', 5432)
+
+type Res = {
+  statusCode: number
+  body: string
+  json(): Record<string, unknown> & { error: { code: string; message: string } }
+}
+const expectError = (res: Res, status: number, code: string, message?: RegExp) => {
+  expect([res.statusCode, res.json().error?.code], res.body).toEqual([status, code])
+  if (message) expect(res.json().error.message).toMatch(message)
+}
+const num = (v: unknown) => Math.round(Number(v) * 100) / 100
+
+describe.skipIf(!hasPg).each(storeKinds)('metric queries on %s', (store) => {
+  let wh: PgWarehouse
+  let t: TestContext
+  let a: Awaited<ReturnType<typeof setupAnalytics>>
+  beforeAll(async () => {
+    wh = await createPgWarehouse()
+  })
+  afterAll(async () => wh.drop())
+  beforeEach(async () => {
+    t = await createTestApp(store)
+    a = await setupAnalytics(t.app, wh)
+  })
+  afterEach(async () => t.close())
+
+  const revenueOf = async (tenant?: string) => {
+    const [row] = await wh.query<{ s: string }>(
+      `select sum(amount) s from ${wh.schema}.orders ${tenant ? 'where tenant = $1' : ''}`,
+      tenant ? [tenant] : [],
+    )
+    return num(row?.s)
+  }
+  const query = (body: object, path = '/api/v2/data-app/query') =>
+    a.call('POST', path, a.dataAppKey, { embedId: a.embedId, ...body })
+
+  it('answers the spec result for one tenant, on the preferred and the legacy path', async () => {
+    for (const path of ['/api/v2/data-app/query', '/api/v2/dataApp/query']) {
+      const res = await query({ metricId: 'revenue_by_country', clientId: 'globex' }, path)
+      expect(res.statusCode, res.body).toBe(200)
+      const body = res.json()
+      expect(Object.keys(body).sort()).toEqual(['data', 'error', 'metaData', 'metricid', 'timeTaken', 'totalRecords'])
+      expect(body.error).toBeNull()
+      expect(body.metricid).toBe('revenue_by_country')
+      expect(typeof body.timeTaken).toBe('number')
+      expect(body.metaData).toEqual({
+        columns: [
+          { name: 'country', dataType: 'string' },
+          { name: 'revenue', dataType: 'number' },
+          { name: 'orders', dataType: 'integer' },
+        ],
+        groupbyColumnList: ['country'],
+      })
+      const expected = await wh.query<{ country: string; revenue: string; orders: string }>(
+        `select c.country, sum(o.amount) revenue, count(*) orders from ${wh.schema}.orders o
+         join ${wh.schema}.customers c on c.id = o.customer_id
+         where o.tenant = 'globex' and c.tenant = 'globex' group by c.country order by c.country`,
+      )
+      const rows = body.data as { country: string; revenue: unknown; orders: unknown }[]
+      expect(rows.map((r) => [r.country, num(r.revenue), Number(r.orders)])).toEqual(
+        expected.map((r) => [r.country, num(r.revenue), Number(r.orders)]),
+      )
+      expect(body.totalRecords).toBe(expected.length)
+    }
+  })
+
+  it('scopes every tenant to its own rows; None means no tenancy', async () => {
+    for (const tenant of ['acme', 'globex', 'initech']) {
+      const res = await query({ metricId: 'revenue', clientId: tenant })
+      expect(num((res.json().data as { revenue: unknown }[])[0]?.revenue), tenant).toBe(await revenueOf(tenant))
+    }
+    const all = await query({ metricId: 'revenue', clientId: 'None' })
+    expect(num((all.json().data as { revenue: unknown }[])[0]?.revenue)).toBe(await revenueOf())
+    const nobody = await query({ metricId: 'revenue', clientId: "acme' or '1'='1" })
+    expect((nobody.json().data as { revenue: unknown }[])[0]?.revenue ?? null).toBeNull()
+  })
+
+  it('applies dashboard and metric filters (names or labels, case-insensitive); unknown keys are 400', async () => {
+    const res = await query({
+      metricId: 'revenue',
+      clientId: 'acme',
+      dashboardFilter: { 'ORDER STATUS': ['paid'], amount: { min: 50 } },
+    })
+    const [row] = await wh.query<{ s: string }>(
+      `select sum(amount) s from ${wh.schema}.orders where tenant = 'acme' and status = 'paid' and amount >= 50`,
+    )
+    expect(num((res.json().data as { revenue: unknown }[])[0]?.revenue)).toBe(num(row?.s))
+    const byCountry = await query({
+      metricId: 'revenue_by_country',
+      clientId: 'acme',
+      metricFilter: { 'Paid only': ['paid', 'shipped'] },
+    })
+    expect(byCountry.statusCode, byCountry.body).toBe(200)
+    expectError(
+      await query({ metricId: 'revenue', clientId: 'acme', dashboardFilter: { nope: 1 } }),
+      400,
+      'INVALID_REQUEST_BODY',
+      /nope/,
+    )
+  })
+
+  it('answers DATASOURCE_NAME_ERROR, DATAMART_NAME_ERROR, EMBED_PARAM_ERROR and validation errors', async () => {
+    expectError(
+      await query({ metricId: 'revenue', clientId: 'acme', datasourceName: 'nope' }),
+      400,
+      'DATASOURCE_NAME_ERROR',
+    )
+    expectError(
+      await query({ metricId: 'revenue', clientId: 'acme', dataMartName: 'nope' }),
+      400,
+      'DATAMART_NAME_ERROR',
+    )
+    expectError(await query({ metricId: 'nope', clientId: 'acme' }), 400, 'EMBED_PARAM_ERROR')
+    expectError(await query({ embedId: 'nope', metricId: 'revenue', clientId: 'acme' }), 400, 'EMBED_PARAM_ERROR')
+    expectError(await query({ metricId: 'revenue' }), 400, 'INVALID_REQUEST_BODY', /clientId/)
+    const metricEmbed = await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
+      dashboardId: 'sales-overview',
+      embedType: 'metric',
+      metricId: 'revenue',
+      workspaceName: 'main',
+    })
+    expectError(
+      await query({ embedId: metricEmbed.id, metricId: 'orders_by_month', clientId: 'acme' }),
+      400,
+      'EMBED_PARAM_ERROR',
+    )
+    expectError(await a.call('POST', '/api/v2/data-app/query', 'sk_bad', {}), 401, 'INVALID_DATA_APP_API_KEY')
+    expectError(await a.call('POST', '/api/v2/dataApp/query', 'sk_bad', {}), 401, 'INVALID_DATA_APP_API_KEY')
+  })
+
+  describe('from the browser (guest token)', () => {
+    const token = async (clientId: string, params: object = {}, permissions: object = {}) => {
+      const res = await a.call('POST', '/api/v2/guest-token/create', a.dataAppKey, {
+        dataAppName: 'salesapp',
+        clientId,
+        params,
+        permissions,
+      })
+      expect(res.statusCode, res.body).toBe(200)
+      return res.json().token as unknown as string
+    }
+    const run = (tok: string, body: object) => a.call('POST', `/api/v2/embed/runtime/${a.embedId}/query`, tok, body)
+
+    it('takes the tenant and the pinned filters from the token; the browser can only narrow', async () => {
+      const tok = await token('acme', {
+        dashboardAppFilters: [{ dashboardId: 'sales-overview', values: { Country: ['DE'] } }],
+      })
+      const res = await run(tok, { metricId: 'revenue' })
+      expect(res.statusCode, res.body).toBe(200)
+      const [expected] = await wh.query<{ s: string }>(
+        `select sum(o.amount) s from ${wh.schema}.orders o join ${wh.schema}.customers c on c.id = o.customer_id
+         where o.tenant = 'acme' and c.tenant = 'acme' and c.country = 'DE'`,
+      )
+      expect(num((res.json().data as { revenue: unknown }[])[0]?.revenue)).toBe(num(expected?.s))
+      // trying to widen the pinned country from the browser only narrows further (AND)
+      const widened = await run(tok, { metricId: 'revenue', dashboardFilter: { country: ['DE', 'FR', 'US', 'JP'] } })
+      expect(num((widened.json().data as { revenue: unknown }[])[0]?.revenue)).toBe(num(expected?.s))
+      // the browser cannot name another tenant: the body has no clientId field
+      expectError(await run(tok, { metricId: 'revenue', clientId: 'globex' }), 400, 'INVALID_REQUEST_BODY')
+    })
+
+    it('binds the token’s appFilters to their metric', async () => {
+      const tok = await token('initech', {
+        appFilters: [{ metricId: 'revenue_by_country', values: { paid: ['refunded'] } }],
+      })
+      const res = await run(tok, { metricId: 'revenue_by_country' })
+      const expected = await wh.query<{ country: string; revenue: string }>(
+        `select c.country, sum(o.amount) revenue from ${wh.schema}.orders o join ${wh.schema}.customers c on c.id = o.customer_id
+         where o.tenant = 'initech' and c.tenant = 'initech' and o.status = 'refunded' group by c.country order by c.country`,
+      )
+      const rows = res.json().data as { country: string; revenue: unknown }[]
+      expect(rows.map((r) => [r.country, num(r.revenue)])).toEqual(expected.map((r) => [r.country, num(r.revenue)]))
+    })
+
+    it('allows end-user dashboard filters only as the token and the embed permit', async () => {
+      const closed = await token('acme', { accessPermissions: { isAllowEndUserDashboardFilter: false } })
+      expectError(
+        await run(closed, { metricId: 'revenue', dashboardFilter: { status: ['paid'] } }),
+        403,
+        'UNAUTHORIZED',
+      )
+      expect((await run(closed, { metricId: 'revenue' })).statusCode).toBe(200)
+      const columns = await token('acme', {
+        accessPermissions: {
+          isAllowEndUserDashboardFilter: true,
+          dashboardFilterColumns: [{ tableName: 'orders', columns: ['status'] }],
+        },
+      })
+      expect((await run(columns, { metricId: 'revenue', dashboardFilter: { status: ['paid'] } })).statusCode).toBe(200)
+      expectError(
+        await run(columns, { metricId: 'revenue', dashboardFilter: { country: ['DE'] } }),
+        403,
+        'UNAUTHORIZED',
+      )
+      const hidden = await token('acme', { hideDashboardFilters: ['Order status'] })
+      expectError(
+        await run(hidden, { metricId: 'revenue', dashboardFilter: { status: ['paid'] } }),
+        403,
+        'UNAUTHORIZED',
+      )
+      // the end user cannot send the trusted SQL-driven form
+      const open = await token('acme')
+      expectError(
+        await run(open, {
+          metricId: 'revenue',
+          dashboardFilter: { status: { sql: 'select status from x', columnName: 'status' } },
+        }),
+        400,
+        'INVALID_REQUEST_BODY',
+      )
+    })
+
+    it('downloads CSV only with the permission, with the same tenancy as the query', async () => {
+      const denied = await token('globex')
+      expectError(
+        await a.call('GET', `/api/v2/embed/runtime/${a.embedId}/metrics/revenue_by_country/download`, denied),
+        403,
+        'UNAUTHORIZED',
+      )
+      const allowed = await token('globex', {}, { isEnableDownloadMetrics: true })
+      const res = await a.call('GET', `/api/v2/embed/runtime/${a.embedId}/metrics/revenue_by_country/download`, allowed)
+      expect(res.statusCode, res.body).toBe(200)
+      expect(res.headers['content-type']).toMatch(/^text\/csv/)
+      expect(res.headers['content-disposition']).toBe('attachment; filename="revenue_by_country.csv"')
+      const lines = res.body.trim().split('\r\n')
+      expect(lines[0]).toBe('country,revenue,orders')
+      const expected = await wh.query<{ n: string }>(
+        `select count(distinct c.country) n from ${wh.schema}.orders o join ${wh.schema}.customers c on c.id = o.customer_id where o.tenant = 'globex' and c.tenant = 'globex'`,
+      )
+      expect(lines).toHaveLength(1 + Number(expected[0]?.n))
+    })
+
+    it('serves CORS only to whitelisted origins of the token’s data app', async () => {
+      const tok = await token('acme')
+      await a.ok('PUT', '/api/v2/data-app/whitelist-domains', a.dataAppKey, {
+        domains: ['app.example.com', '*.customer.com'],
+      })
+      const preflight = await t.app.inject({
+        method: 'OPTIONS',
+        url: `/api/v2/embed/runtime/${a.embedId}/query`,
+        headers: { origin: 'https://x.customer.com', 'access-control-request-method': 'POST' },
+      })
+      expect(preflight.statusCode).toBe(204)
+      expect(preflight.headers['access-control-allow-origin']).toBe('https://x.customer.com')
+      const refusedPreflight = await t.app.inject({
+        method: 'OPTIONS',
+        url: `/api/v2/embed/runtime/${a.embedId}/query`,
+        headers: { origin: 'https://evil.example.org', 'access-control-request-method': 'POST' },
+      })
+      expect(refusedPreflight.headers['access-control-allow-origin']).toBeUndefined()
+      const allowed = await t.app.inject({
+        method: 'GET',
+        url: `/api/v2/embed/runtime/${a.embedId}`,
+        headers: { authorization: `Bearer ${tok}`, origin: 'https://app.example.com' },
+      })
+      expect(allowed.statusCode).toBe(200)
+      expect(allowed.headers['access-control-allow-origin']).toBe('https://app.example.com')
+      const refused = await t.app.inject({
+        method: 'GET',
+        url: `/api/v2/embed/runtime/${a.embedId}`,
+        headers: { authorization: `Bearer ${tok}`, origin: 'https://evil.example.org' },
+      })
+      expectError(refused as unknown as Res, 403, 'UNAUTHORIZED', /whitelist/)
+    })
+  })
+})

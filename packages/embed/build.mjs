@@ -1,5 +1,7 @@
 // Builds the one ES module the server serves at /sdk/strata-embed.js (and npm consumers import).
+import { spawnSync } from 'node:child_process'
 import { mkdir, readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
@@ -32,6 +34,20 @@ console.log(`dist/strata-embed.js  ${kb(code.length)} raw, ${kb(gzip)} gzip (bud
 if (process.argv.includes('--analyze')) {
   const { analyzeMetafile } = await import('esbuild')
   console.log(await analyzeMetafile(result.metafile, { verbose: false }))
+}
+// Type declarations for npm consumers (HTMLElementTagNameMap, event details, theme/options shapes).
+if (!process.argv.includes('--no-types')) {
+  let tsc
+  try {
+    tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
+  } catch {
+    console.warn('typescript is not installed: dist/types skipped')
+  }
+  if (tsc) {
+    const run = spawnSync(process.execPath, [tsc, '-p', join(here, 'tsconfig.build.json')], { stdio: 'inherit' })
+    if (run.status !== 0) process.exit(run.status ?? 1)
+    console.log('dist/types/index.d.ts written')
+  }
 }
 if (gzip > BUDGET_GZIP) {
   console.error(`strata-embed.js is over its gzip budget by ${kb(gzip - BUDGET_GZIP)}`)

@@ -11,8 +11,10 @@ import { parseOptions, type StrataOptions } from './lib/options.js'
 import { type ChartTheme, parseTheme, resolveChartTheme, type StrataTheme, themeToCssVars } from './lib/theme.js'
 import { renderCard } from './render/card.js'
 import { type FilterBarHost, renderFilterBar } from './render/filters.js'
-import { alertIcon, clockIcon } from './render/icons.js'
-import { styles } from './styles.js'
+import { clockIcon } from './render/icons.js'
+import { renderSidebar } from './render/sidebar.js'
+import { renderLoadError, renderLoading } from './render/states.js'
+import { styles } from './styles/index.js'
 
 const TEXT_DEBOUNCE_MS = 400
 
@@ -22,33 +24,60 @@ const TEXT_DEBOUNCE_MS = 400
  *
  * @summary `<strata-dashboard token="…" embed-id="…">`
  *
- * @fires strata-ready - `{ embedId, metrics }` once every metric has been drawn (or has settled empty or failed) the first time.
+ * @fires strata-ready - `{ embedId, metrics }` once every metric has been drawn (or settled as empty or failed) the first time.
  * @fires strata-error - `{ code, message, status, metricId? }` when a call fails (not for an expired token).
  * @fires strata-filter-change - `{ filters }` after the end user changes a filter: every filter's value in effect.
  * @fires strata-token-expired - `{ embedId }` when the token stops working; set a new `token` to carry on.
  *
- * @csspart base - The root wrapper (receives the theme's custom properties).
- * @csspart header - The dashboard header. @csspart title - The dashboard name.
+ * @csspart base - The root wrapper; receives the theme's custom properties.
+ * @csspart header - The dashboard header.
+ * @csspart title - The dashboard name.
  * @csspart banner - The "session expired" notice.
- * @csspart filters - The filter bar (a form). @csspart filter - One filter field. @csspart filter-label - Its label.
- * @csspart filter-control - Its control(s). @csspart multi-select - A multi-select dropdown. @csspart multi-select-panel - Its panel.
+ * @csspart filters - The filter bar (a form).
+ * @csspart filter - One filter field (`data-filter`, `data-type`, `data-locked`).
+ * @csspart filter-label - A filter's label.
+ * @csspart filter-control - A filter's control(s); also `date-start`, `date-end`, `number-min`, `number-max`.
+ * @csspart multi-select - A multi-select dropdown (`<details>`).
+ * @csspart multi-select-panel - Its panel: search box and checkboxes.
  * @csspart reset-button - "Reset filters".
- * @csspart sidebar - The metric list. @csspart sidebar-item - One entry.
- * @csspart grid - The layout grid. @csspart card - One metric card (`data-metric-id`, `data-state`, `data-chart-type`).
- * @csspart card-header - @csspart card-title - @csspart card-body - @csspart download-button -
- * @csspart chart - Where the chart, table or number is drawn. @csspart legend - @csspart tooltip -
- * @csspart table - @csspart pagination - @csspart page-previous - @csspart page-next -
- * @csspart value - A single value's number. @csspart change - Its ▲/▼ change against the comparison.
- * @csspart skeleton - A loading placeholder. @csspart empty - "No data". @csspart error - An error (message and code).
- * @csspart error-message - @csspart error-code - @csspart retry-button -
+ * @csspart sidebar - The list of metrics.
+ * @csspart sidebar-item - One entry of it (a button).
+ * @csspart grid - The layout grid.
+ * @csspart card - One metric (`data-metric-id`, `data-state`, `data-chart-type`).
+ * @csspart card-header - A card's header.
+ * @csspart card-title - A card's title.
+ * @csspart card-body - A card's body.
+ * @csspart download-button - A card's CSV download button.
+ * @csspart chart - Where the chart, table or number is drawn.
+ * @csspart legend - A chart's legend.
+ * @csspart tooltip - A chart's tooltip.
+ * @csspart table - A table metric's table.
+ * @csspart pagination - A table metric's pager.
+ * @csspart page-previous - Its previous-page button.
+ * @csspart page-next - Its next-page button.
+ * @csspart value - A single value's number.
+ * @csspart change - A single value's ▲/▼ change against the comparison.
+ * @csspart skeleton - A loading placeholder.
+ * @csspart empty - "No data".
+ * @csspart error - An error: message, code and a retry button.
+ * @csspart error-message - The server's message.
+ * @csspart error-code - The error code and HTTP status.
+ * @csspart retry-button - "Try again".
  *
- * @cssprop --strata-color-background - Page behind the cards.
+ * @cssprop --strata-color-background - Behind the cards.
  * @cssprop --strata-color-surface - Cards, filter bar, menus.
- * @cssprop --strata-color-text - @cssprop --strata-color-muted - Secondary text, axes.
- * @cssprop --strata-color-primary - Focus rings, accents. @cssprop --strata-color-border -
- * @cssprop --strata-color-positive - @cssprop --strata-color-negative - A single value's change.
- * @cssprop --strata-font - @cssprop --strata-radius - @cssprop --strata-gap - @cssprop --strata-shadow -
- * @cssprop --strata-palette - Comma-separated series colours. @cssprop --strata-row-height - One layout row (80px).
+ * @cssprop --strata-color-text - Text.
+ * @cssprop --strata-color-muted - Secondary text, axes.
+ * @cssprop --strata-color-primary - Focus rings, accents.
+ * @cssprop --strata-color-border - Borders, grid lines.
+ * @cssprop --strata-color-positive - A good change of a single value.
+ * @cssprop --strata-color-negative - A bad change, errors.
+ * @cssprop --strata-font - Font family (text and charts).
+ * @cssprop --strata-radius - Corner radius.
+ * @cssprop --strata-gap - Space between cards.
+ * @cssprop --strata-shadow - Card shadow.
+ * @cssprop --strata-palette - Comma-separated series colours.
+ * @cssprop --strata-row-height - One layout row (80px).
  * @cssprop --strata-metric-height - Height of a single-metric view (360px).
  */
 export class StrataDashboard extends LitElement {
@@ -91,7 +120,7 @@ export class StrataDashboard extends LitElement {
 
   /** Every filter's value in effect (pinned, chosen or default). */
   get filters(): Readonly<Record<string, FilterValue>> {
-    return this.controller.effectiveValues
+    return this.controller.filters.effective
   }
 
   /** `loading`, `ready`, `empty`, `error` or `expired` (also on the `data-state` attribute). */
@@ -203,34 +232,7 @@ export class StrataDashboard extends LitElement {
           </div>`
           : nothing
       }
-      ${embed ? this.renderEmbed(embed, single) : c.loadError ? this.renderLoadError() : this.renderLoading(single)}
-    </div>`
-  }
-
-  private renderLoading(single: boolean): TemplateResult {
-    const cards = single ? 1 : 4
-    return html`<div class="grid" part="grid" aria-hidden="true">
-        ${Array.from(
-          { length: cards },
-          () =>
-            html`<div class="card skeleton-card">
-              <div class="skeleton skeleton-line" part="skeleton"></div>
-              <div class="skeleton" part="skeleton"></div>
-            </div>`,
-        )}
-      </div>
-      <span class="sr-only" role="status">Loading dashboard</span>`
-  }
-
-  private renderLoadError(): TemplateResult {
-    const e = this.controller.loadError!
-    return html`<div class="error error-page" part="error" role="alert">
-      ${alertIcon}
-      <p class="error-message" part="error-message">${e.message}</p>
-      <code class="error-code" part="error-code">${e.code}${e.status ? ` · ${e.status}` : ''}</code>
-      <button type="button" class="button" part="retry-button" @click=${() => this.controller.retry()}>
-        Try again
-      </button>
+      ${c.loadError ? renderLoadError(c.loadError, () => c.retry()) : embed ? this.renderEmbed(embed, single) : renderLoading(single)}
     </div>`
   }
 
@@ -238,7 +240,7 @@ export class StrataDashboard extends LitElement {
     const c = this.controller
     const { permissions } = embed
     const states = [...c.metrics.values()]
-    const showFilters = (this.parsedOptions.showFilters ?? !this.single) && c.filters.length > 0
+    const showFilters = (this.parsedOptions.showFilters ?? !this.single) && c.filters.filters.length > 0
     const showSidebar = permissions.showSideBar && !single && states.length > 1
     const placements = new Map(
       placeMetrics(
@@ -264,23 +266,7 @@ export class StrataDashboard extends LitElement {
       }
       ${showFilters ? renderFilterBar(this.filterBarHost()) : nothing}
       <div class="body">
-        ${
-          showSidebar
-            ? html`<nav class="sidebar" part="sidebar" aria-label="Metrics">
-              <h2>Metrics</h2>
-              <ul>
-                ${ordered.map(
-                  (m) =>
-                    html`<li>
-                      <button type="button" part="sidebar-item" @click=${() => this.scrollToMetric(m.metric.metricId)}>
-                        ${m.metric.name}
-                      </button>
-                    </li>`,
-                )}
-              </ul>
-            </nav>`
-            : nothing
-        }
+        ${showSidebar ? renderSidebar(ordered, (id) => this.scrollToMetric(id)) : nothing}
         <div class="grid" part="grid">
           ${
             ordered.length === 0
@@ -296,13 +282,14 @@ export class StrataDashboard extends LitElement {
 
   private filterBarHost(): FilterBarHost {
     const c = this.controller
+    const state = c.filters
     return {
-      filters: c.filters,
-      values: c.values,
-      editable: c.editable,
+      filters: state.filters,
+      values: state.values,
+      editable: state.isEditable,
       locale: this.locale,
-      canReset: c.canReset,
-      optionsFor: (f: RuntimeFilter) => c.optionsFor(f),
+      canReset: state.canReset,
+      optionsFor: (f: RuntimeFilter) => state.optionsFor(f),
       setFilter: (name, value, debounce) => this.applyFilter(name, value, debounce === true),
       resetFilters: () => {
         this.customRanges = new Set()

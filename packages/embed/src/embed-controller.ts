@@ -1,20 +1,10 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit'
 import { RuntimeClient } from './api/client.js'
 import { isAbortError, StrataApiError } from './api/errors.js'
-import type { QueryResult, RuntimeEmbed, RuntimeFilter, RuntimeMetric } from './api/types.js'
+import type { QueryResult, RuntimeEmbed, RuntimeMetric } from './api/types.js'
 import { emit } from './events.js'
-import {
-  buildDashboardFilter,
-  defaultOf,
-  effectiveFilterValues,
-  type FilterValue,
-  initialFilterValues,
-  isPinned,
-  normalizeFilterValue,
-  sameFilterValue,
-  seenValues,
-} from './lib/filters.js'
-import { readUrlValues, writeUrlValues } from './lib/url-state.js'
+import { FilterState, pageUrl } from './filter-state.js'
+import { saveBlob } from './lib/save-blob.js'
 
 export type MetricStatus = 'loading' | 'ready' | 'empty' | 'error'
 export type HostState = 'loading' | 'ready' | 'empty' | 'error' | 'expired'
@@ -55,13 +45,12 @@ export class EmbedController implements ReactiveController {
   embed: RuntimeEmbed | undefined
   loadError: StrataApiError | undefined
   readonly metrics = new Map<string, MetricState>()
-  values: Record<string, FilterValue> = {}
+  readonly filters = new FilterState()
   private config: EmbedConfig | undefined
   private client: RuntimeClient | undefined
   private loadAbort: AbortController | undefined
   private readyFired = false
   private interrupted = false
-  private readonly seen = new Map<string, Set<string>>()
 
   constructor(private readonly host: ReactiveControllerHost & HTMLElement) {
     host.addController(this)
@@ -73,6 +62,10 @@ export class EmbedController implements ReactiveController {
     this.config = config
     if (!config.embedId || !config.baseUrl) {
       this.reset()
+      if (config.embedId) {
+        this.loadError = new StrataApiError('INVALID_BASE_URL', 0, 'base-url must be an http(s) URL')
+        this.report(this.loadError)
+      }
       return
     }
     if (!sameConfig(previous, config) || !this.client) {
@@ -97,58 +90,23 @@ export class EmbedController implements ReactiveController {
     const states = [...this.metrics.values()]
     if (states.length === 0) return 'empty'
     if (states.some((m) => m.status === 'loading')) return 'loading'
+    if (states.every((m) => m.status === 'error')) return 'error'
     if (states.every((m) => m.status === 'empty')) return 'empty'
     return 'ready'
   }
 
-  get editable(): boolean {
-    return this.embed?.permissions.endUserDashboardFilter === true
-  }
-
-  get filters(): readonly RuntimeFilter[] {
-    return this.embed?.dashboard.filters ?? []
-  }
-
-  /** Every filter's value in effect (pinned, chosen or default). */
-  get effectiveValues(): Record<string, FilterValue> {
-    return effectiveFilterValues(this.filters, this.values)
-  }
-
-  /** Values for a select filter: those seen so far in any result, plus the chosen ones. */
-  optionsFor(filter: RuntimeFilter): string[] {
-    const seen = new Set(this.seen.get(filter.name) ?? [])
-    const v = this.values[filter.name]
-    if (Array.isArray(v)) for (const s of v) seen.add(s)
-    else if (typeof v === 'string') seen.add(v)
-    return [...seen].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
-  }
-
-  /** Sets a filter (undefined clears it back to its default), re-queries every metric. */
+  /** Sets a filter as the end user would (undefined: back to its default) and re-queries every metric. */
   setFilter(name: string, raw: unknown): void {
-    const filter = this.filters.find((f) => f.name === name)
-    if (!filter || isPinned(filter) || !this.editable) return
-    const value = normalizeFilterValue(filter.type, raw)
-    if (value === undefined) delete this.values[name]
-    else this.values[name] = value
-    this.writeUrl()
-    emit(this.host, 'strata-filter-change', { filters: this.effectiveValues })
-    for (const m of this.metrics.values()) m.page = 1
-    this.queryAll()
-  }
-
-  /** Whether any filter the end user can change differs from its default. */
-  get canReset(): boolean {
-    return this.filters.some(
-      (f) => !isPinned(f) && this.values[f.name] !== undefined && !sameFilterValue(this.values[f.name], defaultOf(f)),
-    )
+    if (this.filters.set(name, raw)) this.filtersChanged()
   }
 
   /** Every filter back to its default (pinned ones stay as the token set them). */
   resetFilters(): void {
-    if (!this.editable) return
-    for (const f of this.filters) if (!isPinned(f)) delete this.values[f.name]
-    this.writeUrl()
-    emit(this.host, 'strata-filter-change', { filters: this.effectiveValues })
+    if (this.filters.reset()) this.filtersChanged()
+  }
+
+  private filtersChanged(): void {
+    emit(this.host, 'strata-filter-change', { filters: this.filters.effective })
     for (const m of this.metrics.values()) m.page = 1
     this.queryAll()
   }
@@ -162,7 +120,7 @@ export class EmbedController implements ReactiveController {
 
   /** Loads again after a load error, or re-queries one metric. */
   retry(metricId?: string): void {
-    if (!this.embed) {
+    if (!this.embed || this.loadError) {
       void this.load()
       return
     }
@@ -178,16 +136,12 @@ export class EmbedController implements ReactiveController {
     m.downloading = true
     this.host.requestUpdate()
     try {
-      const blob = await this.client.download(metricId, this.dashboardFilter())
-      const url = URL.createObjectURL(blob)
-      const a = document.createElement('a')
-      a.href = url
-      a.download = `${m.metric.name.replace(/[^\p{L}\p{N}_.-]+/gu, '-').replace(/^-+|-+$/g, '') || metricId}.csv`
-      a.hidden = true
-      ;(this.host.shadowRoot ?? this.host).appendChild(a)
-      a.click()
-      a.remove()
-      setTimeout(() => URL.revokeObjectURL(url), 10_000)
+      const blob = await this.client.download(metricId, this.filters.dashboardFilter)
+      saveBlob(
+        blob,
+        `${m.metric.name.replace(/[^\p{L}\p{N}_.-]+/gu, '-').replace(/^-+|-+$/g, '') || metricId}.csv`,
+        this.host.shadowRoot ?? this.host,
+      )
     } catch (e) {
       if (!isAbortError(e)) this.report(toApiError(e), metricId)
     } finally {
@@ -215,7 +169,6 @@ export class EmbedController implements ReactiveController {
     this.embed = undefined
     this.loadError = undefined
     this.metrics.clear()
-    this.seen.clear()
     this.readyFired = false
     this.host.requestUpdate()
   }
@@ -242,11 +195,8 @@ export class EmbedController implements ReactiveController {
       const embed = await client.load(abort.signal)
       if (abort.signal.aborted || client !== this.client) return
       this.embed = embed
-      const syncUrl = config.syncUrl && typeof location !== 'undefined'
-      const fromUrl = syncUrl ? readUrlValues(embed.dashboard.filters, location.search) : {}
-      // Values chosen before a reload (e.g. a new base-url) are kept where the filter still exists.
-      this.values = { ...initialFilterValues(embed.dashboard.filters, fromUrl, this.editable), ...this.keptValues() }
-      this.writeUrl()
+      const editable = embed.permissions.endUserDashboardFilter === true
+      this.filters.open(embed.dashboard.filters, editable, config.syncUrl ? pageUrl() : undefined)
       this.rebuildMetrics(true)
     } catch (e) {
       if (isAbortError(e) || client !== this.client) return
@@ -256,15 +206,6 @@ export class EmbedController implements ReactiveController {
       if (this.loadAbort === abort) this.loadAbort = undefined
       this.host.requestUpdate()
     }
-  }
-
-  private keptValues(): Record<string, FilterValue> {
-    const out: Record<string, FilterValue> = {}
-    for (const f of this.filters) {
-      const v = this.values[f.name]
-      if (v !== undefined && !isPinned(f) && this.editable) out[f.name] = v
-    }
-    return out
   }
 
   /** The metrics this element shows, per `metric-id`. */
@@ -282,8 +223,9 @@ export class EmbedController implements ReactiveController {
     const visible = this.visibleMetrics()
     const wanted = this.config?.metricId
     if (this.embed && wanted && visible.length === 0) {
-      this.report(new StrataApiError('METRIC_NOT_FOUND', 0, `This embed has no metric "${wanted}"`))
-    }
+      this.loadError = new StrataApiError('METRIC_NOT_FOUND', 0, `This embed has no metric "${wanted}"`)
+      this.report(this.loadError)
+    } else if (this.loadError?.code === 'METRIC_NOT_FOUND') this.loadError = undefined
     for (const metric of visible) {
       this.metrics.set(metric.metricId, { metric, status: 'loading', page: 1, resultPage: 1, downloading: false })
     }
@@ -295,10 +237,6 @@ export class EmbedController implements ReactiveController {
     for (const m of this.metrics.values()) void this.query(m)
   }
 
-  private dashboardFilter() {
-    return buildDashboardFilter(this.filters, this.values, this.editable)
-  }
-
   private async query(m: MetricState): Promise<void> {
     const client = this.client
     if (!client) return
@@ -307,7 +245,7 @@ export class EmbedController implements ReactiveController {
     m.abort = abort
     m.status = 'loading'
     this.host.requestUpdate()
-    const dashboardFilter = this.dashboardFilter()
+    const dashboardFilter = this.filters.dashboardFilter
     const page = m.page
     try {
       const result = await client.query(
@@ -323,7 +261,7 @@ export class EmbedController implements ReactiveController {
       m.resultPage = page
       m.error = undefined
       m.status = result.data.length === 0 && page === 1 ? 'empty' : 'ready'
-      this.remember(result)
+      this.filters.remember(result)
     } catch (e) {
       if (isAbortError(e) || abort.signal.aborted) return
       m.error = toApiError(e)
@@ -336,34 +274,14 @@ export class EmbedController implements ReactiveController {
     this.checkReady()
   }
 
-  private remember(result: QueryResult): void {
-    for (const f of this.filters) {
-      if (f.type !== 'multi-select' && f.type !== 'single-select') continue
-      const set = this.seen.get(f.name) ?? new Set<string>()
-      this.seen.set(f.name, set)
-      for (const v of seenValues(f, [result])) if (set.size < 1000) set.add(v)
-    }
-  }
-
   private checkReady(): void {
-    if (this.readyFired || !this.embed || !this.config) return
+    if (this.readyFired || !this.embed || !this.config || this.loadError) return
     const states = [...this.metrics.values()]
     if (states.some((m) => m.status === 'loading')) return
     this.readyFired = true
     const detail = { embedId: this.config.embedId, metrics: states.length }
     // Charts draw in the animation frame after the render: announce once they have.
     void this.host.updateComplete.then(afterPaint).then(() => emit(this.host, 'strata-ready', detail))
-  }
-
-  private writeUrl(): void {
-    if (!this.config?.syncUrl || typeof location === 'undefined' || typeof history === 'undefined') return
-    const search = writeUrlValues(location.search, this.filters, this.values)
-    if (search === location.search) return
-    try {
-      history.replaceState(history.state, '', `${location.pathname}${search}${location.hash}`)
-    } catch {
-      // sandboxed iframes may refuse: the filters still work, they are just not on the URL
-    }
   }
 
   private onTokenExpired(): void {

@@ -104,7 +104,7 @@ describe('buildVisual: axis charts', () => {
       ),
     )
     expect(v.option.yAxis).toMatchObject({ type: 'value', min: 0 })
-    expect(v.option.grid).toMatchObject({ top: 40, left: 12 })
+    expect(v.option.grid).toMatchObject({ top: 40, left: 8, outerBoundsMode: 'same' })
     expect(seriesOf(v)[0]).toMatchObject({ smooth: true })
     expect(v.option).not.toHaveProperty('smooth')
     expect(v.option).not.toHaveProperty('type')
@@ -134,7 +134,7 @@ describe('buildVisual: pie and doughnut', () => {
     const [s] = seriesOf(v)
     expect(s).toMatchObject({
       type: 'pie',
-      radius: ['0%', '72%'],
+      radius: ['0%', '76%'],
       data: [
         { name: 'DE', value: 300 },
         { name: 'FR', value: 100 },
@@ -145,7 +145,7 @@ describe('buildVisual: pie and doughnut', () => {
   })
   it('doughnut: a ring', () => {
     const [s] = seriesOf(buildVisual(metric({ type: 'doughnut', x: 'country', y: ['revenue'] }), byCountry, ctx))
-    expect(s).toMatchObject({ type: 'pie', radius: ['48%', '72%'] })
+    expect(s).toMatchObject({ type: 'pie', radius: ['42%', '76%'] })
   })
 })
 

@@ -58,6 +58,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // While draining, a request on a kept-alive connection answers our 503, not Fastify's body.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   const services = await createServices(config)
@@ -69,8 +71,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installJsonBodyParsing(app)
   app.addSchema(ErrorResponse)
 
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
+    if (closing) {
+      reply.header('connection', 'close')
+      throw new ApiError('SERVICE_UNAVAILABLE', 503, 'The server is shutting down; retry on another instance')
+    }
     if (request.routeOptions.config.selfHostedOnly && !config.selfHosted) {
       throw new ApiError('SELFHOSTED_APP_ERROR', 500, 'This operation is only available on a self-hosted instance')
     }

@@ -41,8 +41,10 @@ export class RuntimeClient {
     for (const resume of waiting) resume()
   }
 
-  load(signal?: AbortSignal): Promise<RuntimeEmbed> {
-    return this.json<RuntimeEmbed>('', { method: 'GET' }, signal)
+  async load(signal?: AbortSignal): Promise<RuntimeEmbed> {
+    const body = await this.json<RuntimeEmbed | { data: RuntimeEmbed }>('', { method: 'GET' }, signal)
+    // Tolerates the spec's `{ data, error: null }` envelope as well as the bare embed.
+    return 'embedId' in body ? body : body.data
   }
 
   query(body: QueryRequest, signal?: AbortSignal): Promise<QueryResult> {

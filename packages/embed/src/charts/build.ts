@@ -152,7 +152,8 @@ function buildCartesian(metric: RuntimeMetric, type: ChartType, result: QueryRes
   const option = mergeDeep(
     {
       ...baseOption(theme),
-      grid: { left: 12, right: 20, top: 16, bottom: 12 },
+      // Axis labels kept inside the canvas (ECharts 6's default bounds let them overflow a short chart).
+      grid: { left: 8, right: 16, top: 12, bottom: 4, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' },
       xAxis: horizontal ? valueAxis : categoryAxis,
       yAxis: horizontal ? { ...categoryAxis, inverse: true } : valueAxis,
       series,
@@ -188,7 +189,7 @@ function buildPie(metric: RuntimeMetric, type: 'pie' | 'doughnut', result: Query
         {
           name: measure ?? metric.name,
           type: 'pie',
-          radius: type === 'doughnut' ? ['48%', '72%'] : ['0%', '72%'],
+          radius: type === 'doughnut' ? ['42%', '76%'] : ['0%', '76%'],
           center: ['50%', '50%'],
           avoidLabelOverlap: true,
           percentPrecision: 1,
@@ -228,7 +229,7 @@ function buildSingleValue(metric: RuntimeMetric, result: QueryResult, ctx: Build
   const text =
     value === null
       ? formatCell(raw, column && dataTypeOf(result, column), ctx.locale) || '—'
-      : `${textOf(chart.prefix)}${formatNumber(value, { locale: ctx.locale, decimals })}${textOf(chart.suffix)}`
+      : `${textOf(chart.prefix)}${formatNumber(value, { locale: ctx.locale, decimals: decimals ?? (Math.abs(value) >= 1000 ? 0 : undefined) })}${textOf(chart.suffix)}`
   const comparison = toNumber(result.comparisonValue)
   const change = percentChange(value, comparison)
   const changeText = change === null ? null : formatChange(change, ctx.locale)

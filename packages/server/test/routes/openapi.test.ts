@@ -63,7 +63,8 @@ describe('OpenAPI document', () => {
       .filter((r) => !r.startsWith('HEAD ') && !r.startsWith('OPTIONS '))
       .filter((r) => {
         const path = r.slice(r.indexOf(' ') + 1)
-        return !path.startsWith('/docs') && path !== '/openapi.json'
+        // Not API: the reference itself, the SDK bundle and the demo page (hidden on purpose).
+        return !/^\/(docs|demo|sdk)(\/|\*|$)/.test(path) && path !== '/openapi.json'
       })
       .map((r) => {
         const [method, path] = r.split(' ') as [string, string]

@@ -149,7 +149,9 @@ function pipe(socket: net.Socket, channel: ClientChannel): void {
 
 function sshReason(err: unknown): string {
   const level = (err as { level?: unknown }).level
-  if (level === 'client-authentication') return 'authentication failed (check the SSH user name and private key)'
+  if (level === 'client-authentication' || /authentication methods failed/i.test(errorMessage(err))) {
+    return 'authentication failed (check the SSH user name and private key)'
+  }
   if (level === 'client-timeout') return 'timed out before the SSH handshake completed'
   return errorMessage(err)
 }

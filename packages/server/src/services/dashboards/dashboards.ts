@@ -85,6 +85,8 @@ export class Dashboards {
       }
       throw err
     }
+    // Results cached before the import may be stale for its metrics: drop them everywhere.
+    await this.bus.publish({ kind: 'dashboard', dashboardRowId: row.id })
     return toDashboard(row)
   }
 

@@ -1,0 +1,34 @@
+/**
+ * The baselines' server: a bare Fastify app on the same Node, no plugins, no hooks.
+ *   GET  /json   a small JSON object
+ *   POST /query  runs BENCH_SQL ({ sql, params }, the server's compiled statement) through a pg
+ *                pool of POOL_MAX connections and answers its rows
+ * Started by bench/run.mjs with PORT, BENCH_PG_URL, BENCH_SQL, POOL_MAX.
+ */
+import Fastify from 'fastify'
+import pg from 'pg'
+
+const app = Fastify({ logger: false })
+const statement = process.env.BENCH_SQL ? JSON.parse(process.env.BENCH_SQL) : undefined
+const pool = statement
+  ? new pg.Pool({ connectionString: process.env.BENCH_PG_URL, max: Number(process.env.POOL_MAX ?? 10) })
+  : undefined
+
+app.get('/health/ready', async () => ({ status: 'ok' }))
+app.get('/json', async () => ({ hello: 'world', ok: true, n: 42 }))
+app.post('/query', async () => {
+  if (!pool || !statement) throw new Error('BENCH_SQL is not set')
+  const result = await pool.query(statement.sql, statement.params)
+  return { data: result.rows, error: null }
+})
+
+const close = () => {
+  void app
+    .close()
+    .then(() => pool?.end())
+    .finally(() => process.exit(0))
+}
+process.on('SIGTERM', close)
+process.on('SIGINT', close)
+
+await app.listen({ port: Number(process.env.PORT ?? 0), host: process.env.HOST ?? '127.0.0.1' })

@@ -1,0 +1,82 @@
+import { runWrk } from './wrk.mjs'
+import { median, round, summarizeLoads } from './stats.mjs'
+
+/** One request outside the load, so a misconfigured target fails loudly instead of measuring 4xx. */
+async function probe(target) {
+  const res = await fetch(target.url, {
+    method: target.method ?? 'GET',
+    headers: { ...(target.body === undefined ? {} : { 'content-type': 'application/json' }), ...target.headers },
+    body: target.body === undefined ? undefined : JSON.stringify(target.body),
+    signal: AbortSignal.timeout(30_000),
+  })
+  const text = await res.text()
+  if (res.status !== 200) throw new Error(`${target.method ?? 'GET'} ${target.url}: ${res.status} ${text.slice(0, 300)}`)
+}
+
+/**
+ * Scenario against its baseline in the same run: a warm-up of each, then `rounds` rounds of
+ * (baseline, scenario), each `seconds` long, 50 connections, 2 wrk threads. The ratio is the
+ * median of the per-round ratios, so drift in the machine's speed cancels round by round.
+ */
+export async function comparePair({ id, baseline, scenario, target, opts, log }) {
+  await probe(baseline)
+  await probe(scenario)
+  const run = (t, name, seconds) => runWrk({ ...t, seconds, dir: opts.tmp, name: `${id}-${name}` })
+  if (opts.warmupSeconds > 0) {
+    await run(baseline, 'warmup-baseline', opts.warmupSeconds)
+    await run(scenario, 'warmup-scenario', opts.warmupSeconds)
+  }
+  const rounds = []
+  for (let i = 0; i < opts.rounds; i++) {
+    const b = await run(baseline, 'baseline', opts.seconds)
+    const s = await run(scenario, 'scenario', opts.seconds)
+    rounds.push({ baseline: b, scenario: s, ratio: s.rps / b.rps })
+    log(`  round ${i + 1}: baseline ${b.rps.toFixed(0)} req/s, scenario ${s.rps.toFixed(0)} req/s (${(s.rps / b.rps).toFixed(2)})`)
+  }
+  const base = summarizeLoads(rounds.map((r) => r.baseline))
+  const scen = summarizeLoads(rounds.map((r) => r.scenario))
+  const ratio = round(median(rounds.map((r) => r.ratio)), 3)
+  const errors = base.errors + scen.errors
+  return {
+    kind: 'throughput',
+    status: errors > 0 ? 'error' : ratio >= target ? 'pass' : 'fail',
+    ...(errors > 0 ? { note: `${errors} failed requests (non-2xx or socket errors): numbers not comparable` } : {}),
+    target: { ratio: target },
+    ratio,
+    scenario: scen,
+    baseline: base,
+    rounds: rounds.map((r) => ({
+      baselineRps: round(r.baseline.rps, 0),
+      scenarioRps: round(r.scenario.rps, 0),
+      ratio: round(r.ratio, 3),
+    })),
+  }
+}
+
+/**
+ * Latency of one query at a time, server (HTTP) against the driver, alternating; the ratio is
+ * driver time / server time (1.0: the server adds nothing).
+ */
+export async function compareTimes({ server, driver, reps, warmup, target }) {
+  for (let i = 0; i < warmup; i++) {
+    await server()
+    await driver()
+  }
+  const s = []
+  const d = []
+  for (let i = 0; i < reps; i++) {
+    d.push(await driver())
+    s.push(await server())
+  }
+  const serverMs = median(s)
+  const driverMs = median(d)
+  const ratio = round(driverMs / serverMs, 3)
+  return {
+    kind: 'query-time',
+    status: ratio >= target ? 'pass' : 'fail',
+    target: { ratio: target },
+    ratio,
+    scenario: { medianMs: round(serverMs), minMs: round(Math.min(...s)), reps },
+    baseline: { medianMs: round(driverMs), minMs: round(Math.min(...d)), reps },
+  }
+}

@@ -1,0 +1,95 @@
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import net from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
+
+const running = new Set()
+// Never leave a child behind, whatever happens to the bench.
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL')
+})
+
+/** A TCP port the OS says is free right now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** Only what a production start needs: the bench's own variables must not leak in. */
+function childEnv(env) {
+  const base = {}
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[name] !== undefined) base[name] = process.env[name]
+  return { ...base, ...env }
+}
+
+/**
+ * Spawns `node [nodeArgs] script` and resolves once `readyPath` answers 200 (polled every
+ * 10 ms), with the time from spawn to that answer.
+ */
+export async function startProcess({ script, env, nodeArgs = [], readyPath = '/health/ready', timeoutMs = 30_000 }) {
+  const port = await freePort()
+  const started = performance.now()
+  const child = spawn(process.execPath, [...nodeArgs, script], {
+    env: childEnv({ HOST: '127.0.0.1', ...env, PORT: String(port) }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  running.add(child)
+  let output = ''
+  const keep = (chunk) => {
+    output = (output + chunk).slice(-20_000)
+  }
+  child.stdout.setEncoding('utf8').on('data', keep)
+  child.stderr.setEncoding('utf8').on('data', keep)
+  const exited = new Promise((resolve) => {
+    child.once('exit', (code, signal) => {
+      running.delete(child)
+      resolve({ code, signal })
+    })
+  })
+  let gone = false
+  void exited.then(() => {
+    gone = true
+  })
+  const url = `http://127.0.0.1:${port}`
+  for (;;) {
+    if (gone) throw new Error(`${script} exited before it was ready:\n${output}`)
+    if (performance.now() - started > timeoutMs) {
+      child.kill('SIGKILL')
+      throw new Error(`${script} not ready within ${timeoutMs} ms:\n${output}`)
+    }
+    try {
+      const res = await fetch(url + readyPath, { signal: AbortSignal.timeout(1000) })
+      await res.arrayBuffer()
+      if (res.status === 200) break
+    } catch {}
+    await sleep(10)
+  }
+  const readyMs = performance.now() - started
+  return {
+    url,
+    pid: child.pid,
+    readyMs,
+    output: () => output,
+    /** Resident set size in bytes (Linux /proc). */
+    rss() {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
+      const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? Number.NaN)
+      return kb * 1024
+    },
+    /** SIGTERM (the server drains and exits; a --cpu-prof profile is written), SIGKILL after graceMs. */
+    async stop(graceMs = 15_000) {
+      if (gone) return exited
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs)
+      const exit = await exited
+      clearTimeout(timer)
+      return exit
+    },
+  }
+}

@@ -1,0 +1,230 @@
+import { DuckDBInstance } from '@duckdb/node-api'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import pg from 'pg'
+import { compiledSql } from '../lib/compiled.mjs'
+import { api, timed } from '../lib/http.mjs'
+import { compareTimes, comparePair } from '../lib/load.mjs'
+import { profileIn, topSelfTime } from '../lib/profile.mjs'
+import { startProcess } from '../lib/proc.mjs'
+import { byRegion, fullGuestTokenBody, runtimeGuestTokenBody, setupAnalytics } from '../lib/setup.mjs'
+import { PG_URL } from '../lib/warehouse.mjs'
+
+export const SERVER_SCENARIOS = {
+  'guest-token-mint': 'Guest-token mint (valid key, full params)',
+  'query-cache-miss': 'Metric query, cache miss (PostgreSQL aggregation)',
+  'query-cache-hit': 'Metric query, cache hit',
+  'runtime-query': 'Runtime query with a guest token',
+  'groupby-1m-duckdb': '1M-row GROUP BY metric, DuckDB (Parquet via csv datasource)',
+  'groupby-1m-postgres': '1M-row GROUP BY metric, PostgreSQL',
+}
+
+/** `node dist/main.js` as in production, with its own temp DATA_DIR; --cpu-prof when profiling. */
+async function startStrata(ctx, label, env) {
+  const dataDir = mkdtempSync(join(ctx.opts.tmp, `${label}-`))
+  const nodeArgs = ctx.opts.profile
+    ? ['--cpu-prof', `--cpu-prof-dir=${ctx.opts.profileDir}`, `--cpu-prof-name=${label}.cpuprofile`]
+    : []
+  const server = await startProcess({
+    script: ctx.mainJs,
+    nodeArgs,
+    env: { LOG_LEVEL: 'warn', DATA_DIR: dataDir, DEMO: 'false', RATE_LIMIT: '0', ...env },
+  })
+  return {
+    ...server,
+    async stop() {
+      await server.stop()
+      rmSync(dataDir, { recursive: true, force: true })
+      if (ctx.opts.profile) {
+        const file = profileIn(ctx.opts.profileDir, label)
+        if (file) ctx.profiles[label] = { file, ...topSelfTime(file, { root: ctx.root, top: 25 }) }
+      }
+    },
+  }
+}
+
+const wanted = (ctx, ids) => ids.some((id) => ctx.wants(id))
+
+/**
+ * The scenarios that need a running Strata: throughput pairs (wrk) and the 1M-row query times.
+ * Server "nocache" runs with RESULT_CACHE_TTL_MS=0, server "cache" with the default TTL.
+ */
+export async function serverScenarios(ctx, record) {
+  const { opts, log, wh } = ctx
+  const sqlSmall = await compiledSql({
+    root: ctx.root,
+    type: 'postgres',
+    credentials: { name: 'warehouse', ...wh.credentials },
+    tableList: [{ schemaName: wh.schema, name: 'sales_small', clientColumn: 'tenant' }],
+    metric: byRegion('by_region', `${wh.schema}.sales_small`),
+    clientId: 't1',
+  })
+  const bare = await startProcess({
+    script: join(ctx.root, 'bench/bare-server.mjs'),
+    env: { BENCH_PG_URL: PG_URL, BENCH_SQL: JSON.stringify(sqlSmall), POOL_MAX: '10' },
+  })
+  const bareJson = { url: `${bare.url}/json` }
+  try {
+    if (wanted(ctx, ['guest-token-mint', 'query-cache-miss', 'groupby-1m-duckdb', 'groupby-1m-postgres'])) {
+      const server = await startStrata(ctx, 'strata-nocache', { RESULT_CACHE_TTL_MS: '0' })
+      try {
+        const setup = await setupAnalytics(server.url, wh, { lake: true })
+        const key = { authorization: `Bearer ${setup.dataAppKey}` }
+        if (ctx.wants('guest-token-mint')) {
+          log('guest-token mint')
+          record(
+            'guest-token-mint',
+            await comparePair({
+              id: 'guest-token-mint',
+              baseline: bareJson,
+              scenario: {
+                url: `${server.url}/api/v2/guest-token/create`,
+                method: 'POST',
+                body: fullGuestTokenBody(setup.embeds.pg),
+                headers: key,
+              },
+              target: 0.5,
+              opts,
+              log,
+            }),
+          )
+        }
+        if (ctx.wants('query-cache-miss')) {
+          log('metric query, cache miss')
+          const body = { embedId: setup.embeds.pg, metricId: 'by_region', clientId: 't1' }
+          record(
+            'query-cache-miss',
+            await comparePair({
+              id: 'query-cache-miss',
+              baseline: { url: `${bare.url}/query`, method: 'POST', body },
+              scenario: { url: `${server.url}/api/v2/data-app/query`, method: 'POST', body, headers: key },
+              target: 0.8,
+              opts,
+              log,
+            }),
+          )
+        }
+        for (const engine of ['postgres', 'duckdb']) {
+          const id = `groupby-1m-${engine}`
+          if (!ctx.wants(id)) continue
+          log(`1M-row GROUP BY on ${engine}`)
+          record(id, await groupBy1m(ctx, server, setup, engine))
+        }
+      } finally {
+        await server.stop()
+      }
+    }
+
+    if (wanted(ctx, ['query-cache-hit', 'runtime-query'])) {
+      const server = await startStrata(ctx, 'strata-cache', {})
+      try {
+        const setup = await setupAnalytics(server.url, wh)
+        const key = { authorization: `Bearer ${setup.dataAppKey}` }
+        if (ctx.wants('query-cache-hit')) {
+          log('metric query, cache hit')
+          record(
+            'query-cache-hit',
+            await comparePair({
+              id: 'query-cache-hit',
+              baseline: bareJson,
+              scenario: {
+                url: `${server.url}/api/v2/data-app/query`,
+                method: 'POST',
+                body: { embedId: setup.embeds.pg, metricId: 'by_region', clientId: 't1' },
+                headers: key,
+              },
+              target: 0.5,
+              opts,
+              log,
+            }),
+          )
+        }
+        if (ctx.wants('runtime-query')) {
+          log('runtime query with a guest token')
+          const { token } = await api(server.url, 'POST', '/api/v2/guest-token/create', {
+            token: setup.dataAppKey,
+            body: runtimeGuestTokenBody(setup.embeds.pg),
+          })
+          record(
+            'runtime-query',
+            await comparePair({
+              id: 'runtime-query',
+              baseline: bareJson,
+              scenario: {
+                url: `${server.url}/api/v2/embed/runtime/${setup.embeds.pg}/query`,
+                method: 'POST',
+                body: { metricId: 'by_region' },
+                headers: { authorization: `Bearer ${token}` },
+              },
+              target: 0.4,
+              opts,
+              log,
+            }),
+          )
+        }
+      } finally {
+        await server.stop()
+      }
+    }
+  } finally {
+    await bare.stop()
+  }
+}
+
+/**
+ * One query at a time: the server's metric query (cache off, no tenancy) against the same
+ * compiled SQL on the driver in this process, alternating.
+ */
+async function groupBy1m(ctx, server, setup, engine) {
+  const { wh, opts } = ctx
+  const mart = setup.marts.find((m) => m.name === (engine === 'duckdb' ? 'duckmart' : 'pgmart'))
+  const from = engine === 'duckdb' ? 'main.sales_1m' : `${wh.schema}.sales_1m`
+  const { sql, params } = await compiledSql({
+    root: ctx.root,
+    type: engine === 'duckdb' ? 'csv' : 'postgres',
+    credentials: engine === 'duckdb' ? { name: 'lake', path: wh.lakeDir } : { name: 'warehouse', ...wh.credentials },
+    tableList: mart.tableList,
+    metric: byRegion('by_region_1m', from),
+    clientId: 'None',
+  })
+  const body = { embedId: setup.embeds[mart.workspace], metricId: 'by_region_1m', clientId: 'None' }
+  const viaServer = () =>
+    timed(server.url, 'POST', '/api/v2/data-app/query', { token: setup.dataAppKey, body })
+  let driver
+  let close
+  if (engine === 'postgres') {
+    const client = new pg.Client({ connectionString: PG_URL })
+    await client.connect()
+    driver = async () => {
+      const started = performance.now()
+      await client.query(sql, params)
+      return performance.now() - started
+    }
+    close = () => client.end()
+  } else {
+    const instance = await DuckDBInstance.create(':memory:')
+    const conn = await instance.connect()
+    await conn.run(`create view main.sales_1m as select * from read_parquet('${wh.parquet.replace(/'/g, "''")}')`)
+    driver = async () => {
+      const started = performance.now()
+      await conn.runAndReadAll(sql, params)
+      return performance.now() - started
+    }
+    close = async () => {
+      conn.closeSync()
+      instance.closeSync()
+    }
+  }
+  try {
+    const result = await compareTimes({
+      server: viaServer,
+      driver,
+      reps: opts.smoke ? 3 : 21,
+      warmup: opts.smoke ? 1 : 3,
+      target: 0.9,
+    })
+    return { ...result, sql }
+  } finally {
+    await close()
+  }
+}

@@ -1,0 +1,8 @@
+import { base } from './base.js'
+import { charts } from './charts.js'
+import { filters } from './filters.js'
+import { layout } from './layout.js'
+import { states } from './states.js'
+
+/** The element's shadow styles, in cascade order. */
+export const styles = [base, filters, layout, charts, states]

@@ -1,0 +1,193 @@
+import { css } from 'lit'
+
+/** Sidebar, the 12-column grid (one column under 640px) and the metric cards. */
+export const layout = css`
+  /* Body: sidebar + grid */
+  .body {
+    flex: 1 0 auto;
+    display: flex;
+    gap: var(--_gap);
+    align-items: flex-start;
+  }
+  .single .body {
+    flex: 1 1 0;
+    min-height: 0;
+    align-items: stretch;
+  }
+  .sidebar {
+    position: sticky;
+    top: 0;
+    flex: none;
+    width: 200px;
+    padding: 8px;
+    background: var(--_surface);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    box-shadow: var(--_shadow);
+  }
+  .sidebar h2 {
+    margin: 4px 8px 8px;
+    font-size: 11px;
+    font-weight: 600;
+    letter-spacing: 0.06em;
+    text-transform: uppercase;
+    color: var(--_muted);
+  }
+  .sidebar ul {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+  }
+  .sidebar button {
+    display: block;
+    width: 100%;
+    padding: 7px 8px;
+    border: 0;
+    background: transparent;
+    border-radius: 6px;
+    text-align: left;
+    cursor: pointer;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+  .sidebar button:hover {
+    background: color-mix(in srgb, var(--_primary) 8%, transparent);
+    color: var(--_primary);
+  }
+
+  .grid {
+    flex: 1;
+    min-width: 0;
+    display: grid;
+    grid-template-columns: repeat(12, minmax(0, 1fr));
+    grid-auto-rows: var(--_row);
+    gap: var(--_gap);
+  }
+  .single .grid {
+    display: flex;
+    height: 100%;
+  }
+
+  /* Cards */
+  .card {
+    grid-column: var(--x) / span var(--w);
+    grid-row: var(--y) / span var(--h);
+    display: flex;
+    flex-direction: column;
+    min-width: 0;
+    min-height: 0;
+    background: var(--_surface);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    box-shadow: var(--_shadow);
+    overflow: hidden;
+    scroll-margin: var(--_gap);
+    container-type: inline-size;
+  }
+  .single .card {
+    flex: 1;
+  }
+  /* A loading placeholder card before the layout is known */
+  .skeleton-card {
+    grid-column: span 6;
+    grid-row: span 4;
+    padding: 16px;
+    display: flex;
+    flex-direction: column;
+    gap: 12px;
+  }
+  .card:focus {
+    outline: none;
+  }
+  .card:focus-visible {
+    outline: 2px solid var(--_primary);
+  }
+  .card-header {
+    display: flex;
+    align-items: center;
+    gap: 8px;
+    min-height: 44px;
+    padding: 10px 10px 4px 16px;
+  }
+  .card-title {
+    flex: 1;
+    margin: 0;
+    font-size: 14px;
+    font-weight: 600;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+  .spinner {
+    width: 14px;
+    height: 14px;
+    border: 2px solid color-mix(in srgb, var(--_primary) 25%, transparent);
+    border-top-color: var(--_primary);
+    border-radius: 50%;
+    animation: spin 0.8s linear infinite;
+  }
+  @keyframes spin {
+    to {
+      transform: rotate(360deg);
+    }
+  }
+  .card-body {
+    position: relative;
+    flex: 1;
+    display: flex;
+    flex-direction: column;
+    min-height: 0;
+    padding: 4px 16px 14px;
+  }
+  .card[data-state='loading'] .card-body > .stale {
+    opacity: 0.55;
+    transition: opacity 0.2s;
+  }
+  .stale {
+    flex: 1;
+    display: flex;
+    flex-direction: column;
+    min-height: 0;
+  }
+
+  /* Narrow: one column (container query on the element's own width, media query as a fallback) */
+  @container (max-width: 639px) {
+    .body {
+      flex-direction: column;
+      align-items: stretch;
+    }
+    .sidebar {
+      display: none;
+    }
+    .grid {
+      grid-template-columns: minmax(0, 1fr);
+    }
+    .card,
+    .skeleton-card {
+      grid-column: 1 / -1;
+      grid-row: auto / span var(--h, 4);
+    }
+    .field {
+      flex: 1 1 100%;
+    }
+    .ms > summary {
+      max-width: none;
+    }
+  }
+  @supports not (container-type: inline-size) {
+    @media (max-width: 639px) {
+      .sidebar {
+        display: none;
+      }
+      .grid {
+        grid-template-columns: minmax(0, 1fr);
+      }
+      .card,
+      .skeleton-card {
+        grid-column: 1 / -1;
+        grid-row: auto / span var(--h, 4);
+      }
+    }
+  }
+`

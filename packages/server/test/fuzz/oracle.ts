@@ -1,0 +1,61 @@
+import type { LightMyRequestResponse } from 'fastify'
+import { ERROR_CODES } from '../../src/errors.js'
+import type { FuzzRequest } from './requests.js'
+
+const CODES = new Set<string>(ERROR_CODES)
+const ERROR_KEYS = new Set(['code', 'message', 'status', 'details'])
+
+/**
+ * DESIGN.md §3: "Every failure is the spec's error JSON with the spec's code and status;
+ * nothing returns HTML or a stack trace; no input, however malformed, produces a 5xx."
+ * Plus: a request without the operation's token kind is never served. Returns the
+ * violations (empty when the answer is acceptable).
+ */
+export function violations(req: FuzzRequest, res: LightMyRequestResponse): string[] {
+  const out: string[] = []
+  const status = res.statusCode
+  const type = String(res.headers['content-type'] ?? '')
+  const body = res.body
+  if (status >= 500) out.push(`status ${status}`)
+  if (status < 200 || (status >= 300 && status < 400)) out.push(`unexpected status ${status}`)
+  if (status === 204 && req.method !== 'OPTIONS') out.push('204 outside a preflight')
+  if (/text\/html/i.test(type) || /<!doctype|<html/i.test(body)) out.push('HTML in the answer')
+  if (/\bat [^\n]*\.(ts|js):\d+:\d+|node_modules\//.test(body)) out.push('a stack trace in the answer')
+  if (status >= 400) {
+    if (!/^application\/json/i.test(type)) out.push(`error with content-type "${type}"`)
+    if (req.method !== 'HEAD') out.push(...errorShape(body))
+  } else if (status === 200 && req.method !== 'HEAD' && !/^text\/csv/.test(type)) {
+    if (!/^application\/json/i.test(type)) out.push(`200 with content-type "${type}"`)
+    else {
+      try {
+        JSON.parse(body)
+      } catch {
+        out.push('200 with a body that is not JSON')
+      }
+    }
+  }
+  // wrong token kind, garbage or no token: never served
+  if (req.op?.security && req.auth.kind !== 'right' && status < 300 && req.method !== 'OPTIONS') {
+    out.push(`served with ${req.auth.kind === 'wrong' ? `a ${req.auth.as}` : `${req.auth.kind} credentials`}`)
+  }
+  if (({} as Record<string, unknown>).polluted !== undefined) out.push('Object.prototype was polluted')
+  return out
+}
+
+function errorShape(body: string): string[] {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(body)
+  } catch {
+    return [`error body is not JSON: ${body.slice(0, 200)}`]
+  }
+  const error = (parsed as { error?: Record<string, unknown> } | null)?.error
+  if (!error || typeof error !== 'object') return [`no error object: ${body.slice(0, 200)}`]
+  const out: string[] = []
+  if (typeof error.code !== 'string' || !CODES.has(error.code)) out.push(`unknown error code ${String(error.code)}`)
+  if (typeof error.message !== 'string' || error.message === '') out.push('error without a message')
+  if (error.code === 'INTERNAL_SERVER_ERROR') out.push('INTERNAL_SERVER_ERROR')
+  for (const key of Object.keys(error)) if (!ERROR_KEYS.has(key)) out.push(`unexpected error field ${key}`)
+  if (Object.keys(parsed as object).length !== 1) out.push('fields beside "error" in an error answer')
+  return out
+}

@@ -1,3 +1,4 @@
+import { cpuMs } from './proc.mjs'
 import { runWrk } from './wrk.mjs'
 import { median, round, summarizeLoads } from './stats.mjs'
 
@@ -21,7 +22,13 @@ async function probe(target) {
 export async function comparePair({ id, baseline, scenario, target, opts, log }) {
   await probe(baseline)
   await probe(scenario)
-  const run = (t, name, seconds) => runWrk({ ...t, seconds, dir: opts.tmp, name: `${id}-${name}` })
+  // The server's own CPU time per request (µs): what the profile's wall-clock view blurs, since
+  // wrk shares the two cores with it.
+  const run = async (t, name, seconds) => {
+    const before = cpuMs(t.pid)
+    const result = await runWrk({ ...t, seconds, dir: opts.tmp, name: `${id}-${name}` })
+    return { ...result, cpuUsPerRequest: ((cpuMs(t.pid) - before) * 1000) / Math.max(1, result.requests) }
+  }
   if (opts.warmupSeconds > 0) {
     await run(baseline, 'warmup-baseline', opts.warmupSeconds)
     await run(scenario, 'warmup-scenario', opts.warmupSeconds)
@@ -49,6 +56,8 @@ export async function comparePair({ id, baseline, scenario, target, opts, log })
       baselineRps: round(r.baseline.rps, 0),
       scenarioRps: round(r.scenario.rps, 0),
       ratio: round(r.ratio, 3),
+      baselineCpuUsPerRequest: round(r.baseline.cpuUsPerRequest, 1),
+      scenarioCpuUsPerRequest: round(r.scenario.cpuUsPerRequest, 1),
     })),
   }
 }

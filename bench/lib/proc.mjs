@@ -9,6 +9,13 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL')
 })
 
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc, 10 ms ticks). */
+export function cpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
 /** A TCP port the OS says is free right now. */
 export function freePort() {
   return new Promise((resolve, reject) => {

@@ -13,6 +13,7 @@ export function summarizeLoads(runs) {
     rps: round(median(runs.map((r) => r.rps)), 0),
     p50Ms: round(median(runs.map((r) => r.p50Ms))),
     p99Ms: round(median(runs.map((r) => r.p99Ms))),
+    cpuUsPerRequest: round(median(runs.map((r) => r.cpuUsPerRequest)), 1),
     requests: runs.reduce((sum, r) => sum + r.requests, 0),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
   }

@@ -63,7 +63,7 @@ export async function serverScenarios(ctx, record) {
     script: join(ctx.root, 'bench/bare-server.mjs'),
     env: { BENCH_PG_URL: PG_URL, BENCH_SQL: JSON.stringify(sqlSmall), POOL_MAX: '10' },
   })
-  const bareJson = { url: `${bare.url}/json` }
+  const bareJson = { url: `${bare.url}/json`, pid: bare.pid }
   try {
     if (wanted(ctx, ['guest-token-mint', 'query-cache-miss', 'groupby-1m-duckdb', 'groupby-1m-postgres'])) {
       const server = await startStrata(ctx, 'strata-nocache', { RESULT_CACHE_TTL_MS: '0' })
@@ -82,6 +82,7 @@ export async function serverScenarios(ctx, record) {
                 method: 'POST',
                 body: fullGuestTokenBody(setup.embeds.pg),
                 headers: key,
+                pid: server.pid,
               },
               target: 0.5,
               opts,
@@ -96,8 +97,8 @@ export async function serverScenarios(ctx, record) {
             'query-cache-miss',
             await comparePair({
               id: 'query-cache-miss',
-              baseline: { url: `${bare.url}/query`, method: 'POST', body },
-              scenario: { url: `${server.url}/api/v2/data-app/query`, method: 'POST', body, headers: key },
+              baseline: { url: `${bare.url}/query`, method: 'POST', body, pid: bare.pid },
+              scenario: { url: `${server.url}/api/v2/data-app/query`, method: 'POST', body, headers: key, pid: server.pid },
               target: 0.8,
               opts,
               log,
@@ -132,6 +133,7 @@ export async function serverScenarios(ctx, record) {
                 method: 'POST',
                 body: { embedId: setup.embeds.pg, metricId: 'by_region', clientId: 't1' },
                 headers: key,
+                pid: server.pid,
               },
               target: 0.5,
               opts,
@@ -155,6 +157,7 @@ export async function serverScenarios(ctx, record) {
                 method: 'POST',
                 body: { metricId: 'by_region' },
                 headers: { authorization: `Bearer ${token}` },
+                pid: server.pid,
               },
               target: 0.4,
               opts,

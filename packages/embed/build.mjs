@@ -21,7 +21,7 @@ const result = await build({
   target: 'es2020',
   platform: 'browser',
   tsconfig: join(here, 'tsconfig.json'),
-  sourcemap: 'linked',
+  sourcemap: 'external',
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',

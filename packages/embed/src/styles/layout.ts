@@ -140,7 +140,8 @@ export const layout = css`
     min-height: 0;
     padding: 4px 16px 14px;
   }
-  .card[data-state='loading'] .card-body > .stale {
+  .card[data-state='loading'] .card-body > .stale,
+  .card[data-state='expired'] .card-body > .stale {
     opacity: 0.55;
     transition: opacity 0.2s;
   }

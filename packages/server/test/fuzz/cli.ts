@@ -14,6 +14,7 @@ const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '100000' },
     seed: { type: 'string' },
+    'by-operation': { type: 'boolean', default: false },
   },
 })
 const runs = Number(values.runs)
@@ -49,6 +50,9 @@ console.log(`\ncases fuzzed: ${stats.cases} (seed ${seed}, ${(stats.ms / 1000).t
 console.log(`status histogram: ${histogram(stats.statuses)}`)
 console.log(`status and code:  ${histogram(stats.codes)}`)
 console.log(`operations: ${Object.keys(stats.operations).length} (incl. stray paths)`)
+if (values['by-operation']) {
+  for (const [key, n] of Object.entries(stats.byOperation).sort()) console.log(`  ${key}: ${n}`)
+}
 console.log(`fixture rebuilds: ${stats.rebuilds}; requests the HTTP client refused to send: ${stats.clientRejected}`)
 if (stats.failures.length > 0) {
   console.log(`\n${stats.failures.length} distinct violations:`)

@@ -293,12 +293,12 @@ export function strayRequest(ops: readonly Operation[]): fc.Arbitrary<FuzzReques
       fc.constantFrom<TokenKind | undefined>(undefined, 'adminToken', 'serviceToken', 'dataAppKey', 'guestToken'),
       fc.option(rawBody, { freq: 3 }),
     )
-    .map(([method, url, as, body]) => ({
+    .map(([method, url, as, body]): FuzzRequest => ({
       op: undefined,
       method,
       url,
-      auth: as ? { kind: 'wrong' as const, as } : { kind: 'none' as const },
-      headers: body ? { 'content-type': 'application/json' } : {},
+      auth: as ? { kind: 'wrong', as } : { kind: 'none' },
+      headers: body ? { 'content-type': 'application/json' } : ({} as Record<string, string>),
       payload: body ?? undefined,
       label: 'stray',
     }))

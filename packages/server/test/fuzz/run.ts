@@ -32,6 +32,8 @@ export interface FuzzStats {
   readonly codes: Record<string, number>
   /** Operation → cases. */
   readonly operations: Record<string, number>
+  /** `operation status` → count. */
+  readonly byOperation: Record<string, number>
   /** Requests the HTTP client itself refused to send (not counted as cases). */
   clientRejected: number
   /** Fresh fixtures built because fuzzed requests had broken the old one. */
@@ -56,6 +58,7 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
     statuses: {},
     codes: {},
     operations: {},
+    byOperation: {},
     clientRejected: 0,
     rebuilds: 0,
     failures: [],
@@ -82,7 +85,8 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
       },
     })
     return fc.oneof(
-      ...ops.map((op) => ({ weight: 4, arbitrary: requestFor(op, poolFor) })),
+      // the data paths (queries, the browser's runtime) are where tenancy and SQL live: fuzz them most
+      ...ops.map((op) => ({ weight: /query|runtime/.test(op.path) ? 12 : 4, arbitrary: requestFor(op, poolFor) })),
       { weight: 8, arbitrary: strayRequest(ops) },
     )
   }
@@ -112,6 +116,7 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
       const code = errorCode(res)
       const codeKey = code ? `${status} ${code}` : status
       stats.codes[codeKey] = (stats.codes[codeKey] ?? 0) + 1
+      stats.byOperation[`${key} → ${codeKey}`] = (stats.byOperation[`${key} → ${codeKey}`] ?? 0) + 1
       for (const v of violations(req, res)) record(failures, req, v, `${res.statusCode} ${res.body.slice(0, 300)}`)
       target.observe(req.method, req.url, res.statusCode, res.body)
     }

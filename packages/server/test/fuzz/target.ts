@@ -76,9 +76,18 @@ export class FuzzTarget {
       ['GET', '/api/v2/data-app', 'serviceToken'],
       ['GET', '/api/v2/data-app/whitelist-domains', 'dataAppKey'],
     ]
-    if (this.fixture.analytics) probes.push(['GET', `/api/v2/embed/runtime/${this.fixture.pools.embedId?.[0]}`, 'guestToken'])
+    const embedId = this.fixture.pools.embedId?.[0]
+    if (this.fixture.analytics) {
+      probes.push(['GET', `/api/v2/embed/runtime/${embedId}`, 'guestToken'])
+      probes.push(['POST', '/api/v2/data-app/query', 'dataAppKey'])
+    }
     for (const [method, url, kind] of probes) {
-      const res = await app.inject({ method: method as 'GET', url, headers: bearer(tokens[kind]) })
+      const res = await app.inject({
+        method: method as 'GET',
+        url,
+        headers: bearer(tokens[kind]),
+        ...(method === 'POST' ? { payload: { embedId, metricId: 'revenue', clientId: 'acme' } } : {}),
+      })
       if (res.statusCode !== 200) return false
     }
     return true

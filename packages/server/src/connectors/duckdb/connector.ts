@@ -188,8 +188,11 @@ export class DuckdbConnector implements Connector {
         for (const file of files) {
           const reader = await readerCall(conn, file, delimiter)
           try {
+            // Text formats are parsed once into memory (a view would re-parse the file on every
+            // query: ~0.5 s for 100k CSV rows); Parquet is columnar already and stays a view.
+            const kind = file.reader === 'parquet' ? 'VIEW' : 'TABLE'
             await conn.run(
-              `CREATE VIEW ${quotedIdentifier(SCHEMA)}.${quotedIdentifier(file.table)} AS SELECT * FROM ${reader}`,
+              `CREATE ${kind} ${quotedIdentifier(SCHEMA)}.${quotedIdentifier(file.table)} AS SELECT * FROM ${reader}`,
             )
           } catch (err) {
             throw translateOpenError(err, `cannot read ${file.table} (${file.reader})`)

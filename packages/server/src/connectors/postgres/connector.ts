@@ -32,7 +32,6 @@ const CANCEL_GRACE_MS = 1_000
 const DESTROY_GRACE_MS = 3_000
 
 /** Constants, inlined as literals in SQL: Redshift has no array parameters. */
-const SYSTEM_SCHEMAS = ['pg_catalog', 'information_schema', 'crdb_internal', 'pg_extension', 'pg_internal']
 
 /** Text parsers for values JSON cannot carry as pg parses them by default (Date loses the zone). */
 const PARSERS: Readonly<Record<number, (text: string) => unknown>> = {
@@ -119,11 +118,12 @@ export class PostgresConnector implements Connector {
         udt_name: string
         is_nullable: string
       }>(
+        // The datasource is its credentials' schema (the spec's required `schema`).
         `select table_schema, table_name, column_name, data_type, udt_name, is_nullable
            from information_schema.columns
-          where table_schema not in (${SYSTEM_SCHEMAS.map((s) => `'${s}'`).join(', ')})
-            and table_schema not like 'pg\\_toast%' and table_schema not like 'pg\\_temp%'
+          where table_schema = $1
           order by table_schema, table_name, ordinal_position`,
+        [this.#credentials.schema],
       ),
     )
     const tables = new Map<string, { schema: string; name: string; columns: TableInfo['columns'][number][] }>()

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../../errors.js'
 
 /** Maps any thrown value to an ApiError; the only place errors become HTTP. */
@@ -7,6 +7,11 @@ export function toApiError(err: unknown): ApiError {
   const e = err as Partial<FastifyError> & { validation?: unknown }
   if (e.validation) return new ApiError('INVALID_REQUEST_BODY', 400, validationMessage(e))
   switch (e.code) {
+    // raised by the router before any route or hook runs (see `frameworkErrors` in app.ts)
+    case 'FST_ERR_BAD_URL':
+      return new ApiError('INVALID_REQUEST_BODY', 400, 'The URL is malformed (an invalid percent-escape)')
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ApiError('INVALID_REQUEST_BODY', 400, 'A path parameter is longer than the server accepts')
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError('PAYLOAD_TOO_LARGE', 413, 'The request body is larger than the server accepts')
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -41,18 +46,21 @@ function validationMessage(e: Partial<FastifyError> & { validationContext?: stri
   return e.message ?? 'The request failed validation'
 }
 
+/** Answers any thrown value as `{ error: { code, message } }`; a 500 is logged, never detailed. */
+export function sendError(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const apiError = toApiError(err)
+  if (apiError.code === 'INTERNAL_SERVER_ERROR') request.log.error({ err }, 'request failed')
+  const body: { code: string; message: string; details?: Record<string, unknown> } = {
+    code: apiError.code,
+    message: apiError.message,
+  }
+  if (apiError.details) body.details = apiError.details
+  return reply.status(apiError.status).send({ error: body })
+}
+
 /** Every failure answers `{ error: { code, message } }`; never HTML, never a stack. */
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((err, request, reply) => {
-    const apiError = toApiError(err)
-    if (apiError.code === 'INTERNAL_SERVER_ERROR') request.log.error({ err }, 'request failed')
-    const body: { code: string; message: string; details?: Record<string, unknown> } = {
-      code: apiError.code,
-      message: apiError.message,
-    }
-    if (apiError.details) body.details = apiError.details
-    return reply.status(apiError.status).send({ error: body })
-  })
+  app.setErrorHandler((err, request, reply) => sendError(err, request, reply))
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? request.url
     return reply

@@ -11,13 +11,14 @@ export function demoPage(input: {
   tokens: readonly { tenant: string; token: string }[]
 }): string {
   const base = html(input.basePath)
+  // Only the first panel mirrors its filters into the page URL: two panels would fight over it.
   const panels = input.tokens
     .map(
-      ({ tenant, token }) => `
+      ({ tenant, token }, i) => `
       <section class="tenant" aria-label="Tenant ${html(tenant)}">
         <header><span class="badge">${html(tenant)}</span><span class="hint">clientId = "${html(tenant)}"</span></header>
         <strata-dashboard data-tenant="${html(tenant)}" embed-id="${html(input.embedId)}" base-url="${base || ''}"
-          token="${html(token)}"></strata-dashboard>
+          token="${html(token)}"${i > 0 ? ` options='{"syncUrl":false}'` : ''}></strata-dashboard>
       </section>`,
     )
     .join('')

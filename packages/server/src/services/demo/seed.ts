@@ -100,5 +100,14 @@ export async function seedDemo(services: Services, log: FastifyBaseLogger): Prom
       },
     )
   }
+  // Open the demo's DuckDB now (it parses the CSV files into memory once), in the background,
+  // so the first visitor of /demo does not wait for it.
+  const datasource = await datasources.byName(org, DEMO.datasource)
+  if (datasource) {
+    void datasources
+      .connector(datasource)
+      .then((c) => c.introspect())
+      .catch((err: unknown) => log.warn({ err }, 'demo: warming the datasource failed'))
+  }
   return key ? { key } : {}
 }

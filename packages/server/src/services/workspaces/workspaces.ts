@@ -87,10 +87,16 @@ export class Workspaces {
     return row && toWorkspace(row)
   }
 
+  /** By id; from memory after the first read (hot path of every metric query), forgotten on change. */
   async get(id: string): Promise<Workspace> {
-    return toWorkspace(
+    const hit = this.byId.get(id)
+    if (hit) return hit
+    const workspace = toWorkspace(
       await this.store.db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
     )
+    if (this.byId.size >= 10_000) this.byId.clear()
+    this.byId.set(id, workspace)
+    return workspace
   }
 
   private async binding(

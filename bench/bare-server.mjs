@@ -1,7 +1,7 @@
 /**
  * The baselines' server: a bare Fastify app on the same Node, no plugins, no hooks.
  *   GET  /json   a small JSON object
- *   POST /query  runs BENCH_SQL ({ sql, params }, the server's compiled statement) through a pg
+ *   POST /query  runs BENCH_SQL ({ sql, params, clientId }, the server's compiled statement) through a pg
  *                pool of POOL_MAX connections and answers its rows
  * Started by bench/run.mjs with PORT, BENCH_PG_URL, BENCH_SQL, POOL_MAX.
  */
@@ -16,9 +16,13 @@ const pool = statement
 
 app.get('/health/ready', async () => ({ status: 'ok' }))
 app.get('/json', async () => ({ hello: 'world', ok: true, n: 42 }))
-app.post('/query', async () => {
+// The statement's tenant parameter (BENCH_SQL's clientId) takes the request's clientId, as the
+// server's compiled statement does.
+app.post('/query', async (request) => {
   if (!pool || !statement) throw new Error('BENCH_SQL is not set')
-  const result = await pool.query(statement.sql, statement.params)
+  const clientId = request.body?.clientId
+  const params = statement.params.map((p) => (p === statement.clientId && clientId ? clientId : p))
+  const result = await pool.query(statement.sql, params)
   return { data: result.rows, error: null }
 })
 

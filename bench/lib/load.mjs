@@ -4,10 +4,12 @@ import { median, round, summarizeLoads } from './stats.mjs'
 
 /** One request outside the load, so a misconfigured target fails loudly instead of measuring 4xx. */
 async function probe(target) {
+  let body = target.body === undefined ? undefined : JSON.stringify(target.body)
+  if (body !== undefined && target.rotate) body = body.replace(target.rotate.placeholder, '1')
   const res = await fetch(target.url, {
     method: target.method ?? 'GET',
-    headers: { ...(target.body === undefined ? {} : { 'content-type': 'application/json' }), ...target.headers },
-    body: target.body === undefined ? undefined : JSON.stringify(target.body),
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...target.headers },
+    body,
     signal: AbortSignal.timeout(30_000),
   })
   const text = await res.text()

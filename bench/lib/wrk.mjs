@@ -32,13 +32,34 @@ const lua = (value) => `"${String(value).replace(/[\\"]/g, (c) => `\\${c}`).repl
  * The Lua script of one load: method, JSON body and headers, and a `done` hook that prints the
  * summary as one JSON line (latencies in microseconds).
  */
-function script({ method = 'GET', body, headers = {} }) {
+function script({ method = 'GET', body, headers = {}, rotate }) {
   const lines = [`wrk.method = ${lua(method)}`]
-  if (body !== undefined) {
-    lines.push(`wrk.body = ${lua(typeof body === 'string' ? body : JSON.stringify(body))}`)
+  const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body)
+  if (text !== undefined) {
+    lines.push(`wrk.body = ${lua(text)}`)
     lines.push(`wrk.headers["Content-Type"] = "application/json"`)
   }
   for (const [name, value] of Object.entries(headers)) lines.push(`wrk.headers[${lua(name)}] = ${lua(value)}`)
+  if (rotate) {
+    // Each request's body gets the next of `count` values in place of the placeholder (each
+    // thread starting elsewhere), so that concurrent requests are distinct.
+    const at = text.indexOf(rotate.placeholder)
+    if (at === -1) throw new Error(`rotate: ${rotate.placeholder} is not in the body`)
+    lines.push(`
+local prefix = ${lua(text.slice(0, at))}
+local suffix = ${lua(text.slice(at + rotate.placeholder.length))}
+local counter = 0
+local threads = 0
+setup = function(thread)
+  thread:set("counter", threads * 7919)
+  threads = threads + 1
+end
+request = function()
+  counter = counter + 1
+  return wrk.format(nil, nil, nil, prefix .. tostring(counter % ${rotate.count}) .. suffix)
+end
+`)
+  }
   lines.push(`
 done = function(summary, latency, requests)
   local e = summary.errors
@@ -54,9 +75,9 @@ end
  * One wrk run against `url`. Returns req/s, p50/p99 (ms) and the error counts; a run with any
  * non-2xx answer or socket error is reported as such (its numbers are not comparable).
  */
-export function runWrk({ url, method, body, headers, seconds, connections = 50, threads = 2, dir, name = 'load' }) {
+export function runWrk({ url, method, body, headers, rotate, seconds, connections = 50, threads = 2, dir, name = 'load' }) {
   const file = join(dir, `${name}.lua`)
-  writeFileSync(file, script({ method, body, headers }))
+  writeFileSync(file, script({ method, body, headers, rotate }))
   const args = ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '-s', file, url]
   return new Promise((resolve, reject) => {
     const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] })

@@ -8,7 +8,7 @@ import { compareTimes, comparePair } from '../lib/load.mjs'
 import { profileIn, topSelfTime } from '../lib/profile.mjs'
 import { startProcess } from '../lib/proc.mjs'
 import { byRegion, fullGuestTokenBody, runtimeGuestTokenBody, setupAnalytics } from '../lib/setup.mjs'
-import { PG_URL } from '../lib/warehouse.mjs'
+import { PG_URL, TENANT_COUNT } from '../lib/warehouse.mjs'
 
 export const SERVER_SCENARIOS = {
   'guest-token-mint': 'Guest-token mint (valid key, full params)',
@@ -61,7 +61,7 @@ export async function serverScenarios(ctx, record) {
   })
   const bare = await startProcess({
     script: join(ctx.root, 'bench/bare-server.mjs'),
-    env: { BENCH_PG_URL: PG_URL, BENCH_SQL: JSON.stringify(sqlSmall), POOL_MAX: '10' },
+    env: { BENCH_PG_URL: PG_URL, BENCH_SQL: JSON.stringify({ ...sqlSmall, clientId: 't1' }), POOL_MAX: '10' },
   })
   const bareJson = { url: `${bare.url}/json`, pid: bare.pid }
   try {
@@ -92,13 +92,23 @@ export async function serverScenarios(ctx, record) {
         }
         if (ctx.wants('query-cache-miss')) {
           log('metric query, cache miss')
-          const body = { embedId: setup.embeds.pg, metricId: 'by_region', clientId: 't1' }
+          // A different tenant per request (1,000 in turn), so that no two concurrent requests are
+          // the same query: the server's single-flight would otherwise answer many with one.
+          const body = { embedId: setup.embeds.pg, metricId: 'by_region', clientId: 't__N__' }
+          const rotate = { placeholder: '__N__', count: TENANT_COUNT }
           record(
             'query-cache-miss',
             await comparePair({
               id: 'query-cache-miss',
-              baseline: { url: `${bare.url}/query`, method: 'POST', body, pid: bare.pid },
-              scenario: { url: `${server.url}/api/v2/data-app/query`, method: 'POST', body, headers: key, pid: server.pid },
+              baseline: { url: `${bare.url}/query`, method: 'POST', body, rotate, pid: bare.pid },
+              scenario: {
+                url: `${server.url}/api/v2/data-app/query`,
+                method: 'POST',
+                body,
+                rotate,
+                headers: key,
+                pid: server.pid,
+              },
               target: 0.8,
               opts,
               log,

@@ -104,7 +104,9 @@ export function nested(depth: number, kind: 'array' | 'object' | 'mixed', leaf: 
  * stringified by JSON.stringify).
  */
 export function nestedText(depth: number, kind: 'array' | 'object'): string {
-  return kind === 'array' ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
+  return kind === 'array'
+    ? `${'['.repeat(depth)}1${']'.repeat(depth)}`
+    : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
 }
 
 /** Any JSON value, including the odd ones: deep, wide, big numbers, hostile strings. */
@@ -114,9 +116,10 @@ export const anyJson: fc.Arbitrary<unknown> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc
-      .tuple(fc.integer({ min: 50, max: 3_000 }), fc.constantFrom('array', 'object', 'mixed') as fc.Arbitrary<
-        'array' | 'object' | 'mixed'
-      >)
+      .tuple(
+        fc.integer({ min: 50, max: 3_000 }),
+        fc.constantFrom('array', 'object', 'mixed') as fc.Arbitrary<'array' | 'object' | 'mixed'>,
+      )
       .map(([d, k]) => nested(d, k)),
   },
   {

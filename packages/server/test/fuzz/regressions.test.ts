@@ -9,9 +9,11 @@ import { bearer, bootstrap } from '../helpers/bootstrap.js'
 describe('fuzzer findings', () => {
   let t: TestContext
   let guest: string
+  let dataAppKey: string
   beforeAll(async () => {
     t = await createTestApp('sqlite', { LOG_LEVEL: 'silent' })
     const creds = await bootstrap(t.app)
+    dataAppKey = creds.dataAppKey
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/v2/guest-token/create',
@@ -54,5 +56,18 @@ describe('fuzzer findings', () => {
       headers: bearer(guest),
     })
     expectErrorShape(res)
+  })
+
+  it('a JSON string or number as the body of POST /api/v2/data-app/embeds is a 400 (was a 500: `in` on a primitive)', async () => {
+    for (const payload of ['"abc"', '1', 'true', '"embedId"']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v2/data-app/embeds?isDeleteDashboard=false',
+        payload,
+        headers: { ...bearer(dataAppKey), 'content-type': 'application/json' },
+      })
+      expectErrorShape(res)
+      expect(res.json().error.code).toBe('INVALID_REQUEST_BODY')
+    }
   })
 })

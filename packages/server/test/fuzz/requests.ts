@@ -51,9 +51,13 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
   return out
 }
 
-export type AuthChoice = { kind: 'right' } | { kind: 'wrong'; as: TokenKind } | { kind: 'garbage'; header: string } | {
-  kind: 'none'
-}
+export type AuthChoice =
+  | { kind: 'right' }
+  | { kind: 'wrong'; as: TokenKind }
+  | { kind: 'garbage'; header: string }
+  | {
+      kind: 'none'
+    }
 
 /** A generated request, before the tokens of the moment are filled in. */
 export interface FuzzRequest {
@@ -83,7 +87,7 @@ const GARBAGE_AUTH = [
   `Bearer ${'x'.repeat(513)}`,
   `Bearer ${'gt_'.padEnd(5_000, 'a')}`,
   'Bearer %00',
-  'Bearer \' OR 1=1 --',
+  "Bearer ' OR 1=1 --",
   'Token abc',
   ',',
 ]
@@ -141,7 +145,7 @@ const headerSafe = (s: string) => s.replace(/[^\x20-\x7e]/g, '?')
 
 /** A path or query value, encoded as a client would (or almost). */
 function encode(value: unknown, how: number): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? ''
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '')
   switch (how % 5) {
     case 0:
     case 1:
@@ -210,7 +214,10 @@ export function requestFor(op: Operation, poolFor: (op: Operation) => SchemaCont
             .constantFrom(...TOKEN_KINDS.filter((k) => k !== op.security))
             .map((as) => ({ kind: 'wrong' as const, as })),
         },
-        { weight: 1, arbitrary: fc.constantFrom(...GARBAGE_AUTH).map((header) => ({ kind: 'garbage' as const, header })) },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(...GARBAGE_AUTH).map((header) => ({ kind: 'garbage' as const, header })),
+        },
         { weight: 1, arbitrary: fc.constant({ kind: 'none' as const }) },
       )
     : fc.oneof(
@@ -293,15 +300,17 @@ export function strayRequest(ops: readonly Operation[]): fc.Arbitrary<FuzzReques
       fc.constantFrom<TokenKind | undefined>(undefined, 'adminToken', 'serviceToken', 'dataAppKey', 'guestToken'),
       fc.option(rawBody, { freq: 3 }),
     )
-    .map(([method, url, as, body]): FuzzRequest => ({
-      op: undefined,
-      method,
-      url,
-      auth: as ? { kind: 'wrong', as } : { kind: 'none' },
-      headers: body ? { 'content-type': 'application/json' } : ({} as Record<string, string>),
-      payload: body ?? undefined,
-      label: 'stray',
-    }))
+    .map(
+      ([method, url, as, body]): FuzzRequest => ({
+        op: undefined,
+        method,
+        url,
+        auth: as ? { kind: 'wrong', as } : { kind: 'none' },
+        headers: body ? { 'content-type': 'application/json' } : ({} as Record<string, string>),
+        payload: body ?? undefined,
+        label: 'stray',
+      }),
+    )
 }
 
 /** JSON text of any value, own `__proto__` keys included; a value too deep for JSON.stringify becomes raw text. */

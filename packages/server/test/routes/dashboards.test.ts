@@ -103,7 +103,7 @@ describe.skipIf(!hasPg).each(storeKinds)('dashboard import and export on %s', (s
     )
     expectError(
       await broken((d) => {
-        d.metrics[1]!.query.measures[0]!.column = 'amout'
+        ;(d.metrics[1]!.query.measures[0] as { column?: string }).column = 'amout'
       }),
       400,
       'INVALID_REQUEST_BODY',

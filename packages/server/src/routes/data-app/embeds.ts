@@ -57,8 +57,10 @@ const embeds: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       if (request.validationError?.validationContext === 'querystring') throw request.validationError
-      const body = request.body as Record<string, unknown> | undefined
-      if (request.query.embedId !== undefined || (body && 'embedId' in body && !('embedType' in body))) {
+      const body = request.body as unknown
+      // the body may be any JSON value here (validation is deferred): only an object can name an embed
+      const isObject = typeof body === 'object' && body !== null && !Array.isArray(body)
+      if (request.query.embedId !== undefined || (isObject && 'embedId' in body && !('embedType' in body))) {
         const { embedId, isDeleteDashboard } = check(LegacyDeleteEmbedBody, body ?? {}, 'body')
         const deleteDashboard = isDeleteDashboard ?? request.query.isDeleteDashboard === 'true'
         return { id: await service.delete(dataApp(request), embedId, deleteDashboard), error: null }

@@ -413,8 +413,13 @@ describe.skipIf(!hasPg).each(storeKinds)('embeds, dashboards and metrics lists o
     })
     expectError(
       await a.call('PUT', '/api/v2/data-app/embeds', key, { embedId: a.embedId, accessSettings: {} }),
-      404,
-      'EMBED_NOT_FOUND',
+      403,
+      'INSUFFICIENT_PERMISSIONS',
+    )
+    expectError(
+      await a.call('POST', '/api/v2/dataApp/embed/update', key, { embedId: a.embedId, accessSettings: {} }),
+      403,
+      'INSUFFICIENT_PERMISSIONS',
     )
     expectError(
       await a.call('PUT', '/api/v2/data-app/embeds/rename', key, { embedId: a.embedId, name: 'x' }),

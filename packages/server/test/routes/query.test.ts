@@ -237,6 +237,28 @@ describe.skipIf(!hasPg).each(storeKinds)('metric queries on %s', (store) => {
       expect(lines).toHaveLength(1 + Number(expected[0]?.n))
     })
 
+    it('shows underlying rows only with the permission, only the token’s tenant, paged by 100', async () => {
+      const denied = await token('initech')
+      const url = `/api/v2/embed/runtime/${a.embedId}/underlying`
+      expectError(await a.call('POST', url, denied, { metricId: 'revenue' }), 403, 'UNAUTHORIZED')
+      const allowed = await token('initech', {}, { isEnableUnderlyingData: true })
+      const [{ status } = { status: '' }] = await wh.query<{ status: string }>(
+        `select status from ${wh.schema}.orders where tenant = 'initech' group by status order by count(*) desc limit 1`,
+      )
+      const res = await a.call('POST', url, allowed, { metricId: 'revenue', dashboardFilter: { status: [status] } })
+      expect(res.statusCode, res.body).toBe(200)
+      const body = res.json() as unknown as { data: { tenant: string; status: string }[]; totalRecords: number }
+      const [expected] = await wh.query<{ n: string }>(
+        `select count(*) n from ${wh.schema}.orders where tenant = 'initech' and status = $1`,
+        [status],
+      )
+      expect(Number(expected?.n)).toBeGreaterThan(0)
+      expect(body.totalRecords).toBe(Number(expected?.n))
+      expect(body.data.length).toBe(Math.min(100, Number(expected?.n)))
+      expect(new Set(body.data.map((r) => r.tenant))).toEqual(new Set(['initech']))
+      expect(new Set(body.data.map((r) => r.status))).toEqual(new Set([status]))
+    })
+
     it('serves CORS only to whitelisted origins of the token’s data app', async () => {
       const tok = await token('acme')
       await a.ok('PUT', '/api/v2/data-app/whitelist-domains', a.dataAppKey, {

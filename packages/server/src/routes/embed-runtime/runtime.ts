@@ -69,6 +69,20 @@ const runtime: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => service.query(claims(request), request.params.embedId, request.body),
   )
+  app.post(
+    '/api/v2/embed/runtime/:embedId/underlying',
+    {
+      schema: {
+        tags,
+        summary: 'The rows behind a metric, 100 a page (underlying-data permission)',
+        security,
+        params: Params,
+        body: RuntimeQueryBody,
+        response: responses(MetricQueryResult),
+      },
+    },
+    async (request) => service.underlying(claims(request), request.params.embedId, request.body),
+  )
   app.get(
     '/api/v2/embed/runtime/:embedId/metrics/:metricId/download',
     {

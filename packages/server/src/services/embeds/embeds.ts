@@ -221,7 +221,12 @@ export class Embeds {
     if (workspaceName !== undefined && !(await this.workspaces.byName(app.organizationId, workspaceName))) {
       throw new ApiError('INVALID_WORKSPACE_NAME', 404, `No workspace named ${workspaceName}`)
     }
-    const embed = await this.owned(app, embedId, () => new ApiError('EMBED_NOT_FOUND', 404, `No embed ${embedId}`))
+    // Another data app's embed exists but is not this key's to change: INSUFFICIENT_PERMISSIONS.
+    const embed = await this.owned(app, embedId, async () =>
+      (await this.get(embedId))
+        ? new ApiError('INSUFFICIENT_PERMISSIONS', 403, `Embed ${embedId} belongs to another data app`)
+        : new ApiError('EMBED_NOT_FOUND', 404, `No embed ${embedId}`),
+    )
     const patch = check(
       AccessSettings,
       settings,

@@ -1,11 +1,12 @@
 import { LRUCache } from 'lru-cache'
 import type { DatasourceType, DataType } from '../../connectors/types.js'
 import { ApiError, badRequest } from '../../errors.js'
-import { compileMetric, type Tenancy } from '../../query/compile.js'
+import { type CompiledQuery, type CompileInput, compileMetric, type Tenancy } from '../../query/compile.js'
 import { getDialect } from '../../query/dialects/registry.js'
 import type { Metric } from '../../query/document.js'
 import { type FilterInputs, resolveFilters } from '../../query/filters.js'
 import { resolveTable } from '../../query/model.js'
+import { dateString, toWall } from '../../query/zoned-time.js'
 import type { Dashboard } from '../dashboards/dashboards.js'
 import type { Datasources } from '../datasources/datasources.js'
 import type { Embed } from '../embeds/embeds.js'
@@ -42,6 +43,8 @@ export interface MetricRequest {
   readonly hints?: SourceHints
   /** 1-based; pages of `pageSize` rows (tables). */
   readonly pageNumber?: number | undefined
+  /** The rows behind the metric (its table's visible columns, same filters and tenancy). */
+  readonly underlying?: boolean
 }
 
 /** Engines whose session time zone `params.timezone` sets (spec: params table). */
@@ -70,6 +73,8 @@ interface Rows {
 export class MetricQueries {
   private readonly cache: ResultCache<Rows>
   private readonly databases = new LRUCache<string, readonly string[]>({ max: 1000, ttl: 60_000 })
+  /** Compiled SQL per metric, model, tenancy, RLS, filters, zone and page (hot path: no compile per request). */
+  private readonly compiled = new LRUCache<string, CompiledQuery>({ max: 5000 })
 
   constructor(
     private readonly sources: Sources,
@@ -85,7 +90,10 @@ export class MetricQueries {
   ) {
     this.cache = new ResultCache<Rows>(options.cacheTtlMs, options.redis)
     bus.on((event) => {
-      if (event.kind === 'datasource' || event.kind === 'dashboard' || event.kind === 'datamart') this.cache.clear()
+      if (event.kind === 'datasource' || event.kind === 'dashboard' || event.kind === 'datamart') {
+        this.cache.clear()
+        this.compiled.clear()
+      }
       if (event.kind === 'datasource') this.databases.delete(event.datasourceId)
     })
   }
@@ -101,26 +109,31 @@ export class MetricQueries {
 
   async run(request: MetricRequest): Promise<MetricResult> {
     const started = performance.now()
-    const metric = this.metricOf(request.embed, request.dashboard, request.metricId)
+    const declared = this.metricOf(request.embed, request.dashboard, request.metricId)
     const workspace = await this.workspaces.get(request.dashboard.workspaceId)
     const source = await this.sources.resolve(workspace, request.hints)
+    const metric = request.underlying ? underlyingOf(declared, source) : declared
+    const pageNumber = request.underlying ? (request.pageNumber ?? 1) : request.pageNumber
     const tenancy = await this.tenancy(source, request)
     const timezone = request.timezone ?? 'UTC'
     const filters = resolveFilters(request.dashboard.document, metric, request.filters)
-    const page = request.pageNumber === undefined ? undefined : Math.max(1, request.pageNumber)
-    const compiled = compileMetric({
-      metric,
-      model: source.model,
-      dialect: getDialect((await this.datasources.connector(source.datasource)).dialect),
-      context: {
-        tenancy,
-        rls: request.rls ?? {},
-        filters,
-        timezone,
-        now: new Date(),
-        ...(page ? { page: { limit: PAGE_ROWS, offset: (page - 1) * PAGE_ROWS } } : {}),
+    const page = pageNumber === undefined ? undefined : Math.max(1, pageNumber)
+    const compiled = this.compile(
+      {
+        metric,
+        model: source.model,
+        dialect: getDialect((await this.datasources.connector(source.datasource)).dialect),
+        context: {
+          tenancy,
+          rls: request.rls ?? {},
+          filters,
+          timezone,
+          now: new Date(),
+          ...(page ? { page: { limit: PAGE_ROWS, offset: (page - 1) * PAGE_ROWS } } : {}),
+        },
       },
-    })
+      `${source.version}|${request.dashboard.id}@${request.dashboard.updatedAt}|${request.metricId}`,
+    )
     const database = tenancy.kind === 'database' ? tenancy.database : undefined
     const sessionZone = SESSION_TIMEZONE.has(source.datasource.type) ? timezone : undefined
     const { value } = await this.cache.get(
@@ -164,6 +177,37 @@ export class MetricQueries {
       metricid: request.metricId,
       error: null,
     }
+  }
+
+  /**
+   * compileMetric, memoised. The compiled SQL depends on `now` only through the calendar day in
+   * the zone (date presets resolve to whole days), so the key holds that day instead; every
+   * other input is in the key (`scope`: model version, dashboard version, metric). Cleared with
+   * the result cache when a datasource, datamart or dashboard changes.
+   */
+  private compile(input: CompileInput, scope: string): CompiledQuery {
+    const { context } = input
+    const day = dayIn(context.timezone, context.now)
+    if (day === undefined) return compileMetric(input) // a bad zone: compileMetric answers the 400
+    const tenancy =
+      context.tenancy.kind === 'table'
+        ? { ...context.tenancy, clientColumns: [...(context.tenancy.clientColumns ?? new Map()).entries()] }
+        : context.tenancy
+    const key = JSON.stringify([
+      scope,
+      day,
+      context.timezone,
+      tenancy,
+      context.rls,
+      context.filters,
+      context.page ?? null,
+    ])
+    let compiled = this.compiled.get(key)
+    if (compiled === undefined) {
+      compiled = compileMetric(input)
+      this.compiled.set(key, compiled)
+    }
+    return compiled
   }
 
   /**
@@ -215,6 +259,43 @@ export class MetricQueries {
     }
     return list
   }
+}
+
+/**
+ * The underlying-data view of a metric: the distinct rows of its table's visible columns (at
+ * most 50), under the metric's own conditions, filters and tenancy, paged.
+ */
+function underlyingOf(metric: Metric, source: Source): Metric {
+  if (!metric.query) throw badRequest(`Metric ${metric.metricId} is a SQL metric: it has no underlying rows to show`)
+  const table = resolveTable(source.model, metric.query.from, 'query.from')
+  const columns = [...table.columns.values()].filter((c) => !c.hidden).slice(0, 50)
+  const { comparison: _comparison, ...rest } = metric
+  return {
+    ...rest,
+    chart: { type: 'table' },
+    query: {
+      from: metric.query.from,
+      ...(metric.query.where ? { where: metric.query.where } : {}),
+      dimensions: columns.map((c) => ({ name: c.name, column: c.name })),
+    },
+  }
+}
+
+/** The calendar day in `timeZone` at `now`, remembered per zone until the next whole minute. */
+const days = new Map<string, { readonly until: number; readonly day: string }>()
+function dayIn(timeZone: string, now: Date): string | undefined {
+  const at = now.getTime()
+  const known = days.get(timeZone)
+  if (known && at < known.until && at >= known.until - 60_000) return known.day
+  let day: string
+  try {
+    day = dateString(toWall(now, timeZone))
+  } catch {
+    return undefined
+  }
+  if (days.size >= 1000) days.clear()
+  days.set(timeZone, { until: Math.floor(at / 60_000 + 1) * 60_000, day })
+  return day
 }
 
 function firstMeasure(row: Record<string, unknown> | undefined, metric: Metric): number | null {

@@ -86,7 +86,7 @@ export class Runtime {
     }
   }
 
-  async query(claims: GuestClaims, id: string, request: RuntimeQuery): Promise<MetricResult> {
+  async query(claims: GuestClaims, id: string, request: RuntimeQuery, underlying = false): Promise<MetricResult> {
     const { embed, dashboard } = await this.open(claims, id)
     const permissions = effective(claims, embed)
     const dashboardFilter = request.dashboardFilter ?? {}
@@ -119,7 +119,17 @@ export class Runtime {
       timezone: claims.params.timezone,
       hints: { datasourceName: claims.datasourceName, dataMartName: claims.datamartName },
       pageNumber: request.pageNumber,
+      underlying,
     })
+  }
+
+  /** The rows behind a metric, only with the underlying-data permission; same tenancy as `query`. */
+  async underlying(claims: GuestClaims, id: string, request: RuntimeQuery): Promise<MetricResult> {
+    const { embed } = await this.open(claims, id)
+    if (!effective(claims, embed).underlyingData) {
+      throw new ApiError('UNAUTHORIZED', 403, 'Viewing underlying data is not allowed for this token')
+    }
+    return this.query(claims, id, request, true)
   }
 
   /** The metric's rows as CSV, only with the download permission; same tenancy as `query`. */

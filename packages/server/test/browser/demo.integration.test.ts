@@ -162,7 +162,8 @@ describe.skipIf(!hasChromium)('the demo in Chromium', () => {
   it('shows the error state for an embed outside allowedEmbeds, and for an expired token', async () => {
     const page = await browser.newPage()
     const { token } = (await (await fetch(`${server.url}/demo/token?tenant=acme`)).json()) as { token: string }
-    const expired = await mintExpiring()
+    const expired = await mint(1)
+    await new Promise((r) => setTimeout(r, 20))
     await page.goto(`${server.url}/demo`)
     await page.evaluate(
       ({ token, expired }) => {
@@ -185,15 +186,53 @@ describe.skipIf(!hasChromium)('the demo in Chromium', () => {
     await page.close()
   })
 
-  /** A real guest token with a 1 ms lifetime, minted with the demo data app's printed key. */
-  async function mintExpiring(): Promise<string> {
+  it('carries on when the token expires mid-session: strata-token-expired, new token, filters kept', async () => {
+    const page = await browser.newPage()
+    await page.goto(`${server.url}/demo`)
+    const short = await mint(4_000)
+    const minted = Date.now()
+    await page.evaluate(
+      ({ token, base }) => {
+        document.body.innerHTML = `<strata-dashboard id="d" embed-id="demo-sales" token="${token}"></strata-dashboard>`
+        const el = document.getElementById('d') as HTMLElement & { token: string }
+        ;(window as unknown as { expiredEvents: number }).expiredEvents = 0
+        el.addEventListener('strata-token-expired', async () => {
+          ;(window as unknown as { expiredEvents: number }).expiredEvents++
+          const res = await fetch(`${base}/demo/token?tenant=acme`)
+          el.token = ((await res.json()) as { token: string }).token
+        })
+      },
+      { token: short, base: server.url },
+    )
+    await page.waitForFunction(() => document.getElementById('d')?.getAttribute('data-state') === 'ready', null, {
+      timeout: 20_000,
+    })
+    await new Promise((r) => setTimeout(r, Math.max(0, 4_200 - (Date.now() - minted))))
+    await page.evaluate(() =>
+      (document.getElementById('d') as HTMLElement & { setFilter(n: string, v: unknown): void }).setFilter('channel', [
+        'Web',
+      ]),
+    )
+    await page.waitForFunction(() => (window as unknown as { expiredEvents: number }).expiredEvents > 0, null, {
+      timeout: 15_000,
+    })
+    await page.waitForFunction(() => document.getElementById('d')?.getAttribute('data-state') === 'ready', null, {
+      timeout: 20_000,
+    })
+    const filters = await page.evaluate(
+      () => (document.getElementById('d') as HTMLElement & { filters: Record<string, unknown> }).filters,
+    )
+    expect(filters.channel).toEqual(['Web'])
+    await page.close()
+  })
+
+  /** A real guest token for acme with a short lifetime, minted with the demo data app's printed key. */
+  async function mint(expiryTime: number): Promise<string> {
     const res = await fetch(`${server.url}/api/v2/guest-token/create`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ dataAppName: 'demo', clientId: 'acme', expiryTime: 1 }),
+      body: JSON.stringify({ dataAppName: 'demo', clientId: 'acme', expiryTime }),
     })
-    const { token } = (await res.json()) as { token: string }
-    await new Promise((r) => setTimeout(r, 20))
-    return token
+    return ((await res.json()) as { token: string }).token
   }
 })

@@ -132,7 +132,7 @@ export class MetricQueries {
           ...(page ? { page: { limit: PAGE_ROWS, offset: (page - 1) * PAGE_ROWS } } : {}),
         },
       },
-      `${source.version}|${request.dashboard.id}@${request.dashboard.updatedAt}|${request.metricId}`,
+      `${source.version}|${request.dashboard.id}@${request.dashboard.updatedAt}|${request.metricId}|${request.underlying ? 'underlying' : 'metric'}`,
     )
     const database = tenancy.kind === 'database' ? tenancy.database : undefined
     const sessionZone = SESSION_TIMEZONE.has(source.datasource.type) ? timezone : undefined

@@ -102,7 +102,7 @@ async function main() {
     tmp,
     rounds: Number(args.rounds ?? (smoke ? 1 : 3)),
     seconds: Number(args.seconds ?? (smoke ? 1 : 5)),
-    warmupSeconds: smoke ? 0 : 2,
+    warmupSeconds: smoke ? 0 : 3,
     profile: args.profile,
     // Kept after the run (the temp dir is not), for a closer look in Chrome DevTools.
     profileDir: join(os.tmpdir(), 'strata-bench-profiles', new Date().toISOString().replace(/[:.]/g, '-')),

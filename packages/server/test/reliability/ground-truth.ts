@@ -39,9 +39,14 @@ export async function loadWarehouse(wh: PgWarehouse): Promise<Warehouse> {
   ).map((c) => ({ id: Number(c.id), country: c.country, tenant: c.tenant }))
   const byId = new Map(customers.map((c) => [c.id, c]))
   const orders = (
-    await wh.query<{ id: number; customer_id: number; tenant: string; status: string; amount: string; created_at: Date }>(
-      `select id, customer_id, tenant, status, amount, created_at from ${wh.schema}.orders order by id`,
-    )
+    await wh.query<{
+      id: number
+      customer_id: number
+      tenant: string
+      status: string
+      amount: string
+      created_at: Date
+    }>(`select id, customer_id, tenant, status, amount, created_at from ${wh.schema}.orders order by id`)
   ).map((o) => {
     const c = byId.get(Number(o.customer_id)) as Customer
     return {
@@ -109,7 +114,8 @@ function predicate(column: Column, value: unknown): Predicate | undefined {
     const ok = (v: unknown) => v === undefined || (typeof v === 'number' && Number.isFinite(v))
     if (!ok(min) || !ok(max)) return undefined
     if (typeof min === 'number' && typeof max === 'number' && min > max) return undefined
-    return (o) => (min === undefined || o.amount >= (min as number)) && (max === undefined || o.amount <= (max as number))
+    return (o) =>
+      (min === undefined || o.amount >= (min as number)) && (max === undefined || o.amount <= (max as number))
   }
   // createdAt: an explicit { startDate, endDate } range, end inclusive (UTC: the token's default zone)
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
@@ -173,7 +179,14 @@ export function expectedOrders(
 
 export const round2 = (v: unknown) => Math.round(Number(v) * 100) / 100
 export const monthOf = (v: unknown) => {
-  const d = v instanceof Date ? v : new Date(String(v).replace(' ', 'T').replace(/(T\d\d:\d\d:\d\d)$/, '$1Z'))
+  const d =
+    v instanceof Date
+      ? v
+      : new Date(
+          String(v)
+            .replace(' ', 'T')
+            .replace(/(T\d\d:\d\d:\d\d)$/, '$1Z'),
+        )
   return Number.isNaN(d.getTime()) ? String(v).slice(0, 7) : d.toISOString().slice(0, 7)
 }
 

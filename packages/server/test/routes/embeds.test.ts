@@ -66,6 +66,9 @@ describe.skipIf(!hasPg).each(storeKinds)('embeds, dashboards and metrics lists o
     expect(met.externalDashboard).toBeNull()
     expect(met.name).toBe(met.embedId) // name defaults to the embed id
     expect(leg.embedType).toBe('dashboard')
+    const apps = (await a.call('GET', '/api/v2/data-app', a.serviceToken)).json().data
+    expect(apps[0]).toMatchObject({ name: 'salesapp', embedCount: 3 })
+    expect(apps[0].embeds.map((e: { embedId: string }) => e.embedId)).toEqual([a.embedId, met.embedId, leg.embedId])
     const exported = (await a.call('GET', `/api/v2/data-app/embeds/export?embedId=${leg.embedId}`, a.dataAppKey)).json()
     expect(exported._meta.embedDataAppAccessSetting.joinModel).toBe('multi')
   })

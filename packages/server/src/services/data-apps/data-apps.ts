@@ -59,19 +59,31 @@ export class DataApps {
   async list(organizationId: string): Promise<DataAppSummary[]> {
     const rows = await this.store.db
       .selectFrom('data_apps')
-      .select(['name', 'created_at', 'updated_at'])
+      .select(['id', 'name', 'created_at', 'updated_at'])
       .where('organization_id', '=', organizationId)
       .orderBy('created_at')
       .orderBy('name')
       .execute()
-    return rows.map((r) => ({
-      name: r.name,
-      type: 'embedded',
-      createdAt: r.created_at,
-      updatedAt: r.updated_at,
-      embedCount: 0,
-      embeds: [],
-    }))
+    const embeds = await this.store.db
+      .selectFrom('embeds')
+      .innerJoin('data_apps', 'data_apps.id', 'embeds.data_app_id')
+      .select(['embeds.data_app_id', 'embeds.name', 'embeds.embed_id', 'embeds.created_at', 'embeds.updated_at'])
+      .where('data_apps.organization_id', '=', organizationId)
+      .orderBy('embeds.created_at')
+      .execute()
+    return rows.map((r) => {
+      const own = embeds
+        .filter((e) => e.data_app_id === r.id)
+        .map((e) => ({ name: e.name, embedId: e.embed_id, createdAt: e.created_at, updatedAt: e.updated_at }))
+      return {
+        name: r.name,
+        type: 'embedded',
+        createdAt: r.created_at,
+        updatedAt: r.updated_at,
+        embedCount: own.length,
+        embeds: own,
+      }
+    })
   }
 
   async createApiKey(

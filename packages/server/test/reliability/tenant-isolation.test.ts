@@ -1,0 +1,583 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ACCESS, salesDocument, setupAnalytics } from '../helpers/analytics.js'
+import { createTestApp, type TestContext } from '../helpers/app.js'
+import { requireService } from '../helpers/services.js'
+import { createPgWarehouse, type PgWarehouse, TENANTS } from '../helpers/warehouse.js'
+import {
+  actualRows,
+  expectedOrders,
+  expectedRows,
+  type FilterSet,
+  loadWarehouse,
+  round2,
+  type Warehouse,
+} from './ground-truth.js'
+
+/**
+ * DESIGN.md §2.3: tenancy is server-side and never trusted from the browser. A standing
+ * property over several tenants, every metric of the test dashboard plus an "isolation"
+ * dashboard whose metrics show the tenant columns themselves, and every filter form, with
+ * injection payloads in filter values and keys, clientId, metricId and embedId; through the
+ * browser's runtime API (guest token, with pinned filters the end user tries to widen) and
+ * the backend's metric query (secret key). Rows are checked against the warehouse itself
+ * (ground-truth.ts): zero foreign rows ever, and the exact rows whenever the filters are ones
+ * the model covers. Runs on PostgreSQL and on DuckDB (a `csv` datasource over the same data).
+ */
+const hasPg = await requireService('PostgreSQL', '127.0.0.1', 5432)
+const RUNS = Number(process.env.ISOLATION_RUNS ?? 300)
+
+/** Metrics that show the tenant columns: any foreign row is visible as such. */
+function isolationDocument(schema: string) {
+  const sales = salesDocument(schema)
+  return {
+    name: 'Isolation',
+    filters: sales.filters,
+    layout: [],
+    metrics: [
+      {
+        metricId: 'order_rows',
+        name: 'Order rows',
+        chart: { type: 'table' },
+        query: {
+          from: `${schema}.orders`,
+          dimensions: [
+            { name: 'id', column: 'id' },
+            { name: 'tenant', column: 'tenant' },
+            { name: 'customer_tenant', table: `${schema}.customers`, column: 'tenant' },
+          ],
+          orderBy: [{ name: 'id', direction: 'asc' }],
+        },
+      },
+      {
+        metricId: 'tenants',
+        name: 'Tenants',
+        chart: { type: 'table' },
+        query: {
+          from: `${schema}.orders`,
+          measures: [{ name: 'orders', aggregate: 'count' }],
+          dimensions: [
+            { name: 'tenant', column: 'tenant' },
+            { name: 'customer_tenant', table: `${schema}.customers`, column: 'tenant' },
+          ],
+        },
+      },
+      {
+        metricId: 'customer_rows',
+        name: 'Customer rows',
+        chart: { type: 'table' },
+        query: {
+          from: `${schema}.customers`,
+          dimensions: [
+            { name: 'id', column: 'id' },
+            { name: 'tenant', column: 'tenant' },
+          ],
+        },
+      },
+      {
+        metricId: 'sql_tenants',
+        name: 'Tenants (SQL)',
+        chart: { type: 'table' },
+        sql: `select tenant, count(*) as n from ${schema}.orders where tenant = {{clientId}} group by tenant`,
+      },
+    ],
+  }
+}
+
+const SALES_METRICS = ['revenue', 'revenue_by_country', 'orders_by_month'] as const
+const ISOLATION_METRICS = ['order_rows', 'tenants', 'customer_rows', 'sql_tenants'] as const
+
+interface Backend {
+  readonly name: 'postgres' | 'duckdb'
+  /** dashboard → its external id and embed id */
+  readonly sales: { dashboardId: string; embedId: string }
+  readonly isolation: { dashboardId: string; embedId: string }
+}
+
+/** The same data as CSV files, read by DuckDB through a `csv` datasource. */
+function writeCsv(dir: string, data: Warehouse): void {
+  const ts = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19)
+  writeFileSync(
+    join(dir, 'customers.csv'),
+    ['id,name,country,tenant', ...data.customers.map((c) => `${c.id},customer ${c.id},${c.country},${c.tenant}`)].join(
+      '\n',
+    ),
+  )
+  writeFileSync(
+    join(dir, 'orders.csv'),
+    [
+      'id,customer_id,tenant,status,amount,created_at',
+      ...data.orders.map((o) => `${o.id},${o.customerId},${o.tenant},${o.status},${o.amount},${ts(o.createdAt)}`),
+    ].join('\n'),
+  )
+}
+
+// ── generators ────────────────────────────────────────────────────────────────
+
+const INJECTIONS = [
+  "acme' OR '1'='1",
+  "' OR 1=1 --",
+  "globex'; drop table orders; --",
+  '%',
+  '*',
+  '{{clientId}}',
+  'acme\u0000',
+  'ACME',
+  'acme ',
+  'none',
+  'acme,globex',
+  '["acme","globex"]',
+  '$1',
+  '\\',
+]
+const tenantArb = fc.oneof(
+  { weight: 8, arbitrary: fc.constantFrom(...TENANTS) },
+  { weight: 1, arbitrary: fc.constant('None') },
+  { weight: 3, arbitrary: fc.constantFrom(...INJECTIONS) },
+)
+const textValue = (known: readonly string[]) =>
+  fc.oneof(
+    { weight: 5, arbitrary: fc.subarray([...known, ...INJECTIONS.slice(0, 4)]) },
+    { weight: 2, arbitrary: fc.constantFrom(...known, ...INJECTIONS) },
+    { weight: 1, arbitrary: fc.constantFrom<unknown>(1, true, null, [1, 2], { min: 1 }, 'Last 90 days', []) },
+    { weight: 1, arbitrary: fc.constantFrom({ sql: 'select country from customers', columnName: 'country' }) },
+  )
+const dayArb = fc.date({ min: new Date('2025-12-01'), max: new Date('2026-09-01'), noInvalidDate: true })
+const periodValue = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.tuple(dayArb, dayArb).map(([a, b]) => {
+      const [s, e] = a <= b ? [a, b] : [b, a]
+      return { startDate: s.toISOString().slice(0, 10), endDate: e.toISOString().slice(0, 10) }
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom<unknown>('This year', 'Last 90 days', 'All time', 'Last year', 'Today'),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<unknown>(
+      { startDate: "2026-01-01' OR '1'='1", endDate: '2026-02-01' },
+      { startDate: '2026-13-01', endDate: '2026-02-01' },
+      "2026-01-01'; --",
+      { sql: 'select created_at from orders', columnName: 'created_at' },
+    ),
+  },
+)
+const amountValue = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc
+      .record({ min: fc.integer({ min: 0, max: 200 }), max: fc.integer({ min: 0, max: 200 }) }, { requiredKeys: [] })
+      .filter((v) => Object.keys(v).length > 0),
+  },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>({ min: '10 OR 1=1' }, { min: 5, max: 1 }, 42, '50') },
+)
+
+/** A filter object keyed by name, label or a case/space variant; sometimes a key no filter has. */
+const keyOf = (name: string, label: string) =>
+  fc.constantFrom(name, label, label.toUpperCase(), ` ${name} `, name.toUpperCase())
+const dashboardFilterArb = fc
+  .record(
+    {
+      country: fc.tuple(keyOf('country', 'Country'), textValue(['DE', 'FR', 'US', 'JP'])),
+      status: fc.tuple(keyOf('status', 'Order status'), textValue(['paid', 'shipped', 'refunded'])),
+      amount: fc.tuple(keyOf('amount', 'Amount'), amountValue),
+      period: fc.tuple(keyOf('period', 'Order date'), periodValue),
+      stray: fc.tuple(
+        fc.constantFrom('tenant', 'clientId', "country' OR 1=1 --", '__proto__', 'constructor', 'orders.tenant'),
+        fc.constantFrom<unknown>('globex', ['acme', 'globex'], true),
+      ),
+    },
+    { requiredKeys: [] },
+  )
+  .map((r) => {
+    const out: Record<string, unknown> = {}
+    for (const [, [key, value]] of Object.entries(r)) {
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
+    }
+    return out
+  })
+// the stray key is rare: most cases must reach the query
+const filtersArb = fc.oneof(
+  { weight: 6, arbitrary: dashboardFilterArb.filter((f) => !Object.keys(f).some(isStray)) },
+  { weight: 1, arbitrary: dashboardFilterArb },
+)
+const metricFilterArb = fc.oneof(
+  { weight: 4, arbitrary: fc.tuple(keyOf('paid', 'Paid only'), textValue(['paid', 'shipped', 'refunded'])) },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('tenant', 'status', 'Country'), fc.constant<unknown>(['x'])) },
+)
+function isStray(key: string): boolean {
+  return ['tenant', 'clientid', "country' or 1=1 --", '__proto__', 'constructor', 'orders.tenant'].includes(
+    key.toLowerCase(),
+  )
+}
+
+const caseArb = fc.record({
+  backend: fc.constantFrom<'postgres' | 'duckdb'>('postgres', 'duckdb'),
+  path: fc.constantFrom<'runtime' | 'secret'>('runtime', 'runtime', 'secret'),
+  tenant: tenantArb,
+  metric: fc.oneof(
+    { weight: 12, arbitrary: fc.constantFrom<string>(...SALES_METRICS, ...ISOLATION_METRICS) },
+    { weight: 1, arbitrary: fc.constantFrom("revenue' OR '1'='1", '../order_rows', 'REVENUE', '__proto__') },
+  ),
+  pinned: fc.option(filtersArb, { freq: 2 }),
+  app: fc.option(metricFilterArb, { freq: 3 }),
+  dashboardFilter: fc.option(filtersArb, { freq: 2 }),
+  metricFilter: fc.option(metricFilterArb, { freq: 4 }),
+  embedRef: fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom<'embed' | 'dashboard'>('embed', 'dashboard') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom("x' OR '1'='1", '%2e%2e', 'emb_', '*', 'sales-overview%00', '..%2Fisolation'),
+    },
+  ),
+  extra: fc.option(
+    fc.constantFrom<Record<string, unknown>>(
+      { clientId: 'globex' },
+      { tenant: 'globex' },
+      { datasourceName: 'warehouse' },
+      { sql: 'select * from orders' },
+      { rlsSettings: [] },
+    ),
+    { freq: 10 },
+  ),
+})
+type Case = typeof caseArb extends fc.Arbitrary<infer T> ? T : never
+
+// ── the property ──────────────────────────────────────────────────────────────
+
+describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', () => {
+  let wh: PgWarehouse
+  let t: TestContext
+  let a: Awaited<ReturnType<typeof setupAnalytics>>
+  let data: Warehouse
+  let csvDir: string
+  const backends: Record<'postgres' | 'duckdb', Backend> = {} as never
+  const tokens = new Map<string, { status: number; token?: string }>()
+
+  beforeAll(async () => {
+    wh = await createPgWarehouse()
+    data = await loadWarehouse(wh)
+    t = await createTestApp('sqlite', { LOG_LEVEL: 'silent', RATE_LIMIT: '0' })
+    a = await setupAnalytics(t.app, wh)
+    await a.ok('POST', '/api/v2/data-app/import-dashboard', a.serviceToken, {
+      workspaceName: 'main',
+      dashboardId: 'isolation',
+      importDashboardData: isolationDocument(wh.schema),
+    })
+    const embed = async (dashboardId: string, workspaceName: string, datamartName: string) =>
+      (
+        await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
+          dashboardId,
+          embedType: 'dashboard',
+          workspaceName,
+          accessSettings: { ...ACCESS, datamartName },
+        })
+      ).id as string
+    backends.postgres = {
+      name: 'postgres',
+      sales: { dashboardId: 'sales-overview', embedId: a.embedId },
+      isolation: { dashboardId: 'isolation', embedId: await embed('isolation', 'main', 'sales') },
+    }
+    // DuckDB: the same rows as CSV files, a csv datasource, its own datamart and workspace
+    csvDir = mkdtempSync(join(tmpdir(), 'strata-csv-'))
+    writeCsv(csvDir, data)
+    await a.ok('POST', '/api/v2/datasource', a.serviceToken, {
+      datasourceType: 'csv',
+      credentials: { name: 'files', path: csvDir },
+    })
+    await a.ok('POST', '/api/v2/data-app/datamarts', a.serviceToken, {
+      name: 'files',
+      datasourceName: 'files',
+      tableList: [
+        { schemaName: 'main', name: 'orders', clientColumn: 'tenant' },
+        { schemaName: 'main', name: 'customers', clientColumn: 'tenant' },
+      ],
+      relationships: [
+        {
+          parentTable: 'main.customers',
+          parentColumn: 'id',
+          childTable: 'main.orders',
+          childColumn: 'customer_id',
+          cardinality: 'OneToMany',
+          joinType: 'INNER JOIN',
+        },
+      ],
+    })
+    await a.ok('POST', '/api/v2/workspace', a.serviceToken, {
+      name: 'files',
+      connectionType: 'DATAMART',
+      datamartName: 'files',
+    })
+    for (const [dashboardId, document] of [
+      ['files-sales', salesDocument('main')],
+      ['files-isolation', isolationDocument('main')],
+    ] as const) {
+      await a.ok('POST', '/api/v2/data-app/import-dashboard', a.serviceToken, {
+        workspaceName: 'files',
+        dashboardId,
+        importDashboardData: document,
+      })
+    }
+    backends.duckdb = {
+      name: 'duckdb',
+      sales: { dashboardId: 'files-sales', embedId: await embed('files-sales', 'files', 'files') },
+      isolation: { dashboardId: 'files-isolation', embedId: await embed('files-isolation', 'files', 'files') },
+    }
+  })
+  afterAll(async () => {
+    await t?.close()
+    await wh?.drop()
+    if (csvDir) rmSync(csvDir, { recursive: true, force: true })
+  })
+
+  const ALL_DASHBOARDS = ['sales-overview', 'isolation', 'files-sales', 'files-isolation']
+
+  /** A guest token for the case's tenant, pinned filters and app filters (minted once per combination). */
+  async function tokenFor(c: Case): Promise<{ status: number; token?: string }> {
+    const params: Record<string, unknown> = {}
+    if (c.pinned) params.dashboardAppFilters = ALL_DASHBOARDS.map((dashboardId) => ({ dashboardId, values: c.pinned }))
+    if (c.app) params.appFilters = [{ metricId: 'revenue_by_country', values: { [c.app[0]]: c.app[1] } }]
+    const body = { dataAppName: 'salesapp', clientId: c.tenant, params }
+    const key = JSON.stringify(body)
+    let known = tokens.get(key)
+    if (!known) {
+      const res = await a.call('POST', '/api/v2/guest-token/create', a.dataAppKey, body)
+      known = res.statusCode === 200 ? { status: 200, token: res.json().token } : { status: res.statusCode }
+      tokens.set(key, known)
+    }
+    return known
+  }
+
+  const stats = { cases: 0, answered200: 0, exact: 0, boundedOnly: 0, refused: 0, mintRefused: 0, foreignRows: 0 }
+  const byBackend: Record<string, number> = {}
+
+  async function runCase(c: Case): Promise<void> {
+    stats.cases++
+    const backend = backends[c.backend]
+    const dashboard = (SALES_METRICS as readonly string[]).includes(c.metric) ? backend.sales : backend.isolation
+    const ref = c.embedRef === 'embed' ? dashboard.embedId : c.embedRef === 'dashboard' ? dashboard.dashboardId : c.embedRef
+    const hostileRef = c.embedRef !== 'embed' && c.embedRef !== 'dashboard'
+    const metricFilter = c.metricFilter ? { [c.metricFilter[0]]: c.metricFilter[1] } : undefined
+    const body: Record<string, unknown> = { metricId: c.metric, ...(c.extra ?? {}) }
+    if (c.dashboardFilter) body.dashboardFilter = c.dashboardFilter
+    if (metricFilter) body.metricFilter = metricFilter
+    let res: Awaited<ReturnType<typeof a.call>>
+    if (c.path === 'runtime') {
+      const minted = await tokenFor(c)
+      if (!minted.token) {
+        // a token the backend could not mint cannot leak: a 400 naming the bad value
+        expect(minted.status).toBe(400)
+        stats.mintRefused++
+        return
+      }
+      const url = `/api/v2/embed/runtime/${encodeURIComponent(ref)}/query`
+      res = await t.app.inject({
+        method: 'POST',
+        url,
+        payload: JSON.stringify(body),
+        headers: { authorization: `Bearer ${minted.token}`, 'content-type': 'application/json' },
+      })
+    } else {
+      if (hostileRef || c.embedRef === 'dashboard') {
+        body.embedId = hostileRef ? ref : dashboard.dashboardId
+      } else body.embedId = dashboard.embedId
+      res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v2/data-app/query',
+        payload: JSON.stringify({ ...body, clientId: c.tenant }),
+        headers: { authorization: `Bearer ${a.dataAppKey}`, 'content-type': 'application/json' },
+      })
+    }
+    const label = `${c.backend}/${c.path} ${JSON.stringify(c)} → ${res.statusCode} ${res.body.slice(0, 400)}`
+    expect(res.statusCode, label).toBeLessThan(500)
+    // the request shapes that must be refused whatever the filters
+    const mustRefuse =
+      c.extra !== null ||
+      hostileRef ||
+      (c.path === 'secret' && c.embedRef === 'dashboard') ||
+      ![...SALES_METRICS, ...ISOLATION_METRICS].includes(c.metric as never)
+    if (mustRefuse) {
+      expect(res.statusCode, label).toBeGreaterThanOrEqual(400)
+      stats.refused++
+      return
+    }
+    const userSql = (f: Record<string, unknown> | undefined) =>
+      Object.values(f ?? {}).some((v) => typeof v === 'object' && v !== null && 'sql' in v)
+    if (c.path === 'runtime' && (userSql(c.dashboardFilter ?? undefined) || userSql(metricFilter))) {
+      // a SQL-driven list from the browser: never
+      expect(res.statusCode, label).toBe(400)
+      stats.refused++
+      return
+    }
+    if (res.statusCode !== 200) {
+      expect(res.json().error?.code, label).toMatch(/^[A-Z_]+$/)
+      stats.refused++
+      return
+    }
+    stats.answered200++
+    byBackend[c.backend] = (byBackend[c.backend] ?? 0) + 1
+    const rows = res.json().data as Record<string, unknown>[]
+    const tenant = c.tenant === 'None' ? null : c.tenant
+    const filters: FilterSet = {
+      ...(c.path === 'runtime' && c.pinned ? { pinned: c.pinned } : {}),
+      ...(c.path === 'runtime' && c.app && c.metric === 'revenue_by_country'
+        ? { app: { [c.app[0]]: c.app[1] } }
+        : {}),
+      ...(c.dashboardFilter ? { dashboard: c.dashboardFilter } : {}),
+      ...(metricFilter ? { metric: metricFilter } : {}),
+    }
+    // 1. the tenant columns, where the metric shows them: only the token's (or the body's) tenant
+    for (const row of rows) {
+      for (const column of ['tenant', 'customer_tenant'] as const) {
+        if (column in row && tenant !== null && row[column] !== tenant) {
+          stats.foreignRows++
+          expect.fail(`foreign row ${JSON.stringify(row)}: ${label}`)
+        }
+      }
+    }
+    if (c.metric === 'customer_rows' || c.metric === 'tenants' || c.metric === 'sql_tenants') {
+      if (tenant !== null) {
+        const own = new Set(data.customers.filter((x) => x.tenant === tenant).map((x) => x.id))
+        if (c.metric === 'customer_rows') for (const row of rows) expect(own.has(Number(row.id)), label).toBe(true)
+      }
+      stats.boundedOnly++
+      return
+    }
+    // 2. the rows themselves, against the warehouse
+    const expected = expectedOrders(data, tenant, c.metric === 'revenue_by_country', filters)
+    expect(expected, `the server answered 200 to a filter that does not exist: ${label}`).not.toBe('invalid')
+    const actual = actualRows(c.metric, rows)
+    if (expected !== 'invalid' && expected !== 'unmodelled') {
+      expect(actual, label).toEqual(expectedRows(c.metric, expected))
+      stats.exact++
+      return
+    }
+    // unmodelled filter values: still nothing beyond the tenant's own rows
+    const own = expectedOrders(data, tenant, false, {}) as ReturnType<typeof data.orders.filter>
+    const bound = expectedRows(c.metric, own)
+    stats.boundedOnly++
+    switch (c.metric) {
+      case 'order_rows': {
+        const ids = new Set(bound as number[])
+        for (const id of actual as number[]) expect(ids.has(id), `order ${id} is not the tenant's: ${label}`).toBe(true)
+        break
+      }
+      case 'revenue': {
+        const [got] = actual as { revenue: number | null }[]
+        const [max] = bound as { revenue: number | null }[]
+        if (got?.revenue !== null && got?.revenue !== undefined) {
+          expect(got.revenue, label).toBeLessThanOrEqual((max?.revenue ?? 0) + 0.01)
+        }
+        break
+      }
+      case 'revenue_by_country':
+      case 'orders_by_month': {
+        const key = c.metric === 'revenue_by_country' ? 'country' : 'month'
+        const limits = new Map((bound as Record<string, unknown>[]).map((r) => [r[key], Number(r.orders)]))
+        for (const r of actual as Record<string, unknown>[]) {
+          expect(limits.has(r[key]), `${key} ${String(r[key])} is not the tenant's: ${label}`).toBe(true)
+          expect(Number(r.orders), label).toBeLessThanOrEqual(limits.get(r[key]) ?? 0)
+        }
+        break
+      }
+    }
+  }
+
+  it(`holds for ${RUNS} generated queries on PostgreSQL and DuckDB`, { timeout: 120_000 }, async () => {
+    const seed = Number(process.env.ISOLATION_SEED ?? 42)
+    await fc.assert(fc.asyncProperty(caseArb, runCase), { numRuns: RUNS, seed, endOnFailure: true })
+    console.log(
+      `[isolation] ${stats.cases} cases (seed ${seed}): ${stats.answered200} answered 200 ` +
+        `(${byBackend.postgres ?? 0} PostgreSQL, ${byBackend.duckdb ?? 0} DuckDB) — ${stats.exact} checked row for row ` +
+        `against the warehouse, ${stats.boundedOnly} checked for foreign rows only; ${stats.refused} refused with a 4xx, ` +
+        `${stats.mintRefused} tokens refused at mint; foreign rows: ${stats.foreignRows}`,
+    )
+    expect(stats.foreignRows).toBe(0)
+    // the property is not vacuous: most cases reach the warehouse and are checked exactly
+    expect(stats.answered200).toBeGreaterThan(RUNS / 3)
+    expect(stats.exact).toBeGreaterThan(RUNS / 6)
+    expect(byBackend.duckdb ?? 0).toBeGreaterThan(0)
+  })
+
+  // ── the browser trying to widen what its token allows (fixed examples) ───────
+
+  const runtime = (token: string, embedId: string, body: unknown) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/v2/embed/runtime/${embedId}/query`,
+      payload: JSON.stringify(body),
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    })
+  const mint = async (clientId: string, params: object = {}) =>
+    (await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, { dataAppName: 'salesapp', clientId, params }))
+      .token as string
+
+  it('a guest token cannot widen its pinned filters, name another tenant, or send SQL', async () => {
+    const pinned = await mint('acme', {
+      dashboardAppFilters: [{ dashboardId: 'isolation', values: { Country: ['DE'] } }],
+    })
+    const isolation = backends.postgres.isolation.embedId
+    const acmeDE = data.orders.filter((o) => o.tenant === 'acme' && o.country === 'DE').map((o) => o.id)
+    // 1. the end user asks for every country: still only the pinned one (the two are ANDed)
+    const widened = await runtime(pinned, isolation, {
+      metricId: 'order_rows',
+      dashboardFilter: { country: ['DE', 'FR', 'US', 'JP'] },
+    })
+    expect(widened.statusCode, widened.body).toBe(200)
+    expect(actualRows('order_rows', widened.json().data)).toEqual(acmeDE)
+    // 2. an end-user filter on another country gives nothing rather than that country
+    const other = await runtime(pinned, isolation, { metricId: 'order_rows', dashboardFilter: { Country: ['FR'] } })
+    expect(other.json().data).toEqual([])
+    // 3. naming another tenant, in any field the body could carry: refused
+    for (const extra of [{ clientId: 'globex' }, { params: { clientId: 'globex' } }, { tenant: 'globex' }]) {
+      const res = await runtime(pinned, isolation, { metricId: 'order_rows', ...extra })
+      expect([res.statusCode, res.json().error.code], res.body).toEqual([400, 'INVALID_REQUEST_BODY'])
+    }
+    for (const key of ['tenant', 'orders.tenant', 'clientId', 'customer_tenant']) {
+      const res = await runtime(pinned, isolation, { metricId: 'order_rows', dashboardFilter: { [key]: 'globex' } })
+      expect(res.statusCode, res.body).toBe(400)
+    }
+    // 4. a SQL-driven list from the browser, in either filter: refused, even a harmless one
+    for (const body of [
+      { metricId: 'order_rows', dashboardFilter: { country: { sql: 'select country from customers', columnName: 'country' } } },
+      {
+        metricId: 'revenue_by_country',
+        metricFilter: { paid: { sql: `select status from ${wh.schema}.orders`, columnName: 'status' } },
+      },
+    ]) {
+      const embedId = body.metricId === 'order_rows' ? isolation : backends.postgres.sales.embedId
+      const res = await runtime(pinned, embedId, body)
+      expect([res.statusCode, res.json().error.message], res.body).toEqual([
+        400,
+        expect.stringMatching(/SQL-driven list is accepted only from a secret-key holder/),
+      ])
+    }
+    // 5. prototype keys in a filter object change nothing
+    const proto = await runtime(pinned, isolation, {
+      metricId: 'order_rows',
+      dashboardFilter: JSON.parse('{"__proto__":{"country":["FR"]}}'),
+    })
+    expect(proto.statusCode).toBeLessThan(500)
+    if (proto.statusCode === 200) expect(actualRows('order_rows', proto.json().data)).toEqual(acmeDE)
+  })
+
+  it('the secret key’s SQL-driven list narrows within the clientId; it cannot reach another tenant', async () => {
+    // the backend's own SQL (trusted) selecting every tenant's countries: the tenancy still applies
+    const res = await a.call('POST', '/api/v2/data-app/query', a.dataAppKey, {
+      embedId: backends.postgres.isolation.embedId,
+      metricId: 'order_rows',
+      clientId: 'globex',
+      dashboardFilter: { country: { sql: `select country from ${wh.schema}.customers`, columnName: 'country' } },
+    })
+    expect(res.statusCode, res.body).toBe(200)
+    const globex = data.orders.filter((o) => o.tenant === 'globex').map((o) => o.id)
+    expect(actualRows('order_rows', res.json().data)).toEqual(globex)
+    expect(round2(globex.length)).toBeGreaterThan(0)
+  })
+})

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis'
 import type { Config } from '../config.js'
+import { badRequest } from '../errors.js'
 import { validateDocument } from '../query/document.js'
 import { type Keyring, loadKeyring } from '../security/keyring.js'
 import { openStore, type Store } from '../store/store.js'
@@ -49,9 +50,14 @@ export async function createServices(config: Config): Promise<Services> {
   const datamarts = new Datamarts(store, datasources, bus)
   const workspaces = new Workspaces(store, datasources, datamarts, bus)
   const sources = new Sources(datasources, datamarts)
-  const dashboards = new Dashboards(store, workspaces, bus, async (document, workspace) =>
-    validateDocument(document, (await sources.resolve(workspace)).model),
-  )
+  const dashboards = new Dashboards(store, workspaces, bus, async (document, workspace) => {
+    if (workspace.connectionType.startsWith('MULTI_')) {
+      throw badRequest(
+        `workspaceName: ${workspace.name} is ${workspace.connectionType}; import dashboards into a DATASOURCE or DATAMART workspace, whose model the document is checked against`,
+      )
+    }
+    return validateDocument(document, (await sources.resolve(workspace)).model)
+  })
   const embeds = new Embeds(store, workspaces, dashboards, datamarts, bus)
   const guestTokens = new GuestTokens(store)
   const metricQueries = new MetricQueries(sources, datasources, workspaces, bus, {
@@ -67,7 +73,7 @@ export async function createServices(config: Config): Promise<Services> {
     redis,
     admin: new AdminAccounts(store, keyring, config.selfHosted),
     serviceTokens: new ServiceTokens(store),
-    dataApps: new DataApps(store),
+    dataApps: new DataApps(store, bus),
     datasources,
     datamarts,
     workspaces,

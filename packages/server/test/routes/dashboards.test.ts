@@ -168,6 +168,12 @@ describe.skipIf(!hasPg).each(storeKinds)('dashboard import and export on %s', (s
     expectError(await importDashboard({ importDashboardData: {} }, a.dataAppKey), 400, 'AUTHENTICATION_ERROR')
   })
 
+  it('imports only into a workspace with one model (not MULTI_*)', async () => {
+    await a.ok('POST', '/api/v2/workspace', a.serviceToken, { name: 'multi', connectionType: 'MULTI_DATASOURCE' })
+    const res = await importDashboard({ workspaceName: 'multi', importDashboardData: salesDocument(wh.schema) })
+    expectError(res, 400, 'INVALID_REQUEST_BODY', /MULTI_DATASOURCE/)
+  })
+
   it('an import drops cached results of the workspace’s queries', async () => {
     const q = () =>
       a.call('POST', '/api/v2/data-app/query', a.dataAppKey, {

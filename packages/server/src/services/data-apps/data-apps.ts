@@ -7,6 +7,7 @@ import { originAllowed } from '../../routes/embed-runtime/cors.js'
 import { hashSecret, newId, newSecret } from '../../security/secrets.js'
 import type { ApiKeyRow } from '../../store/schema.js'
 import { isUniqueViolation, now, type Store } from '../../store/store.js'
+import type { InvalidationBus } from '../events/bus.js'
 
 export interface DataAppSummary {
   readonly name: string
@@ -35,7 +36,18 @@ export class DataApps {
   private readonly keyCache = new TokenCache<PrincipalOf<'dataApp'> & { keyId: string }>()
   private readonly whitelistCache = new LRUCache<string, readonly string[]>({ max: 10_000, ttl: 10_000 })
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly bus: InvalidationBus,
+  ) {
+    bus.on((event) => {
+      if (event.kind === 'api-key') this.keyCache.deleteWhere((p) => p.keyId === event.keyId)
+      if (event.kind === 'data-app') {
+        this.whitelistCache.delete(event.dataAppId)
+        this.whitelistCache.delete('*')
+      }
+    })
+  }
 
   async create(organizationId: string, name: string): Promise<{ name: string; key: string }> {
     const at = now()
@@ -122,7 +134,7 @@ export class DataApps {
       .where('revoked_at', 'is', null)
       .executeTakeFirst()
     if (result.numUpdatedRows === 0n) throw new ApiError('INVALID_REQUEST_BODY', 400, `No active API key ${keyId}`)
-    this.keyCache.deleteWhere((p) => p.keyId === keyId)
+    await this.bus.publish({ kind: 'api-key', keyId })
     return { key: keyId }
   }
 
@@ -192,8 +204,7 @@ export class DataApps {
       .set({ whitelist_domains: JSON.stringify(unique), updated_at: now() })
       .where('id', '=', dataAppId)
       .execute()
-    this.whitelistCache.delete(dataAppId)
-    this.whitelistCache.delete('*')
+    await this.bus.publish({ kind: 'data-app', dataAppId })
     return unique
   }
 

@@ -55,7 +55,6 @@ export class Embeds {
   ) {
     bus.on((event) => {
       if (event.kind === 'embed') this.cache.delete(event.embedId)
-      if (event.kind === 'data-app') this.cache.clear()
     })
   }
 

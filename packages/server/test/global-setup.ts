@@ -24,13 +24,14 @@ function isStale(): boolean {
 }
 
 /**
- * Whether this vitest run may include a live-process test (test/process/). Only a run whose
- * command-line filters are all existing paths outside test/process can skip the build; any
+ * Whether this vitest run may include a live-process test (test/process/, test/reliability/).
+ * Only a run whose command-line filters are all existing paths outside those can skip the build; any
  * other filter (a name fragment, an option's value) counts as "may include", so a stale
  * build is never used by mistake. Unit-test runs of other folders stay fast.
  */
 function mayRunLiveTests(argv: readonly string[]): boolean {
-  const liveDir = join(SERVER_DIR, 'test', 'process')
+  // test/reliability holds live-process tests too (durability, shutdown, faults, soak)
+  const liveDirs = ['process', 'reliability'].map((dir) => join(SERVER_DIR, 'test', dir))
   const filters: string[] = []
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string
@@ -44,7 +45,7 @@ function mayRunLiveTests(argv: readonly string[]): boolean {
   return filters.some((filter) => {
     if (!existsSync(filter)) return true
     const path = resolve(filter)
-    return path.startsWith(liveDir) || liveDir.startsWith(path)
+    return liveDirs.some((liveDir) => path.startsWith(liveDir) || liveDir.startsWith(path))
   })
 }
 

@@ -226,7 +226,7 @@ const caseArb = fc.record({
   path: fc.constantFrom<'runtime' | 'secret'>('runtime', 'runtime', 'secret'),
   tenant: tenantArb,
   metric: fc.oneof(
-    { weight: 12, arbitrary: fc.constantFrom<string>(...SALES_METRICS, ...ISOLATION_METRICS) },
+    { weight: 25, arbitrary: fc.constantFrom<string>(...SALES_METRICS, ...ISOLATION_METRICS) },
     { weight: 1, arbitrary: fc.constantFrom("revenue' OR '1'='1", '../order_rows', 'REVENUE', '__proto__') },
   ),
   pinned: oneIn(3, filtersArb),
@@ -234,14 +234,14 @@ const caseArb = fc.record({
   dashboardFilter: oneIn(2, filtersArb),
   metricFilter: oneIn(6, metricFilterArb),
   embedRef: fc.oneof(
-    { weight: 8, arbitrary: fc.constantFrom<'embed' | 'dashboard'>('embed', 'dashboard') },
+    { weight: 20, arbitrary: fc.constantFrom<'embed' | 'dashboard'>('embed', 'dashboard') },
     {
       weight: 1,
       arbitrary: fc.constantFrom("x' OR '1'='1", '%2e%2e', 'emb_', '*', 'sales-overview%00', '..%2Fisolation'),
     },
   ),
   extra: oneIn(
-    12,
+    20,
     fc.constantFrom<Record<string, unknown>>(
       { clientId: 'globex' },
       { tenant: 'globex' },
@@ -411,8 +411,6 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
       ![...SALES_METRICS, ...ISOLATION_METRICS].includes(c.metric as never)
     if (mustRefuse) {
       expect(res.statusCode, label).toBeGreaterThanOrEqual(400)
-      const why = `must ${extraKeys.length > 0 ? 'extra' : hostileRef ? 'ref' : 'metric'}`
-      refusals[why] = (refusals[why] ?? 0) + 1
       stats.refused++
       return
     }
@@ -423,7 +421,6 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
     const sqlMetric = c.metric === 'sql_tenants'
     if (c.path === 'runtime' && ((!sqlMetric && userSql(c.dashboardFilter ?? undefined)) || userSql(metricFilter))) {
       expect(res.statusCode, label).toBe(400)
-      refusals['browser sql'] = (refusals['browser sql'] ?? 0) + 1
       stats.refused++
       return
     }

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { ACCESS, setupAnalytics } from '../helpers/analytics.js'
+import { ACCESS, salesDocument, setupAnalytics } from '../helpers/analytics.js'
 import { createTestApp, storeKinds, type TestContext } from '../helpers/app.js'
 import { requireService } from '../helpers/services.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
@@ -405,6 +405,84 @@ describe.skipIf(!hasPg).each(storeKinds)('embeds, dashboards and metrics lists o
       400,
       'INVALID_DATA_APP_API_KEY',
     )
+  })
+
+  it('applies the three metric visibility rules, isPublished and createdByUser', async () => {
+    const doc = salesDocument(wh.schema)
+    const base = doc.metrics[0]!
+    doc.metrics.push(
+      { ...base, metricId: 'acme_private', name: 'Acme only', createdByClient: 'acme' } as never,
+      {
+        ...base,
+        metricId: 'u1_draft',
+        name: 'U1 draft',
+        createdByClient: 'acme',
+        createdByUser: 'u1',
+        isPublished: false,
+      } as never,
+      { ...base, metricId: 'u2_metric', name: 'U2', createdByClient: 'acme', createdByUser: 'u2' } as never,
+    )
+    const created = await a.ok('POST', '/api/v2/data-app/dashboard-embeds', a.dataAppKey, {
+      dashboardId: 'with-user-metrics',
+      workspaceName: 'main',
+      clientId: 'acme',
+      importDashboardData: doc,
+      accessSettings: ACCESS,
+    })
+    const list = async (q: string) =>
+      (
+        (await a.call('GET', `/api/v2/data-app/metrics?embedId=${created.id}&${q}`, a.dataAppKey)).json() as {
+          data: { metricId: string; isPublished: boolean; createdByUser: string | null }[]
+        }
+      ).data
+    // 1. shared metrics for every client; 2. client-created ones only for their client
+    expect((await list('clientId=globex')).map((m) => m.metricId)).toEqual([
+      'revenue',
+      'revenue_by_country',
+      'orders_by_month',
+    ])
+    expect((await list('clientId=acme')).map((m) => m.metricId)).toEqual([
+      'revenue',
+      'revenue_by_country',
+      'orders_by_month',
+      'acme_private',
+      'u1_draft',
+      'u2_metric',
+    ])
+    // 3. userIdentifier: only that user's metrics, system metrics excluded
+    expect(await list('clientId=acme&userIdentifier=u1&isMetric=true')).toEqual([
+      { name: 'U1 draft', metricId: 'u1_draft', isPublished: false, createdByUser: 'u1' },
+    ])
+    expect(await list('clientId=globex&userIdentifier=u1')).toEqual([])
+    // the browser sees the same: another client's metric is neither listed nor queryable
+    const runtimeIds = async (clientId: string, userIdentifier?: string) => {
+      const minted = await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, {
+        dataAppName: 'salesapp',
+        clientId,
+        params: userIdentifier ? { userIdentifier } : {},
+      })
+      const loaded = (await a.call('GET', `/api/v2/embed/runtime/${created.id}`, minted.token)).json() as {
+        metrics: { metricId: string }[]
+      }
+      const foreign = await a.call('POST', `/api/v2/embed/runtime/${created.id}/query`, minted.token, {
+        metricId: 'acme_private',
+      })
+      return { ids: loaded.metrics.map((m) => m.metricId), foreign: foreign.statusCode }
+    }
+    expect(await runtimeIds('globex')).toEqual({
+      ids: ['revenue', 'revenue_by_country', 'orders_by_month'],
+      foreign: 400,
+    })
+    expect(await runtimeIds('acme', 'u1')).toEqual({
+      ids: ['revenue', 'revenue_by_country', 'orders_by_month', 'acme_private', 'u1_draft', 'u2_metric'],
+      foreign: 200,
+    })
+    expect((await runtimeIds('acme', 'u2')).ids).not.toContain('u1_draft')
+    // system metrics are always published
+    expect((await list('clientId=acme')).find((m) => m.metricId === 'revenue')).toMatchObject({
+      isPublished: true,
+      createdByUser: null,
+    })
   })
 
   it('keeps two data apps apart: one key never sees or changes the other’s embeds', async () => {

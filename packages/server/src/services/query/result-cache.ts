@@ -35,33 +35,30 @@ export class ResultCache<V extends object> {
     this.local = ttlMs > 0 ? new LRUCache<string, V>({ max: maxEntries, ttl: ttlMs }) : undefined
   }
 
+  /** The shared (Redis) id of a key: SHA-256 of its canonical JSON. */
   static key(key: ResultKey): string {
-    const json = JSON.stringify([
-      key.datasourceId,
-      key.schemaVersion,
-      key.database ?? null,
-      key.timezone ?? null,
-      key.sql,
-      key.params.map((p) => (p instanceof Date ? { date: p.toISOString() } : typeof p === 'bigint' ? String(p) : p)),
-    ])
-    return createHash('sha256').update(json).digest('base64url')
+    return hashOf(canonical(key))
   }
 
   async get(key: ResultKey, compute: () => Promise<V>): Promise<{ value: V; hit: boolean }> {
-    const id = ResultCache.key(key)
+    // In process the canonical JSON itself is the id: no hash on the hot path (only for Redis).
+    const id = canonical(key)
     const local = this.local?.get(id)
     if (local) return { value: local, hit: true }
     const running = this.inflight.get(id)
     if (running) return { value: await running, hit: true }
     let hit = false
     const promise = (async () => {
-      const shared = await this.fromRedis(id)
-      if (shared) {
+      const shared = this.redis && this.ttlMs > 0 ? hashOf(id) : undefined
+      const stored = shared === undefined ? undefined : await this.fromRedis(shared)
+      if (stored) {
         hit = true
-        return shared
+        return stored
       }
       const value = await compute()
-      if (this.ttlMs > 0) void this.redis?.set(PREFIX + id, JSON.stringify(value), 'PX', this.ttlMs).catch(() => {})
+      if (shared !== undefined) {
+        void this.redis?.set(PREFIX + shared, JSON.stringify(value), 'PX', this.ttlMs).catch(() => {})
+      }
       return value
     })()
     this.inflight.set(id, promise)
@@ -88,3 +85,16 @@ export class ResultCache<V extends object> {
     }
   }
 }
+
+function canonical(key: ResultKey): string {
+  return JSON.stringify([
+    key.datasourceId,
+    key.schemaVersion,
+    key.database ?? null,
+    key.timezone ?? null,
+    key.sql,
+    key.params.map((p) => (p instanceof Date ? { date: p.toISOString() } : typeof p === 'bigint' ? String(p) : p)),
+  ])
+}
+
+const hashOf = (json: string): string => createHash('sha256').update(json).digest('base64url')

@@ -62,12 +62,7 @@ export class Runtime {
         const pin = pinned.get(f.name.toLowerCase()) ?? (f.label ? pinned.get(f.label.toLowerCase()) : undefined)
         return pin ? { ...f, pinned: pin.value, isShowOnUrl: pin.isShowOnUrl } : f
       })
-    const visible = new Set(
-      dashboard.document.metrics
-        .filter((m) => embed.metricId === null || m.metricId === embed.metricId)
-        .filter((m) => m.visibility !== 'private' || m.createdByUser === claims.params.userIdentifier)
-        .map((m) => m.metricId),
-    )
+    const visible = new Set(visibleMetrics(claims, embed, dashboard).map((m) => m.metricId))
     return {
       embedId: embed.embedId,
       embedType: embed.embedType,
@@ -88,6 +83,9 @@ export class Runtime {
 
   async query(claims: GuestClaims, id: string, request: RuntimeQuery, underlying = false): Promise<MetricResult> {
     const { embed, dashboard } = await this.open(claims, id)
+    if (!visibleMetrics(claims, embed, dashboard).some((m) => m.metricId === request.metricId)) {
+      throw new ApiError('EMBED_PARAM_ERROR', 400, `Metric ${request.metricId} is not in embed ${embed.embedId}`)
+    }
     const permissions = effective(claims, embed)
     const dashboardFilter = request.dashboardFilter ?? {}
     if (Object.keys(dashboardFilter).length > 0) {
@@ -158,6 +156,22 @@ export class Runtime {
     }
     return { embed, dashboard }
   }
+}
+
+/**
+ * The metrics this token may see: the embed's (a metric embed has one), shared or created by
+ * the token's client, and private or unpublished ones only for the user who created them.
+ */
+function visibleMetrics(claims: GuestClaims, embed: Embed, dashboard: Dashboard): readonly Metric[] {
+  const user = claims.params.userIdentifier
+  const own = (m: Metric) => m.createdByUser != null && m.createdByUser === user
+  return dashboard.document.metrics.filter(
+    (m) =>
+      (embed.metricId === null || m.metricId === embed.metricId) &&
+      (m.createdByClient == null || m.createdByClient === claims.clientId) &&
+      (m.isPublished !== false || own(m)) &&
+      (m.visibility !== 'private' || own(m)),
+  )
 }
 
 function effective(claims: GuestClaims, embed: Embed): EffectivePermissions {

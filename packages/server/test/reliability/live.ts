@@ -1,0 +1,146 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { writeDemoDataset } from '../../src/services/demo/dataset.js'
+import { demoDocument } from '../../src/services/demo/document.js'
+import { type JsonResponse, request } from '../helpers/process.js'
+
+/**
+ * Helpers for the live-process reliability tests: an analytics setup over HTTP on a running
+ * server whose warehouse is DuckDB over CSV files (the demo's generated dataset, small), so a
+ * test needs no warehouse server of its own.
+ */
+export const ACCESS_SETTINGS = {
+  datamartName: 'sales',
+  isAllowEmailReports: false,
+  isAllowManageMetrics: false,
+  isAllowCreateDashboardView: false,
+  isAllowMetricCreation: false,
+  isAllowMetricDeletion: false,
+  isAllowMetricLayoutChange: false,
+  isAllowMetricUpdate: false,
+  isAllowUnderlyingData: true,
+  isAllowEndUserDashboardFilter: true,
+  metricCreationMode: 'DRAG_DROP',
+}
+
+export const FILE_TENANTS = ['acme', 'globex', 'initech', 'umbrella'] as const
+
+export function expectOk(res: JsonResponse, what: string) {
+  if (res.status !== 200) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`)
+  return res.body
+}
+
+/** A small copy of the demo dataset in a fresh directory (the caller removes it). */
+export function csvDataset(size = { customers: 40, orders: 2_000 }): string {
+  const dir = mkdtempSync(join(tmpdir(), 'strata-files-'))
+  writeDemoDataset(dir, size)
+  return dir
+}
+
+export interface FilesAnalytics {
+  readonly embedId: string
+  readonly dashboardId: string
+}
+
+/** csv datasource `files` → datamart `sales` (tenant columns) → workspace `main` → dashboard → embed. */
+export async function setupFilesAnalytics(
+  base: string,
+  creds: { serviceToken: string; dataAppKey: string },
+  dir: string,
+  headers: Record<string, string> = {},
+): Promise<FilesAnalytics> {
+  const s = { token: creds.serviceToken, headers }
+  expectOk(
+    await request(base, 'POST', '/api/v2/datasource', {
+      ...s,
+      body: { datasourceType: 'csv', credentials: { name: 'files', path: dir } },
+    }),
+    'datasource',
+  )
+  expectOk(
+    await request(base, 'POST', '/api/v2/data-app/datamarts', {
+      ...s,
+      body: {
+        name: 'sales',
+        datasourceName: 'files',
+        tableList: [
+          { schemaName: 'main', name: 'orders', clientColumn: 'tenant' },
+          { schemaName: 'main', name: 'customers', clientColumn: 'tenant' },
+        ],
+        relationships: [
+          {
+            parentTable: 'main.customers',
+            parentColumn: 'id',
+            childTable: 'main.orders',
+            childColumn: 'customer_id',
+            cardinality: 'OneToMany',
+            joinType: 'INNER JOIN',
+          },
+        ],
+      },
+    }),
+    'datamart',
+  )
+  expectOk(
+    await request(base, 'POST', '/api/v2/workspace', {
+      ...s,
+      body: { name: 'main', connectionType: 'DATAMART', datamartName: 'sales' },
+    }),
+    'workspace',
+  )
+  expectOk(
+    await request(base, 'POST', '/api/v2/data-app/import-dashboard', {
+      ...s,
+      body: { workspaceName: 'main', dashboardId: 'sales-overview', importDashboardData: demoDocument },
+    }),
+    'import',
+  )
+  const embed = expectOk(
+    await request(base, 'POST', '/api/v2/data-app/embeds', {
+      token: creds.dataAppKey,
+      headers,
+      body: {
+        dashboardId: 'sales-overview',
+        embedType: 'dashboard',
+        workspaceName: 'main',
+        name: 'Sales',
+        accessSettings: ACCESS_SETTINGS,
+      },
+    }),
+    'embed',
+  )
+  return { embedId: embed.id as string, dashboardId: 'sales-overview' }
+}
+
+/** A small dashboard document over the files datamart, named so that a torn write would show. */
+export function smallDocument(name: string) {
+  return {
+    name,
+    filters: [{ name: 'country', label: 'Country', type: 'multi-select', table: 'main.customers', column: 'country' }],
+    layout: [{ metricId: 'revenue', x: 0, y: 0, w: 4, h: 2 }],
+    metrics: [
+      {
+        metricId: 'revenue',
+        name: `Revenue of ${name}`,
+        chart: { type: 'single-value', y: ['revenue'] },
+        query: { from: 'main.orders', measures: [{ name: 'revenue', aggregate: 'sum', column: 'amount' }] },
+      },
+      {
+        metricId: 'orders',
+        name: `Orders of ${name}`,
+        chart: { type: 'single-value', y: ['orders'] },
+        query: { from: 'main.orders', measures: [{ name: 'orders', aggregate: 'count' }] },
+      },
+    ],
+  }
+}
+
+/** Runs `fn` over `items`, `width` at a time. */
+export async function inBatches<T, R>(items: readonly T[], width: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = []
+  for (let i = 0; i < items.length; i += width) out.push(...(await Promise.all(items.slice(i, i + width).map(fn))))
+  return out
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

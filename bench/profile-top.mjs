@@ -16,7 +16,8 @@ if (!file) {
 const root = resolve(import.meta.dirname, '..')
 const result = topSelfTime(file, { top: Number(n ?? 30), root })
 console.log(`busy ${result.busyMs} ms of ${result.totalMs} ms`)
-for (const t of result.top) console.log(`${String(t.pctOfBusy).padStart(5)}%  ${String(t.selfMs).padStart(6)} ms  ${t.fn}`)
+for (const t of result.top)
+  console.log(`${String(t.pctOfBusy).padStart(5)}%  ${String(t.selfMs).padStart(6)} ms  ${t.fn}`)
 
 if (flag === '--inclusive' && names) {
   const profile = JSON.parse(readFileSync(file, 'utf8'))
@@ -24,8 +25,12 @@ if (flag === '--inclusive' && names) {
   const parent = new Map()
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id)
   const self = new Map()
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)))
-  const idle = [...self].filter(([id]) => byId.get(id).callFrame.functionName === '(idle)').reduce((s, [, us]) => s + us, 0)
+  profile.samples.forEach((id, i) => {
+    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0))
+  })
+  const idle = [...self]
+    .filter(([id]) => byId.get(id).callFrame.functionName === '(idle)')
+    .reduce((s, [, us]) => s + us, 0)
   const busy = [...self.values()].reduce((s, us) => s + us, 0) - idle
   console.log('\ninclusive:')
   for (const name of names.split(',')) {
@@ -39,6 +44,8 @@ if (flag === '--inclusive' && names) {
         }
       }
     }
-    console.log(`${String(((100 * total) / busy).toFixed(1)).padStart(5)}%  ${String(Math.round(total / 1000)).padStart(6)} ms  ${name}`)
+    console.log(
+      `${String(((100 * total) / busy).toFixed(1)).padStart(5)}%  ${String(Math.round(total / 1000)).padStart(6)} ms  ${name}`,
+    )
   }
 }

@@ -17,8 +17,8 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { markdown, updateReadme } from './lib/report.mjs'
-import { ensureWrk } from './lib/wrk.mjs'
 import { createWarehouse, PG_URL } from './lib/warehouse.mjs'
+import { ensureWrk } from './lib/wrk.mjs'
 import { DEMO_SCENARIOS, demoScenarios } from './scenarios/demo.mjs'
 import { SERVER_SCENARIOS, serverScenarios } from './scenarios/server.mjs'
 
@@ -47,7 +47,8 @@ function newestSource(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name)
     if (entry.isDirectory()) newest = Math.max(newest, newestSource(path))
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(path).mtimeMs)
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'))
+      newest = Math.max(newest, statSync(path).mtimeMs)
   }
   return newest
 }
@@ -118,7 +119,14 @@ async function main() {
     date: new Date().toISOString(),
     command: command(),
     smoke,
-    load: { tool: 'wrk', connections: 50, threads: 2, rounds: opts.rounds, seconds: opts.seconds, warmupSeconds: opts.warmupSeconds },
+    load: {
+      tool: 'wrk',
+      connections: 50,
+      threads: 2,
+      rounds: opts.rounds,
+      seconds: opts.seconds,
+      warmupSeconds: opts.warmupSeconds,
+    },
     scenarios: {},
   }
   const record = (id, result) => {
@@ -163,7 +171,13 @@ async function main() {
         log(`error: ${err.stack ?? err}`)
         for (const id of Object.keys(group)) {
           if (ctx.wants(id) && !results.scenarios[id]) {
-            record(id, { kind: 'error', status: 'error', note: String(err.message ?? err).split('\n')[0].slice(0, 300) })
+            record(id, {
+              kind: 'error',
+              status: 'error',
+              note: String(err.message ?? err)
+                .split('\n')[0]
+                .slice(0, 300),
+            })
           }
         }
       }

@@ -1,6 +1,6 @@
 import { cpuMs } from './proc.mjs'
-import { runWrk } from './wrk.mjs'
 import { median, round, summarizeLoads } from './stats.mjs'
+import { runWrk } from './wrk.mjs'
 
 /** One request outside the load, so a misconfigured target fails loudly instead of measuring 4xx. */
 async function probe(target) {
@@ -13,7 +13,8 @@ async function probe(target) {
     signal: AbortSignal.timeout(30_000),
   })
   const text = await res.text()
-  if (res.status !== 200) throw new Error(`${target.method ?? 'GET'} ${target.url}: ${res.status} ${text.slice(0, 300)}`)
+  if (res.status !== 200)
+    throw new Error(`${target.method ?? 'GET'} ${target.url}: ${res.status} ${text.slice(0, 300)}`)
 }
 
 /**
@@ -40,7 +41,9 @@ export async function comparePair({ id, baseline, scenario, target, opts, log })
     const b = await run(baseline, 'baseline', opts.seconds)
     const s = await run(scenario, 'scenario', opts.seconds)
     rounds.push({ baseline: b, scenario: s, ratio: s.rps / b.rps })
-    log(`  round ${i + 1}: baseline ${b.rps.toFixed(0)} req/s, scenario ${s.rps.toFixed(0)} req/s (${(s.rps / b.rps).toFixed(2)})`)
+    log(
+      `  round ${i + 1}: baseline ${b.rps.toFixed(0)} req/s, scenario ${s.rps.toFixed(0)} req/s (${(s.rps / b.rps).toFixed(2)})`,
+    )
   }
   const base = summarizeLoads(rounds.map((r) => r.baseline))
   const scen = summarizeLoads(rounds.map((r) => r.scenario))

@@ -31,7 +31,8 @@ export function freePort() {
 /** Only what a production start needs: the bench's own variables must not leak in. */
 function childEnv(env) {
   const base = {}
-  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[name] !== undefined) base[name] = process.env[name]
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG'])
+    if (process.env[name] !== undefined) base[name] = process.env[name]
   return { ...base, ...env }
 }
 

@@ -31,7 +31,8 @@ function cells(r) {
       const s = r.scenario ?? {}
       const parts = []
       if (s.gzipKB !== undefined) parts.push(`${fmt(s.gzipKB, 1)} KB gzip (${fmt(s.rawKB, 0)} KB raw)`)
-      if (s.drawnFirstMs !== undefined) parts.push(`drawn ${fmt(s.drawnFirstMs)} ms first, ${fmt(s.drawnMedianMs)} ms median of ${s.loads}`)
+      if (s.drawnFirstMs !== undefined)
+        parts.push(`drawn ${fmt(s.drawnFirstMs)} ms first, ${fmt(s.drawnMedianMs)} ms median of ${s.loads}`)
       return [parts.join(' · ') || '–', '–', '–', `≤ ${r.target.gzipKB} KB, ≤ ${r.target.drawnMs / 1000} s`]
     }
     default:
@@ -55,7 +56,9 @@ export function markdown(results) {
   for (const [id, r] of Object.entries(results.scenarios)) {
     const [measured, baseline, ratio, target] = cells(r)
     const note = r.note ? ` (${r.note})` : ''
-    lines.push(`| ${r.title ?? id} | ${measured} | ${baseline} | ${ratio} | ${target} | ${STATUS[r.status] ?? r.status}${note} |`)
+    lines.push(
+      `| ${r.title ?? id} | ${measured} | ${baseline} | ${ratio} | ${target} | ${STATUS[r.status] ?? r.status}${note} |`,
+    )
   }
   return lines.join('\n')
 }

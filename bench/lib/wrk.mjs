@@ -19,14 +19,20 @@ export function ensureWrk(log) {
   }
   log('wrk is missing: installing Debian package wrk (apt-get)')
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'wrk']]) {
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', 'wrk'],
+  ]) {
     const result = spawnSync('apt-get', args, { env, encoding: 'utf8' })
     if (result.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed:\n${result.stderr}`)
   }
   if (!hasWrk()) throw new Error(`wrk still missing after apt-get; run: ${manual}`)
 }
 
-const lua = (value) => `"${String(value).replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, '\\n')}"`
+const lua = (value) =>
+  `"${String(value)
+    .replace(/[\\"]/g, (c) => `\\${c}`)
+    .replace(/\n/g, '\\n')}"`
 
 /**
  * The Lua script of one load: method, JSON body and headers, and a `done` hook that prints the
@@ -75,10 +81,33 @@ end
  * One wrk run against `url`. Returns req/s, p50/p99 (ms) and the error counts; a run with any
  * non-2xx answer or socket error is reported as such (its numbers are not comparable).
  */
-export function runWrk({ url, method, body, headers, rotate, seconds, connections = 50, threads = 2, dir, name = 'load' }) {
+export function runWrk({
+  url,
+  method,
+  body,
+  headers,
+  rotate,
+  seconds,
+  connections = 50,
+  threads = 2,
+  dir,
+  name = 'load',
+}) {
   const file = join(dir, `${name}.lua`)
   writeFileSync(file, script({ method, body, headers, rotate }))
-  const args = ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '-s', file, url]
+  const args = [
+    '-t',
+    String(threads),
+    '-c',
+    String(connections),
+    '-d',
+    `${seconds}s`,
+    '--timeout',
+    '10s',
+    '-s',
+    file,
+    url,
+  ]
   return new Promise((resolve, reject) => {
     const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''

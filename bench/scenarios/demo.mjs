@@ -64,7 +64,12 @@ async function webComponent(ctx, base) {
   const bundle = join(ctx.root, 'packages/embed/dist/strata-embed.js')
   const target = { gzipKB: 200, drawnMs: 1500 }
   if (!existsSync(bundle)) {
-    return { kind: 'web', status: 'skipped', target, note: 'packages/embed/dist/strata-embed.js is missing (not built)' }
+    return {
+      kind: 'web',
+      status: 'skipped',
+      target,
+      note: 'packages/embed/dist/strata-embed.js is missing (not built)',
+    }
   }
   const raw = readFileSync(bundle)
   const gzipKB = round(gzipSync(raw, { level: 9 }).length / 1024, 1)

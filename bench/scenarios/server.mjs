@@ -1,12 +1,12 @@
-import { DuckDBInstance } from '@duckdb/node-api'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { DuckDBInstance } from '@duckdb/node-api'
 import pg from 'pg'
 import { compiledSql } from '../lib/compiled.mjs'
 import { api, timed } from '../lib/http.mjs'
-import { compareTimes, comparePair } from '../lib/load.mjs'
-import { profileIn, topSelfTime } from '../lib/profile.mjs'
+import { comparePair, compareTimes } from '../lib/load.mjs'
 import { startProcess } from '../lib/proc.mjs'
+import { profileIn, topSelfTime } from '../lib/profile.mjs'
 import { byRegion, fullGuestTokenBody, runtimeGuestTokenBody, setupAnalytics } from '../lib/setup.mjs'
 import { PG_URL, TENANT_COUNT } from '../lib/warehouse.mjs'
 
@@ -201,8 +201,7 @@ async function groupBy1m(ctx, server, setup, engine) {
     clientId: 'None',
   })
   const body = { embedId: setup.embeds[mart.workspace], metricId: 'by_region_1m', clientId: 'None' }
-  const viaServer = () =>
-    timed(server.url, 'POST', '/api/v2/data-app/query', { token: setup.dataAppKey, body })
+  const viaServer = () => timed(server.url, 'POST', '/api/v2/data-app/query', { token: setup.dataAppKey, body })
   let driver
   let close
   if (engine === 'postgres') {

@@ -90,6 +90,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   })
   // One line per request, with its id; never headers or bodies, secrets in URLs redacted.
   app.addHook('onResponse', async (request, reply) => {
+    if (!(request.log as unknown as { isLevelEnabled(level: string): boolean }).isLevelEnabled('info')) return
     request.log.info(
       {
         method: request.method,

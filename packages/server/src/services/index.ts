@@ -72,7 +72,7 @@ export async function createServices(config: Config): Promise<Services> {
     keyring,
     redis,
     admin: new AdminAccounts(store, keyring, config.selfHosted),
-    serviceTokens: new ServiceTokens(store),
+    serviceTokens: new ServiceTokens(store, bus),
     dataApps: new DataApps(store, bus),
     datasources,
     datamarts,
@@ -103,6 +103,8 @@ async function connectRedis(url: string): Promise<Redis> {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
+    // A partitioned connection neither answers nor errors: fail each command after this long.
+    commandTimeout: 1000,
     retryStrategy: (times) => Math.min(times * 200, 2000),
   })
   redis.on('error', () => {})

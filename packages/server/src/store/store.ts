@@ -61,6 +61,10 @@ async function openPostgres(connectionString: string): Promise<Store> {
     max: 10,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
+    // A metadata query is small: one that gets no answer for this long is on a dead or
+    // partitioned connection. Fail it (SERVICE_UNAVAILABLE) rather than hang the request.
+    query_timeout: 5_000,
+    keepAlive: true,
     application_name: 'strata',
   })
   // An idle client that loses its server emits 'error' on the pool; without a listener
@@ -90,6 +94,37 @@ async function migrate(db: Kysely<Database>): Promise<void> {
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+}
+
+/** Driver error codes that mean "the store cannot be reached now", not "this request is wrong". */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '53300', // too_many_connections
+  '08000', // connection_exception
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  'SQLITE_BUSY',
+])
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connection error|Client was closed/i
+
+/** True when a store operation failed because the store is unreachable or overloaded (retryable). */
+export function isStoreUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null
+  if (!e || typeof e !== 'object') return false
+  if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true
+  return typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message) && !('status' in e)
 }
 
 export const now = (): string => new Date().toISOString()

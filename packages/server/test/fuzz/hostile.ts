@@ -24,6 +24,7 @@ export const HOSTILE_STRINGS: readonly string[] = [
   '?',
   ':clientId',
   '%s%s%s%n',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection payload, on purpose
   '${process.exit()}',
   '__proto__',
   'constructor',

@@ -45,7 +45,10 @@ describe.each(stores)('kill -9 during embed, guest-token and import writes on %s
   it('keeps every acknowledged write, whole, and nothing half-written', { timeout: 90_000 }, async () => {
     const dataDir = tempDataDir()
     const csv = csvDataset()
-    cleanups.push(() => removeDir(dataDir), () => removeDir(csv))
+    cleanups.push(
+      () => removeDir(dataDir),
+      () => removeDir(csv),
+    )
     const env: Record<string, string> = { DATA_DIR: dataDir, RATE_LIMIT: '0', AUTH_ROUTE_RATE_LIMIT: '0' }
     let databaseUrl: string | undefined
     if (store === 'postgres') {
@@ -79,7 +82,7 @@ describe.each(stores)('kill -9 during embed, guest-token and import writes on %s
     const unexpected: string[] = []
     let writing = true
 
-    const send = async (kind: Kind, path: string, token: string, body: object) => {
+    const send = async (path: string, token: string, body: object) => {
       try {
         return await request(first.url, 'POST', path, { token, body })
       } catch {
@@ -91,7 +94,7 @@ describe.each(stores)('kill -9 during embed, guest-token and import writes on %s
         const tag = `${kind[0]}${w}-${i}`
         if (kind === 'embed') {
           inFlight.embed.add(tag)
-          const res = await send(kind, '/api/v2/data-app/embeds', creds.dataAppKey, {
+          const res = await send('/api/v2/data-app/embeds', creds.dataAppKey, {
             dashboardId: 'sales-overview',
             embedType: 'dashboard',
             workspaceName: 'main',
@@ -105,7 +108,7 @@ describe.each(stores)('kill -9 during embed, guest-token and import writes on %s
         } else if (kind === 'token') {
           const tenant = FILE_TENANTS[i % FILE_TENANTS.length] as string
           inFlight.token.add(tag)
-          const res = await send(kind, '/api/v2/guest-token/create', creds.dataAppKey, {
+          const res = await send('/api/v2/guest-token/create', creds.dataAppKey, {
             dataAppName: 'salesapp',
             clientId: tenant,
             params: { userIdentifier: tag },
@@ -117,7 +120,7 @@ describe.each(stores)('kill -9 during embed, guest-token and import writes on %s
         } else {
           const name = `Dashboard ${tag}`
           inFlight.import.set(tag, name)
-          const res = await send(kind, '/api/v2/data-app/import-dashboard', creds.serviceToken, {
+          const res = await send('/api/v2/data-app/import-dashboard', creds.serviceToken, {
             workspaceName: 'main',
             dashboardId: tag,
             importDashboardData: smallDocument(name),
@@ -151,7 +154,10 @@ describe.each(stores)('kill -9 during embed, guest-token and import writes on %s
     cleanups.push(async () => void (await second.stop()))
 
     // 1. embeds: every acknowledged one is listed with its name; others only in-flight ones
-    const list = expectOk(await request(second.url, 'GET', '/api/v2/data-app/embeds', { token: creds.dataAppKey }), 'list')
+    const list = expectOk(
+      await request(second.url, 'GET', '/api/v2/data-app/embeds', { token: creds.dataAppKey }),
+      'list',
+    )
     const listed = new Map<string, string>(
       (list.data as { embedId: string; name: string }[]).map((e) => [e.embedId, e.name]),
     )
@@ -162,8 +168,10 @@ describe.each(stores)('kill -9 during embed, guest-token and import writes on %s
 
     // 2. guest tokens: every acknowledged one still loads the runtime, and queries as its own tenant
     const tokens = [...acked.token]
-    const loads = await inBatches(tokens, 25, async ([token]) =>
-      (await request(second.url, 'GET', `/api/v2/embed/runtime/${embedId}`, { token })).status,
+    const loads = await inBatches(
+      tokens,
+      25,
+      async ([token]) => (await request(second.url, 'GET', `/api/v2/embed/runtime/${embedId}`, { token })).status,
     )
     expect(loads.filter((s) => s !== 200).length, 'acknowledged guest tokens that no longer load').toBe(0)
     const sample = tokens.filter((_, i) => i % Math.max(1, Math.floor(tokens.length / 40)) === 0)

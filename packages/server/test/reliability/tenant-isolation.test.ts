@@ -366,7 +366,8 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
     stats.cases++
     const backend = backends[c.backend]
     const dashboard = (SALES_METRICS as readonly string[]).includes(c.metric) ? backend.sales : backend.isolation
-    const ref = c.embedRef === 'embed' ? dashboard.embedId : c.embedRef === 'dashboard' ? dashboard.dashboardId : c.embedRef
+    const ref =
+      c.embedRef === 'embed' ? dashboard.embedId : c.embedRef === 'dashboard' ? dashboard.dashboardId : c.embedRef
     const hostileRef = c.embedRef !== 'embed' && c.embedRef !== 'dashboard'
     const metricFilter = c.metricFilter ? { [c.metricFilter[0]]: c.metricFilter[1] } : undefined
     const body: Record<string, unknown> = { metricId: c.metric, ...(c.extra ?? {}) }
@@ -406,9 +407,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
       (k) => c.path === 'runtime' || (k !== 'clientId' && k !== 'datasourceName'),
     )
     const mustRefuse =
-      extraKeys.length > 0 ||
-      hostileRef ||
-      ![...SALES_METRICS, ...ISOLATION_METRICS].includes(c.metric as never)
+      extraKeys.length > 0 || hostileRef || ![...SALES_METRICS, ...ISOLATION_METRICS].includes(c.metric as never)
     if (mustRefuse) {
       expect(res.statusCode, label).toBeGreaterThanOrEqual(400)
       stats.refused++
@@ -437,9 +436,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
     const tenant = c.tenant === 'None' ? null : c.tenant
     const filters: FilterSet = {
       ...(c.path === 'runtime' && c.pinned ? { pinned: c.pinned } : {}),
-      ...(c.path === 'runtime' && c.app && c.metric === 'revenue_by_country'
-        ? { app: { [c.app[0]]: c.app[1] } }
-        : {}),
+      ...(c.path === 'runtime' && c.app && c.metric === 'revenue_by_country' ? { app: { [c.app[0]]: c.app[1] } } : {}),
       ...(c.dashboardFilter ? { dashboard: c.dashboardFilter } : {}),
       ...(metricFilter ? { metric: metricFilter } : {}),
     }
@@ -557,7 +554,10 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
     }
     // 4. a SQL-driven list from the browser, in either filter: refused, even a harmless one
     for (const body of [
-      { metricId: 'order_rows', dashboardFilter: { country: { sql: 'select country from customers', columnName: 'country' } } },
+      {
+        metricId: 'order_rows',
+        dashboardFilter: { country: { sql: 'select country from customers', columnName: 'country' } },
+      },
       {
         metricId: 'revenue_by_country',
         metricFilter: { paid: { sql: `select status from ${wh.schema}.orders`, columnName: 'status' } },

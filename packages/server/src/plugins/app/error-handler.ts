@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../../errors.js'
+import { isStoreUnavailable } from '../../store/store.js'
 
 /** Maps any thrown value to an ApiError; the only place errors become HTTP. */
 export function toApiError(err: unknown): ApiError {
@@ -24,6 +25,11 @@ export function toApiError(err: unknown): ApiError {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ApiError('INVALID_REQUEST_BODY', 400, `The body is not valid JSON: ${e.message ?? ''}`.trim())
+  }
+  if (isStoreUnavailable(err)) {
+    return new ApiError('SERVICE_UNAVAILABLE', 503, 'The metadata store is unavailable; retry shortly', undefined, {
+      cause: err,
+    })
   }
   const status = typeof e.statusCode === 'number' ? e.statusCode : 500
   if (status >= 400 && status < 500) {
@@ -50,6 +56,7 @@ function validationMessage(e: Partial<FastifyError> & { validationContext?: stri
 export function sendError(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const apiError = toApiError(err)
   if (apiError.code === 'INTERNAL_SERVER_ERROR') request.log.error({ err }, 'request failed')
+  else if (apiError.status === 503 && apiError.cause) request.log.warn({ err }, 'metadata store unavailable')
   const body: { code: string; message: string; details?: Record<string, unknown> } = {
     code: apiError.code,
     message: apiError.message,

@@ -6,6 +6,7 @@ import { ApiError } from '../../errors.js'
 import { hashSecret, newId } from '../../security/secrets.js'
 import type { Database } from '../../store/schema.js'
 import { isUniqueViolation, now, type Store } from '../../store/store.js'
+import type { InvalidationBus } from '../events/bus.js'
 
 type ServicePrincipal = PrincipalOf<'service'> & { readonly expiresAt: string | null }
 
@@ -16,7 +17,15 @@ type ServicePrincipal = PrincipalOf<'service'> & { readonly expiresAt: string | 
 export class ServiceTokens {
   private readonly cache = new TokenCache<ServicePrincipal>()
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly bus: InvalidationBus,
+  ) {
+    // a token replaced or rotated on another instance stops here at once, not after the cache TTL
+    bus.on((event) => {
+      if (event.kind === 'service-token') this.cache.deleteWhere((p) => p.organizationId === event.organizationId)
+    })
+  }
 
   /** Creates the service token, replacing (and revoking at once) any existing one. */
   async create(organizationId: string, token: string | undefined): Promise<{ key: string }> {
@@ -80,7 +89,7 @@ export class ServiceTokens {
       if (isUniqueViolation(err)) throw new ApiError('INVALID_REQUEST_BODY', 400, 'This token value is already in use')
       throw err
     }
-    this.cache.deleteWhere((p) => p.organizationId === organizationId)
+    await this.bus.publish({ kind: 'service-token', organizationId })
     return { key }
   }
 }

@@ -6,6 +6,7 @@ import { newId } from '../../security/secrets.js'
 import type { DashboardRow } from '../../store/schema.js'
 import { isUniqueViolation, now, type Store } from '../../store/store.js'
 import type { InvalidationBus } from '../events/bus.js'
+import { peerCache } from '../events/peer-cache.js'
 import type { Workspace, Workspaces } from '../workspaces/workspaces.js'
 
 export interface Dashboard {
@@ -39,7 +40,7 @@ export type DocumentValidator = (document: unknown, workspace: Workspace) => Pro
  * and writes it in one statement; export gives the same document back.
  */
 export class Dashboards {
-  private readonly cache = new Map<string, Dashboard>()
+  private readonly cache = peerCache<Dashboard>()
 
   constructor(
     private readonly store: Store,

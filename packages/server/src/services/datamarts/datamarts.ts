@@ -16,6 +16,7 @@ import { isUniqueViolation, now, type Store } from '../../store/store.js'
 import { PAGE_SIZE } from '../data-apps/data-apps.js'
 import type { Datasource, Datasources } from '../datasources/datasources.js'
 import type { InvalidationBus } from '../events/bus.js'
+import { peerCache } from '../events/peer-cache.js'
 
 export type DatamartTableConfig = Static<typeof DatamartTable>
 export type DatamartRelationshipConfig = Static<typeof DatamartRelationship>
@@ -45,7 +46,7 @@ export interface Datamart {
  * table and column named must exist in the datasource's cached schema.
  */
 export class Datamarts {
-  private readonly byId = new Map<string, Datamart>()
+  private readonly byId = peerCache<Datamart>()
 
   constructor(
     private readonly store: Store,

@@ -13,6 +13,7 @@ import type { DatasourceRow } from '../../store/schema.js'
 import { isUniqueViolation, now, type Store } from '../../store/store.js'
 import { PAGE_SIZE } from '../data-apps/data-apps.js'
 import type { InvalidationBus } from '../events/bus.js'
+import { peerCache } from '../events/peer-cache.js'
 
 export interface DatasourceInput {
   readonly datasourceType: DatasourceType
@@ -54,7 +55,7 @@ interface Introspection {
  */
 export class Datasources {
   private readonly live = new Map<string, { connector: Connector; version: number }>()
-  private readonly byId = new Map<string, Datasource>()
+  private readonly byId = peerCache<Datasource>()
 
   constructor(
     private readonly store: Store,

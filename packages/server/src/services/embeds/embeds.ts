@@ -11,6 +11,7 @@ import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
 import { PAGE_SIZE } from '../data-apps/data-apps.js'
 import type { Datamarts } from '../datamarts/datamarts.js'
 import type { InvalidationBus } from '../events/bus.js'
+import { peerCache } from '../events/peer-cache.js'
 import type { Workspaces } from '../workspaces/workspaces.js'
 
 export type AccessSettingsInput = Static<typeof AccessSettings>
@@ -44,7 +45,7 @@ export interface CreateEmbedInput {
  * invalidation bus so other instances forget at once.
  */
 export class Embeds {
-  private readonly cache = new Map<string, Embed | null>()
+  private readonly cache = peerCache<{ embed: Embed | null }>(50_000)
 
   constructor(
     private readonly store: Store,
@@ -313,11 +314,10 @@ export class Embeds {
   /** An embed by id (memory first; null remembered too, so probing unknown ids stays cheap). */
   async get(embedId: string): Promise<Embed | undefined> {
     const hit = this.cache.get(embedId)
-    if (hit !== undefined) return hit ?? undefined
+    if (hit !== undefined) return hit.embed ?? undefined
     const row = await this.store.db.selectFrom('embeds').selectAll().where('embed_id', '=', embedId).executeTakeFirst()
     const embed = row ? toEmbed(row) : null
-    if (this.cache.size > 50_000) this.cache.clear()
-    this.cache.set(embedId, embed)
+    this.cache.set(embedId, { embed })
     return embed ?? undefined
   }
 

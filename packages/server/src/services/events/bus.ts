@@ -10,6 +10,7 @@ export type Invalidation =
   | { readonly kind: 'workspace'; readonly workspaceId: string }
   | { readonly kind: 'api-key'; readonly keyId: string }
   | { readonly kind: 'data-app'; readonly dataAppId: string }
+  | { readonly kind: 'service-token'; readonly organizationId: string }
 
 const CHANNEL = 'strata:invalidate'
 

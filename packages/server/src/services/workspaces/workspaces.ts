@@ -7,6 +7,7 @@ import { isUniqueViolation, now, type Store } from '../../store/store.js'
 import type { Datamarts } from '../datamarts/datamarts.js'
 import type { Datasources } from '../datasources/datasources.js'
 import type { InvalidationBus } from '../events/bus.js'
+import { peerCache } from '../events/peer-cache.js'
 
 export type WorkspaceInput = Static<typeof WorkspaceBody>
 export type ConnectionType = WorkspaceInput['connectionType']
@@ -22,7 +23,7 @@ export interface Workspace {
 
 /** Workspaces: where dashboards live, bound to a datasource, a datamart, or several. */
 export class Workspaces {
-  private readonly byId = new Map<string, Workspace>()
+  private readonly byId = peerCache<Workspace>()
 
   constructor(
     private readonly store: Store,

@@ -28,6 +28,9 @@ export function clientKey(request: FastifyRequest): string {
   return header('x-client-ip') ?? header('x-forwarded-for') ?? request.ip
 }
 
+/** How long requests pass unlimited after the store failed, before it is tried again. */
+const STORE_RETRY_MS = 2_000
+
 interface Outcome extends WindowCount {
   readonly group: RateLimitGroup
   readonly rule: RateLimitRule
@@ -42,6 +45,9 @@ interface Outcome extends WindowCount {
  */
 async function rateLimit(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
   const { rules, store, pathPrefix } = options
+  // After the store fails, let requests through without asking it for a moment, so that an
+  // outage costs one slow request per interval rather than a timeout on every request.
+  let bypassUntil = 0
   app.addHook('onClose', async () => store.close?.())
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.url.startsWith(pathPrefix)) return
@@ -50,6 +56,7 @@ async function rateLimit(app: FastifyInstance, options: RateLimitOptions): Promi
     if (routeGroup) groups.push(routeGroup)
     const active = groups.filter((g) => rules[g].max > 0)
     if (active.length === 0) return
+    if (bypassUntil > Date.now()) return
     const client = clientKey(request)
     let outcomes: Outcome[]
     try {
@@ -61,7 +68,8 @@ async function rateLimit(app: FastifyInstance, options: RateLimitOptions): Promi
         }),
       )
     } catch (err) {
-      request.log.warn({ err }, 'rate limit store unavailable; request allowed')
+      bypassUntil = Date.now() + STORE_RETRY_MS
+      request.log.warn({ err }, `rate limit store unavailable; requests allowed for ${STORE_RETRY_MS} ms`)
       return
     }
     const remaining = (o: Outcome) => Math.max(0, o.rule.max - o.count)

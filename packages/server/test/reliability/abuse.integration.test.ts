@@ -1,0 +1,244 @@
+import http from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { setupAnalytics } from '../helpers/analytics.js'
+import { createTestApp, type TestContext } from '../helpers/app.js'
+import { bootstrapOver, removeDir, request, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
+import { requireService } from '../helpers/services.js'
+import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
+
+/**
+ * One client must not take the service from the others: a burst from one address is cut at
+ * its limit while another address is served; bodies over BODY_LIMIT are refused (413) without
+ * being read whole; a tenant flooding slow or huge queries is bounded by QUERY_TIMEOUT_MS and
+ * QUERY_ROW_LIMIT while another tenant's queries keep being answered.
+ */
+const hasPg = await requireService('PostgreSQL', '127.0.0.1', 5432)
+
+describe('abuse over HTTP: rate limits and body size', () => {
+  let server: ServerProcess
+  let dataDir: string
+  let serviceToken: string
+  let dataAppKey: string
+  const LIMIT = 40
+
+  beforeAll(async () => {
+    dataDir = tempDataDir()
+    server = await startServer({ env: { DATA_DIR: dataDir, RATE_LIMIT: String(LIMIT), AUTH_ROUTE_RATE_LIMIT: '10' } })
+    ;({ serviceToken, dataAppKey } = await bootstrapOver(server.url, { 'x-client-ip': '10.9.9.9' }))
+  })
+  afterAll(async () => {
+    await server?.stop()
+    removeDir(dataDir)
+  })
+
+  it('cuts a burst from one client at its limit while another client is served', async () => {
+    const list = (ip: string) =>
+      request(server.url, 'GET', '/api/v2/data-app', { token: serviceToken, headers: { 'x-client-ip': ip } })
+    const burst = Array.from({ length: 3 * LIMIT }, () => list('10.1.1.1'))
+    const other: Awaited<ReturnType<typeof list>>[] = []
+    for (let i = 0; i < 15; i++) other.push(await list('10.2.2.2'))
+    const answered = await Promise.all(burst)
+    const served = answered.filter((r) => r.status === 200).length
+    const limited = answered.filter((r) => r.status === 429)
+    expect(served).toBe(LIMIT)
+    expect(limited.length).toBe(2 * LIMIT)
+    for (const r of limited) {
+      expect(r.body.error.code).toBe('RATE_LIMIT_EXCEEDED')
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0)
+    }
+    expect(other.map((r) => r.status)).toEqual(other.map(() => 200))
+    // brute force on sign-in: the auth group's tighter limit
+    const guesses = await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        request(server.url, 'POST', '/api/v2/admin-account/jwt', {
+          body: { email: 'alice@example.com', password: `guess-${i}` },
+          headers: { 'x-client-ip': '10.3.3.3' },
+        }),
+      ),
+    )
+    const statuses = guesses.map((g) => g.status)
+    expect(statuses.filter((s) => s === 400).length).toBe(10)
+    expect(statuses.filter((s) => s === 429).length).toBe(15)
+    console.log(
+      `[abuse] burst of ${burst.length} from one address with RATE_LIMIT=${LIMIT}: ${served} served, ${limited.length} answered 429; ` +
+        `another address meanwhile: ${other.filter((r) => r.status === 200).length}/${other.length} served; ` +
+        `25 sign-in guesses with AUTH_ROUTE_RATE_LIMIT=10: 10 checked, 15 refused 429`,
+    )
+  })
+
+  it('refuses a body over BODY_LIMIT with 413, declared or streamed', async () => {
+    // without a valid key, the body is not even looked at
+    const anonymous = await rawPost(server.port, Buffer.alloc(2 * 1024 * 1024, 'a'), true, 'sk_000000000000_x')
+    expect(anonymous.status).toBe(401)
+    const declared = await rawPost(server.port, Buffer.alloc(2 * 1024 * 1024, 'a'), true, dataAppKey)
+    expect(declared.status).toBe(413)
+    expect(JSON.parse(declared.body).error.code).toBe('PAYLOAD_TOO_LARGE')
+    // streamed (chunked, no length): refused once past the limit, not buffered to the end
+    const streamed = await rawPost(server.port, Buffer.alloc(8 * 1024 * 1024, 'b'), false, dataAppKey)
+    expect(streamed.status === 413 || streamed.status === 0, JSON.stringify(streamed)).toBe(true)
+    if (streamed.status === 413) expect(JSON.parse(streamed.body).error.code).toBe('PAYLOAD_TOO_LARGE')
+    expect((await request(server.url, 'GET', '/health/live')).status).toBe(200)
+    console.log(
+      `[abuse] 2 MiB body with Content-Length: ${declared.status} in ${declared.ms} ms; ` +
+        `8 MiB chunked: ${streamed.status || streamed.error} in ${streamed.ms} ms (BODY_LIMIT 1 MiB)`,
+    )
+  })
+})
+
+/** POSTs `body` as JSON to the guest-token route, with or without a Content-Length. */
+function rawPost(
+  port: number,
+  body: Buffer,
+  withLength: boolean,
+  key: string,
+): Promise<{ status: number; body: string; ms: number; error?: string }> {
+  const started = performance.now()
+  return new Promise((resolve) => {
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/api/v2/guest-token/create',
+      agent: false,
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${key}`,
+        ...(withLength ? { 'content-length': body.length } : { 'transfer-encoding': 'chunked' }),
+      },
+    })
+    const ms = () => Math.round(performance.now() - started)
+    req.on('response', (res) => {
+      let text = ''
+      res.setEncoding('utf8').on('data', (c: string) => {
+        text += c
+      })
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, ms: ms() }))
+    })
+    req.on('error', (err: NodeJS.ErrnoException) => resolve({ status: 0, body: '', ms: ms(), error: err.code }))
+    // in chunks, as a real upload: the server may answer (and close) before the end
+    let offset = 0
+    const pump = () => {
+      while (offset < body.length) {
+        const chunk = body.subarray(offset, offset + 64 * 1024)
+        offset += chunk.length
+        if (!req.write(chunk)) return void req.once('drain', pump)
+      }
+      req.end()
+    }
+    pump()
+  })
+}
+
+describe.skipIf(!hasPg)('abuse of the warehouse: one tenant cannot starve another', () => {
+  let wh: PgWarehouse
+  let t: TestContext
+  let a: Awaited<ReturnType<typeof setupAnalytics>>
+  let slowEmbed: string
+  const TIMEOUT_MS = 800
+  const ROW_LIMIT = 25
+
+  beforeAll(async () => {
+    wh = await createPgWarehouse()
+    await wh.query(
+      `create view ${wh.schema}.slow_orders as select o.* from ${wh.schema}.orders o cross join (select pg_sleep(30)) s`,
+    )
+    t = await createTestApp('sqlite', {
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT: '0',
+      QUERY_TIMEOUT_MS: String(TIMEOUT_MS),
+      QUERY_ROW_LIMIT: String(ROW_LIMIT),
+      POOL_MAX: '4',
+      RESULT_CACHE_TTL_MS: '0',
+    })
+    a = await setupAnalytics(t.app, wh)
+    await a.ok('PUT', '/api/v2/data-app/datamarts', a.serviceToken, {
+      datamartName: 'sales',
+      tableList: [
+        { schemaName: wh.schema, name: 'orders', clientColumn: 'tenant' },
+        { schemaName: wh.schema, name: 'customers', clientColumn: 'tenant' },
+        { schemaName: wh.schema, name: 'slow_orders', clientColumn: 'tenant' },
+      ],
+      relationships: [
+        {
+          parentTable: `${wh.schema}.customers`,
+          parentColumn: 'id',
+          childTable: `${wh.schema}.orders`,
+          childColumn: 'customer_id',
+          cardinality: 'OneToMany',
+          joinType: 'INNER JOIN',
+        },
+      ],
+    })
+    await a.ok('POST', '/api/v2/data-app/import-dashboard', a.serviceToken, {
+      workspaceName: 'main',
+      dashboardId: 'heavy',
+      importDashboardData: {
+        name: 'Heavy',
+        metrics: [
+          {
+            metricId: 'slow',
+            name: 'Slow',
+            chart: { type: 'single-value', y: ['n'] },
+            query: { from: `${wh.schema}.slow_orders`, measures: [{ name: 'n', aggregate: 'count' }] },
+            filters: [{ name: 'amount', type: 'number-range', column: 'amount' }],
+          },
+          {
+            metricId: 'all_rows',
+            name: 'All rows',
+            chart: { type: 'table' },
+            query: { from: `${wh.schema}.orders`, dimensions: [{ name: 'id', column: 'id' }] },
+          },
+        ],
+      },
+    })
+    slowEmbed = (
+      await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
+        dashboardId: 'heavy',
+        embedType: 'dashboard',
+        workspaceName: 'main',
+        accessSettings: { ...(await import('../helpers/analytics.js')).ACCESS },
+      })
+    ).id
+  })
+  afterAll(async () => {
+    await t?.close()
+    await wh?.drop()
+  })
+
+  const query = (embedId: string, metricId: string, clientId: string, metricFilter?: object) =>
+    a.call('POST', '/api/v2/data-app/query', a.dataAppKey, {
+      embedId,
+      metricId,
+      clientId,
+      ...(metricFilter ? { metricFilter } : {}),
+    })
+
+  it('bounds a flood of slow queries by QUERY_TIMEOUT_MS and huge results by QUERY_ROW_LIMIT', async () => {
+    const started = performance.now()
+    // twelve different statements (identical ones would share one execution)
+    const flood = Array.from({ length: 12 }, (_, i) => query(slowEmbed, 'slow', 'acme', { amount: { min: i } }))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    // another tenant, meanwhile: answered, within a bounded wait
+    const latencies: number[] = []
+    for (let i = 0; i < 5; i++) {
+      const at = performance.now()
+      const res = await query(a.embedId, 'revenue', 'globex')
+      expect(res.statusCode, res.body).toBe(200)
+      latencies.push(Math.round(performance.now() - at))
+    }
+    const slow = await Promise.all(flood)
+    const floodMs = Math.round(performance.now() - started)
+    for (const res of slow) expect(res.json().error?.code, res.body).toBe('QUERY_TIMEOUT')
+    // the pool (POOL_MAX=4) drains in waves of QUERY_TIMEOUT_MS: nobody waits beyond that
+    expect(Math.max(...latencies)).toBeLessThan(Math.ceil(12 / 4) * TIMEOUT_MS + 2_000)
+    // a result larger than the row cap is cut at the cap
+    const rows = await query(slowEmbed, 'all_rows', 'None')
+    expect(rows.statusCode, rows.body).toBe(200)
+    expect(rows.json().data.length).toBe(ROW_LIMIT)
+    console.log(
+      `[abuse] 12 concurrent slow queries from one tenant (QUERY_TIMEOUT_MS=${TIMEOUT_MS}, POOL_MAX=4): all QUERY_TIMEOUT, ` +
+        `the last after ${floodMs} ms; another tenant meanwhile answered in ${latencies.join(', ')} ms; ` +
+        `a 300-row result with QUERY_ROW_LIMIT=${ROW_LIMIT}: ${rows.json().data.length} rows`,
+    )
+  })
+})

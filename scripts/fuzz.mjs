@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+/**
+ * `npm run fuzz`: the property-based fuzzer of packages/server/test/fuzz at volume (100,000
+ * cases by default). Runs packages/server/test/fuzz/cli.ts with tsx; arguments pass through:
+ *
+ *   npm run fuzz                             # 100,000 cases, a fresh seed
+ *   npm run fuzz -- --runs 20000 --seed 7    # reproduce a run (the seed is printed)
+ *   npm run fuzz -- --by-operation           # the answers per operation too
+ */
+import { spawnSync } from 'node:child_process'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const cli = join(root, 'packages', 'server', 'test', 'fuzz', 'cli.ts')
+const { status, error } = spawnSync(process.execPath, ['--import', 'tsx', cli, ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+})
+if (error) {
+  console.error(`fuzz: ${error.message}`)
+  process.exit(1)
+}
+process.exit(status ?? 1)

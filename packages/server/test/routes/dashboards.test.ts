@@ -1,16 +1,11 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { salesDocument, setupAnalytics } from '../helpers/analytics.js'
 import { createTestApp, storeKinds, type TestContext } from '../helpers/app.js'
+import { expectError } from '../helpers/expect-error.js'
 import { requireService } from '../helpers/services.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
 const hasPg = await requireService('PostgreSQL', '127.0.0.1', 5432)
-
-type Res = { statusCode: number; body: string; json(): { error: { code: string; message: string } } }
-const expectError = (res: Res, status: number, code: string, message?: RegExp) => {
-  expect([res.statusCode, res.json().error?.code], res.body).toEqual([status, code])
-  if (message) expect(res.json().error.message).toMatch(message)
-}
 
 describe.skipIf(!hasPg).each(storeKinds)('dashboard import and export on %s', (store) => {
   let wh: PgWarehouse

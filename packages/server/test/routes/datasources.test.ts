@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, storeKinds, type TestContext } from '../helpers/app.js'
 import { bearer, bootstrap } from '../helpers/bootstrap.js'
+import { expectError } from '../helpers/expect-error.js'
 import { requireService } from '../helpers/services.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
@@ -22,15 +23,6 @@ describe.skipIf(!hasPg).each(storeKinds)('datasources, datamarts and workspaces 
 
   const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, token = creds.serviceToken) =>
     t.app.inject({ method, url, payload, headers: bearer(token) })
-  const expectError = (
-    res: { statusCode: number; json(): { error: { code: string; message: string } } },
-    status: number,
-    code: string,
-    message?: RegExp,
-  ) => {
-    expect([res.statusCode, res.json().error.code], JSON.stringify(res.json())).toEqual([status, code])
-    if (message) expect(res.json().error.message).toMatch(message)
-  }
   const pgSource = (name = 'warehouse', extra: object = {}) => ({
     datasourceType: 'postgres',
     credentials: { name, ...wh.credentials, ...extra },

@@ -1,20 +1,12 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { setupAnalytics } from '../helpers/analytics.js'
 import { createTestApp, storeKinds, type TestContext } from '../helpers/app.js'
+import { expectError } from '../helpers/expect-error.js'
 import { requireService } from '../helpers/services.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
 const hasPg = await requireService('PostgreSQL', '127.0.0.1', 5432)
 
-type Res = {
-  statusCode: number
-  body: string
-  json(): Record<string, unknown> & { error: { code: string; message: string } }
-}
-const expectError = (res: Res, status: number, code: string, message?: RegExp) => {
-  expect([res.statusCode, res.json().error?.code], res.body).toEqual([status, code])
-  if (message) expect(res.json().error.message).toMatch(message)
-}
 const num = (v: unknown) => Math.round(Number(v) * 100) / 100
 
 describe.skipIf(!hasPg).each(storeKinds)('metric queries on %s', (store) => {
@@ -289,7 +281,7 @@ describe.skipIf(!hasPg).each(storeKinds)('metric queries on %s', (store) => {
         url: `/api/v2/embed/runtime/${a.embedId}`,
         headers: { authorization: `Bearer ${tok}`, origin: 'https://evil.example.org' },
       })
-      expectError(refused as unknown as Res, 403, 'UNAUTHORIZED', /whitelist/)
+      expectError(refused, 403, 'UNAUTHORIZED', /whitelist/)
     })
   })
 })

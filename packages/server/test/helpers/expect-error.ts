@@ -1,0 +1,14 @@
+import { expect } from 'vitest'
+
+interface Response {
+  readonly statusCode: number
+  readonly body: string
+  json(): unknown
+}
+
+/** Asserts the spec error shape with this status and code (and a message matching `message`). */
+export function expectError(res: Response, status: number, code: string, message?: RegExp): void {
+  const body = res.json() as { error?: { code?: string; message?: string } }
+  expect([res.statusCode, body.error?.code], res.body).toEqual([status, code])
+  if (message) expect(body.error?.message).toMatch(message)
+}

@@ -59,6 +59,9 @@ interface SessionSettings {
   readonly signal?: AbortSignal
 }
 
+/** What each pooled connection's session is set to (see #configure). */
+const sessions = new WeakMap<pg.PoolClient, { signature: string; defaultTimezone: string | undefined }>()
+
 export class PostgresConnector implements Connector {
   readonly dialect = 'postgres' as const
   readonly #credentials: PostgresCredentials
@@ -148,7 +151,12 @@ export class PostgresConnector implements Connector {
   async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {
     const maxRows = checkMaxRows(options.maxRows)
     const result = await this.#session(options.database, options, (client) =>
-      client.query({ text: limited(sql, maxRows), values: [...options.params] }),
+      // Extended protocol always: one statement, never a `;`-separated batch.
+      client.query({
+        text: limited(sql, maxRows),
+        values: [...options.params],
+        queryMode: 'extended',
+      } as pg.QueryConfig),
     )
     const truncated = result.rows.length > maxRows
     return {
@@ -174,6 +182,31 @@ export class PostgresConnector implements Connector {
     if (this.#tunnel) this.#endpoint = await this.#tunnel.ensure()
     const key = database ?? this.#credentials.database
     return this.#pools.use(key, (pool) => this.#transaction(pool, key, settings, work))
+  }
+
+  /**
+   * Session settings, applied once per pooled connection and again only when they change:
+   * every statement then runs alone, read only (`default_transaction_read_only`), under the
+   * statement timeout, in the datasource's schema and the requested time zone: one round trip
+   * per query instead of begin / set / query / commit.
+   */
+  async #configure(client: pg.PoolClient, settings: SessionSettings): Promise<void> {
+    const known = sessions.get(client)
+    const timezone = settings.timezone ?? known?.defaultTimezone
+    const signature = `${settings.timeoutMs}|${timezone ?? ''}`
+    if (known && known.signature === signature) return
+    const values: unknown[] = [String(settings.timeoutMs), searchPath(this.#credentials.schema)]
+    let set =
+      "select current_setting('TimeZone') as tz, set_config('statement_timeout', $1, false), " +
+      "set_config('search_path', $2, false), set_config('default_transaction_read_only', 'on', false)"
+    if (timezone !== undefined) {
+      values.push(timezone)
+      set += ", set_config('TimeZone', $3, false)"
+    }
+    const { rows } = await client.query<{ tz: string }>(set, values)
+    const defaultTimezone = known?.defaultTimezone ?? rows[0]?.tz
+    const applied = timezone ?? defaultTimezone
+    sessions.set(client, { signature: `${settings.timeoutMs}|${applied ?? ''}`, defaultTimezone })
   }
 
   async #transaction<T>(
@@ -207,25 +240,10 @@ export class PostgresConnector implements Connector {
     }
     settings.signal?.addEventListener('abort', onAbort, { once: true })
     try {
-      await client.query('begin transaction read only')
-      const values: unknown[] = [String(settings.timeoutMs), searchPath(this.#credentials.schema)]
-      let set = "select set_config('statement_timeout', $1, true), set_config('search_path', $2, true)"
-      if (settings.timezone !== undefined) {
-        values.push(settings.timezone)
-        set += ", set_config('TimeZone', $3, true)"
-      }
-      await client.query(set, values)
-      const result = await work(client)
-      await client.query('commit')
-      return result
+      await this.#configure(client, settings)
+      return await work(client)
     } catch (err) {
-      if (!broken && !isConnectionFailure(err)) {
-        await client.query('rollback').catch(() => {
-          broken = true
-        })
-      } else {
-        broken = true
-      }
+      if (isConnectionFailure(err)) broken = true
       throw translatePgError(err, { timeoutMs: settings.timeoutMs, timedOut, aborted, secrets })
     } finally {
       settled = true

@@ -237,8 +237,8 @@ describe.skipIf(!up)('postgres connector (live, 127.0.0.1:5432)', () => {
   })
 
   it('runs one statement only: a `;` batch cannot switch the session out of read-only', async () => {
-    const escape = 'select 1 as n) t; set default_transaction_read_only = off; select * from (select 1 as n'
-    expectCode((await caught(connector.execute(escape, base))).error, 'QUERY_ERROR')
+    const breakout = 'select 1 as n) t; set default_transaction_read_only = off; select * from (select 1 as n'
+    expectCode((await caught(connector.execute(breakout, base))).error, 'QUERY_ERROR')
     const write = expectCode((await caught(connector.execute("select nextval('seq') as n", base))).error, 'QUERY_ERROR')
     expect(write.message).toMatch(/read-only transaction/)
   })

@@ -5,6 +5,7 @@
  *   npm run soak                       # 10 minutes
  *   npm run soak -- --minutes 60       # longer
  *   npm run soak -- --seconds 10 --json   # what test/reliability/soak.integration.test.ts runs
+ *   npm run soak -- --mix mint=0,query=1  # only some kinds of request (default mint=1,list=1,query=3,runtime-load=1,runtime-query=4)
  *
  * Starts packages/server/dist/main.js (building it first when missing or older than src/) on a
  * fresh DATA_DIR with the seeded demo (SQLite metadata, DuckDB over the generated CSV dataset),
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     seconds: { type: 'string' },
     concurrency: { type: 'string', default: '16' },
     'max-growth-mb': { type: 'string', default: '64' },
+    mix: { type: 'string', default: 'mint=1,list=1,query=3,runtime-load=1,runtime-query=4' },
     json: { type: 'boolean', default: false },
   },
 })
@@ -40,7 +42,9 @@ const seconds = values.seconds !== undefined ? Number(values.seconds) : Number(v
 const concurrency = Number(values.concurrency)
 const maxGrowthMb = Number(values['max-growth-mb'])
 if (!(seconds > 0) || !(concurrency > 0) || !(maxGrowthMb >= 0)) {
-  console.error('usage: npm run soak -- [--minutes N | --seconds N] [--concurrency N] [--max-growth-mb N] [--json]')
+  console.error(
+    'usage: npm run soak -- [--minutes N | --seconds N] [--concurrency N] [--max-growth-mb N] [--mix kind=w,…] [--json]',
+  )
   process.exit(2)
 }
 const say = (line) => {
@@ -187,13 +191,15 @@ function record(kind, ms, ok, detail) {
   }
 }
 
-const KINDS = [
-  ['mint', 1],
-  ['list', 1],
-  ['query', 3],
-  ['runtime-load', 1],
-  ['runtime-query', 4],
-]
+/** `--mix kind=weight,…`: the share of each kind of request (0 leaves a kind out). */
+const KINDS = values.mix.split(',').map((pair) => {
+  const [kind, weight] = pair.split('=')
+  if (!['mint', 'list', 'query', 'runtime-load', 'runtime-query'].includes(kind) || !(Number(weight) >= 0)) {
+    console.error(`soak: bad --mix entry "${pair}"`)
+    process.exit(2)
+  }
+  return [kind, Number(weight)]
+})
 const TOTAL_WEIGHT = KINDS.reduce((s, [, w]) => s + w, 0)
 function chooseKind() {
   let r = Math.random() * TOTAL_WEIGHT

@@ -7,7 +7,7 @@ import type { DestinationStream } from 'pino'
 import type { Config } from './config.js'
 import { ApiError } from './errors.js'
 import { createLogger, redactUrl } from './logger.js'
-import { installErrorHandling, sendError } from './plugins/app/error-handler.js'
+import { answerClientError, installErrorHandling, sendError } from './plugins/app/error-handler.js'
 import rateLimit from './plugins/app/rate-limit/plugin.js'
 import { MemoryRateLimitStore, RedisRateLimitStore } from './plugins/app/rate-limit/stores.js'
 import adminAccount from './routes/admin/admin-account.js'
@@ -61,6 +61,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // A malformed URL escape or an over-long path parameter is refused by the router before
     // the error handler is reached: answer those in the error shape too.
     frameworkErrors: (err, request, reply) => sendError(err, request, reply),
+    // …and bytes Node's HTTP parser refuses never become a request at all
+    clientErrorHandler: answerClientError,
     // While draining, a request on a kept-alive connection answers our 503, not Fastify's body.
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>()

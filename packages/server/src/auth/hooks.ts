@@ -32,6 +32,12 @@ export function requireAuth<K extends PrincipalKind>(
   verify: Verifier<K>,
   defaultFailure: AuthFailure,
 ): void {
+  // With several instances, a revocation made on another one (a key, a token, an embed) arrives
+  // on the Redis bus. It was sent before the revoking request was answered, so it is already
+  // readable here; yield once to the event loop so that it is applied before the credential and
+  // the caches behind it are consulted (otherwise a request read in the same turn could still
+  // be served from the stale cache).
+  const sharedBus = app.services.redis !== undefined
   app.addHook('onRequest', async (request) => {
     const failure = request.routeOptions.config.authFailure ?? defaultFailure
     const token = bearer(request)
@@ -42,6 +48,7 @@ export function requireAuth<K extends PrincipalKind>(
         'Missing credentials: send the header Authorization: Bearer <token>',
       )
     }
+    if (sharedBus) await new Promise((resolve) => setImmediate(resolve))
     const principal = token.length <= 512 ? await verify(token) : undefined
     if (!principal) throw new ApiError(failure.code, failure.status, invalidMessage[kind])
     request.principal = principal

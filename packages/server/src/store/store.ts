@@ -25,15 +25,27 @@ export interface StoreOptions {
  * Drivers load lazily so a SQLite deployment never loads pg and vice versa.
  */
 export async function openStore(options: StoreOptions): Promise<Store> {
-  const store = options.databaseUrl ? await openPostgres(options.databaseUrl) : await openSqlite(options.dataDir)
+  // PostgreSQL: migrations run on their own connection, without the serving pool's query
+  // timeout (an index on a large table may take minutes)
+  const store = options.databaseUrl
+    ? await openPostgres(options.databaseUrl, { max: 1, queryTimeoutMs: undefined })
+    : await openSqlite(options.dataDir)
   try {
     await migrate(store.db)
   } catch (err) {
     await store.close()
     throw err
   }
-  return store
+  if (!options.databaseUrl) return store
+  await store.close()
+  return openPostgres(options.databaseUrl, { max: 10, queryTimeoutMs: METADATA_QUERY_TIMEOUT_MS })
 }
+
+/**
+ * A metadata query is small: one that gets no answer for this long is on a dead or partitioned
+ * connection. Fail it (SERVICE_UNAVAILABLE) rather than hang the request.
+ */
+const METADATA_QUERY_TIMEOUT_MS = 5_000
 
 async function openSqlite(dataDir: string): Promise<Store> {
   const { default: SQLite } = await import('better-sqlite3')
@@ -54,16 +66,17 @@ async function openSqlite(dataDir: string): Promise<Store> {
   }
 }
 
-async function openPostgres(connectionString: string): Promise<Store> {
+async function openPostgres(
+  connectionString: string,
+  options: { max: number; queryTimeoutMs: number | undefined },
+): Promise<Store> {
   const { default: pg } = await import('pg')
   const pool = new pg.Pool({
     connectionString,
-    max: 10,
+    max: options.max,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
-    // A metadata query is small: one that gets no answer for this long is on a dead or
-    // partitioned connection. Fail it (SERVICE_UNAVAILABLE) rather than hang the request.
-    query_timeout: 5_000,
+    ...(options.queryTimeoutMs ? { query_timeout: options.queryTimeoutMs } : {}),
     keepAlive: true,
     application_name: 'strata',
   })

@@ -179,17 +179,6 @@ async function analyticsFixture(app: FastifyInstance, wh: PgWarehouse): Promise<
     },
   })
   const doc = salesDocument(wh.schema)
-  const filterValues = [
-    ['DE'],
-    'US',
-    { min: 10, max: 100 },
-    { startDate: '2026-01-01', endDate: '2026-03-31' },
-    'Last 90 days',
-    { sql: 'select 1', columnName: 'x' },
-    { sql: `select tenant from ${wh.schema}.orders`, columnName: 'tenant' },
-    true,
-    42,
-  ]
   const filterObjects = [
     { country: ['DE'] },
     { Country: 'JP', amount: { min: 20 } },
@@ -222,7 +211,6 @@ async function analyticsFixture(app: FastifyInstance, wh: PgWarehouse): Promise<
       tableName: [`${wh.schema}.orders`, 'orders', 'customers'],
       name: ['orders', 'customers', 'sales', 'warehouse', 'salesapp', 'main'],
       columns: [['country'], ['status', 'tenant']],
-      filterValue: filterValues,
     },
     victims,
     analytics: true,

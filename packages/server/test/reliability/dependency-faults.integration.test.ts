@@ -142,35 +142,34 @@ describe.skipIf(!hasPg)('metadata PostgreSQL partitioned away', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
   })
 
-  for (const mode of ['freeze', 'refuse'] as const) {
-    it(`readiness 503 within 3 s, API errors fast, recovery by itself (${mode})`, { timeout: 60_000 }, async () => {
-      const proxy = await TcpProxy.start({ host: '127.0.0.1', port: 5432 })
-      cleanups.push(() => proxy.close())
-      const database = await createPostgresDatabase()
-      cleanups.push(database.drop)
-      const url = new URL(database.url)
-      url.host = `127.0.0.1:${proxy.port}`
-      const dataDir = tempDataDir()
-      cleanups.push(() => removeDir(dataDir))
-      const server: ServerProcess = await startServer({
-        env: { DATA_DIR: dataDir, DATABASE_URL: url.toString(), RATE_LIMIT: '0' },
-      })
-      cleanups.push(async () => void (await server.stop(3_000)))
-      const creds = await bootstrapOver(server.url)
-      expect((await request(server.url, 'GET', '/health/ready')).status).toBe(200)
+  it('readiness 503 within 3 s, API errors fast, recovery by itself (partition, then refusal)', {
+    timeout: 60_000,
+  }, async () => {
+    const proxy = await TcpProxy.start({ host: '127.0.0.1', port: 5432 })
+    cleanups.push(() => proxy.close())
+    const database = await createPostgresDatabase()
+    cleanups.push(database.drop)
+    const url = new URL(database.url)
+    url.host = `127.0.0.1:${proxy.port}`
+    const dataDir = tempDataDir()
+    cleanups.push(() => removeDir(dataDir))
+    const server: ServerProcess = await startServer({
+      env: { DATA_DIR: dataDir, DATABASE_URL: url.toString(), RATE_LIMIT: '0' },
+    })
+    cleanups.push(async () => void (await server.stop(3_000)))
+    const creds = await bootstrapOver(server.url)
+    expect((await request(server.url, 'GET', '/health/ready')).status).toBe(200)
 
+    for (const mode of ['freeze', 'refuse'] as const) {
       await proxy.cut(mode)
       const cutAt = performance.now()
-      const ready = await timed(server.url, 'GET', '/health/ready')
-      expect(ready.status).toBe(503)
-      expect(ready.body.checks.postgres.status).toBe('DOWN')
-      expect(ready.ms).toBeLessThan(3_500)
-      // reads and writes, each with a token kind: a clear error, quickly
-      const calls = await Promise.all([
+      // readiness, and reads and writes with each token kind, all at once: a clear error, quickly
+      const [ready, ...calls] = await Promise.all([
+        timed(server.url, 'GET', '/health/ready'),
         timed(server.url, 'GET', '/api/v2/data-app', { token: creds.serviceToken }),
         timed(server.url, 'POST', '/api/v2/data-app/api-tokens', {
           token: creds.serviceToken,
-          body: { dataAppName: 'salesapp', name: 'during the outage' },
+          body: { dataAppName: 'salesapp', name: `during the outage (${mode})` },
         }),
         timed(server.url, 'POST', '/api/v2/guest-token/create', {
           token: creds.dataAppKey,
@@ -178,12 +177,14 @@ describe.skipIf(!hasPg)('metadata PostgreSQL partitioned away', () => {
         }),
         timed(server.url, 'GET', '/api/v2/data-app/whitelist-domains', { token: 'sk_000000000000_unknown' }),
       ])
+      expect(ready?.status).toBe(503)
+      expect(ready?.body.checks.postgres.status).toBe('DOWN')
+      expect(ready?.ms).toBeLessThan(3_500)
       for (const call of calls) {
         expect(call.ms, JSON.stringify(call.body)).toBeLessThan(7_000)
         expect([503, 401], JSON.stringify(call.body)).toContain(call.status)
       }
-      const outage = calls.filter((c) => c.status === 503)
-      for (const call of outage) expect(call.body.error.code).toBe('SERVICE_UNAVAILABLE')
+      for (const call of calls.filter((c) => c.status === 503)) expect(call.body.error.code).toBe('SERVICE_UNAVAILABLE')
       expect((await request(server.url, 'GET', '/health/live')).status).toBe(200)
 
       await proxy.restore()
@@ -194,17 +195,17 @@ describe.skipIf(!hasPg)('metadata PostgreSQL partitioned away', () => {
       const readyAgainMs = Math.round(performance.now() - restoredAt)
       const after = await request(server.url, 'POST', '/api/v2/data-app/api-tokens', {
         token: creds.serviceToken,
-        body: { dataAppName: 'salesapp', name: 'after the outage' },
+        body: { dataAppName: 'salesapp', name: `after the outage (${mode})` },
       })
       expect(after.status, JSON.stringify(after.body)).toBe(200)
       expect(server.child.exitCode).toBeNull()
       console.log(
-        `[faults/metadata-pg ${mode}] readiness 503 after ${ready.ms} ms; API answers during the outage: ` +
+        `[faults/metadata-pg ${mode}] readiness 503 after ${ready?.ms} ms; API answers during the outage: ` +
           `${calls.map((c) => `${c.status} ${c.body?.error?.code ?? ''} in ${c.ms} ms`).join('; ')}; ` +
           `ready again ${readyAgainMs} ms after the network healed (outage ${Math.round(restoredAt - cutAt)} ms)`,
       )
-    })
-  }
+    }
+  })
 })
 
 describe.skipIf(!hasRedis)('Redis partitioned away', () => {
@@ -213,26 +214,27 @@ describe.skipIf(!hasRedis)('Redis partitioned away', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
   })
 
-  for (const mode of ['freeze', 'refuse'] as const) {
-    it(`rate limits fail open, readiness 503 then back (${mode})`, { timeout: 60_000 }, async () => {
-      const proxy = await TcpProxy.start({ host: '127.0.0.1', port: 6379 })
-      cleanups.push(() => proxy.close())
-      const dataDir = tempDataDir()
-      cleanups.push(() => removeDir(dataDir))
-      const client = `10.${[...randomBytes(3)].join('.')}`
-      const headers = { 'x-client-ip': client }
-      const server = await startServer({
-        env: { DATA_DIR: dataDir, REDIS_URL: `redis://127.0.0.1:${proxy.port}`, RATE_LIMIT: '20' },
-      })
-      cleanups.push(async () => void (await server.stop(3_000)))
-      cleanups.push(async () => {
-        const redis = new Redis(REDIS_URL, { lazyConnect: true })
-        await redis.connect()
-        await redis.del(`strata:rl:global:${client}`, `strata:rl:auth:${client}`)
-        redis.disconnect()
-      })
-      const creds = await bootstrapOver(server.url, { 'x-client-ip': `10.${[...randomBytes(3)].join('.')}` })
-      expect((await request(server.url, 'GET', '/health/ready')).body.checks.redis).toEqual({ status: 'UP' })
+  it('rate limits fail open, readiness 503 then back (partition, then refusal)', { timeout: 60_000 }, async () => {
+    const proxy = await TcpProxy.start({ host: '127.0.0.1', port: 6379 })
+    cleanups.push(() => proxy.close())
+    const dataDir = tempDataDir()
+    cleanups.push(() => removeDir(dataDir))
+    const clients = [0, 1].map(() => `10.${[...randomBytes(3)].join('.')}`)
+    const server = await startServer({
+      env: { DATA_DIR: dataDir, REDIS_URL: `redis://127.0.0.1:${proxy.port}`, RATE_LIMIT: '20' },
+    })
+    cleanups.push(async () => void (await server.stop(3_000)))
+    cleanups.push(async () => {
+      const redis = new Redis(REDIS_URL, { lazyConnect: true })
+      await redis.connect()
+      await redis.del(...clients.flatMap((c) => [`strata:rl:global:${c}`, `strata:rl:auth:${c}`]))
+      redis.disconnect()
+    })
+    const creds = await bootstrapOver(server.url, { 'x-client-ip': `10.${[...randomBytes(3)].join('.')}` })
+    expect((await request(server.url, 'GET', '/health/ready')).body.checks.redis).toEqual({ status: 'UP' })
+
+    for (const [i, mode] of (['freeze', 'refuse'] as const).entries()) {
+      const headers = { 'x-client-ip': clients[i] as string }
       const list = () => timed(server.url, 'GET', '/api/v2/data-app', { token: creds.serviceToken, headers })
       expect((await list()).headers.get('ratelimit')).toMatch(/^limit=20, remaining=19/)
 
@@ -243,7 +245,7 @@ describe.skipIf(!hasRedis)('Redis partitioned away', () => {
       expect(ready.ms).toBeLessThan(3_500)
       // the limit degrades to allowing: more requests than the limit, all served, none slow
       const during: (JsonResponse & { ms: number })[] = []
-      for (let i = 0; i < 25; i++) during.push(await list())
+      for (let n = 0; n < 25; n++) during.push(await list())
       expect(during.map((r) => r.status)).toEqual(during.map(() => 200))
       const slowest = Math.max(...during.map((r) => r.ms))
       expect(slowest).toBeLessThan(2_500)
@@ -257,12 +259,12 @@ describe.skipIf(!hasRedis)('Redis partitioned away', () => {
         (await list()).headers.get('ratelimit') ? true : undefined,
       )
       const statuses: number[] = []
-      for (let i = 0; i < 25; i++) statuses.push((await list()).status)
+      for (let n = 0; n < 25; n++) statuses.push((await list()).status)
       expect(statuses).toContain(429)
       console.log(
         `[faults/redis ${mode}] readiness 503 after ${ready.ms} ms; during the outage 25/25 requests over a limit of 20 ` +
           `served (slowest ${slowest} ms); after recovery: ${statuses.filter((s) => s === 200).length} served then 429`,
       )
-    })
-  }
+    }
+  })
 })

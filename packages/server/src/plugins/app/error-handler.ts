@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http'
+import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../../errors.js'
 import { isStoreUnavailable } from '../../store/store.js'
@@ -74,4 +76,27 @@ export function installErrorHandling(app: FastifyInstance): void {
       .status(404)
       .send({ error: { code: 'NOT_FOUND', message: `No route ${request.method} ${path.slice(0, 200)}` } })
   })
+}
+
+/**
+ * Bytes that are not HTTP (a broken request line, smuggled lengths, headers over the limit, a
+ * TLS handshake on the plain port …) never reach a route: Node's parser refuses them. Answer
+ * those in the error shape too, then close the connection (`clientErrorHandler` in app.ts).
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
+  const [status, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'The request headers are larger than the server accepts']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request was not received in time']
+        : [400, 'The request is not valid HTTP']
+  const body = JSON.stringify({ error: { code: 'INVALID_REQUEST_BODY', message } })
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    )
+  }
+  socket.destroy(err)
 }

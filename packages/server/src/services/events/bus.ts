@@ -31,7 +31,8 @@ export class InvalidationBus {
 
   async start(): Promise<void> {
     if (!this.redis) return
-    const subscriber = this.redis.duplicate({ enableOfflineQueue: true })
+    // no command timeout here: SUBSCRIBE waits for the connection, however slow the start
+    const subscriber = this.redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined })
     subscriber.on('error', () => {})
     subscriber.on('message', (_channel: string, message: string) => {
       try {

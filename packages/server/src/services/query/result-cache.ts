@@ -31,8 +31,24 @@ export class ResultCache<V extends object> {
     private readonly ttlMs: number,
     private readonly redis: Redis | undefined,
     maxEntries = 5000,
+    /** Bytes the local cache may hold (its ids and results as JSON): a result's rows vary widely. */
+    maxBytes = 32 * 1024 * 1024,
   ) {
-    this.local = ttlMs > 0 ? new LRUCache<string, V>({ max: maxEntries, ttl: ttlMs }) : undefined
+    this.local =
+      ttlMs > 0
+        ? new LRUCache<string, V>({
+            max: maxEntries,
+            ttl: ttlMs,
+            maxSize: maxBytes,
+            // a result larger than the whole budget is answered but not kept
+            sizeCalculation: (value, id) => Math.max(1, id.length + (JSON.stringify(value)?.length ?? 0)),
+          })
+        : undefined
+  }
+
+  /** Approximate bytes the local cache holds now. */
+  get retainedBytes(): number {
+    return this.local?.calculatedSize ?? 0
   }
 
   /** The shared (Redis) id of a key: SHA-256 of its canonical JSON. */

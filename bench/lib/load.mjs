@@ -51,9 +51,9 @@ export async function comparePair({ id, baseline, scenario, target, opts, log })
   const errors = base.errors + scen.errors
   return {
     kind: 'throughput',
-    status: errors > 0 ? 'error' : ratio >= target ? 'pass' : 'fail',
+    status: errors > 0 ? 'error' : target === undefined ? 'reference' : ratio >= target ? 'pass' : 'fail',
     ...(errors > 0 ? { note: `${errors} failed requests (non-2xx or socket errors): numbers not comparable` } : {}),
-    target: { ratio: target },
+    ...(target === undefined ? {} : { target: { ratio: target } }),
     ratio,
     scenario: scen,
     baseline: base,
@@ -88,7 +88,7 @@ export async function compareTimes({ server, driver, reps, warmup, target }) {
   return {
     kind: 'query-time',
     status: ratio >= target ? 'pass' : 'fail',
-    target: { ratio: target },
+    ...(target === undefined ? {} : { target: { ratio: target } }),
     ratio,
     scenario: { medianMs: round(serverMs), minMs: round(Math.min(...s)), reps },
     baseline: { medianMs: round(driverMs), minMs: round(Math.min(...d)), reps },

@@ -10,7 +10,7 @@ function load(s) {
 function cells(r) {
   switch (r.kind) {
     case 'throughput':
-      return [load(r.scenario), load(r.baseline), fmt(r.ratio, 2), `≥ ${r.target.ratio}`]
+      return [load(r.scenario), load(r.baseline), fmt(r.ratio, 2), r.target ? `≥ ${r.target.ratio}` : '–']
     case 'query-time':
       return [
         `${fmt(r.scenario.medianMs, 1)} ms median (min ${fmt(r.scenario.minMs, 1)}, n=${r.scenario.reps})`,
@@ -40,7 +40,7 @@ function cells(r) {
   }
 }
 
-const STATUS = { pass: '✅ pass', fail: '❌ fail', skipped: '⏭ skipped', error: '⚠ error' }
+const STATUS = { pass: '✅ pass', fail: '❌ fail', skipped: '⏭ skipped', error: '⚠ error', reference: 'ℹ reference' }
 
 /** The results as a Markdown table, with the machine, date and command above it. */
 export function markdown(results) {

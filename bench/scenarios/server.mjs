@@ -12,6 +12,7 @@ import { PG_URL, TENANT_COUNT } from '../lib/warehouse.mjs'
 
 export const SERVER_SCENARIOS = {
   'guest-token-mint': 'Guest-token mint (valid key, full params)',
+  'post-floor': 'Reference: bare Fastify POST of the mint body, schema-validated, no work',
   'query-cache-miss': 'Metric query, cache miss (PostgreSQL aggregation)',
   'query-cache-hit': 'Metric query, cache hit',
   'runtime-query': 'Runtime query with a guest token',
@@ -65,6 +66,26 @@ export async function serverScenarios(ctx, record) {
   })
   const bareJson = { url: `${bare.url}/json`, pid: bare.pid }
   try {
+    if (ctx.wants('post-floor')) {
+      // Not a target: how far below the GET baseline the framework alone puts a POST of this size.
+      log('reference: bare POST of the mint body')
+      record(
+        'post-floor',
+        await comparePair({
+          id: 'post-floor',
+          baseline: bareJson,
+          scenario: {
+            url: `${bare.url}/mint-shape`,
+            method: 'POST',
+            body: fullGuestTokenBody('00000000-0000-4000-8000-000000000000'),
+            headers: { authorization: 'Bearer sk_reference' },
+            pid: bare.pid,
+          },
+          opts,
+          log,
+        }),
+      )
+    }
     if (wanted(ctx, ['guest-token-mint', 'query-cache-miss', 'groupby-1m-duckdb', 'groupby-1m-postgres'])) {
       const server = await startStrata(ctx, 'strata-nocache', { RESULT_CACHE_TTL_MS: '0' })
       try {

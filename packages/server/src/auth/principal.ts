@@ -9,6 +9,8 @@ export type Principal =
       readonly organizationId: string
       readonly dataAppId: string
       readonly dataAppName: string
+      /** The key used (`sk_…` id); null when the server acts for a data app itself (the demo). */
+      readonly keyId: string | null
     }
   | { readonly kind: 'guest'; readonly claims: GuestClaims }
 

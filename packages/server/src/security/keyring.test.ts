@@ -28,6 +28,25 @@ describe('keyring', () => {
     expect(() => loadKeyring('b'.repeat(64), tempDir()).decrypt(sealed, 'ds-1')).toThrow()
   })
 
+  it('seals tokens with their own key: opaque, tamper-evident, unreadable by another key', () => {
+    const keyring = loadKeyring(HEX_KEY, tempDir())
+    const sealed = keyring.sealToken('{"clientId":"acme"}')
+    expect(sealed).toMatch(/^[A-Za-z0-9_-]+$/)
+    expect(Buffer.from(sealed, 'base64url').toString('latin1')).not.toContain('acme')
+    expect(keyring.openToken(sealed)).toBe('{"clientId":"acme"}')
+    const raw = Buffer.from(sealed, 'base64url')
+    for (const at of [0, 12, 28, raw.length - 1]) {
+      const bent = Buffer.from(raw)
+      bent[at] = (bent[at] ?? 0) ^ 1
+      expect(keyring.openToken(bent.toString('base64url'))).toBeUndefined()
+    }
+    expect(keyring.openToken(sealed.slice(0, 30))).toBeUndefined()
+    expect(keyring.openToken('')).toBeUndefined()
+    expect(loadKeyring('b'.repeat(64), tempDir()).openToken(sealed)).toBeUndefined()
+    // the credentials key is a different key
+    expect(() => keyring.decrypt(`v1:${raw.toString('base64')}`)).toThrow()
+  })
+
   it('generates a key into DATA_DIR once (mode 0600) and reuses it', () => {
     const dir = tempDir()
     const first = loadKeyring(undefined, dir)

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, type KeyObject, randomBytes } from 'node:crypto'
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ConfigError } from '../config.js'
@@ -7,18 +7,51 @@ const KEY_FILE = 'encryption.key'
 const VERSION = 'v1'
 
 /**
- * The server's master key and what is derived from it: AES-256-GCM for credentials at rest
- * and the HMAC key that signs admin access tokens. The master key comes from ENCRYPTION_KEY
+ * The server's master key and what is derived from it: AES-256-GCM for credentials at rest,
+ * AES-256-GCM for sealed guest tokens, and the HMAC key that signs admin access tokens. The master key comes from ENCRYPTION_KEY
  * (64 hex chars or 32 bytes base64) or is generated once into DATA_DIR (mode 0600).
  */
 export class Keyring {
   private readonly dataKey: Buffer
+  private readonly tokenKey: KeyObject
   readonly jwtKey: Uint8Array
 
   constructor(master: Buffer) {
     if (master.length !== 32) throw new ConfigError('The encryption key must be 32 bytes')
-    this.dataKey = Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), 'strata/credentials', 32))
-    this.jwtKey = new Uint8Array(hkdfSync('sha256', master, Buffer.alloc(0), 'strata/admin-jwt', 32))
+    const derive = (purpose: string) => Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), purpose, 32))
+    this.dataKey = derive('strata/credentials')
+    this.tokenKey = createSecretKey(derive('strata/guest-token'))
+    this.jwtKey = new Uint8Array(derive('strata/admin-jwt'))
+  }
+
+  /** Seals a guest token's claims (confidential and tamper-proof), as base64url. */
+  sealToken(plaintext: string): string {
+    const iv = this.nextTokenIv()
+    const cipher = createCipheriv('aes-256-gcm', this.tokenKey, iv)
+    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
+    return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')
+  }
+
+  /** Random 96-bit IVs, drawn 256 at a time (one randomBytes call per IV costs more than the sealing). */
+  private ivs = Buffer.alloc(0)
+  private nextTokenIv(): Buffer {
+    if (this.ivs.length < 12) this.ivs = randomBytes(12 * 256)
+    const iv = this.ivs.subarray(0, 12)
+    this.ivs = this.ivs.subarray(12)
+    return iv
+  }
+
+  /** The plaintext of a sealed token, or undefined when it was not sealed by this key or was altered. */
+  openToken(sealed: string): string | undefined {
+    const raw = Buffer.from(sealed, 'base64url')
+    if (raw.length <= 28) return undefined
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.tokenKey, raw.subarray(0, 12))
+      decipher.setAuthTag(raw.subarray(12, 28))
+      return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')
+    } catch {
+      return undefined
+    }
   }
 
   /** Encrypts a UTF-8 string; `context` (e.g. a datasource id) is bound as associated data. */

@@ -59,7 +59,8 @@ export async function createServices(config: Config): Promise<Services> {
     return validateDocument(document, (await sources.resolve(workspace)).model)
   })
   const embeds = new Embeds(store, workspaces, dashboards, datamarts, bus)
-  const guestTokens = new GuestTokens(store)
+  const dataApps = new DataApps(store, bus)
+  const guestTokens = new GuestTokens(store, keyring, (keyId) => dataApps.keyLive(keyId))
   const metricQueries = new MetricQueries(sources, datasources, workspaces, bus, {
     queryTimeoutMs: config.queryTimeoutMs,
     rowLimit: config.queryRowLimit,
@@ -73,7 +74,7 @@ export async function createServices(config: Config): Promise<Services> {
     redis,
     admin: new AdminAccounts(store, keyring, config.selfHosted),
     serviceTokens: new ServiceTokens(store, bus),
-    dataApps: new DataApps(store, bus),
+    dataApps,
     datasources,
     datamarts,
     workspaces,

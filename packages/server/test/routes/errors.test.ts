@@ -12,6 +12,7 @@ describe('transport errors answer in the spec error shape, never HTML, never 5xx
     res: { statusCode: number; headers: Record<string, unknown>; body: string },
     status: number,
     code: string,
+    message?: RegExp,
   ) => {
     expect(res.statusCode, res.body).toBe(status)
     expect(String(res.headers['content-type'])).toMatch(/^application\/json/)
@@ -20,17 +21,26 @@ describe('transport errors answer in the spec error shape, never HTML, never 5xx
     expect(body.error.code).toBe(code)
     expect(typeof body.error.message).toBe('string')
     expect(body.error.message).not.toMatch(/at .*\.(ts|js):\d+/) // no stack trace
+    if (message) expect(body.error.message).toMatch(message)
   }
 
-  it('malformed JSON → 400 INVALID_REQUEST_BODY', async () => {
-    for (const payload of ['{bad', '{"a":', '[1,2', '"unterminated', '{"__proto__":{"x":1}}']) {
+  it('malformed JSON and prototype-poisoning keys, plain or escaped → 400 INVALID_REQUEST_BODY', async () => {
+    for (const payload of [
+      '{bad',
+      '{"a":',
+      '[1,2',
+      '"unterminated',
+      '{"__proto__":{"x":1}}',
+      '{"email":"a@b.c","password":"x","a":{"\\u005f_proto__":{"x":1}}}',
+      '{"email":"a@b.c","password":"x","\\u0063onstructor":{"prototype":{"x":1}}}',
+    ]) {
       const res = await t.app.inject({
         method: 'POST',
         url: '/api/v2/admin-account/jwt',
         payload,
         headers: { 'content-type': 'application/json' },
       })
-      expectError(res, 400, 'INVALID_REQUEST_BODY')
+      expectError(res, 400, 'INVALID_REQUEST_BODY', /not valid JSON/)
     }
   })
 

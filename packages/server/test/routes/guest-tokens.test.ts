@@ -1,4 +1,10 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { loadKeyring } from '../../src/security/keyring.js'
+import { hashSecret } from '../../src/security/secrets.js'
+import { GuestTokens, MAX_SEALED_TOKEN } from '../../src/services/guest-tokens/guest-tokens.js'
 import { setupAnalytics } from '../helpers/analytics.js'
 import { createTestApp, storeKinds, type TestContext } from '../helpers/app.js'
 import { expectError } from '../helpers/expect-error.js'
@@ -37,27 +43,104 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
 
   const mint = (body: object, key = a.dataAppKey) => a.call('POST', '/api/v2/guest-token/create', key, body)
 
-  it('mints an opaque token with every declared field, stored only as a hash', async () => {
-    const res = await mint({
-      dataAppName: 'salesapp',
-      clientId: 'acme',
-      params: FULL_PARAMS,
-      permissions: { isEnableDownloadMetrics: true, isShowSideBar: false, isDisableMetricCreation: true },
-      expiryTime: 60_000,
-      datasourceName: 'warehouse',
-      datamartName: 'sales',
-    })
+  const FULL_BODY = {
+    dataAppName: 'salesapp',
+    clientId: 'acme',
+    params: FULL_PARAMS,
+    permissions: { isEnableDownloadMetrics: true, isShowSideBar: false, isDisableMetricCreation: true },
+    expiryTime: 60_000,
+    datasourceName: 'warehouse',
+    datamartName: 'sales',
+  }
+  const runtime = (token: string) => a.call('GET', `/api/v2/embed/runtime/${a.embedId}`, token)
+
+  it('mints a sealed token with every declared field: opaque, nothing written, claims kept', async () => {
+    const res = await mint(FULL_BODY)
+    expect(res.statusCode, res.body).toBe(200)
+    const { token } = res.json() as unknown as { token: string }
+    expect(Object.keys(res.json())).toEqual(['token'])
+    expect(token).toMatch(/^gt_1\.[A-Za-z0-9_-]{100,}$/)
+    expect(token.length).toBeLessThanOrEqual(MAX_SEALED_TOKEN)
+    // opaque: none of the claims can be read out of it
+    const bytes = Buffer.from(token.slice(5), 'base64url').toString('latin1')
+    for (const claim of ['acme', 'Europe/Berlin', 'salesapp', 'user-1', 'EU']) expect(bytes).not.toContain(claim)
+    expect(await t.app.services.store.db.selectFrom('guest_tokens').selectAll().execute()).toEqual([])
+    expect(t.rawLogs.join('\n')).not.toContain(token)
+    const claims = await t.app.services.guestTokens.verify(token)
+    expect(claims).toMatchObject({ clientId: 'acme', datasourceName: 'warehouse', datamartName: 'sales' })
+    expect(claims?.params.dashboardAppFilters?.[0]?.isShowOnUrl).toBe(false)
+    expect(claims?.keyId).toMatch(/^sk_/)
+    expect((await runtime(token)).statusCode).toBe(200)
+  })
+
+  it('refuses a sealed token altered anywhere, cut short, or sealed by another server', async () => {
+    const { token } = (await mint(FULL_BODY)).json() as unknown as { token: string }
+    const raw = Buffer.from(token.slice(5), 'base64url')
+    for (const at of [0, 11, 12, 27, 28, raw.length - 1]) {
+      const bent = Buffer.from(raw)
+      bent[at] = (bent[at] ?? 0) ^ 0x20
+      expectError(await runtime(`gt_1.${bent.toString('base64url')}`), 401, 'AUTHENTICATION_ERROR')
+    }
+    expectError(await runtime(token.slice(0, -4)), 401, 'AUTHENTICATION_ERROR')
+    expectError(await runtime(`${token}AAAA`), 401, 'AUTHENTICATION_ERROR')
+    expectError(await runtime(`gt_1.${'A'.repeat(MAX_SEALED_TOKEN)}`), 401, 'AUTHENTICATION_ERROR')
+    const stranger = loadKeyring('c'.repeat(64), mkdtempSync(join(tmpdir(), 'strata-other-')))
+    const forged = `gt_1.${stranger.sealToken(JSON.stringify({ ...(await t.app.services.guestTokens.verify(token)), clientId: 'globex' }))}`
+    expectError(await runtime(forged), 401, 'AUTHENTICATION_ERROR')
+    expect((await runtime(token)).statusCode).toBe(200)
+  })
+
+  it('stores claims too large to seal as a hash with the claims, and checks them the same way', async () => {
+    const many = Array.from({ length: 400 }, (_, i) => `country-${i}`)
+    const params = {
+      ...FULL_PARAMS,
+      dashboardAppFilters: [{ dashboardId: 'sales-overview', values: { country: many } }],
+    }
+    const res = await mint({ ...FULL_BODY, params })
     expect(res.statusCode, res.body).toBe(200)
     const { token } = res.json() as unknown as { token: string }
     expect(token).toMatch(/^gt_[A-Za-z0-9_-]{40,}$/)
-    expect(Object.keys(res.json())).toEqual(['token'])
     const rows = await t.app.services.store.db.selectFrom('guest_tokens').selectAll().execute()
     expect(rows).toHaveLength(1)
     expect(JSON.stringify(rows)).not.toContain(token)
+    expect(rows[0]?.token_hash).toBe(hashSecret(token))
     expect(rows[0]?.expires_at).not.toBeNull()
-    expect(t.rawLogs.join('\n')).not.toContain(token)
     const claims = JSON.parse(rows[0]?.claims ?? '{}')
-    expect(claims.params.dashboardAppFilters[0].isShowOnUrl).toBe(false)
+    expect(claims.params.dashboardAppFilters[0].values.country).toHaveLength(400)
+    expect(claims.params.dashboardAppFilters[0].isShowOnUrl).toBe(true)
+    expect((await runtime(token)).statusCode).toBe(200)
+    // another instance on the same store reads it from there (nothing in its memory)
+    const { store, keyring } = t.app.services
+    const fresh = new GuestTokens(store, keyring, async () => true)
+    const again = await fresh.verify(token)
+    fresh.close()
+    expect(again?.params.dashboardAppFilters?.[0]?.values.country).toHaveLength(400)
+    expect(await fresh.verify(`${token.slice(0, -1)}x`)).toBeUndefined()
+  })
+
+  it('stops every token minted with a data app key once the key is revoked, and only those', async () => {
+    const created = await a.ok('POST', '/api/v2/data-app/api-tokens', a.serviceToken, {
+      dataAppName: 'salesapp',
+      name: 'ci',
+    })
+    const secret = created.key as string
+    const keyId = secret.split('_').slice(0, 2).join('_')
+    const many = Array.from({ length: 400 }, (_, i) => `c${i}`)
+    const big = { dashboardAppFilters: [{ dashboardId: 'sales-overview', values: { country: many } }] }
+    const body = { dataAppName: 'salesapp', clientId: 'acme' }
+    const sealed = ((await mint(body, secret)).json() as unknown as { token: string }).token
+    const stored = ((await mint({ ...body, params: big }, secret)).json() as unknown as { token: string }).token
+    const other = ((await mint(body)).json() as unknown as { token: string }).token
+    for (const token of [sealed, stored, other]) expect((await runtime(token)).statusCode).toBe(200)
+    await a.ok('DELETE', `/api/v2/data-app/api-tokens?dataAppName=salesapp&key=${keyId}`, a.serviceToken)
+    expectError(await runtime(sealed), 401, 'AUTHENTICATION_ERROR')
+    expectError(await runtime(stored), 401, 'AUTHENTICATION_ERROR')
+    expectError(
+      await a.call('POST', `/api/v2/embed/runtime/${a.embedId}/query`, sealed, { metricId: 'revenue' }),
+      401,
+      'AUTHENTICATION_ERROR',
+    )
+    expect((await runtime(other)).statusCode).toBe(200)
   })
 
   it('rejects every undeclared field and the named invalid ones with INVALID_REQUEST_BODY', async () => {
@@ -105,18 +188,24 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
   })
 
   it('expires after expiryTime (401), is cleaned up, and never expires when omitted', async () => {
-    const short = (await mint({ dataAppName: 'salesapp', clientId: 'acme', expiryTime: 300 })).json() as unknown as {
-      token: string
-    }
-    const forever = (await mint({ dataAppName: 'salesapp', clientId: 'acme' })).json() as unknown as { token: string }
-    expect((await a.call('GET', `/api/v2/embed/runtime/${a.embedId}`, short.token)).statusCode).toBe(200)
+    const big = { dashboardAppFilters: [{ dashboardId: 'sales-overview', values: { country: Array(400).fill('DE') } }] }
+    const tokenOf = async (body: object) => ((await mint(body)).json() as unknown as { token: string }).token
+    const base = { dataAppName: 'salesapp', clientId: 'acme' }
+    const short = [
+      await tokenOf({ ...base, expiryTime: 300 }),
+      await tokenOf({ ...base, params: big, expiryTime: 300 }),
+    ]
+    const forever = [await tokenOf(base), await tokenOf({ ...base, params: big })]
+    expect(short[0]).toMatch(/^gt_1\./) // sealed
+    expect(short[1]).not.toMatch(/^gt_1\./) // stored
+    for (const token of short) expect((await runtime(token)).statusCode).toBe(200)
     await new Promise((r) => setTimeout(r, 400))
-    expectError(await a.call('GET', `/api/v2/embed/runtime/${a.embedId}`, short.token), 401, 'AUTHENTICATION_ERROR')
+    for (const token of short) expectError(await runtime(token), 401, 'AUTHENTICATION_ERROR')
     expect(await t.app.services.guestTokens.cleanup()).toBe(1)
     const left = await t.app.services.store.db.selectFrom('guest_tokens').select('expires_at').execute()
     expect(left).toEqual([{ expires_at: null }])
-    expectError(await a.call('GET', `/api/v2/embed/runtime/${a.embedId}`, short.token), 401, 'AUTHENTICATION_ERROR')
-    expect((await a.call('GET', `/api/v2/embed/runtime/${a.embedId}`, forever.token)).statusCode).toBe(200)
+    for (const token of short) expectError(await runtime(token), 401, 'AUTHENTICATION_ERROR')
+    for (const token of forever) expect((await runtime(token)).statusCode).toBe(200)
   })
 
   it('loads only allowedEmbeds (403 UNAUTHORIZED otherwise); a deleted embed is 401 at once', async () => {

@@ -42,6 +42,7 @@ const demo: FastifyPluginAsyncTypebox = async (app) => {
       organizationId: PRIMARY_ORGANIZATION_ID,
       dataAppId: dataApp.id,
       dataAppName: DEMO.dataApp,
+      keyId: null,
     }
     const { token } = await guestTokens.mint(principal, {
       dataAppName: DEMO.dataApp,

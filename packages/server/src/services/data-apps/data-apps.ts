@@ -34,6 +34,8 @@ export const PAGE_SIZE = 10
  */
 export class DataApps {
   private readonly keyCache = new TokenCache<PrincipalOf<'dataApp'> & { keyId: string }>()
+  /** key id → not revoked; exact on this instance and, with Redis, on all (10 s without). */
+  private readonly liveKeys = new LRUCache<string, boolean>({ max: 100_000, ttl: 10_000 })
   private readonly whitelistCache = new LRUCache<string, readonly string[]>({ max: 10_000, ttl: 10_000 })
 
   constructor(
@@ -41,7 +43,10 @@ export class DataApps {
     private readonly bus: InvalidationBus,
   ) {
     bus.on((event) => {
-      if (event.kind === 'api-key') this.keyCache.deleteWhere((p) => p.keyId === event.keyId)
+      if (event.kind === 'api-key') {
+        this.keyCache.deleteWhere((p) => p.keyId === event.keyId)
+        this.liveKeys.delete(event.keyId)
+      }
       if (event.kind === 'data-app') {
         this.whitelistCache.delete(event.dataAppId)
         this.whitelistCache.delete('*')
@@ -140,12 +145,13 @@ export class DataApps {
 
   /** Resolves a secret data app key; hot path, served from memory after the first use. */
   async verifyKey(secret: string): Promise<PrincipalOf<'dataApp'> | undefined> {
-    const hit = await this.keyCache.resolve(hashSecret(secret), async () => {
+    const hash = hashSecret(secret)
+    return this.keyCache.resolve(hash, async () => {
       const row = await this.store.db
         .selectFrom('api_keys')
         .innerJoin('data_apps', 'data_apps.id', 'api_keys.data_app_id')
         .select(['api_keys.key_id', 'data_apps.id', 'data_apps.name', 'data_apps.organization_id'])
-        .where('api_keys.key_hash', '=', hashSecret(secret))
+        .where('api_keys.key_hash', '=', hash)
         .where('api_keys.revoked_at', 'is', null)
         .executeTakeFirst()
       return (
@@ -158,9 +164,20 @@ export class DataApps {
         }
       )
     })
-    if (!hit) return undefined
-    const { keyId: _, ...principal } = hit
-    return principal
+  }
+
+  /** Whether a key (by its `sk_…` id) exists and is not revoked; guest tokens ask on every use. */
+  async keyLive(keyId: string): Promise<boolean> {
+    const hit = this.liveKeys.get(keyId)
+    if (hit !== undefined) return hit
+    const row = await this.store.db
+      .selectFrom('api_keys')
+      .select('revoked_at')
+      .where('key_id', '=', keyId)
+      .executeTakeFirst()
+    const live = row !== undefined && row.revoked_at === null
+    this.liveKeys.set(keyId, live)
+    return live
   }
 
   /** The data app's allowed origins, from memory (kept exact on this instance, 10 s elsewhere). */

@@ -78,7 +78,7 @@ export async function seedDemo(services: Services, log: FastifyBaseLogger): Prom
   const app = await dataApps.byName(org, DEMO.dataApp)
   if (app && !(await embeds.resolve(app.id, DEMO.dashboardId))) {
     await embeds.create(
-      { kind: 'dataApp', organizationId: org, dataAppId: app.id, dataAppName: DEMO.dataApp },
+      { kind: 'dataApp', organizationId: org, dataAppId: app.id, dataAppName: DEMO.dataApp, keyId: null },
       {
         dashboardId: DEMO.dashboardId,
         embedType: 'dashboard',

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache'
 import type { PrincipalOf } from '../../auth/principal.js'
 import { badRequest } from '../../errors.js'
 import type { GuestTokenRequest } from '../../schemas/guest-tokens.js'
+import type { Keyring } from '../../security/keyring.js'
 import { hashSecret, newSecret } from '../../security/secrets.js'
 import { GroupCommit } from '../../store/group-commit.js'
 import type { GuestTokenRow } from '../../store/schema.js'
@@ -12,6 +13,8 @@ export interface GuestClaims {
   readonly organizationId: string
   readonly dataAppId: string
   readonly dataAppName: string
+  /** The data app key that minted it (revoking the key revokes the token); null: the server's demo. */
+  readonly keyId: string | null
   readonly clientId: string
   readonly params: NonNullable<GuestTokenRequest['params']>
   readonly permissions: NonNullable<GuestTokenRequest['permissions']>
@@ -21,20 +24,41 @@ export interface GuestClaims {
   readonly expiresAt: number | null
 }
 
+/** Whether a data app key is still live (not revoked); hot path, answered from memory. */
+export type KeyLiveness = (keyId: string) => Promise<boolean>
+
 const CLEANUP_EVERY_MS = 60_000
+const SEALED_PREFIX = 'gt_1.'
+const STORED_PREFIX = 'gt_'
+/** Sealed tokens longer than this are stored instead, so that any token fits a request header. */
+export const MAX_SEALED_TOKEN = 2_048
+const CACHE_BYTES = 32 * 1024 * 1024
 
 /**
- * Guest tokens: opaque random strings, stored as SHA-256 hashes with their claims. Minting
- * goes through group commit (one fsync per batch, each caller answered after its batch is
- * durable); checking comes from memory after the first use, and expiry is checked on every
- * use, so a token stops at its expiry whether or not the periodic cleanup has run.
+ * Guest tokens. A token is normally *sealed*: `gt_1.` and its claims encrypted and
+ * authenticated with AES-256-GCM under a key derived from the server's master key, so minting
+ * writes nothing and any instance sharing the key can check it. Claims too large for a sealed
+ * token (huge filter lists) are *stored* instead: an opaque random `gt_…` string whose SHA-256
+ * is saved with the claims through group commit (one fsync per batch, each caller answered
+ * once its batch is durable). Either way a token is checked on every use against its expiry
+ * and against the key that minted it, so revoking the key stops it at once; checking comes
+ * from memory after the first use.
  */
 export class GuestTokens {
-  private readonly cache = new LRUCache<string, GuestClaims>({ max: 100_000 })
+  /** token string → claims, for sealed and stored tokens alike; bounded by entries and bytes. */
+  private readonly cache = new LRUCache<string, GuestClaims>({
+    max: 50_000,
+    maxSize: CACHE_BYTES,
+    sizeCalculation: (_claims, token) => 2 * token.length + 1_024,
+  })
   private readonly writes: GroupCommit<GuestTokenRow>
   private readonly timer: NodeJS.Timeout
 
-  constructor(private readonly store: Store) {
+  constructor(
+    private readonly store: Store,
+    private readonly keyring: Keyring,
+    private readonly keyLive: KeyLiveness,
+  ) {
     this.writes = new GroupCommit((rows) =>
       store.db
         .insertInto('guest_tokens')
@@ -59,6 +83,7 @@ export class GuestTokens {
       organizationId: app.organizationId,
       dataAppId: app.dataAppId,
       dataAppName: app.dataAppName,
+      keyId: app.keyId,
       clientId: request.clientId,
       params: withDefaults(request.params ?? {}),
       permissions: request.permissions ?? {},
@@ -66,42 +91,56 @@ export class GuestTokens {
       ...(request.datamartName ? { datamartName: request.datamartName } : {}),
       expiresAt: request.expiryTime === undefined ? null : createdAt + request.expiryTime,
     }
-    const token = newSecret('gt_')
-    const hash = hashSecret(token)
+    const json = JSON.stringify(claims)
+    const sealed = SEALED_PREFIX + this.keyring.sealToken(json)
+    if (sealed.length <= MAX_SEALED_TOKEN) return { token: sealed }
+
+    const token = newSecret(STORED_PREFIX)
     await this.writes.add({
-      token_hash: hash,
+      token_hash: hashSecret(token),
       data_app_id: app.dataAppId,
-      claims: JSON.stringify(claims),
+      claims: json,
       created_at: new Date(createdAt).toISOString(),
       expires_at: claims.expiresAt === null ? null : new Date(claims.expiresAt).toISOString(),
     })
-    this.cache.set(hash, claims)
+    this.cache.set(token, claims)
     return { token }
   }
 
-  /** The claims of a live token, or undefined (unknown, expired or cleaned up). */
+  /** The claims of a live token, or undefined (unknown, altered, expired, revoked or cleaned up). */
   async verify(token: string): Promise<GuestClaims | undefined> {
-    if (!token.startsWith('gt_')) return undefined
-    const hash = hashSecret(token)
-    let claims = this.cache.get(hash)
+    let claims = this.cache.get(token)
     if (!claims) {
-      const row = await this.store.db
-        .selectFrom('guest_tokens')
-        .select('claims')
-        .where('token_hash', '=', hash)
-        .executeTakeFirst()
-      if (!row) return undefined
-      claims = JSON.parse(row.claims) as GuestClaims
-      this.cache.set(hash, claims)
+      claims = token.startsWith(SEALED_PREFIX) ? this.open(token) : await this.load(token)
+      if (!claims) return undefined
+      this.cache.set(token, claims)
     }
     if (claims.expiresAt !== null && claims.expiresAt <= Date.now()) {
-      this.cache.delete(hash)
+      this.cache.delete(token)
       return undefined
     }
+    if (claims.keyId !== null && !(await this.keyLive(claims.keyId))) return undefined
     return claims
   }
 
-  /** Removes expired tokens; returns how many. Runs every minute. */
+  private open(token: string): GuestClaims | undefined {
+    if (token.length > MAX_SEALED_TOKEN) return undefined
+    const json = this.keyring.openToken(token.slice(SEALED_PREFIX.length))
+    return json === undefined ? undefined : (JSON.parse(json) as GuestClaims)
+  }
+
+  private async load(token: string): Promise<GuestClaims | undefined> {
+    if (!token.startsWith(STORED_PREFIX)) return undefined
+    const row = await this.store.db
+      .selectFrom('guest_tokens')
+      .select('claims')
+      .where('token_hash', '=', hashSecret(token))
+      .executeTakeFirst()
+    // tokens stored before key ids were recorded carry none: they answer to expiry only
+    return row && { keyId: null, ...(JSON.parse(row.claims) as Omit<GuestClaims, 'keyId'>) }
+  }
+
+  /** Removes expired stored tokens; returns how many. Runs every minute. */
   async cleanup(): Promise<number> {
     const result = await this.store.db
       .deleteFrom('guest_tokens')
@@ -109,11 +148,6 @@ export class GuestTokens {
       .where('expires_at', '<=', new Date().toISOString())
       .executeTakeFirst()
     return Number(result.numDeletedRows)
-  }
-
-  /** Forgets the tokens of a data app (its key epoch changed or it was deleted). */
-  forgetDataApp(dataAppId: string): void {
-    for (const [hash, claims] of this.cache.entries()) if (claims.dataAppId === dataAppId) this.cache.delete(hash)
   }
 
   close(): void {

@@ -75,6 +75,7 @@ export class MetricQueries {
   private readonly databases = new LRUCache<string, readonly string[]>({ max: 1000, ttl: 60_000 })
   /** Compiled SQL per metric, model, tenancy, RLS, filters, zone and page (hot path: no compile per request). */
   private readonly compiled = new LRUCache<string, CompiledQuery>({ max: 5000 })
+  private readonly statements = new WeakMap<CompiledQuery, { sql: string; params: readonly unknown[] }>()
 
   constructor(
     private readonly sources: Sources,
@@ -142,8 +143,7 @@ export class MetricQueries {
         schemaVersion: source.datasource.schemaVersion,
         database,
         timezone: sessionZone,
-        sql: JSON.stringify([compiled.sql, compiled.countSql?.sql ?? null, compiled.comparison?.sql ?? null]),
-        params: [compiled.params, compiled.countSql?.params ?? null, compiled.comparison?.params ?? null],
+        ...this.statementOf(compiled),
       },
       async () => {
         const connector = await this.datasources.connector(source.datasource)
@@ -177,6 +177,19 @@ export class MetricQueries {
       metricid: request.metricId,
       error: null,
     }
+  }
+
+  /** The statements a compiled metric runs, as one result-cache statement (made once per compiled metric). */
+  private statementOf(compiled: CompiledQuery): { sql: string; params: readonly unknown[] } {
+    let statement = this.statements.get(compiled)
+    if (!statement) {
+      statement = {
+        sql: JSON.stringify([compiled.sql, compiled.countSql?.sql ?? null, compiled.comparison?.sql ?? null]),
+        params: [compiled.params, compiled.countSql?.params ?? null, compiled.comparison?.params ?? null],
+      }
+      this.statements.set(compiled, statement)
+    }
+    return statement
   }
 
   /**

@@ -103,14 +103,25 @@ export class ResultCache<V extends object> {
 }
 
 function canonical(key: ResultKey): string {
-  return JSON.stringify([
-    key.datasourceId,
-    key.schemaVersion,
-    key.database ?? null,
-    key.timezone ?? null,
-    key.sql,
-    key.params.map((p) => (p instanceof Date ? { date: p.toISOString() } : typeof p === 'bigint' ? String(p) : p)),
+  return (
+    JSON.stringify([key.datasourceId, key.schemaVersion, key.database ?? null, key.timezone ?? null]) + statementOf(key)
+  )
+}
+
+/**
+ * The statement half of a key, as JSON. Callers that reuse one `params` array for one compiled
+ * statement (MetricQueries does, per compiled metric) have it serialised once, not per request.
+ */
+const statements = new WeakMap<readonly unknown[], { readonly sql: string; readonly json: string }>()
+function statementOf({ sql, params }: ResultKey): string {
+  const known = statements.get(params)
+  if (known?.sql === sql) return known.json
+  const json = JSON.stringify([
+    sql,
+    params.map((p) => (p instanceof Date ? { date: p.toISOString() } : typeof p === 'bigint' ? String(p) : p)),
   ])
+  statements.set(params, { sql, json })
+  return json
 }
 
 const hashOf = (json: string): string => createHash('sha256').update(json).digest('base64url')

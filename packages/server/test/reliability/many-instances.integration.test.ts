@@ -98,7 +98,7 @@ describe.runIf(available)('two instances on one PostgreSQL and one Redis', () =>
     console.log(`[instances] embed deleted on A, B's first runtime load/query right after: ${rounds.join(' ')}`)
   })
 
-  it('a revoked API key and a replaced service token stop on the other instance at once', async () => {
+  it('a revoked API key (and the guest tokens it minted) and a replaced service token stop on the other instance at once', async () => {
     // an extra API key, used on B (now in B's memory), revoked on A
     const created = expectOk(
       await request(a.url, 'POST', '/api/v2/data-app/api-tokens', {
@@ -110,6 +110,16 @@ describe.runIf(available)('two instances on one PostgreSQL and one Redis', () =>
     const secret = created.key as string
     const keyId = /^(sk_[0-9a-f]+)_/.exec(secret)?.[1] as string
     expect((await request(b.url, 'GET', '/api/v2/data-app/whitelist-domains', { token: secret })).status).toBe(200)
+    // a guest token that key minted on A, in use on B
+    const embedId = await embedOn(a, 'sales-overview', 'key revocation')
+    const guest = expectOk(
+      await request(a.url, 'POST', '/api/v2/guest-token/create', {
+        token: secret,
+        body: { dataAppName: 'salesapp', clientId: 'acme' },
+      }),
+      'mint',
+    ).token as string
+    expect((await request(b.url, 'GET', `/api/v2/embed/runtime/${embedId}`, { token: guest })).status).toBe(200)
     expectOk(
       await request(a.url, 'DELETE', `/api/v2/data-app/api-tokens?dataAppName=salesapp&key=${keyId}`, {
         token: creds.serviceToken,
@@ -118,6 +128,8 @@ describe.runIf(available)('two instances on one PostgreSQL and one Redis', () =>
     )
     const revoked = await request(b.url, 'GET', '/api/v2/data-app/whitelist-domains', { token: secret })
     expect(revoked.status).toBe(401)
+    const guestOnB = await request(b.url, 'GET', `/api/v2/embed/runtime/${embedId}`, { token: guest })
+    expect([guestOnB.status, guestOnB.body.error?.code]).toEqual([401, 'AUTHENTICATION_ERROR'])
     // the service token, used on B, replaced on A (POST /service-token revokes the old one at once)
     const old = creds.serviceToken
     expect((await request(b.url, 'GET', '/api/v2/data-app', { token: old })).status).toBe(200)
@@ -131,7 +143,7 @@ describe.runIf(available)('two instances on one PostgreSQL and one Redis', () =>
     expect([onA.status, onB.status]).toEqual([401, 401])
     expect((await request(b.url, 'GET', '/api/v2/data-app', { token: replaced.key })).status).toBe(200)
     console.log(
-      `[instances] API key revoked on A: B answered ${revoked.status}; service token replaced on A: old token on A ${onA.status}, on B ${onB.status}`,
+      `[instances] API key revoked on A: B answered ${revoked.status}, its guest token ${guestOnB.status}; service token replaced on A: old token on A ${onA.status}, on B ${onB.status}`,
     )
   })
 

@@ -36,6 +36,8 @@ export interface Config {
   readonly queryRowLimit: number
   /** Connections per warehouse pool (one pool per datasource and tenant database). */
   readonly poolMax: number
+  /** Warehouse queries one tenant (clientId) may have in flight per datasource; more wait in line. */
+  readonly tenantQueryConcurrency: number
   /** Metric results are cached this long (0: off). */
   readonly resultCacheTtlMs: number
 }
@@ -107,6 +109,7 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     max: integer(env, name, fallback, 0, 1_000_000_000),
     windowMs,
   })
+  const poolMax = integer(env, 'POOL_MAX', 10, 1, 1000)
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: text(env, 'HOST') ?? '127.0.0.1',
@@ -134,7 +137,8 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
     queryTimeoutMs: integer(env, 'QUERY_TIMEOUT_MS', 30_000, 100, 3_600_000),
     queryRowLimit: integer(env, 'QUERY_ROW_LIMIT', 10_000, 1, 10_000_000),
-    poolMax: integer(env, 'POOL_MAX', 10, 1, 1000),
+    poolMax,
+    tenantQueryConcurrency: integer(env, 'TENANT_QUERY_CONCURRENCY', Math.max(1, Math.floor(poolMax / 2)), 1, 1000),
     resultCacheTtlMs: integer(env, 'RESULT_CACHE_TTL_MS', 60_000, 0, 86_400_000),
   }
 }

@@ -64,6 +64,7 @@ export async function createServices(config: Config): Promise<Services> {
   const metricQueries = new MetricQueries(sources, datasources, workspaces, bus, {
     queryTimeoutMs: config.queryTimeoutMs,
     rowLimit: config.queryRowLimit,
+    tenantConcurrency: config.tenantQueryConcurrency,
     cacheTtlMs: config.resultCacheTtlMs,
     redis,
   })

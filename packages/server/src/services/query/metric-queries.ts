@@ -14,6 +14,7 @@ import type { InvalidationBus } from '../events/bus.js'
 import type { Workspaces } from '../workspaces/workspaces.js'
 import { ResultCache } from './result-cache.js'
 import type { Source, SourceHints, Sources } from './sources.js'
+import { TenantSlots } from './tenant-slots.js'
 
 /** The spec's metric query result. */
 export interface MetricResult {
@@ -72,6 +73,7 @@ interface Rows {
  */
 export class MetricQueries {
   private readonly cache: ResultCache<Rows>
+  private readonly slots: TenantSlots
   private readonly databases = new LRUCache<string, readonly string[]>({ max: 1000, ttl: 60_000 })
   /** Compiled SQL per metric, model, tenancy, RLS, filters, zone and page (hot path: no compile per request). */
   private readonly compiled = new LRUCache<string, CompiledQuery>({ max: 5000 })
@@ -85,11 +87,14 @@ export class MetricQueries {
     private readonly options: {
       readonly queryTimeoutMs: number
       readonly rowLimit: number
+      /** Queries in flight per tenant and datasource (see TenantSlots). */
+      readonly tenantConcurrency: number
       readonly cacheTtlMs: number
       readonly redis: ConstructorParameters<typeof ResultCache>[1]
     },
   ) {
     this.cache = new ResultCache<Rows>(options.cacheTtlMs, options.redis)
+    this.slots = new TenantSlots(options.tenantConcurrency)
     bus.on((event) => {
       if (event.kind === 'datasource' || event.kind === 'dashboard' || event.kind === 'datamart') {
         this.cache.clear()
@@ -147,19 +152,22 @@ export class MetricQueries {
       },
       async () => {
         const connector = await this.datasources.connector(source.datasource)
-        const run = (sql: string, params: readonly unknown[]) =>
-          connector.execute(sql, {
-            params,
-            timeoutMs: this.options.queryTimeoutMs,
-            maxRows: this.options.rowLimit,
-            ...(sessionZone ? { timezone: sessionZone } : {}),
-            ...(database ? { database } : {}),
-          })
-        const [main, count, comparison] = await Promise.all([
-          run(compiled.sql, compiled.params),
-          compiled.countSql ? run(compiled.countSql.sql, compiled.countSql.params) : undefined,
-          compiled.comparison ? run(compiled.comparison.sql, compiled.comparison.params) : undefined,
-        ])
+        const tenant = JSON.stringify([source.datasource.id, database ?? null, request.clientId])
+        const [main, count, comparison] = await this.slots.run(tenant, this.options.queryTimeoutMs, (timeoutMs) => {
+          const run = (sql: string, params: readonly unknown[]) =>
+            connector.execute(sql, {
+              params,
+              timeoutMs,
+              maxRows: this.options.rowLimit,
+              ...(sessionZone ? { timezone: sessionZone } : {}),
+              ...(database ? { database } : {}),
+            })
+          return Promise.all([
+            run(compiled.sql, compiled.params),
+            compiled.countSql ? run(compiled.countSql.sql, compiled.countSql.params) : undefined,
+            compiled.comparison ? run(compiled.comparison.sql, compiled.comparison.params) : undefined,
+          ])
+        })
         return {
           rows: main.rows,
           columns: compiled.columns.length > 0 ? compiled.columns : main.columns,

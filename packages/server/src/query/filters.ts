@@ -57,9 +57,17 @@ interface Named {
   readonly label?: string
 }
 
+/**
+ * How a filter is named wherever a key refers to one (token values, hidden and pinned filters,
+ * the end user's filters): trimmed, case-insensitive. One function, so every check agrees.
+ */
+export const filterKey = (key: string): string => key.trim().toLowerCase()
+
 function find<T extends Named>(filters: readonly T[], key: string, where: string): T {
-  const k = key.trim().toLowerCase()
-  const hit = filters.find((f) => f.name.toLowerCase() === k) ?? filters.find((f) => f.label?.toLowerCase() === k)
+  const k = filterKey(key)
+  const hit =
+    filters.find((f) => filterKey(f.name) === k) ??
+    filters.find((f) => f.label !== undefined && filterKey(f.label) === k)
   if (hit === undefined) throw badRequest(`${where}: no filter named "${key}"`)
   return hit
 }

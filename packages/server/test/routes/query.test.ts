@@ -197,6 +197,30 @@ describe.skipIf(!hasPg).each(storeKinds)('metric queries on %s', (store) => {
         403,
         'UNAUTHORIZED',
       )
+      // keys are named the same way everywhere (trimmed, any case): by the browser, in the
+      // token's hidden and allowed lists, and on the backend path
+      for (const key of [' status ', 'STATUS', ' Order Status']) {
+        expectError(
+          await run(hidden, { metricId: 'revenue', dashboardFilter: { [key]: ['paid'] } }),
+          403,
+          'UNAUTHORIZED',
+        )
+        const allowed = await run(columns, { metricId: 'revenue', dashboardFilter: { [key]: ['paid'] } })
+        const backend = await a.call('POST', '/api/v2/data-app/query', a.dataAppKey, {
+          embedId: a.embedId,
+          metricId: 'revenue',
+          clientId: 'acme',
+          dashboardFilter: { [key]: ['paid'] },
+        })
+        expect([allowed.statusCode, backend.statusCode], allowed.body).toEqual([200, 200])
+        expect(allowed.json().data).toEqual(backend.json().data)
+      }
+      const paddedHidden = await token('acme', { hideDashboardFilters: ['  order status '] })
+      expectError(
+        await run(paddedHidden, { metricId: 'revenue', dashboardFilter: { status: ['paid'] } }),
+        403,
+        'UNAUTHORIZED',
+      )
       // the end user cannot send the trusted SQL-driven form
       const open = await token('acme')
       expectError(

@@ -1,5 +1,6 @@
 import { ApiError, badRequest } from '../../errors.js'
 import type { DashboardFilter, LayoutItem, Metric } from '../../query/document.js'
+import { filterKey } from '../../query/filters.js'
 import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
 import type { Embed, Embeds } from '../embeds/embeds.js'
 import type { GuestClaims } from '../guest-tokens/guest-tokens.js'
@@ -54,12 +55,12 @@ export class Runtime {
   async load(claims: GuestClaims, id: string): Promise<RuntimeEmbed> {
     const { embed, dashboard } = await this.open(claims, id)
     const permissions = effective(claims, embed)
-    const hidden = new Set((claims.params.hideDashboardFilters ?? []).map((h) => h.toLowerCase()))
+    const hidden = new Set((claims.params.hideDashboardFilters ?? []).map(filterKey))
     const pinned = pinnedValues(claims, dashboard)
     const filters = (dashboard.document.filters ?? [])
-      .filter((f) => !hidden.has(f.name.toLowerCase()) && !(f.label && hidden.has(f.label.toLowerCase())))
+      .filter((f) => !hidden.has(filterKey(f.name)) && !(f.label && hidden.has(filterKey(f.label))))
       .map((f) => {
-        const pin = pinned.get(f.name.toLowerCase()) ?? (f.label ? pinned.get(f.label.toLowerCase()) : undefined)
+        const pin = pinned.get(filterKey(f.name)) ?? (f.label ? pinned.get(filterKey(f.label)) : undefined)
         return pin ? { ...f, pinned: pin.value, isShowOnUrl: pin.isShowOnUrl } : f
       })
     const visible = new Set(visibleMetrics(claims, embed, dashboard).map((m) => m.metricId))
@@ -198,7 +199,7 @@ function pinnedValues(
   for (const f of claims.params.dashboardAppFilters ?? []) {
     if (f.dashboardId !== dashboard.dashboardId) continue
     for (const [key, value] of Object.entries(f.values)) {
-      pins.set(key.toLowerCase(), { value, isShowOnUrl: f.isShowOnUrl ?? true })
+      pins.set(filterKey(key), { value, isShowOnUrl: f.isShowOnUrl ?? true })
     }
   }
   return pins
@@ -212,14 +213,14 @@ function checkFilterColumns(
   values: Readonly<Record<string, unknown>>,
 ): void {
   const allow = claims.params.accessPermissions?.dashboardFilterColumns ?? embed.accessSettings.dashboardFilterColumns
-  const hidden = new Set((claims.params.hideDashboardFilters ?? []).map((h) => h.toLowerCase()))
+  const hidden = new Set((claims.params.hideDashboardFilters ?? []).map(filterKey))
   for (const key of Object.keys(values)) {
-    const k = key.toLowerCase()
+    const k = filterKey(key)
     const filter = (dashboard.document.filters ?? []).find(
-      (f) => f.name.toLowerCase() === k || f.label?.toLowerCase() === k,
+      (f) => filterKey(f.name) === k || (f.label !== undefined && filterKey(f.label) === k),
     )
     if (!filter) throw badRequest(`dashboardFilter: no filter named "${key}"`)
-    if (hidden.has(filter.name.toLowerCase()) || (filter.label && hidden.has(filter.label.toLowerCase()))) {
+    if (hidden.has(filterKey(filter.name)) || (filter.label && hidden.has(filterKey(filter.label)))) {
       throw new ApiError('UNAUTHORIZED', 403, `Filter ${filter.name} is hidden for this token`)
     }
     if (allow && !allow.some((t) => tableMatches(t.tableName, filter.table) && t.columns.includes(filter.column))) {

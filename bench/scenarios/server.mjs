@@ -8,6 +8,7 @@ import { comparePair, compareTimes } from '../lib/load.mjs'
 import { startProcess } from '../lib/proc.mjs'
 import { profileIn, topSelfTime } from '../lib/profile.mjs'
 import { byRegion, fullGuestTokenBody, runtimeGuestTokenBody, setupAnalytics } from '../lib/setup.mjs'
+import { median, round } from '../lib/stats.mjs'
 import { PG_URL, TENANT_COUNT } from '../lib/warehouse.mjs'
 
 export const SERVER_SCENARIOS = {
@@ -256,7 +257,10 @@ async function groupBy1m(ctx, server, setup, engine) {
       warmup: opts.smoke ? 1 : 3,
       target: 0.9,
     })
-    return { ...result, sql }
+    // what one request costs with no work behind it, on the same client and connection
+    const floor = []
+    for (let i = 0; i < (opts.smoke ? 3 : 21); i++) floor.push((await timed(server.url, 'GET', '/health/live')).ms)
+    return { ...result, sql, healthLiveMedianMs: round(median(floor)) }
   } finally {
     await close()
   }

@@ -34,6 +34,11 @@ export interface RawSql {
 export interface Param {
   readonly kind: 'param'
   readonly value: unknown
+  /**
+   * In trusted raw SQL: every comparison with this value must be exact (the tenant's clientId
+   * in a SQL metric), so dialects whose collations fold case or pad spaces bind it as bytes.
+   */
+  readonly exact?: true
 }
 export interface Aggregate {
   readonly kind: 'aggregate'
@@ -59,6 +64,16 @@ export interface Compare {
   readonly op: CompareOp
   readonly left: Expr
   readonly right: Expr
+}
+/**
+ * `expr` equal to `value` exactly: same characters, same case, same trailing spaces, whatever
+ * the column's collation. Tenancy compares with this (a case-insensitive or space-padding
+ * collation would otherwise give clientId `ACME` or `acme ` the rows of `acme`).
+ */
+export interface ExactEquals {
+  readonly kind: 'exact-eq'
+  readonly expr: Expr
+  readonly value: Param
 }
 export interface InList {
   readonly kind: 'in'
@@ -106,6 +121,7 @@ export type Expr =
   | TimeGrainExpr
   | TimezoneExpr
   | Compare
+  | ExactEquals
   | InList
   | IsNull
   | Contains
@@ -166,11 +182,13 @@ export const col = (table: string, column: string): ColumnRef => freeze({ kind: 
 export const aliasRef = (name: string): AliasRef => freeze({ kind: 'alias', name })
 export const raw = (...parts: (string | Param)[]): RawSql => freeze({ kind: 'raw', parts: Object.freeze(parts) })
 export const param = (value: unknown): Param => freeze({ kind: 'param', value })
+export const exactParam = (value: unknown): Param => freeze({ kind: 'param', value, exact: true })
 export const agg = (fn: AggregateFn, arg: Expr | null): Aggregate => freeze({ kind: 'aggregate', fn, arg })
 export const grain = (g: TimeGrain, expr: Expr): TimeGrainExpr => freeze({ kind: 'time-grain', grain: g, expr })
 export const inZone = (expr: Expr, zone: Param, nativeType: string): TimezoneExpr =>
   freeze({ kind: 'timezone', expr, zone, nativeType })
 export const cmp = (op: CompareOp, left: Expr, right: Expr): Compare => freeze({ kind: 'compare', op, left, right })
+export const exactEq = (expr: Expr, value: Param): ExactEquals => freeze({ kind: 'exact-eq', expr, value })
 export const inList = (expr: Expr, values: readonly Param[], negated = false): InList =>
   freeze({ kind: 'in', expr, values: Object.freeze([...values]), negated })
 export const isNull = (expr: Expr, negated = false): IsNull => freeze({ kind: 'is-null', expr, negated })

@@ -299,6 +299,9 @@ describe('SQL metrics', () => {
     const tenancy = { kind: 'table', clientId: 'acme' } as const
     fails(() => run(sqlMetric('select 1'), { tenancy }), /must filter on \{\{clientId\}\}/)
     expect(run(sqlMetric('select * from t where c = {{clientId}}'), { tenancy, rls: {} }).params).toEqual(['acme'])
+    // MySQL/MariaDB: as a binary string, so that `c = …` is exact whatever c's collation
+    const my = run(sqlMetric('select * from t where c = {{clientId}}'), { tenancy, rls: {} }, getDialect('mysql'))
+    expect(my).toMatchObject({ sql: 'select * from t where c = CAST(? AS BINARY)', params: ['acme'] })
   })
 
   it('pages by wrapping, with a count query', () => {

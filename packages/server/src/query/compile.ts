@@ -9,6 +9,7 @@ import {
   col,
   derived,
   type Expr,
+  exactEq,
   grain,
   inSubquery,
   inZone,
@@ -314,12 +315,12 @@ class QueryCompiler {
     }
     const ref = col(u.alias, column)
     const tt = tenancy.tenancyTable
-    if (tt === undefined) return cmp('=', ref, this.clientId)
+    if (tt === undefined) return exactEq(ref, this.clientId)
     const t = resolveTable(this.input.model, tt.table, 'tenancySettings.tableName')
     const lookup = select({
       items: [item(col('tt', tt.primaryKeyColumn), tt.primaryKeyColumn)],
       from: this.tableSource(t, 'tt'),
-      where: cmp('=', col('tt', tt.clientNameColumn), this.clientId),
+      where: exactEq(col('tt', tt.clientNameColumn), this.clientId),
     })
     return inSubquery(ref, lookup, tt.primaryKeyColumn)
   }

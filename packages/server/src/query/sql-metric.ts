@@ -1,5 +1,5 @@
 import { badRequest } from '../errors.js'
-import { agg, derived, item, type Param, param, raw, select, star } from './ast.js'
+import { agg, derived, exactParam, item, type Param, param, raw, select, star } from './ast.js'
 import type { CompiledQuery, CompileInput } from './compile.js'
 
 const VARIABLE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g
@@ -24,7 +24,9 @@ function bindable(value: unknown, where: string): Param[] {
  * A SQL metric: trusted text from a secret-key holder in which `{{name}}` binds, as a
  * parameter, the RLS variable `name` or else the metric filter `name` (a list binds as
  * `p1, p2 …`, an empty list as NULL). Under TABLE tenancy the text must contain
- * `{{clientId}}`, bound to the tenant, or it is refused: Strata cannot see inside it.
+ * `{{clientId}}`, bound to the tenant, or it is refused: Strata cannot see inside it. On
+ * MySQL/MariaDB `{{clientId}}` binds as a binary string, so that the text's comparisons with
+ * it are exact whatever the column's collation (SQL Server: see docs/datasources.md).
  */
 export function compileSqlMetric(input: CompileInput, text: string): CompiledQuery {
   const { metric, context, dialect } = input
@@ -43,7 +45,7 @@ export function compileSqlMetric(input: CompileInput, text: string): CompiledQue
     const known = bound.get(name)
     if (known !== undefined) return known
     let params: Param[]
-    if (name === 'clientId' && tenancy.kind === 'table') params = [param(tenancy.clientId)]
+    if (name === 'clientId' && tenancy.kind === 'table') params = [exactParam(tenancy.clientId)]
     else if (context.rls[name] !== undefined) params = bindable(context.rls[name], `rlsSettings.${name}`)
     else {
       const f = context.filters.find((x) => x.name?.toLowerCase() === name.toLowerCase() && x.scope !== 'dashboard')

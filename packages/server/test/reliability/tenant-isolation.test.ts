@@ -5,6 +5,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ACCESS, salesDocument, setupAnalytics } from '../helpers/analytics.js'
 import { createTestApp, type TestContext } from '../helpers/app.js'
+import { createMariaWarehouse, type MariaWarehouse } from '../helpers/mariadb-warehouse.js'
 import { requireService } from '../helpers/services.js'
 import { createPgWarehouse, type PgWarehouse, TENANTS } from '../helpers/warehouse.js'
 import {
@@ -24,9 +25,12 @@ import {
  * browser's runtime API (guest token, with pinned filters the end user tries to widen) and
  * the backend's metric query (secret key). Rows are checked against the warehouse itself
  * (ground-truth.ts): zero foreign rows ever, and the exact rows whenever the filters are ones
- * the model covers. Runs on PostgreSQL and on DuckDB (a `csv` datasource over the same data).
+ * the model covers. Runs on PostgreSQL, on DuckDB (a `csv` datasource over the same data) and on
+ * MariaDB (a `mysql` datasource over the same rows copied into a database of their own).
  */
 const hasPg = await requireService('PostgreSQL', '127.0.0.1', 5432)
+// locally a missing MariaDB leaves the property to the other two backends (loudly); under CI=true it fails
+const hasMaria = await requireService('MariaDB', '127.0.0.1', 3306)
 const RUNS = Number(process.env.ISOLATION_RUNS ?? 300)
 
 /** Metrics that show the tenant columns: any foreign row is visible as such. */
@@ -89,8 +93,11 @@ function isolationDocument(schema: string) {
 const SALES_METRICS = ['revenue', 'revenue_by_country', 'orders_by_month'] as const
 const ISOLATION_METRICS = ['order_rows', 'tenants', 'customer_rows', 'sql_tenants'] as const
 
+type BackendName = 'postgres' | 'duckdb' | 'mariadb'
+const BACKENDS: readonly BackendName[] = hasMaria ? ['postgres', 'duckdb', 'mariadb'] : ['postgres', 'duckdb']
+
 interface Backend {
-  readonly name: 'postgres' | 'duckdb'
+  readonly name: BackendName
   /** dashboard → its external id and embed id */
   readonly sales: { dashboardId: string; embedId: string }
   readonly isolation: { dashboardId: string; embedId: string }
@@ -221,7 +228,7 @@ const oneIn = <T>(n: number, arb: fc.Arbitrary<T>): fc.Arbitrary<T | null> =>
   fc.oneof({ weight: n - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: arb })
 
 const caseArb = fc.record({
-  backend: fc.constantFrom<'postgres' | 'duckdb'>('postgres', 'duckdb'),
+  backend: fc.constantFrom<BackendName>(...BACKENDS),
   path: fc.constantFrom<'runtime' | 'secret'>('runtime', 'runtime', 'secret'),
   tenant: tenantArb,
   metric: fc.oneof(
@@ -260,7 +267,8 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
   let a: Awaited<ReturnType<typeof setupAnalytics>>
   let data: Warehouse
   let csvDir: string
-  const backends: Record<'postgres' | 'duckdb', Backend> = {} as never
+  let maria: MariaWarehouse | undefined
+  const backends: Record<BackendName, Backend> = {} as never
   const tokens = new Map<string, { status: number; token?: string }>()
 
   beforeAll(async () => {
@@ -332,14 +340,86 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
       sales: { dashboardId: 'files-sales', embedId: await embed('files-sales', 'files', 'files') },
       isolation: { dashboardId: 'files-isolation', embedId: await embed('files-isolation', 'files', 'files') },
     }
+    if (!hasMaria) return
+    // MariaDB: the same rows in a database of their own, a mysql datasource, its own datamart and workspace
+    maria = await createMariaWarehouse(data)
+    const db = maria.database
+    // the copy is the warehouse, value for value (else the ground truth would not be MariaDB's)
+    const copied = await maria.query<Record<string, unknown>>(
+      `select o.id, o.customer_id, o.tenant, o.status, cast(o.amount as char) as amount,
+              date_format(o.created_at, '%Y-%m-%dT%H:%i:%sZ') as created_at, c.country, c.tenant as customer_tenant
+         from orders o join customers c on c.id = o.customer_id order by o.id`,
+    )
+    expect(
+      copied.map((o) => ({
+        id: Number(o.id),
+        customerId: Number(o.customer_id),
+        tenant: o.tenant,
+        status: o.status,
+        amount: Number(o.amount),
+        createdAt: Date.parse(String(o.created_at)),
+        country: o.country,
+        customerTenant: o.customer_tenant,
+      })),
+    ).toEqual(data.orders)
+    expect(await maria.query('select id, country, tenant from customers order by id')).toEqual(data.customers)
+    await a.ok('POST', '/api/v2/datasource', a.serviceToken, {
+      datasourceType: 'mysql',
+      credentials: { name: 'maria', ...maria.credentials },
+    })
+    await a.ok('POST', '/api/v2/data-app/datamarts', a.serviceToken, {
+      name: 'maria',
+      datasourceName: 'maria',
+      tableList: [
+        { schemaName: db, name: 'orders', clientColumn: 'tenant' },
+        { schemaName: db, name: 'customers', clientColumn: 'tenant' },
+      ],
+      relationships: [
+        {
+          parentTable: `${db}.customers`,
+          parentColumn: 'id',
+          childTable: `${db}.orders`,
+          childColumn: 'customer_id',
+          cardinality: 'OneToMany',
+          joinType: 'INNER JOIN',
+        },
+      ],
+    })
+    await a.ok('POST', '/api/v2/workspace', a.serviceToken, {
+      name: 'maria',
+      connectionType: 'DATAMART',
+      datamartName: 'maria',
+    })
+    for (const [dashboardId, document] of [
+      ['maria-sales', salesDocument(db)],
+      ['maria-isolation', isolationDocument(db)],
+    ] as const) {
+      await a.ok('POST', '/api/v2/data-app/import-dashboard', a.serviceToken, {
+        workspaceName: 'maria',
+        dashboardId,
+        importDashboardData: document,
+      })
+    }
+    backends.mariadb = {
+      name: 'mariadb',
+      sales: { dashboardId: 'maria-sales', embedId: await embed('maria-sales', 'maria', 'maria') },
+      isolation: { dashboardId: 'maria-isolation', embedId: await embed('maria-isolation', 'maria', 'maria') },
+    }
   })
   afterAll(async () => {
     await t?.close()
     await wh?.drop()
+    await maria?.drop()
     if (csvDir) rmSync(csvDir, { recursive: true, force: true })
   })
 
-  const ALL_DASHBOARDS = ['sales-overview', 'isolation', 'files-sales', 'files-isolation']
+  const ALL_DASHBOARDS = [
+    'sales-overview',
+    'isolation',
+    'files-sales',
+    'files-isolation',
+    ...(hasMaria ? ['maria-sales', 'maria-isolation'] : []),
+  ]
 
   /** A guest token for the case's tenant, pinned filters and app filters (minted once per combination). */
   async function tokenFor(c: Case): Promise<{ status: number; token?: string }> {
@@ -496,12 +576,16 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
     }
   }
 
-  it(`holds for ${RUNS} generated queries on PostgreSQL and DuckDB`, { timeout: 120_000 }, async () => {
+  const BACKEND_LABELS: Record<BackendName, string> = { postgres: 'PostgreSQL', duckdb: 'DuckDB', mariadb: 'MariaDB' }
+  const backendList = BACKENDS.map((b) => BACKEND_LABELS[b])
+  const backendNames = `${backendList.slice(0, -1).join(', ')} and ${backendList.at(-1)}`
+
+  it(`holds for ${RUNS} generated queries on ${backendNames}`, { timeout: 120_000 }, async () => {
     const seed = Number(process.env.ISOLATION_SEED ?? 42)
     await fc.assert(fc.asyncProperty(caseArb, runCase), { numRuns: RUNS, seed, endOnFailure: true })
     console.log(
       `[isolation] ${stats.cases} cases (seed ${seed}): ${stats.answered200} answered 200 ` +
-        `(${byBackend.postgres ?? 0} PostgreSQL, ${byBackend.duckdb ?? 0} DuckDB) — ${stats.exact} checked row for row ` +
+        `(${BACKENDS.map((b) => `${byBackend[b] ?? 0} ${BACKEND_LABELS[b]}`).join(', ')}) — ${stats.exact} checked row for row ` +
         `against the warehouse, ${stats.boundedOnly} checked for foreign rows only; ${stats.refused} refused with a 4xx, ` +
         `${stats.mintRefused} tokens refused at mint; foreign rows: ${stats.foreignRows}`,
     )
@@ -510,7 +594,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
     // the property is not vacuous: most cases reach the warehouse and are checked exactly
     expect(stats.answered200).toBeGreaterThan(RUNS / 3)
     expect(stats.exact).toBeGreaterThan(RUNS / 8)
-    expect(byBackend.duckdb ?? 0).toBeGreaterThan(0)
+    for (const b of BACKENDS) expect(byBackend[b] ?? 0, `cases answered on ${b}`).toBeGreaterThan(0)
   })
 
   // ── the browser trying to widen what its token allows (fixed examples) ───────
@@ -577,6 +661,36 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
     expect(proto.statusCode).toBeLessThan(500)
     if (proto.statusCode === 200) expect(actualRows('order_rows', proto.json().data)).toEqual(acmeDE)
   })
+
+  it.skipIf(!hasMaria)(
+    'a clientId equal to a tenant only under a case-folding, space-padding collation gets nothing (MariaDB utf8mb4_general_ci)',
+    async () => {
+      // found by the property: clientId "ACME" received acme's rows through `tenant = ?`
+      const { isolation } = backends.mariadb
+      for (const clientId of ['ACME', 'Acme', 'acme ', 'acme  ', 'ＡＣＭＥ']) {
+        const token = await mint(clientId)
+        for (const metricId of ['order_rows', 'customer_rows', 'sql_tenants']) {
+          const viaRuntime = await runtime(token, isolation.embedId, { metricId })
+          const viaKey = await a.call('POST', '/api/v2/data-app/query', a.dataAppKey, {
+            embedId: isolation.embedId,
+            metricId,
+            clientId,
+          })
+          for (const res of [viaRuntime, viaKey]) {
+            expect([res.statusCode, res.json().data], `${JSON.stringify(clientId)} ${metricId}: ${res.body}`).toEqual([
+              200,
+              [],
+            ])
+          }
+        }
+      }
+      // while the tenant itself still gets its own rows
+      const own = await runtime(await mint('acme'), isolation.embedId, { metricId: 'order_rows' })
+      expect(actualRows('order_rows', own.json().data)).toEqual(
+        data.orders.filter((o) => o.tenant === 'acme').map((o) => o.id),
+      )
+    },
+  )
 
   it('the secret key’s SQL-driven list narrows within the clientId; it cannot reach another tenant', async () => {
     // the backend's own SQL (trusted) selecting every tenant's countries: the tenancy still applies

@@ -135,6 +135,10 @@ describe('duckdb connector (csv, awss3 file:// mirror; live DuckDB in-process)',
       { t: '2023-12-31T19:00:00-05:00', zone: 'America/New_York' },
     ])
     expect((await csv.execute(sql, base)).rows).toEqual([{ t: '2024-01-01T00:00:00+00:00', zone: 'UTC' }])
+    // connections are reused between queries: concurrent queries in different zones each see their own
+    const zones = Array.from({ length: 12 }, (_, i) => ['Asia/Tokyo', 'UTC', 'America/New_York'][i % 3] as string)
+    const seen = await Promise.all(zones.map((timezone) => csv.execute(sql, { ...base, timezone })))
+    expect(seen.map((r) => r.rows[0]?.zone)).toEqual(zones)
     // date_trunc on a timestamptz follows the session zone too.
     const day = await csv.execute("select date_trunc('day', timestamptz '2024-01-01 20:00:00+00')::date as d", {
       ...base,

@@ -3,7 +3,9 @@
  * opened on first use, with one view per file in schema `main`. Once the views exist the
  * instance is sandboxed: file access is limited to exactly those files and external access is
  * switched off for good (DuckDB refuses to switch it back on), so SQL cannot read other files.
- * Each query gets its own connection: its TimeZone is set there and interrupt() cancels it.
+ * A query runs on a connection of its own (interrupt() cancels just that one); connections are
+ * kept for reuse after a query that succeeded, with the TimeZone they were last set to, so a
+ * query sets it only when it changes. A connection that saw an error or a cancellation is closed.
  */
 import {
   type DuckDBConnection,
@@ -38,10 +40,19 @@ export type DuckdbSource =
 const SCHEMA = 'main'
 const METADATA_TIMEOUT_MS = 60_000
 
+interface Lease {
+  readonly conn: DuckDBConnection
+  timeZone: string | undefined
+}
+
 interface Opened {
   readonly instance: DuckDBInstance
   readonly files: readonly SourceFile[]
+  /** Connections between queries (at most MAX_IDLE). */
+  readonly idle: Lease[]
 }
+
+const MAX_IDLE = 4
 
 export class DuckdbConnector implements Connector {
   readonly dialect = 'duckdb' as const
@@ -97,7 +108,14 @@ export class DuckdbConnector implements Connector {
     this.#closed = true
     const opened = this.#opened
     this.#opened = undefined
-    if (opened) await opened.then((o) => o.instance.closeSync()).catch(() => undefined)
+    if (opened) {
+      await opened
+        .then((o) => {
+          for (const lease of o.idle.splice(0)) lease.conn.closeSync()
+          o.instance.closeSync()
+        })
+        .catch(() => undefined)
+    }
   }
 
   async #query(sql: string, options: ExecuteOptions, selectOnly = false): Promise<QueryResult> {
@@ -109,10 +127,12 @@ export class DuckdbConnector implements Connector {
       throw connectionError(`no database "${options.database.slice(0, 100)}" (this datasource has only "${SCHEMA}")`)
     }
     if (options.signal?.aborted) throw queryCancelled(options.signal.reason)
-    const { instance } = await this.#open()
-    const conn = await instance.connect()
+    const opened = await this.#open()
+    const lease = opened.idle.pop() ?? { conn: await opened.instance.connect(), timeZone: undefined }
+    const { conn } = lease
     let timedOut = false
     let aborted = false
+    let reusable = false
     const timer = setTimeout(() => {
       timedOut = true
       conn.interrupt()
@@ -123,10 +143,14 @@ export class DuckdbConnector implements Connector {
     }
     options.signal?.addEventListener('abort', onAbort, { once: true })
     try {
-      const set = await conn.prepare('SET TimeZone = $1')
-      set.bind([timeZone])
-      await set.run()
-      set.destroySync()
+      if (lease.timeZone !== timeZone) {
+        lease.timeZone = undefined
+        const set = await conn.prepare('SET TimeZone = $1')
+        set.bind([timeZone])
+        await set.run()
+        set.destroySync()
+        lease.timeZone = timeZone
+      }
       const prepared = await conn.prepare(sql)
       if (selectOnly && prepared.statementType !== StatementType.SELECT) {
         prepared.destroySync()
@@ -152,6 +176,7 @@ export class DuckdbConnector implements Connector {
         }
       }
       prepared.destroySync()
+      reusable = !truncated
       return { columns, rows, truncated }
     } catch (err) {
       if (err instanceof ApiError) throw err
@@ -159,7 +184,9 @@ export class DuckdbConnector implements Connector {
     } finally {
       clearTimeout(timer)
       options.signal?.removeEventListener('abort', onAbort)
-      conn.closeSync()
+      // a cut-off stream, an error or an interrupt may leave the connection mid-result: not reused
+      if (reusable && !timedOut && !aborted && !this.#closed && opened.idle.length < MAX_IDLE) opened.idle.push(lease)
+      else conn.closeSync()
     }
   }
 
@@ -204,7 +231,7 @@ export class DuckdbConnector implements Connector {
       } finally {
         conn.closeSync()
       }
-      return { instance, files }
+      return { instance, files, idle: [] }
     } catch (err) {
       instance.closeSync()
       if (err instanceof ApiError) throw err

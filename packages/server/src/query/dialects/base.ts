@@ -93,6 +93,15 @@ export abstract class BaseDialect implements Dialect {
     return `%${this.escapeLike(needle.toLowerCase())}%`
   }
 
+  /**
+   * `x` equals `v` exactly (see ExactEquals). `=` is exact in PostgreSQL, DuckDB and ClickHouse;
+   * the dialects whose default collations fold case or pad spaces override this. Each call of
+   * `v` binds the value (again, where placeholders cannot be reused).
+   */
+  exactEquals(x: () => string, v: () => string): string {
+    return `${x()} = ${v()}`
+  }
+
   contains(expr: string, pattern: string): string {
     return `LOWER(${expr}) LIKE ${pattern} ESCAPE '\\'`
   }
@@ -183,7 +192,12 @@ export abstract class BaseDialect implements Dialect {
   }
 
   protected raw(r: RawSql, ps: ParamSink): string {
-    return r.parts.map((p) => (typeof p === 'string' ? p : ps.add(p))).join('')
+    return r.parts.map((p) => (typeof p === 'string' ? p : p.exact ? this.exactValue(ps.add(p)) : ps.add(p))).join('')
+  }
+
+  /** A bound value (placeholder) that compares exactly with whatever it meets (see Param.exact). */
+  exactValue(placeholder: string): string {
+    return placeholder
   }
 
   protected expr(e: Expr, ps: ParamSink): string {
@@ -206,6 +220,11 @@ export abstract class BaseDialect implements Dialect {
       }
       case 'compare':
         return `${this.expr(e.left, ps)} ${e.op} ${this.expr(e.right, ps)}`
+      case 'exact-eq':
+        return this.exactEquals(
+          () => this.expr(e.expr, ps),
+          () => ps.add(e.value),
+        )
       case 'in': {
         if (e.values.length === 0) return this.booleanCondition(e.negated)
         const x = this.expr(e.expr, ps)

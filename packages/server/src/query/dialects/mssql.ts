@@ -22,6 +22,16 @@ export class MssqlDialect extends BaseDialect {
     return d
   }
 
+  /**
+   * SQL Server's default collations fold case, and `=` ignores trailing spaces under every
+   * collation: compare in a binary collation and compare lengths with a sentinel appended
+   * (LEN drops trailing spaces). CONVERT/CONCAT keep it valid for a numeric client column.
+   */
+  override exactEquals(x: () => string, v: () => string): string {
+    const text = (e: string) => `CONVERT(nvarchar(4000), ${e}) COLLATE Latin1_General_100_BIN2`
+    return `(${x()} = ${v()} AND ${text(x())} = ${text(v())} AND LEN(CONCAT(${x()}, N'.')) = LEN(CONCAT(${v()}, N'.')))`
+  }
+
   /** `[` opens a character class in T-SQL LIKE. */
   override escapeLike(text: string): string {
     return text.replace(/[\\%_[]/g, (c) => `\\${c}`)

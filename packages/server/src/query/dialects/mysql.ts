@@ -29,6 +29,20 @@ export class MysqlDialect extends BaseDialect {
     )
   }
 
+  /**
+   * MySQL/MariaDB string collations (default `utf8mb4_general_ci` / `utf8mb4_0900_ai_ci`) fold
+   * case, and PAD SPACE ones ignore trailing spaces: a byte comparison decides, the plain `=`
+   * before it keeps the column's index usable.
+   */
+  override exactEquals(x: () => string, v: () => string): string {
+    return `(${x()} = ${v()} AND ${x()} = CAST(${v()} AS BINARY))`
+  }
+
+  /** A binary string: any comparison with it is byte for byte (no case folding, no padding). */
+  override exactValue(placeholder: string): string {
+    return `CAST(${placeholder} AS BINARY)`
+  }
+
   /** `\` is MySQL's default LIKE escape (and a string-literal escape), so no ESCAPE clause. */
   override contains(expr: string, pattern: string): string {
     return `LOWER(${expr}) LIKE ${pattern}`

@@ -25,8 +25,9 @@ const EXPECTED: Record<DialectName, CompiledSql> = {
     params: PARAMS,
   },
   mysql: {
-    sql: "SELECT CAST(DATE_FORMAT(`t0`.`ordered_on`, '%Y-%m-01') AS DATE) AS `month`, SUM(`t0`.`amount`) AS `revenue` FROM (SELECT * FROM `public`.`orders` AS `t0` WHERE `t0`.`client_id` = ?) AS `t0` WHERE (`t0`.`status` IN (?, ?) AND LOWER(`t0`.`status`) LIKE ?) GROUP BY 1 ORDER BY `month` ASC LIMIT 10 OFFSET 20",
-    params: PARAMS,
+    sql: "SELECT CAST(DATE_FORMAT(`t0`.`ordered_on`, '%Y-%m-01') AS DATE) AS `month`, SUM(`t0`.`amount`) AS `revenue` FROM (SELECT * FROM `public`.`orders` AS `t0` WHERE (`t0`.`client_id` = ? AND `t0`.`client_id` = CAST(? AS BINARY))) AS `t0` WHERE (`t0`.`status` IN (?, ?) AND LOWER(`t0`.`status`) LIKE ?) GROUP BY 1 ORDER BY `month` ASC LIMIT 10 OFFSET 20",
+    // the tenant twice: an indexable `=`, then the byte comparison that makes it exact
+    params: ['acme', ...PARAMS],
   },
   clickhouse: {
     sql: 'SELECT toStartOfMonth(`t0`.`ordered_on`) AS `month`, SUM(`t0`.`amount`) AS `revenue` FROM (SELECT * FROM `public`.`orders` AS `t0` WHERE `t0`.`client_id` = {p0:String}) AS `t0` WHERE (`t0`.`status` IN ({p1:String}, {p2:String}) AND lowerUTF8(`t0`.`status`) LIKE {p3:String}) GROUP BY toStartOfMonth(`t0`.`ordered_on`) ORDER BY `month` ASC LIMIT 10 OFFSET 20',
@@ -37,7 +38,7 @@ const EXPECTED: Record<DialectName, CompiledSql> = {
     params: PARAMS,
   },
   mssql: {
-    sql: "SELECT DATEFROMPARTS(YEAR([t0].[ordered_on]), MONTH([t0].[ordered_on]), 1) AS [month], SUM([t0].[amount]) AS [revenue] FROM (SELECT * FROM [public].[orders] AS [t0] WHERE [t0].[client_id] = @p0) AS [t0] WHERE ([t0].[status] IN (@p1, @p2) AND LOWER([t0].[status]) LIKE @p3 ESCAPE '\\') GROUP BY DATEFROMPARTS(YEAR([t0].[ordered_on]), MONTH([t0].[ordered_on]), 1) ORDER BY [month] ASC OFFSET 20 ROWS FETCH NEXT 10 ROWS ONLY",
+    sql: "SELECT DATEFROMPARTS(YEAR([t0].[ordered_on]), MONTH([t0].[ordered_on]), 1) AS [month], SUM([t0].[amount]) AS [revenue] FROM (SELECT * FROM [public].[orders] AS [t0] WHERE ([t0].[client_id] = @p0 AND CONVERT(nvarchar(4000), [t0].[client_id]) COLLATE Latin1_General_100_BIN2 = CONVERT(nvarchar(4000), @p0) COLLATE Latin1_General_100_BIN2 AND LEN(CONCAT([t0].[client_id], N'.')) = LEN(CONCAT(@p0, N'.')))) AS [t0] WHERE ([t0].[status] IN (@p1, @p2) AND LOWER([t0].[status]) LIKE @p3 ESCAPE '\\') GROUP BY DATEFROMPARTS(YEAR([t0].[ordered_on]), MONTH([t0].[ordered_on]), 1) ORDER BY [month] ASC OFFSET 20 ROWS FETCH NEXT 10 ROWS ONLY",
     params: PARAMS,
   },
 }

@@ -51,6 +51,11 @@ describe('tenant slots', () => {
     expect(slots.active('acme')).toBe(0)
   })
 
+  it('gives the whole timeout to a query that got a slot at once', async () => {
+    const slots = new TenantSlots(1)
+    expect(await slots.run('acme', 30_000, async (remaining) => remaining)).toBe(30_000)
+  })
+
   it('frees the slot when the query fails', async () => {
     const slots = new TenantSlots(1)
     await expect(slots.run('acme', 1_000, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom')

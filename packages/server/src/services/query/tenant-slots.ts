@@ -17,12 +17,17 @@ export class TenantSlots {
 
   constructor(private readonly perTenant: number) {}
 
-  /** Runs `work` within a slot; `work` gets the milliseconds left of `timeoutMs`. */
+  /**
+   * Runs `work` within a slot. `work` gets the milliseconds left of `timeoutMs`: all of it when a
+   * slot was free at once (the usual case, and a stable value, which connectors that keep
+   * session settings per connection rely on), else what the wait left.
+   */
   async run<T>(tenant: string, timeoutMs: number, work: (remainingMs: number) => Promise<T>): Promise<T> {
     const started = performance.now()
-    await this.acquire(tenant, timeoutMs)
+    const waited = this.acquire(tenant, timeoutMs)
+    if (waited) await waited
     try {
-      return await work(Math.max(1, Math.round(timeoutMs - (performance.now() - started))))
+      return await work(waited ? Math.max(1, Math.round(timeoutMs - (performance.now() - started))) : timeoutMs)
     } finally {
       this.release(tenant)
     }
@@ -33,7 +38,8 @@ export class TenantSlots {
     return this.gates.get(tenant)?.active ?? 0
   }
 
-  private acquire(tenant: string, timeoutMs: number): Promise<void> {
+  /** Takes a slot at once (undefined) or a promise of one. */
+  private acquire(tenant: string, timeoutMs: number): Promise<void> | undefined {
     let gate = this.gates.get(tenant)
     if (!gate) {
       gate = { active: 0, waiting: [] }
@@ -41,7 +47,7 @@ export class TenantSlots {
     }
     if (gate.active < this.perTenant) {
       gate.active++
-      return Promise.resolve()
+      return undefined
     }
     const queue = gate.waiting
     return new Promise<void>((resolve, reject) => {

@@ -254,6 +254,19 @@ describe.skipIf(!hasPg)('abuse of the warehouse: one tenant cannot starve anothe
     const rows = await query(slowEmbed, 'all_rows', 'None')
     expect(rows.statusCode, rows.body).toBe(200)
     expect(rows.json().data.length).toBe(ROW_LIMIT)
+    // and says so, in a header (the spec's body has no field for it); a whole result does not
+    expect(rows.headers['strata-truncated']).toBe('true')
+    const whole = await query(a.embedId, 'revenue', 'globex')
+    expect(whole.headers['strata-truncated']).toBeUndefined()
+    const minted = await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, {
+      dataAppName: 'salesapp',
+      clientId: 'None',
+    })
+    const viaRuntime = await a.call('POST', `/api/v2/embed/runtime/${slowEmbed}/query`, minted.token, {
+      metricId: 'all_rows',
+    })
+    expect([viaRuntime.statusCode, viaRuntime.json().data?.length], viaRuntime.body).toEqual([200, ROW_LIMIT])
+    expect(viaRuntime.headers['strata-truncated']).toBe('true')
     console.log(
       `[abuse] 12 concurrent slow queries from one tenant (QUERY_TIMEOUT_MS=${TIMEOUT_MS}, POOL_MAX=4, 2 per tenant): all QUERY_TIMEOUT, ` +
         `the first after ${Math.round((firstFloodAnswerAt as number) - started)} ms, the last after ${floodMs} ms; ` +

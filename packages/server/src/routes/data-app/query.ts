@@ -3,6 +3,7 @@ import { principalOf, requireDataAppKey } from '../../auth/hooks.js'
 import { ApiError } from '../../errors.js'
 import { responses } from '../../schemas/common.js'
 import { MetricQueryBody, MetricQueryResult } from '../../schemas/query.js'
+import { sendResult } from '../metric-result.js'
 
 /** The metric query for backends (secret key): tenancy from the clientId it names. */
 const metricQuery: FastifyPluginAsyncTypebox = async (app) => {
@@ -25,7 +26,7 @@ const metricQuery: FastifyPluginAsyncTypebox = async (app) => {
           response: responses(MetricQueryResult),
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { embedId, metricId, clientId, dashboardFilter, metricFilter, datasourceName, dataMartName, pageNumber } =
           request.body
         const dataApp = principalOf(request, 'dataApp')
@@ -39,7 +40,7 @@ const metricQuery: FastifyPluginAsyncTypebox = async (app) => {
             `Embed ${embedId} is unknown for data app ${dataApp.dataAppName}`,
           )
         }
-        return metricQueries.run({
+        const result = await metricQueries.run({
           embed,
           dashboard,
           metricId,
@@ -52,6 +53,7 @@ const metricQuery: FastifyPluginAsyncTypebox = async (app) => {
           hints: { datasourceName, dataMartName },
           pageNumber,
         })
+        return sendResult(reply, result)
       },
     )
   }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ApiError } from '../../errors.js'
+import { TRUNCATED_HEADER } from '../metric-result.js'
 
 /**
  * CORS for the browser routes, from the data app's whitelist-domains (DESIGN.md §2.1). A
@@ -35,7 +36,10 @@ export function corsForGuests(app: FastifyInstance): void {
         `Origin ${origin.slice(0, 200)} is not in the data app's whitelist-domains`,
       )
     }
-    reply.header('access-control-allow-origin', origin).header('vary', 'origin')
+    reply
+      .header('access-control-allow-origin', origin)
+      .header('access-control-expose-headers', TRUNCATED_HEADER)
+      .header('vary', 'origin')
   })
 }
 

@@ -3,6 +3,7 @@ import { principalOf, requireGuestToken } from '../../auth/hooks.js'
 import { badRequest } from '../../errors.js'
 import { responses } from '../../schemas/common.js'
 import { MetricQueryResult, RuntimeQueryBody } from '../../schemas/query.js'
+import { sendResult } from '../metric-result.js'
 import { corsForGuests } from './cors.js'
 
 const security = [{ guestToken: [] }]
@@ -67,7 +68,8 @@ const runtime: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(MetricQueryResult),
       },
     },
-    async (request) => service.query(claims(request), request.params.embedId, request.body),
+    async (request, reply) =>
+      sendResult(reply, await service.query(claims(request), request.params.embedId, request.body)),
   )
   app.post(
     '/api/v2/embed/runtime/:embedId/underlying',
@@ -81,7 +83,8 @@ const runtime: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(MetricQueryResult),
       },
     },
-    async (request) => service.underlying(claims(request), request.params.embedId, request.body),
+    async (request, reply) =>
+      sendResult(reply, await service.underlying(claims(request), request.params.embedId, request.body)),
   )
   app.get(
     '/api/v2/embed/runtime/:embedId/metrics/:metricId/download',

@@ -28,6 +28,8 @@ export interface MetricResult {
   }
   readonly metricid: string
   readonly error: null
+  /** The rows were cut at QUERY_ROW_LIMIT. Not in the body (the spec's result has no such field): a header. */
+  readonly truncated?: true
 }
 
 export interface MetricRequest {
@@ -64,6 +66,7 @@ interface Rows {
   readonly columns: readonly { name: string; dataType: DataType }[]
   readonly total?: number
   readonly comparison?: number | null
+  readonly truncated?: true
 }
 
 /**
@@ -170,6 +173,7 @@ export class MetricQueries {
         })
         return {
           rows: main.rows,
+          ...(main.truncated ? { truncated: true as const } : {}),
           columns: compiled.columns.length > 0 ? compiled.columns : main.columns,
           ...(count ? { total: Number(Object.values(count.rows[0] ?? {})[0] ?? 0) } : {}),
           ...(comparison ? { comparison: firstMeasure(comparison.rows[0], metric) } : {}),
@@ -184,6 +188,7 @@ export class MetricQueries {
       metaData: { columns: value.columns, groupbyColumnList: compiled.groupBy },
       metricid: request.metricId,
       error: null,
+      ...(value.truncated ? { truncated: true as const } : {}),
     }
   }
 

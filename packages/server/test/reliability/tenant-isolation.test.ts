@@ -271,6 +271,59 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
   const backends: Record<BackendName, Backend> = {} as never
   const tokens = new Map<string, { status: number; token?: string }>()
 
+  const embed = async (dashboardId: string, workspaceName: string, datamartName: string) =>
+    (
+      await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
+        dashboardId,
+        embedType: 'dashboard',
+        workspaceName,
+        accessSettings: { ...ACCESS, datamartName },
+      })
+    ).id as string
+
+  /**
+   * For a datasource `name` (already created) holding `orders` and `customers` in `schema`: a
+   * datamart and a workspace of the same name, the sales and isolation dashboards as
+   * `<name>-sales` and `<name>-isolation`, and their embeds.
+   */
+  async function modelBackend(backend: BackendName, name: string, schema: string): Promise<Backend> {
+    await a.ok('POST', '/api/v2/data-app/datamarts', a.serviceToken, {
+      name,
+      datasourceName: name,
+      tableList: [
+        { schemaName: schema, name: 'orders', clientColumn: 'tenant' },
+        { schemaName: schema, name: 'customers', clientColumn: 'tenant' },
+      ],
+      relationships: [
+        {
+          parentTable: `${schema}.customers`,
+          parentColumn: 'id',
+          childTable: `${schema}.orders`,
+          childColumn: 'customer_id',
+          cardinality: 'OneToMany',
+          joinType: 'INNER JOIN',
+        },
+      ],
+    })
+    await a.ok('POST', '/api/v2/workspace', a.serviceToken, { name, connectionType: 'DATAMART', datamartName: name })
+    const dashboards = { sales: `${name}-sales`, isolation: `${name}-isolation` }
+    for (const [dashboardId, document] of [
+      [dashboards.sales, salesDocument(schema)],
+      [dashboards.isolation, isolationDocument(schema)],
+    ] as const) {
+      await a.ok('POST', '/api/v2/data-app/import-dashboard', a.serviceToken, {
+        workspaceName: name,
+        dashboardId,
+        importDashboardData: document,
+      })
+    }
+    return {
+      name: backend,
+      sales: { dashboardId: dashboards.sales, embedId: await embed(dashboards.sales, name, name) },
+      isolation: { dashboardId: dashboards.isolation, embedId: await embed(dashboards.isolation, name, name) },
+    }
+  }
+
   beforeAll(async () => {
     wh = await createPgWarehouse()
     data = await loadWarehouse(wh)
@@ -281,15 +334,6 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
       dashboardId: 'isolation',
       importDashboardData: isolationDocument(wh.schema),
     })
-    const embed = async (dashboardId: string, workspaceName: string, datamartName: string) =>
-      (
-        await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
-          dashboardId,
-          embedType: 'dashboard',
-          workspaceName,
-          accessSettings: { ...ACCESS, datamartName },
-        })
-      ).id as string
     backends.postgres = {
       name: 'postgres',
       sales: { dashboardId: 'sales-overview', embedId: a.embedId },
@@ -302,44 +346,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
       datasourceType: 'csv',
       credentials: { name: 'files', path: csvDir },
     })
-    await a.ok('POST', '/api/v2/data-app/datamarts', a.serviceToken, {
-      name: 'files',
-      datasourceName: 'files',
-      tableList: [
-        { schemaName: 'main', name: 'orders', clientColumn: 'tenant' },
-        { schemaName: 'main', name: 'customers', clientColumn: 'tenant' },
-      ],
-      relationships: [
-        {
-          parentTable: 'main.customers',
-          parentColumn: 'id',
-          childTable: 'main.orders',
-          childColumn: 'customer_id',
-          cardinality: 'OneToMany',
-          joinType: 'INNER JOIN',
-        },
-      ],
-    })
-    await a.ok('POST', '/api/v2/workspace', a.serviceToken, {
-      name: 'files',
-      connectionType: 'DATAMART',
-      datamartName: 'files',
-    })
-    for (const [dashboardId, document] of [
-      ['files-sales', salesDocument('main')],
-      ['files-isolation', isolationDocument('main')],
-    ] as const) {
-      await a.ok('POST', '/api/v2/data-app/import-dashboard', a.serviceToken, {
-        workspaceName: 'files',
-        dashboardId,
-        importDashboardData: document,
-      })
-    }
-    backends.duckdb = {
-      name: 'duckdb',
-      sales: { dashboardId: 'files-sales', embedId: await embed('files-sales', 'files', 'files') },
-      isolation: { dashboardId: 'files-isolation', embedId: await embed('files-isolation', 'files', 'files') },
-    }
+    backends.duckdb = await modelBackend('duckdb', 'files', 'main')
     if (!hasMaria) return
     // MariaDB: the same rows in a database of their own, a mysql datasource, its own datamart and workspace
     maria = await createMariaWarehouse(data)
@@ -367,44 +374,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
       datasourceType: 'mysql',
       credentials: { name: 'maria', ...maria.credentials },
     })
-    await a.ok('POST', '/api/v2/data-app/datamarts', a.serviceToken, {
-      name: 'maria',
-      datasourceName: 'maria',
-      tableList: [
-        { schemaName: db, name: 'orders', clientColumn: 'tenant' },
-        { schemaName: db, name: 'customers', clientColumn: 'tenant' },
-      ],
-      relationships: [
-        {
-          parentTable: `${db}.customers`,
-          parentColumn: 'id',
-          childTable: `${db}.orders`,
-          childColumn: 'customer_id',
-          cardinality: 'OneToMany',
-          joinType: 'INNER JOIN',
-        },
-      ],
-    })
-    await a.ok('POST', '/api/v2/workspace', a.serviceToken, {
-      name: 'maria',
-      connectionType: 'DATAMART',
-      datamartName: 'maria',
-    })
-    for (const [dashboardId, document] of [
-      ['maria-sales', salesDocument(db)],
-      ['maria-isolation', isolationDocument(db)],
-    ] as const) {
-      await a.ok('POST', '/api/v2/data-app/import-dashboard', a.serviceToken, {
-        workspaceName: 'maria',
-        dashboardId,
-        importDashboardData: document,
-      })
-    }
-    backends.mariadb = {
-      name: 'mariadb',
-      sales: { dashboardId: 'maria-sales', embedId: await embed('maria-sales', 'maria', 'maria') },
-      isolation: { dashboardId: 'maria-isolation', embedId: await embed('maria-isolation', 'maria', 'maria') },
-    }
+    backends.mariadb = await modelBackend('mariadb', 'maria', db)
   })
   afterAll(async () => {
     await t?.close()

@@ -27,6 +27,15 @@ function cells(r) {
         `≤ ${r.target.readyMs / 1000} s, ≤ ${r.target.rssMB} MB`,
       ]
     }
+    case 'memory': {
+      const s = r.scenario
+      return [
+        `${s.perBlockMB.map((mb) => `+${fmt(mb, 1)} MB`).join(', ')} per 1,000 tenants (RSS ${s.rssMB.join(' → ')} MB over ${fmt(s.tenants)} tenants)`,
+        '–',
+        '–',
+        `≤ ${r.target.mbPer1000} MB per 1,000`,
+      ]
+    }
     case 'web': {
       const s = r.scenario ?? {}
       const parts = []

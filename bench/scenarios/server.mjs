@@ -19,6 +19,7 @@ export const SERVER_SCENARIOS = {
   'runtime-query': 'Runtime query with a guest token',
   'groupby-1m-duckdb': '1M-row GROUP BY metric, DuckDB (Parquet via csv datasource)',
   'groupby-1m-postgres': '1M-row GROUP BY metric, PostgreSQL',
+  'many-tenants': 'Many tenants: RSS per 1,000 active tenants (token, runtime load, query each)',
 }
 
 /** `node dist/main.js` as in production, with its own temp DATA_DIR; --cpu-prof when profiling. */
@@ -148,7 +149,7 @@ export async function serverScenarios(ctx, record) {
       }
     }
 
-    if (wanted(ctx, ['query-cache-hit', 'runtime-query'])) {
+    if (wanted(ctx, ['query-cache-hit', 'runtime-query', 'many-tenants'])) {
       const server = await startStrata(ctx, 'strata-cache', {})
       try {
         const setup = await setupAnalytics(server.url, wh)
@@ -197,12 +198,54 @@ export async function serverScenarios(ctx, record) {
             }),
           )
         }
+        if (ctx.wants('many-tenants')) {
+          log('many tenants')
+          record('many-tenants', await manyTenants(ctx, server, setup))
+        }
       } finally {
         await server.stop()
       }
     }
   } finally {
     await bare.stop()
+  }
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 2_000))
+
+/**
+ * DESIGN.md §4 "many tenants": what 1,000 more active tenants cost in RSS (pools, caches, token
+ * state). Each tenant mints a guest token, loads the runtime and runs a query (its own compiled
+ * SQL and cached result); RSS after 2 s of quiet, before and after each block of 1,000 (after a
+ * first block that warms the caches' code paths). clientIds beyond the warehouse's tenants have
+ * no rows but are as many distinct tenants to the server.
+ */
+async function manyTenants(ctx, server, setup) {
+  const block = ctx.opts.smoke ? 50 : 1_000
+  const blocks = ctx.opts.smoke ? 2 : 3
+  const embedId = setup.embeds.pg
+  const activate = async (tenant) => {
+    const { token } = await api(server.url, 'POST', '/api/v2/guest-token/create', {
+      token: setup.dataAppKey,
+      body: runtimeGuestTokenBody(embedId, tenant),
+    })
+    await api(server.url, 'GET', `/api/v2/embed/runtime/${embedId}`, { token })
+    await api(server.url, 'POST', `/api/v2/embed/runtime/${embedId}/query`, { token, body: { metricId: 'by_region' } })
+  }
+  const rss = [server.rss()]
+  for (let b = 0; b < blocks; b++) {
+    const tenants = Array.from({ length: block }, (_, i) => `t${b * block + i}`)
+    for (let i = 0; i < tenants.length; i += 10) await Promise.all(tenants.slice(i, i + 10).map(activate))
+    await settle()
+    rss.push(server.rss())
+  }
+  const perBlockMB = rss.slice(2).map((r, i) => round((r - (rss[i + 1] ?? r)) / 2 ** 20 / (block / 1000), 1))
+  const worst = Math.max(...perBlockMB)
+  return {
+    kind: 'memory',
+    status: worst <= 20 ? 'pass' : 'fail',
+    target: { mbPer1000: 20 },
+    scenario: { tenants: block * blocks, rssMB: rss.map((r) => round(r / 2 ** 20, 0)), perBlockMB },
   }
 }
 

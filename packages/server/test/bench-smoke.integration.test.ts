@@ -21,6 +21,7 @@ const SCENARIOS = [
   'runtime-query',
   'groupby-1m-duckdb',
   'groupby-1m-postgres',
+  'many-tenants',
   'start-to-ready',
   'web-component',
 ]

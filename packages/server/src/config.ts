@@ -40,6 +40,8 @@ export interface Config {
   readonly tenantQueryConcurrency: number
   /** Metric results are cached this long (0: off). */
   readonly resultCacheTtlMs: number
+  /** Memory each DuckDB-backed datasource (csv, awss3) may use, its loaded files included. */
+  readonly duckdbMemoryLimitMb: number
 }
 
 export class ConfigError extends Error {
@@ -140,5 +142,6 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     poolMax,
     tenantQueryConcurrency: integer(env, 'TENANT_QUERY_CONCURRENCY', Math.max(1, Math.floor(poolMax / 2)), 1, 1000),
     resultCacheTtlMs: integer(env, 'RESULT_CACHE_TTL_MS', 60_000, 0, 86_400_000),
+    duckdbMemoryLimitMb: integer(env, 'DUCKDB_MEMORY_LIMIT_MB', 1024, 16, 1_048_576),
   }
 }

@@ -89,6 +89,8 @@ export interface ConnectorOptions {
   readonly poolMax: number
   /** Our addition: tenant-database pools kept open at once (DATABASE tenancy), default 16. */
   readonly maxTenantPools?: number
+  /** DuckDB (csv, awss3): memory one datasource's instance may use, its loaded files included; default 1024. */
+  readonly duckdbMemoryLimitMb?: number
 }
 
 /** Credentials of the families that have a live connector; validated before they get here. */

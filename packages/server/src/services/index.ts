@@ -46,7 +46,12 @@ export async function createServices(config: Config): Promise<Services> {
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined
   const bus = new InvalidationBus(redis)
   await bus.start()
-  const datasources = new Datasources(store, keyring, { connectTimeoutMs: 8_000, poolMax: config.poolMax }, bus)
+  const datasources = new Datasources(
+    store,
+    keyring,
+    { connectTimeoutMs: 8_000, poolMax: config.poolMax, duckdbMemoryLimitMb: config.duckdbMemoryLimitMb },
+    bus,
+  )
   const datamarts = new Datamarts(store, datasources, bus)
   const workspaces = new Workspaces(store, datasources, datamarts, bus)
   const sources = new Sources(datasources, datamarts)

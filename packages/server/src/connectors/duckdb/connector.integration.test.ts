@@ -147,6 +147,36 @@ describe('duckdb connector (csv, awss3 file:// mirror; live DuckDB in-process)',
     expect(day.rows).toEqual([{ d: '2024-01-02' }])
   })
 
+  it('bounds the instance memory (DUCKDB_MEMORY_LIMIT_MB): a query past it is a QUERY_ERROR, the datasource keeps working', async () => {
+    const data = path.join(dir, 'data')
+    const small = new DuckdbConnector(
+      { kind: 'csv', credentials: { name: 'files', path: data } },
+      {
+        ...options,
+        duckdbMemoryLimitMb: 64,
+      },
+    )
+    try {
+      const limit = await small.execute("select current_setting('memory_limit') as m", base)
+      expect(String(limit.rows[0]?.m)).toMatch(/^6[0-9](\.\d+)? ?Mi?B$/)
+      const hungry =
+        "select count(*) as n from (select distinct i::varchar || repeat('x', 40) from range(20000000) t(i))"
+      const { error } = await caught(small.execute(hungry, { ...base, timeoutMs: 60_000 }))
+      expectCode(error, 'QUERY_ERROR')
+      expect((error as Error).message).toMatch(/memory/i)
+      expect((await small.execute('select 1 as one', base)).rows).toEqual([{ one: 1 }])
+    } finally {
+      await small.close()
+    }
+    expect(
+      () =>
+        new DuckdbConnector(
+          { kind: 'csv', credentials: { name: 'x', path: data } },
+          { ...options, duckdbMemoryLimitMb: 1 },
+        ),
+    ).toThrow(RangeError)
+  })
+
   it('a query past timeoutMs is interrupted → QUERY_TIMEOUT; an aborted signal → QUERY_ERROR', async () => {
     const slow = 'select count(*) from range(100000000) a, range(100000000) b'
     const { error, ms } = await caught(csv.execute(slow, { ...base, timeoutMs: 300 }))

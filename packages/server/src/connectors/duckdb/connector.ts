@@ -38,6 +38,7 @@ export type DuckdbSource =
   | { readonly kind: 'awss3'; readonly credentials: AwsS3Credentials }
 
 const SCHEMA = 'main'
+const DEFAULT_MEMORY_LIMIT_MB = 1024
 const METADATA_TIMEOUT_MS = 60_000
 
 interface Lease {
@@ -57,11 +58,16 @@ const MAX_IDLE = 4
 export class DuckdbConnector implements Connector {
   readonly dialect = 'duckdb' as const
   readonly #source: DuckdbSource
+  readonly #memoryLimitMb: number
   #opened: Promise<Opened> | undefined
   #closed = false
 
-  constructor(source: DuckdbSource, _options: ConnectorOptions) {
+  constructor(source: DuckdbSource, options: ConnectorOptions) {
     this.#source = source
+    this.#memoryLimitMb = options.duckdbMemoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB
+    if (!Number.isSafeInteger(this.#memoryLimitMb) || this.#memoryLimitMb < 16) {
+      throw new RangeError('duckdbMemoryLimitMb must be a whole number of at least 16')
+    }
   }
 
   async test(): Promise<void> {
@@ -207,7 +213,9 @@ export class DuckdbConnector implements Connector {
       this.#source.kind === 'csv'
         ? await csvSources(this.#source.credentials)
         : await s3Sources(this.#source.credentials)
-    const instance = await DuckDBInstance.create(':memory:')
+    // Bounded before anything is loaded: the parsed files count against it too. The value is our
+    // own validated integer. Past it a load or query fails (DuckDB's "Out of Memory" error).
+    const instance = await DuckDBInstance.create(':memory:', { memory_limit: `${this.#memoryLimitMb}MB` })
     try {
       const conn = await instance.connect()
       try {

@@ -82,6 +82,8 @@ const env = {
   DEMO: 'true',
   LOG_LEVEL: 'warn',
   RATE_LIMIT: '0',
+  // e.g. NODE_OPTIONS=--max-old-space-size=160 npm run soak: is growth garbage or retained?
+  ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}),
 }
 const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] })
 const warnings = []

@@ -261,12 +261,17 @@ describe.skipIf(!hasPg)('abuse of the warehouse: one tenant cannot starve anothe
     const minted = await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, {
       dataAppName: 'salesapp',
       clientId: 'None',
+      permissions: { isEnableDownloadMetrics: true },
     })
     const viaRuntime = await a.call('POST', `/api/v2/embed/runtime/${slowEmbed}/query`, minted.token, {
       metricId: 'all_rows',
     })
     expect([viaRuntime.statusCode, viaRuntime.json().data?.length], viaRuntime.body).toEqual([200, ROW_LIMIT])
     expect(viaRuntime.headers['strata-truncated']).toBe('true')
+    const csv = await a.call('GET', `/api/v2/embed/runtime/${slowEmbed}/metrics/all_rows/download`, minted.token)
+    expect(csv.statusCode, csv.body).toBe(200)
+    expect(csv.body.trim().split('\r\n')).toHaveLength(ROW_LIMIT + 1) // the header line and the capped rows
+    expect(csv.headers['strata-truncated']).toBe('true')
     console.log(
       `[abuse] 12 concurrent slow queries from one tenant (QUERY_TIMEOUT_MS=${TIMEOUT_MS}, POOL_MAX=4, 2 per tenant): all QUERY_TIMEOUT, ` +
         `the first after ${Math.round((firstFloodAnswerAt as number) - started)} ms, the last after ${floodMs} ms; ` +

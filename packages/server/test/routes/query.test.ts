@@ -245,6 +245,7 @@ describe.skipIf(!hasPg).each(storeKinds)('metric queries on %s', (store) => {
       expect(res.statusCode, res.body).toBe(200)
       expect(res.headers['content-type']).toMatch(/^text\/csv/)
       expect(res.headers['content-disposition']).toBe('attachment; filename="revenue_by_country.csv"')
+      expect(res.headers['strata-truncated']).toBeUndefined() // whole (a capped one says so: abuse test)
       const lines = res.body.trim().split('\r\n')
       expect(lines[0]).toBe('country,revenue,orders')
       const expected = await wh.query<{ n: string }>(

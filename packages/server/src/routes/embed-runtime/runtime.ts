@@ -101,12 +101,18 @@ const runtime: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { embedId, metricId } = request.params
       const dashboardFilter = parseFilter(request.query.dashboardFilter)
-      const csv = await service.download(claims(request), embedId, metricId, dashboardFilter ? { dashboardFilter } : {})
+      const result = await service.download(
+        claims(request),
+        embedId,
+        metricId,
+        dashboardFilter ? { dashboardFilter } : {},
+      )
       const file = `${metricId.replace(/[^A-Za-z0-9_.-]/g, '_')}.csv`
+      sendResult(reply, result)
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${file}"`)
-        .send(csv)
+        .send(result.csv)
     },
   )
 }

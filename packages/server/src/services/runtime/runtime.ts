@@ -132,14 +132,20 @@ export class Runtime {
   }
 
   /** The metric's rows as CSV, only with the download permission; same tenancy as `query`. */
-  async download(claims: GuestClaims, id: string, metricId: string, filters: Omit<RuntimeQuery, 'metricId'>) {
+  async download(
+    claims: GuestClaims,
+    id: string,
+    metricId: string,
+    filters: Omit<RuntimeQuery, 'metricId'>,
+  ): Promise<{ csv: string; truncated?: true }> {
     const { embed } = await this.open(claims, id)
     if (!effective(claims, embed).download) {
       throw new ApiError('UNAUTHORIZED', 403, 'Downloading metric data is not allowed for this token')
     }
     const result = await this.query(claims, id, { ...filters, metricId })
     const columns = result.metaData.columns.map((c) => c.name)
-    return toCsv(columns.length ? columns : Object.keys(result.data[0] ?? {}), result.data)
+    const csv = toCsv(columns.length ? columns : Object.keys(result.data[0] ?? {}), result.data)
+    return result.truncated ? { csv, truncated: true } : { csv }
   }
 
   /** allowedEmbeds → 403; an embed that is gone (or of another data app) → 401. */

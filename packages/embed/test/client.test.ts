@@ -45,6 +45,18 @@ describe('RuntimeClient', () => {
     })
   })
 
+  it('marks a result the server cut at its row limit (Strata-Truncated header)', async () => {
+    const cut = () => {
+      const res = ok([{ a: 1 }])
+      res.headers.set('strata-truncated', 'true')
+      return res
+    }
+    const { fetchImpl } = fakeServer((_call, n) => (n === 1 ? cut() : ok([{ a: 1 }])))
+    const client = new RuntimeClient('https://s', 'e', 't', { onTokenExpired: () => {} }, fetchImpl)
+    expect((await client.query({ metricId: 'm' })).truncated).toBe(true)
+    expect((await client.query({ metricId: 'm' })).truncated).toBeUndefined()
+  })
+
   it('puts the dashboard filter on the download URL', async () => {
     const { calls, fetchImpl } = fakeServer(() => new Response('a,b\n1,2\n', { status: 200 }))
     const client = new RuntimeClient('https://s', 'e', 't', { onTokenExpired: () => {} }, fetchImpl)

@@ -47,12 +47,14 @@ export class RuntimeClient {
     return 'embedId' in body ? body : body.data
   }
 
-  query(body: QueryRequest, signal?: AbortSignal): Promise<QueryResult> {
-    return this.json<QueryResult>(
+  async query(body: QueryRequest, signal?: AbortSignal): Promise<QueryResult> {
+    const res = await this.send(
       '/query',
       { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
       signal,
     )
+    const result = (await res.json()) as QueryResult
+    return res.headers.get('strata-truncated') === 'true' ? { ...result, truncated: true } : result
   }
 
   /** The metric's rows as CSV. */

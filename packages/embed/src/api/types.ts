@@ -82,6 +82,8 @@ export interface QueryResult {
   readonly metaData: { readonly columns: readonly ColumnMeta[]; readonly groupbyColumnList: readonly string[] }
   readonly metricid: string
   readonly error: null
+  /** The server cut the rows at its row limit (its `Strata-Truncated` header; not in the body). */
+  readonly truncated?: boolean
 }
 
 export interface QueryRequest {

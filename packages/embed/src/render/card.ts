@@ -81,7 +81,16 @@ function renderBody(host: CardHost, m: MetricState, visual: Visual | undefined):
     return html`<div class="skeleton ${m.metric.chart.type}" part="skeleton" aria-hidden="true"></div>
       <span class="sr-only" role="status">Loading ${m.metric.name}</span>`
   }
-  return html`<div class="stale">${renderVisual(host, m, visual)}</div>`
+  const rows = m.result?.data.length ?? 0
+  return html`<div class="stale">${renderVisual(host, m, visual)}</div>
+    ${
+      m.result?.truncated
+        ? html`<p class="truncated" part="truncated-note" role="note">
+          Showing the first ${formatNumber(rows, { locale: host.locale })} rows: the result is larger than the
+          server returns at once.
+        </p>`
+        : nothing
+    }`
 }
 
 function renderVisual(host: CardHost, m: MetricState, visual: Visual): TemplateResult {

@@ -46,6 +46,12 @@ export const states = css`
       transition: none;
     }
   }
+  .truncated {
+    margin: 6px 0 0;
+    font-size: 12px;
+    color: var(--_muted);
+  }
+
   .empty,
   .error {
     flex: 1;

@@ -236,3 +236,59 @@ describe.skipIf(!hasChromium)('the demo in Chromium', () => {
     return ((await res.json()) as { token: string }).token
   }
 })
+
+describe.skipIf(!hasChromium)('the demo in Chromium with a row limit below some results', () => {
+  let dataDir: string
+  let server: ServerProcess
+  let browser: Browser
+  beforeAll(async () => {
+    dataDir = tempDataDir()
+    server = await startServer({
+      env: { DATA_DIR: dataDir, DEMO: 'true', QUERY_ROW_LIMIT: '5' },
+      readyTimeoutMs: 60_000,
+    })
+    const { chromium } = await import('playwright-core')
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+  }, 90_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+    removeDir(dataDir)
+  })
+
+  it('says under each cut chart or table that it shows the first rows only, and nowhere else', async () => {
+    const page = await browser.newPage({ viewport: { width: 1600, height: 1400 } })
+    await page.goto(`${server.url}/demo`)
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('strata-dashboard')].every((e) => e.getAttribute('data-state') === 'ready'),
+      null,
+      { timeout: 30_000 },
+    )
+    const cards = await page.evaluate(() =>
+      [
+        ...((document.querySelector('strata-dashboard') as HTMLElement).shadowRoot as ShadowRoot).querySelectorAll(
+          '[part~="card"]',
+        ),
+      ].map((card) => ({
+        metricId: card.getAttribute('data-metric-id'),
+        type: card.getAttribute('data-chart-type'),
+        note: card.querySelector('[part~="truncated-note"]')?.textContent?.replace(/\s+/g, ' ').trim() ?? null,
+      })),
+    )
+    // what the server says for the same metrics, with the same tenant's token
+    const { token } = (await (await fetch(`${server.url}/demo/token?tenant=acme`)).json()) as { token: string }
+    for (const card of cards) {
+      const res = await fetch(`${server.url}/api/v2/embed/runtime/demo-sales/query`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ metricId: card.metricId, ...(card.type === 'table' ? { pageNumber: 1 } : {}) }),
+      })
+      const cut = res.headers.get('strata-truncated') === 'true'
+      expect(card.note !== null, `${card.metricId}: note ${card.note}, header ${cut}`).toBe(cut)
+      if (cut) expect(card.note).toMatch(/^Showing the first 5 rows/)
+    }
+    expect(cards.some((c) => c.note !== null)).toBe(true)
+    expect(cards.some((c) => c.note === null)).toBe(true)
+    await page.close()
+  })
+})

@@ -29,15 +29,21 @@ export const RuntimeQueryBody = Type.Object(
   { additionalProperties: false },
 )
 
-export const MetricQueryResult = Type.Object({
-  data: Type.Array(Type.Record(Type.String(), Type.Unknown())),
-  timeTaken: Type.Number({ description: 'milliseconds' }),
-  comparisonValue: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-  totalRecords: Type.Integer(),
-  metaData: Type.Object({
-    columns: Type.Array(Type.Object({ name: Type.String(), dataType: Type.String() })),
-    groupbyColumnList: Type.Array(Type.String()),
-  }),
-  metricid: Type.String(),
-  error: Type.Null(),
-})
+export const MetricQueryResult = Type.Object(
+  {
+    data: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+    timeTaken: Type.Number({ description: 'milliseconds' }),
+    comparisonValue: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+    totalRecords: Type.Integer(),
+    metaData: Type.Object({
+      columns: Type.Array(Type.Object({ name: Type.String(), dataType: Type.String() })),
+      groupbyColumnList: Type.Array(Type.String()),
+    }),
+    metricid: Type.String(),
+    error: Type.Null(),
+  },
+  {
+    description:
+      'The metric result. When its rows were cut at QUERY_ROW_LIMIT the answer carries the header `Strata-Truncated: true` (the body is unchanged).',
+  },
+)

@@ -68,6 +68,25 @@ export const ACCESS = {
   metricCreationMode: 'DRAG_DROP',
 }
 
+/** A datamart's tables over `schema`: orders, customers, then `extra`, each with its tenant column. */
+export function salesTables(schema: string, ...extra: string[]) {
+  return ['orders', 'customers', ...extra].map((name) => ({ schemaName: schema, name, clientColumn: 'tenant' }))
+}
+
+/** customers 1:n orders, on customer_id. */
+export function salesRelationships(schema: string) {
+  return [
+    {
+      parentTable: `${schema}.customers`,
+      parentColumn: 'id',
+      childTable: `${schema}.orders`,
+      childColumn: 'customer_id',
+      cardinality: 'OneToMany',
+      joinType: 'INNER JOIN',
+    },
+  ]
+}
+
 export type Call = (
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
@@ -95,20 +114,8 @@ export async function setupAnalytics(app: FastifyInstance, wh: PgWarehouse, data
   await ok('POST', '/api/v2/data-app/datamarts', s, {
     name: 'sales',
     datasourceName: 'warehouse',
-    tableList: [
-      { schemaName: wh.schema, name: 'orders', clientColumn: 'tenant' },
-      { schemaName: wh.schema, name: 'customers', clientColumn: 'tenant' },
-    ],
-    relationships: [
-      {
-        parentTable: `${wh.schema}.customers`,
-        parentColumn: 'id',
-        childTable: `${wh.schema}.orders`,
-        childColumn: 'customer_id',
-        cardinality: 'OneToMany',
-        joinType: 'INNER JOIN',
-      },
-    ],
+    tableList: salesTables(wh.schema),
+    relationships: salesRelationships(wh.schema),
   })
   await ok('POST', '/api/v2/workspace', s, { name: 'main', connectionType: 'DATAMART', datamartName: 'sales' })
   await ok('POST', '/api/v2/data-app/import-dashboard', s, {
@@ -125,3 +132,5 @@ export async function setupAnalytics(app: FastifyInstance, wh: PgWarehouse, data
   })
   return { ...creds, call, ok, embedId: embed.id as string }
 }
+
+export type Analytics = Awaited<ReturnType<typeof setupAnalytics>>

@@ -62,3 +62,10 @@ export async function createPgWarehouse(): Promise<PgWarehouse> {
     },
   }
 }
+
+/** `slow_orders`: the orders behind a view whose every read first sleeps `seconds` (a statement to time out or cancel). */
+export async function createSlowOrders(wh: PgWarehouse, seconds: number): Promise<void> {
+  await wh.query(
+    `create view ${wh.schema}.slow_orders as select o.* from ${wh.schema}.orders o cross join (select pg_sleep(${seconds})) s`,
+  )
+}

@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { StoreKind } from '../../src/store/store.js'
 import { createPostgresDatabase } from '../helpers/app.js'
 import { bootstrapOver, removeDir, request, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
+import { useCleanups } from '../helpers/suite.js'
 
 /**
  * DESIGN.md §3: "Writes acknowledged with 200 survive `kill -9` of the server (both stores)."
@@ -33,10 +34,7 @@ const domainsOf = (i: number) => [`v${i}.example.com`, '*.customer.com']
 const keyIdOf = (secret: string) => /^(sk_[0-9a-f]{12})_/.exec(secret)?.[1]
 
 describe.each(stores)('kill -9 durability on %s', (store) => {
-  const cleanups: (() => Promise<void> | void)[] = []
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-  })
+  const cleanups = useCleanups()
 
   it('keeps every write acknowledged with 200, and nothing half-written', { timeout: 90_000 }, async () => {
     const dataDir = tempDataDir()

@@ -1,10 +1,10 @@
 import http from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ACCESS, setupAnalytics } from '../helpers/analytics.js'
-import { createTestApp, type TestContext } from '../helpers/app.js'
+import { ACCESS, salesRelationships, salesTables } from '../helpers/analytics.js'
 import { bootstrapOver, removeDir, request, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
-import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
+import { useAnalytics } from '../helpers/suite.js'
+import { createSlowOrders } from '../helpers/warehouse.js'
 
 /**
  * One client must not take the service from the others: a burst from one address is cut at
@@ -138,44 +138,27 @@ function rawPost(
 }
 
 describe.skipIf(!hasPg)('abuse of the warehouse: one tenant cannot starve another', () => {
-  let wh: PgWarehouse
-  let t: TestContext
-  let a: Awaited<ReturnType<typeof setupAnalytics>>
   let slowEmbed: string
   const TIMEOUT_MS = 800
   const ROW_LIMIT = 25
-
-  beforeAll(async () => {
-    wh = await createPgWarehouse()
-    await wh.query(
-      `create view ${wh.schema}.slow_orders as select o.* from ${wh.schema}.orders o cross join (select pg_sleep(30)) s`,
-    )
-    t = await createTestApp('sqlite', {
+  const { wh, a } = useAnalytics('sqlite', {
+    app: 'suite',
+    env: {
       LOG_LEVEL: 'silent',
       RATE_LIMIT: '0',
       QUERY_TIMEOUT_MS: String(TIMEOUT_MS),
       QUERY_ROW_LIMIT: String(ROW_LIMIT),
       POOL_MAX: '4',
       RESULT_CACHE_TTL_MS: '0',
-    })
-    a = await setupAnalytics(t.app, wh)
+    },
+    prepare: (wh) => createSlowOrders(wh, 30),
+  })
+
+  beforeAll(async () => {
     await a.ok('PUT', '/api/v2/data-app/datamarts', a.serviceToken, {
       datamartName: 'sales',
-      tableList: [
-        { schemaName: wh.schema, name: 'orders', clientColumn: 'tenant' },
-        { schemaName: wh.schema, name: 'customers', clientColumn: 'tenant' },
-        { schemaName: wh.schema, name: 'slow_orders', clientColumn: 'tenant' },
-      ],
-      relationships: [
-        {
-          parentTable: `${wh.schema}.customers`,
-          parentColumn: 'id',
-          childTable: `${wh.schema}.orders`,
-          childColumn: 'customer_id',
-          cardinality: 'OneToMany',
-          joinType: 'INNER JOIN',
-        },
-      ],
+      tableList: salesTables(wh.schema, 'slow_orders'),
+      relationships: salesRelationships(wh.schema),
     })
     await a.ok('POST', '/api/v2/data-app/import-dashboard', a.serviceToken, {
       workspaceName: 'main',
@@ -207,10 +190,6 @@ describe.skipIf(!hasPg)('abuse of the warehouse: one tenant cannot starve anothe
         accessSettings: ACCESS,
       })
     ).id
-  })
-  afterAll(async () => {
-    await t?.close()
-    await wh?.drop()
   })
 
   const query = (embedId: string, metricId: string, clientId: string, metricFilter?: object) =>

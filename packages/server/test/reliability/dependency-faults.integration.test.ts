@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
 import pg from 'pg'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { setupAnalytics } from '../helpers/analytics.js'
-import { createPostgresDatabase, createTestApp, type TestContext } from '../helpers/app.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { salesTables } from '../helpers/analytics.js'
+import { createPostgresDatabase } from '../helpers/app.js'
 import {
   bootstrapOver,
   type JsonResponse,
@@ -14,7 +14,8 @@ import {
   tempDataDir,
 } from '../helpers/process.js'
 import { POSTGRES_URL, REDIS_URL, requireService } from '../helpers/services.js'
-import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
+import { useAnalytics, useCleanups } from '../helpers/suite.js'
+import { createSlowOrders } from '../helpers/warehouse.js'
 import { sleep } from './live.js'
 import { TcpProxy } from './tcp-proxy.js'
 
@@ -52,26 +53,18 @@ async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T 
 }
 
 describe.skipIf(!hasPg)('customer database stalls mid-query', () => {
-  let wh: PgWarehouse
-  let t: TestContext
-  let a: Awaited<ReturnType<typeof setupAnalytics>>
   const TIMEOUT_MS = 1_000
+  const { wh, a } = useAnalytics('sqlite', {
+    app: 'suite',
+    env: { LOG_LEVEL: 'silent', QUERY_TIMEOUT_MS: String(TIMEOUT_MS) },
+    // a view whose every read sleeps for a minute: the statement the server must cancel
+    prepare: (wh) => createSlowOrders(wh, 60),
+  })
 
   beforeAll(async () => {
-    wh = await createPgWarehouse()
-    // a view whose every read sleeps for a minute: the statement the server must cancel
-    await wh.query(
-      `create view ${wh.schema}.slow_orders as select o.* from ${wh.schema}.orders o cross join (select pg_sleep(60)) s`,
-    )
-    t = await createTestApp('sqlite', { LOG_LEVEL: 'silent', QUERY_TIMEOUT_MS: String(TIMEOUT_MS) })
-    a = await setupAnalytics(t.app, wh)
     await a.ok('PUT', '/api/v2/data-app/datamarts', a.serviceToken, {
       datamartName: 'sales',
-      tableList: [
-        { schemaName: wh.schema, name: 'orders', clientColumn: 'tenant' },
-        { schemaName: wh.schema, name: 'customers', clientColumn: 'tenant' },
-        { schemaName: wh.schema, name: 'slow_orders', clientColumn: 'tenant' },
-      ],
+      tableList: salesTables(wh.schema, 'slow_orders'),
     })
     await a.ok('POST', '/api/v2/data-app/import-dashboard', a.serviceToken, {
       workspaceName: 'main',
@@ -91,10 +84,6 @@ describe.skipIf(!hasPg)('customer database stalls mid-query', () => {
         ],
       },
     })
-  })
-  afterAll(async () => {
-    await t?.close()
-    await wh?.drop()
   })
 
   it('answers QUERY_TIMEOUT within the timeout and cancels the statement on the database', async () => {
@@ -137,10 +126,7 @@ describe.skipIf(!hasPg)('customer database stalls mid-query', () => {
 })
 
 describe.skipIf(!hasPg)('metadata PostgreSQL partitioned away', () => {
-  const cleanups: (() => Promise<void> | void)[] = []
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-  })
+  const cleanups = useCleanups()
 
   it('readiness 503 within 3 s, API errors fast, recovery by itself (partition, then refusal)', {
     timeout: 60_000,
@@ -209,10 +195,7 @@ describe.skipIf(!hasPg)('metadata PostgreSQL partitioned away', () => {
 })
 
 describe.skipIf(!hasRedis)('Redis partitioned away', () => {
-  const cleanups: (() => Promise<void> | void)[] = []
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-  })
+  const cleanups = useCleanups()
 
   it('rate limits fail open, readiness 503 then back (partition, then refusal)', { timeout: 60_000 }, async () => {
     const proxy = await TcpProxy.start({ host: '127.0.0.1', port: 6379 })

@@ -1,11 +1,12 @@
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import pg from 'pg'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { StoreKind } from '../../src/store/store.js'
 import { createPostgresDatabase } from '../helpers/app.js'
 import { bootstrapOver, removeDir, request, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
+import { useCleanups } from '../helpers/suite.js'
 import {
   ACCESS_SETTINGS,
   csvDataset,
@@ -40,10 +41,7 @@ const KILL_AFTER_MS = 3_000
 type Kind = 'embed' | 'token' | 'import'
 
 describe.each(stores)('kill -9 during embed, guest-token and import writes on %s', (store) => {
-  const cleanups: (() => Promise<void> | void)[] = []
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-  })
+  const cleanups = useCleanups()
 
   it('keeps every acknowledged write, whole, and nothing half-written', { timeout: 90_000 }, async () => {
     const dataDir = tempDataDir()

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { writeDemoDataset } from '../../src/services/demo/dataset.js'
 import { demoDocument } from '../../src/services/demo/document.js'
+import { ACCESS, salesRelationships, salesTables } from '../helpers/analytics.js'
 import { type JsonResponse, request } from '../helpers/process.js'
 
 /**
@@ -10,19 +11,8 @@ import { type JsonResponse, request } from '../helpers/process.js'
  * server whose warehouse is DuckDB over CSV files (the demo's generated dataset, small), so a
  * test needs no warehouse server of its own.
  */
-export const ACCESS_SETTINGS = {
-  datamartName: 'sales',
-  isAllowEmailReports: false,
-  isAllowManageMetrics: false,
-  isAllowCreateDashboardView: false,
-  isAllowMetricCreation: false,
-  isAllowMetricDeletion: false,
-  isAllowMetricLayoutChange: false,
-  isAllowMetricUpdate: false,
-  isAllowUnderlyingData: true,
-  isAllowEndUserDashboardFilter: true,
-  metricCreationMode: 'DRAG_DROP',
-}
+/** helpers/analytics.ts's ACCESS, with end-user dashboard filters allowed. */
+export const ACCESS_SETTINGS = { ...ACCESS, isAllowEndUserDashboardFilter: true }
 
 export const FILE_TENANTS = ['acme', 'globex', 'initech', 'umbrella'] as const
 
@@ -64,20 +54,8 @@ export async function setupFilesAnalytics(
       body: {
         name: 'sales',
         datasourceName: 'files',
-        tableList: [
-          { schemaName: 'main', name: 'orders', clientColumn: 'tenant' },
-          { schemaName: 'main', name: 'customers', clientColumn: 'tenant' },
-        ],
-        relationships: [
-          {
-            parentTable: 'main.customers',
-            parentColumn: 'id',
-            childTable: 'main.orders',
-            childColumn: 'customer_id',
-            cardinality: 'OneToMany',
-            joinType: 'INNER JOIN',
-          },
-        ],
+        tableList: salesTables('main'),
+        relationships: salesRelationships('main'),
       },
     }),
     'datamart',

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { hashSecret } from '../../src/security/secrets.js'
 import { setupAnalytics } from '../helpers/analytics.js'
-import { createTestApp, storeKinds, type TestContext } from '../helpers/app.js'
+import { storeKinds } from '../helpers/app.js'
 import { bearer } from '../helpers/bootstrap.js'
 import { requireService } from '../helpers/services.js'
-import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
+import { useWarehouseApp } from '../helpers/suite.js'
 
 /**
  * DESIGN.md §3 for what test/routes/secrets.test.ts leaves out: datasource credentials and
@@ -24,16 +24,7 @@ const secret = (label: string) => `${label}-${randomBytes(12).toString('hex')}`
 const FAKE_KEY = `-----BEGIN OPENSSH PRIVATE KEY-----\n${randomBytes(48).toString('base64')}\n-----END OPENSSH PRIVATE KEY-----`
 
 describe.skipIf(!hasPg).each(storeKinds)('datasource credentials and guest tokens on %s', (store) => {
-  let wh: PgWarehouse
-  let t: TestContext
-  beforeAll(async () => {
-    wh = await createPgWarehouse()
-  })
-  afterAll(async () => wh.drop())
-  beforeEach(async () => {
-    t = await createTestApp(store, { LOG_LEVEL: 'debug' })
-  })
-  afterEach(async () => t.close())
+  const { wh, t } = useWarehouseApp(store, { env: { LOG_LEVEL: 'debug' } })
 
   it('never logs or echoes them, and stores credentials sealed and tokens hashed', async () => {
     const a = await setupAnalytics(t.app, wh)

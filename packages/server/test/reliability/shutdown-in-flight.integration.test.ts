@@ -1,8 +1,7 @@
-import { once } from 'node:events'
-import http from 'node:http'
-import net from 'node:net'
-import { afterEach, describe, expect, it } from 'vitest'
-import { bootstrapOver, removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
+import { describe, expect, it } from 'vitest'
+import { connectUntilRefused, startServerIn, startSlowUpload } from '../helpers/draining.js'
+import { bootstrapOver, type ServerProcess } from '../helpers/process.js'
+import { useCleanups } from '../helpers/suite.js'
 import { sleep } from './live.js'
 
 /**
@@ -14,72 +13,20 @@ import { sleep } from './live.js'
  */
 const N = 20
 
-interface SlowUpload {
-  readonly outcome: Promise<{ status: number; body: string } | { error: string }>
-  sendRest(): void
-}
-
 /** POST /api/v2/guest-token/create as a slow upload; resolves once the server is reading the body. */
-async function slowMint(server: ServerProcess, key: string, i: number): Promise<SlowUpload> {
-  const body = Buffer.from(JSON.stringify({ dataAppName: 'salesapp', clientId: `tenant-${i}` }))
-  const half = Math.floor(body.length / 2)
-  const req = http.request({
-    host: '127.0.0.1',
-    port: server.port,
-    method: 'POST',
-    path: '/api/v2/guest-token/create',
-    agent: false,
-    headers: {
-      authorization: `Bearer ${key}`,
-      'content-type': 'application/json',
-      'content-length': body.length,
-      expect: '100-continue',
-    },
-  })
-  const outcome = new Promise<{ status: number; body: string } | { error: string }>((resolve) => {
-    req.on('response', (res) => {
-      let text = ''
-      res.setEncoding('utf8').on('data', (chunk: string) => {
-        text += chunk
-      })
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
-      res.on('error', (err) => resolve({ error: err.message }))
-    })
-    req.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }))
-  })
-  req.flushHeaders()
-  await once(req, 'continue') // the server has routed the request and is reading its body
-  req.write(body.subarray(0, half))
-  return { outcome, sendRest: () => req.end(body.subarray(half)) }
-}
-
-/** 'refused', 'reset', or the status line a brand-new connection was answered with. */
-function tryConnect(port: number): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port })
-    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED' ? 'refused' : 'reset'))
-    socket.once('connect', () => {
-      socket.write('GET /health/live HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n')
-      let answered = ''
-      socket.on('data', (chunk) => {
-        answered += chunk.toString()
-      })
-      socket.once('close', () => resolve(answered.split('\r\n')[0] || 'reset'))
-    })
-  })
-}
+const slowMint = (server: ServerProcess, key: string, i: number) =>
+  startSlowUpload(
+    server.port,
+    '/api/v2/guest-token/create',
+    { dataAppName: 'salesapp', clientId: `tenant-${i}` },
+    { authorization: `Bearer ${key}` },
+  )
 
 describe('graceful shutdown with many requests in flight', () => {
-  const cleanups: (() => Promise<void> | void)[] = []
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-  })
+  const cleanups = useCleanups()
 
   it(`finishes ${N} in-flight slow uploads with 200 after SIGTERM, refuses new connections, exits 0`, async () => {
-    const dataDir = tempDataDir()
-    cleanups.push(() => removeDir(dataDir))
-    const server = await startServer({ env: { DATA_DIR: dataDir } })
-    cleanups.push(async () => void (await server.stop(2_000)))
+    const server = await startServerIn(cleanups)
     const { dataAppKey } = await bootstrapOver(server.url)
 
     const uploads = await Promise.all(Array.from({ length: N }, (_, i) => slowMint(server, dataAppKey, i)))
@@ -88,11 +35,7 @@ describe('graceful shutdown with many requests in flight', () => {
     await server.waitForLog((l) => String(l.msg).startsWith('shutting down'))
 
     // new connections: refused once the listener is closed (one racing the signal may get a 503)
-    const attempts = [await tryConnect(server.port)]
-    while (attempts.at(-1) !== 'refused' && attempts.length < 50) {
-      await sleep(20)
-      attempts.push(await tryConnect(server.port))
-    }
+    const attempts = await connectUntilRefused(server.port)
     expect(attempts.at(-1)).toBe('refused')
     for (const a of attempts) expect(['refused', 'reset', 'HTTP/1.1 503 Service Unavailable']).toContain(a)
     // still draining: the process waits for its N uploads

@@ -5,7 +5,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest'
 import { MIN_VERSION_QUERY_PARAMS, versionAtLeast } from '../../src/connectors/clickhouse/request.js'
 import { ResultCache, type ResultKey } from '../../src/services/query/result-cache.js'
-import { ACCESS, salesDocument, setupAnalytics } from '../helpers/analytics.js'
+import { ACCESS, salesDocument, salesRelationships, salesTables, setupAnalytics } from '../helpers/analytics.js'
 import { createTestApp, type TestContext } from '../helpers/app.js'
 import {
   type ClickhouseWarehouse,
@@ -147,6 +147,23 @@ function writeCsv(dir: string, data: Warehouse): void {
       ...data.orders.map((o) => `${o.id},${o.customerId},${o.tenant},${o.status},${o.amount},${ts(o.createdAt)}`),
     ].join('\n'),
   )
+}
+
+/**
+ * An order as a copy (MariaDB, ClickHouse) answers it: amount as text and created_at as an ISO
+ * string, the customer's country and tenant joined; in the shape of ground-truth.ts.
+ */
+function copiedOrder(o: Record<string, unknown>) {
+  return {
+    id: Number(o.id),
+    customerId: Number(o.customer_id),
+    tenant: o.tenant,
+    status: o.status,
+    amount: Number(o.amount),
+    createdAt: Date.parse(String(o.created_at)),
+    country: o.country,
+    customerTenant: o.customer_tenant,
+  }
 }
 
 // ── generators ────────────────────────────────────────────────────────────────
@@ -330,20 +347,8 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
     await a.ok('POST', '/api/v2/data-app/datamarts', a.serviceToken, {
       name,
       datasourceName: name,
-      tableList: [
-        { schemaName: schema, name: 'orders', clientColumn: 'tenant' },
-        { schemaName: schema, name: 'customers', clientColumn: 'tenant' },
-      ],
-      relationships: [
-        {
-          parentTable: `${schema}.customers`,
-          parentColumn: 'id',
-          childTable: `${schema}.orders`,
-          childColumn: 'customer_id',
-          cardinality: 'OneToMany',
-          joinType: 'INNER JOIN',
-        },
-      ],
+      tableList: salesTables(schema),
+      relationships: salesRelationships(schema),
     })
     await a.ok('POST', '/api/v2/workspace', a.serviceToken, { name, connectionType: 'DATAMART', datamartName: name })
     const dashboards = { sales: `${name}-sales`, isolation: `${name}-isolation` }
@@ -402,18 +407,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
               date_format(o.created_at, '%Y-%m-%dT%H:%i:%sZ') as created_at, c.country, c.tenant as customer_tenant
          from orders o join customers c on c.id = o.customer_id order by o.id`,
     )
-    expect(
-      copied.map((o) => ({
-        id: Number(o.id),
-        customerId: Number(o.customer_id),
-        tenant: o.tenant,
-        status: o.status,
-        amount: Number(o.amount),
-        createdAt: Date.parse(String(o.created_at)),
-        country: o.country,
-        customerTenant: o.customer_tenant,
-      })),
-    ).toEqual(data.orders)
+    expect(copied.map(copiedOrder)).toEqual(data.orders)
     expect(await maria.query('select id, country, tenant from customers order by id')).toEqual(data.customers)
     await a.ok('POST', '/api/v2/datasource', a.serviceToken, {
       datasourceType: 'mysql',
@@ -433,18 +427,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
               c.country AS country, c.tenant AS customer_tenant
          FROM ${db}.orders AS o ANY INNER JOIN ${db}.customers AS c ON c.id = o.customer_id ORDER BY id`,
     )
-    expect(
-      copied.map((o) => ({
-        id: Number(o.id),
-        customerId: Number(o.customer_id),
-        tenant: o.tenant,
-        status: o.status,
-        amount: Number(o.amount),
-        createdAt: Date.parse(String(o.created_at)),
-        country: o.country,
-        customerTenant: o.customer_tenant,
-      })),
-    ).toEqual(data.orders)
+    expect(copied.map(copiedOrder)).toEqual(data.orders)
     expect(await ch.query(`SELECT id, country, tenant FROM ${db}.customers ORDER BY id`)).toEqual(data.customers)
     await a.ok('POST', '/api/v2/datasource', a.serviceToken, {
       datasourceType: 'clickhouse',

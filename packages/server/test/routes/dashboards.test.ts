@@ -1,25 +1,14 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { salesDocument, setupAnalytics } from '../helpers/analytics.js'
-import { createTestApp, storeKinds, type TestContext } from '../helpers/app.js'
+import { describe, expect, it } from 'vitest'
+import { salesDocument } from '../helpers/analytics.js'
+import { storeKinds } from '../helpers/app.js'
 import { expectError } from '../helpers/expect-error.js'
 import { requireService } from '../helpers/services.js'
-import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
+import { useAnalytics } from '../helpers/suite.js'
 
 const hasPg = await requireService('PostgreSQL', '127.0.0.1', 5432)
 
 describe.skipIf(!hasPg).each(storeKinds)('dashboard import and export on %s', (store) => {
-  let wh: PgWarehouse
-  let t: TestContext
-  let a: Awaited<ReturnType<typeof setupAnalytics>>
-  beforeAll(async () => {
-    wh = await createPgWarehouse()
-  })
-  afterAll(async () => wh.drop())
-  beforeEach(async () => {
-    t = await createTestApp(store)
-    a = await setupAnalytics(t.app, wh)
-  })
-  afterEach(async () => t.close())
+  const { wh, t, a } = useAnalytics(store)
 
   const exportDashboard = (dashboardId: string, token = a.serviceToken) =>
     a.call('POST', '/api/v2/data-app/export-dashboard', token, { dashboardId, workspaceName: 'main' })

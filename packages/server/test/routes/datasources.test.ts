@@ -1,25 +1,18 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createTestApp, storeKinds, type TestContext } from '../helpers/app.js'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { storeKinds } from '../helpers/app.js'
 import { bearer, bootstrap } from '../helpers/bootstrap.js'
 import { expectError } from '../helpers/expect-error.js'
 import { requireService } from '../helpers/services.js'
-import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
+import { useWarehouseApp } from '../helpers/suite.js'
 
 const hasPg = await requireService('PostgreSQL', '127.0.0.1', 5432)
 
 describe.skipIf(!hasPg).each(storeKinds)('datasources, datamarts and workspaces on %s', (store) => {
-  let wh: PgWarehouse
-  let t: TestContext
+  const { wh, t } = useWarehouseApp(store)
   let creds: Awaited<ReturnType<typeof bootstrap>>
-  beforeAll(async () => {
-    wh = await createPgWarehouse()
-  })
-  afterAll(async () => wh.drop())
   beforeEach(async () => {
-    t = await createTestApp(store)
     creds = await bootstrap(t.app)
   })
-  afterEach(async () => t.close())
 
   const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, token = creds.serviceToken) =>
     t.app.inject({ method, url, payload, headers: bearer(token) })

@@ -1,15 +1,14 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { loadKeyring } from '../../src/security/keyring.js'
 import { hashSecret } from '../../src/security/secrets.js'
 import { GuestTokens, MAX_SEALED_TOKEN } from '../../src/services/guest-tokens/guest-tokens.js'
-import { setupAnalytics } from '../helpers/analytics.js'
-import { createTestApp, storeKinds, type TestContext } from '../helpers/app.js'
+import { storeKinds } from '../helpers/app.js'
 import { expectError } from '../helpers/expect-error.js'
 import { requireService } from '../helpers/services.js'
-import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
+import { useAnalytics } from '../helpers/suite.js'
 
 const hasPg = await requireService('PostgreSQL', '127.0.0.1', 5432)
 
@@ -28,18 +27,7 @@ const FULL_PARAMS = {
 }
 
 describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
-  let wh: PgWarehouse
-  let t: TestContext
-  let a: Awaited<ReturnType<typeof setupAnalytics>>
-  beforeAll(async () => {
-    wh = await createPgWarehouse()
-  })
-  afterAll(async () => wh.drop())
-  beforeEach(async () => {
-    t = await createTestApp(store)
-    a = await setupAnalytics(t.app, wh)
-  })
-  afterEach(async () => t.close())
+  const { t, a } = useAnalytics(store)
 
   const mint = (body: object, key = a.dataAppKey) => a.call('POST', '/api/v2/guest-token/create', key, body)
 

@@ -1,27 +1,15 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { setupAnalytics } from '../helpers/analytics.js'
-import { createTestApp, storeKinds, type TestContext } from '../helpers/app.js'
+import { describe, expect, it } from 'vitest'
+import { storeKinds } from '../helpers/app.js'
 import { expectError } from '../helpers/expect-error.js'
 import { requireService } from '../helpers/services.js'
-import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
+import { useAnalytics } from '../helpers/suite.js'
 
 const hasPg = await requireService('PostgreSQL', '127.0.0.1', 5432)
 
 const num = (v: unknown) => Math.round(Number(v) * 100) / 100
 
 describe.skipIf(!hasPg).each(storeKinds)('metric queries on %s', (store) => {
-  let wh: PgWarehouse
-  let t: TestContext
-  let a: Awaited<ReturnType<typeof setupAnalytics>>
-  beforeAll(async () => {
-    wh = await createPgWarehouse()
-  })
-  afterAll(async () => wh.drop())
-  beforeEach(async () => {
-    t = await createTestApp(store)
-    a = await setupAnalytics(t.app, wh)
-  })
-  afterEach(async () => t.close())
+  const { wh, t, a } = useAnalytics(store)
 
   const revenueOf = async (tenant?: string) => {
     const [row] = await wh.query<{ s: string }>(

@@ -20,6 +20,18 @@ if (!hasChromium) {
 }
 const ARTIFACTS = join(process.cwd(), 'test-results')
 
+/** /demo in a new page, once every dashboard on it is ready. */
+async function openDemoOf(browser: Browser, server: ServerProcess): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1400 } })
+  await page.goto(`${server.url}/demo`)
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('strata-dashboard')].every((e) => e.getAttribute('data-state') === 'ready'),
+    null,
+    { timeout: 30_000 },
+  )
+  return page
+}
+
 describe.skipIf(!hasChromium)('the demo in Chromium', () => {
   let dataDir: string
   let server: ServerProcess
@@ -40,16 +52,7 @@ describe.skipIf(!hasChromium)('the demo in Chromium', () => {
     removeDir(dataDir)
   })
 
-  const openDemo = async (): Promise<Page> => {
-    const page = await browser.newPage({ viewport: { width: 1600, height: 1400 } })
-    await page.goto(`${server.url}/demo`)
-    await page.waitForFunction(
-      () => [...document.querySelectorAll('strata-dashboard')].every((e) => e.getAttribute('data-state') === 'ready'),
-      null,
-      { timeout: 30_000 },
-    )
-    return page
-  }
+  const openDemo = () => openDemoOf(browser, server)
   /** Per panel (tenant): each card's state, chart type and whether it drew something. */
   const cards = (page: Page) =>
     page.evaluate(() =>
@@ -257,13 +260,7 @@ describe.skipIf(!hasChromium)('the demo in Chromium with a row limit below some 
   })
 
   it('says under each cut chart or table that it shows the first rows only, and nowhere else', async () => {
-    const page = await browser.newPage({ viewport: { width: 1600, height: 1400 } })
-    await page.goto(`${server.url}/demo`)
-    await page.waitForFunction(
-      () => [...document.querySelectorAll('strata-dashboard')].every((e) => e.getAttribute('data-state') === 'ready'),
-      null,
-      { timeout: 30_000 },
-    )
+    const page = await openDemoOf(browser, server)
     const cards = await page.evaluate(() =>
       [
         ...((document.querySelector('strata-dashboard') as HTMLElement).shadowRoot as ShadowRoot).querySelectorAll(

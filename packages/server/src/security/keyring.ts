@@ -8,28 +8,35 @@ const VERSION = 'v1'
 
 /**
  * The server's master key and what is derived from it: AES-256-GCM for credentials at rest,
- * AES-256-GCM for sealed guest tokens, and the HMAC key that signs admin access tokens. The master key comes from ENCRYPTION_KEY
- * (64 hex chars or 32 bytes base64) or is generated once into DATA_DIR (mode 0600).
+ * AES-256-GCM for sealed guest tokens, and the HMAC key that signs admin access tokens. The
+ * master key comes from ENCRYPTION_KEY (64 hex chars or 32 bytes base64) or is generated once
+ * into DATA_DIR (mode 0600).
  */
 export class Keyring {
-  private readonly dataKey: Buffer
+  private readonly dataKey: KeyObject
   private readonly tokenKey: KeyObject
   readonly jwtKey: Uint8Array
 
   constructor(master: Buffer) {
     if (master.length !== 32) throw new ConfigError('The encryption key must be 32 bytes')
     const derive = (purpose: string) => Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), purpose, 32))
-    this.dataKey = derive('strata/credentials')
+    this.dataKey = createSecretKey(derive('strata/credentials'))
     this.tokenKey = createSecretKey(derive('strata/guest-token'))
     this.jwtKey = new Uint8Array(derive('strata/admin-jwt'))
   }
 
   /** Seals a guest token's claims (confidential and tamper-proof), as base64url. */
   sealToken(plaintext: string): string {
-    const iv = this.nextTokenIv()
-    const cipher = createCipheriv('aes-256-gcm', this.tokenKey, iv)
-    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
-    return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')
+    return seal(this.tokenKey, this.nextTokenIv(), plaintext).toString('base64url')
+  }
+
+  /** The plaintext of a sealed token, or undefined when it was not sealed by this key or was altered. */
+  openToken(sealed: string): string | undefined {
+    try {
+      return unseal(this.tokenKey, Buffer.from(sealed, 'base64url'))
+    } catch {
+      return undefined
+    }
   }
 
   /** Random 96-bit IVs, drawn 256 at a time (one randomBytes call per IV costs more than the sealing). */
@@ -41,37 +48,33 @@ export class Keyring {
     return iv
   }
 
-  /** The plaintext of a sealed token, or undefined when it was not sealed by this key or was altered. */
-  openToken(sealed: string): string | undefined {
-    const raw = Buffer.from(sealed, 'base64url')
-    if (raw.length <= 28) return undefined
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', this.tokenKey, raw.subarray(0, 12))
-      decipher.setAuthTag(raw.subarray(12, 28))
-      return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')
-    } catch {
-      return undefined
-    }
-  }
-
   /** Encrypts a UTF-8 string; `context` (e.g. a datasource id) is bound as associated data. */
   encrypt(plaintext: string, context = ''): string {
-    const iv = randomBytes(12)
-    const cipher = createCipheriv('aes-256-gcm', this.dataKey, iv)
-    cipher.setAAD(Buffer.from(context, 'utf8'))
-    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
-    return `${VERSION}:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')}`
+    return `${VERSION}:${seal(this.dataKey, randomBytes(12), plaintext, context).toString('base64')}`
   }
 
   decrypt(sealed: string, context = ''): string {
     const [version, payload] = sealed.split(':')
     if (version !== VERSION || payload === undefined) throw new Error('Unknown ciphertext format')
-    const raw = Buffer.from(payload, 'base64')
-    const decipher = createDecipheriv('aes-256-gcm', this.dataKey, raw.subarray(0, 12))
-    decipher.setAAD(Buffer.from(context, 'utf8'))
-    decipher.setAuthTag(raw.subarray(12, 28))
-    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')
+    return unseal(this.dataKey, Buffer.from(payload, 'base64'), context)
   }
+}
+
+/** AES-256-GCM: `iv (12) | tag (16) | ciphertext`, with `aad` bound as associated data when given. */
+function seal(key: KeyObject, iv: Buffer, plaintext: string, aad?: string): Buffer {
+  const cipher = createCipheriv('aes-256-gcm', key, iv)
+  if (aad !== undefined) cipher.setAAD(Buffer.from(aad, 'utf8'))
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
+  return Buffer.concat([iv, cipher.getAuthTag(), body])
+}
+
+/** The plaintext of `seal`'s output; throws when the key, the data or the associated data differ. */
+function unseal(key: KeyObject, raw: Buffer, aad?: string): string {
+  if (raw.length < 28) throw new Error('The ciphertext is too short')
+  const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12))
+  if (aad !== undefined) decipher.setAAD(Buffer.from(aad, 'utf8'))
+  decipher.setAuthTag(raw.subarray(12, 28))
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')
 }
 
 export function parseMasterKey(value: string): Buffer {

@@ -253,17 +253,18 @@ describe.skipIf(!hasPg).each(storeKinds)('embeds, dashboards and metrics lists o
       await a.call('GET', `/api/v2/data-app/embeds/export?embedId=${reimported.json().id}`, a.dataAppKey)
     ).json()
     expect(copy.data).toEqual(doc.data)
-    expectError(
-      await a.call('GET', '/api/v2/data-app/embeds/export?embedId=nope', a.dataAppKey),
-      400,
-      'INVALID_EMBED_ID',
-    )
-    expectError(await a.call('GET', '/api/v2/data-app/embeds/export', a.dataAppKey), 400, 'INVALID_REQUEST_BODY')
-    expectError(
-      await a.call('GET', `/api/v2/data-app/embeds/export?embedId=${a.embedId}`, 'sk_bad'),
-      401,
-      'INVALID_DATA_APP_API_KEY',
-    )
+    // the error codes, on the preferred and both legacy forms
+    const exportOf = (form: number, embedId: string | undefined, key = a.dataAppKey) => {
+      const qs = embedId === undefined ? '' : `?embedId=${embedId}`
+      if (form === 0) return a.call('GET', `/api/v2/data-app/embeds/export${qs}`, key)
+      if (form === 1) return a.call('GET', `/api/v2/dataApp/embeds/export${qs}`, key)
+      return a.call('POST', '/api/v2/dataApp/embeds/export', key, embedId === undefined ? {} : { embedId })
+    }
+    for (const form of [0, 1, 2]) {
+      expectError(await exportOf(form, 'nope'), 400, 'INVALID_EMBED_ID')
+      expectError(await exportOf(form, undefined), 400, 'INVALID_REQUEST_BODY')
+      expectError(await exportOf(form, a.embedId, 'sk_bad'), 401, 'INVALID_DATA_APP_API_KEY')
+    }
   })
 
   it('deletes an embed, and its dashboard only under the three conditions; legacy path too', async () => {
@@ -304,6 +305,11 @@ describe.skipIf(!hasPg).each(storeKinds)('embeds, dashboards and metrics lists o
     expectError(gone, 400, 'INVALID_REQUEST_BODY')
     expectError(await a.call('DELETE', '/api/v2/data-app/embeds?embedId=x', 'sk_bad'), 401, 'INVALID_DATA_APP_API_KEY')
     expectError(await a.call('DELETE', '/api/v2/data-app/embeds', a.dataAppKey), 400, 'INVALID_REQUEST_BODY')
+    // and on the legacy form (POST with the embed in the body)
+    const legacyDelete = (body: object, key = a.dataAppKey) =>
+      a.call('POST', `/api/v2/data-app/embeds?embedId=${a.embedId}`, key, body)
+    expectError(await legacyDelete({ embedId: a.embedId }), 400, 'INVALID_REQUEST_BODY', /not found/)
+    expectError(await legacyDelete({ embedId: 'x' }, 'sk_bad'), 401, 'INVALID_DATA_APP_API_KEY')
   })
 
   it('refuses to delete an internal dashboard', async () => {

@@ -86,34 +86,39 @@ describe.skipIf(!hasPg).each(storeKinds)('metric queries on %s', (store) => {
     )
   })
 
-  it('answers DATASOURCE_NAME_ERROR, DATAMART_NAME_ERROR, EMBED_PARAM_ERROR and validation errors', async () => {
-    expectError(
-      await query({ metricId: 'revenue', clientId: 'acme', datasourceName: 'nope' }),
-      400,
-      'DATASOURCE_NAME_ERROR',
-    )
-    expectError(
-      await query({ metricId: 'revenue', clientId: 'acme', dataMartName: 'nope' }),
-      400,
-      'DATAMART_NAME_ERROR',
-    )
-    expectError(await query({ metricId: 'nope', clientId: 'acme' }), 400, 'EMBED_PARAM_ERROR')
-    expectError(await query({ embedId: 'nope', metricId: 'revenue', clientId: 'acme' }), 400, 'EMBED_PARAM_ERROR')
-    expectError(await query({ metricId: 'revenue' }), 400, 'INVALID_REQUEST_BODY', /clientId/)
-    const metricEmbed = await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
-      dashboardId: 'sales-overview',
-      embedType: 'metric',
-      metricId: 'revenue',
-      workspaceName: 'main',
-    })
-    expectError(
-      await query({ embedId: metricEmbed.id, metricId: 'orders_by_month', clientId: 'acme' }),
-      400,
-      'EMBED_PARAM_ERROR',
-    )
-    expectError(await a.call('POST', '/api/v2/data-app/query', 'sk_bad', {}), 401, 'INVALID_DATA_APP_API_KEY')
-    expectError(await a.call('POST', '/api/v2/dataApp/query', 'sk_bad', {}), 401, 'INVALID_DATA_APP_API_KEY')
-  })
+  it.each(['/api/v2/data-app/query', '/api/v2/dataApp/query'])(
+    'answers DATASOURCE_NAME_ERROR, DATAMART_NAME_ERROR, EMBED_PARAM_ERROR, validation and key errors on %s',
+    async (path) => {
+      const q = (body: object) => query(body, path)
+      expectError(
+        await q({ metricId: 'revenue', clientId: 'acme', datasourceName: 'nope' }),
+        400,
+        'DATASOURCE_NAME_ERROR',
+      )
+      expectError(await q({ metricId: 'revenue', clientId: 'acme', dataMartName: 'nope' }), 400, 'DATAMART_NAME_ERROR')
+      expectError(await q({ metricId: 'nope', clientId: 'acme' }), 400, 'EMBED_PARAM_ERROR')
+      expectError(await q({ embedId: 'nope', metricId: 'revenue', clientId: 'acme' }), 400, 'EMBED_PARAM_ERROR')
+      expectError(await q({ metricId: 'revenue' }), 400, 'INVALID_REQUEST_BODY', /clientId/)
+      expectError(
+        await q({ metricId: 'revenue', clientId: 'acme', dashboardFilter: { nope: 1 } }),
+        400,
+        'INVALID_REQUEST_BODY',
+        /nope/,
+      )
+      const metricEmbed = await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
+        dashboardId: 'sales-overview',
+        embedType: 'metric',
+        metricId: 'revenue',
+        workspaceName: 'main',
+      })
+      expectError(
+        await q({ embedId: metricEmbed.id, metricId: 'orders_by_month', clientId: 'acme' }),
+        400,
+        'EMBED_PARAM_ERROR',
+      )
+      expectError(await a.call('POST', path, 'sk_bad', {}), 401, 'INVALID_DATA_APP_API_KEY')
+    },
+  )
 
   describe('from the browser (guest token)', () => {
     const token = async (clientId: string, params: object = {}, permissions: object = {}) => {

@@ -55,10 +55,10 @@ export class Runtime {
   async load(claims: GuestClaims, id: string): Promise<RuntimeEmbed> {
     const { embed, dashboard } = await this.open(claims, id)
     const permissions = effective(claims, embed)
-    const hidden = new Set((claims.params.hideDashboardFilters ?? []).map(filterKey))
+    const hidden = hiddenFilters(claims)
     const pinned = pinnedValues(claims, dashboard)
     const filters = (dashboard.document.filters ?? [])
-      .filter((f) => !hidden.has(filterKey(f.name)) && !(f.label && hidden.has(filterKey(f.label))))
+      .filter((f) => !hidden(f))
       .map((f) => {
         const pin = pinned.get(filterKey(f.name)) ?? (f.label ? pinned.get(filterKey(f.label)) : undefined)
         return pin ? { ...f, pinned: pin.value, isShowOnUrl: pin.isShowOnUrl } : f
@@ -82,8 +82,43 @@ export class Runtime {
     }
   }
 
-  async query(claims: GuestClaims, id: string, request: RuntimeQuery, underlying = false): Promise<MetricResult> {
-    const { embed, dashboard } = await this.open(claims, id)
+  async query(claims: GuestClaims, id: string, request: RuntimeQuery): Promise<MetricResult> {
+    return this.run(claims, await this.open(claims, id), request)
+  }
+
+  /** The rows behind a metric, only with the underlying-data permission; same tenancy as `query`. */
+  async underlying(claims: GuestClaims, id: string, request: RuntimeQuery): Promise<MetricResult> {
+    const opened = await this.open(claims, id)
+    if (!effective(claims, opened.embed).underlyingData) {
+      throw new ApiError('UNAUTHORIZED', 403, 'Viewing underlying data is not allowed for this token')
+    }
+    return this.run(claims, opened, request, true)
+  }
+
+  /** The metric's rows as CSV, only with the download permission; same tenancy as `query`. */
+  async download(
+    claims: GuestClaims,
+    id: string,
+    metricId: string,
+    filters: Omit<RuntimeQuery, 'metricId'>,
+  ): Promise<{ csv: string; truncated?: true }> {
+    const opened = await this.open(claims, id)
+    if (!effective(claims, opened.embed).download) {
+      throw new ApiError('UNAUTHORIZED', 403, 'Downloading metric data is not allowed for this token')
+    }
+    const result = await this.run(claims, opened, { ...filters, metricId })
+    const columns = result.metaData.columns.map((c) => c.name)
+    const csv = toCsv(columns.length ? columns : Object.keys(result.data[0] ?? {}), result.data)
+    return result.truncated ? { csv, truncated: true } : { csv }
+  }
+
+  /** Every data path: the metric must be visible to the token; filters only narrow. */
+  private async run(
+    claims: GuestClaims,
+    { embed, dashboard }: { embed: Embed; dashboard: Dashboard },
+    request: RuntimeQuery,
+    underlying = false,
+  ): Promise<MetricResult> {
     if (!visibleMetrics(claims, embed, dashboard).some((m) => m.metricId === request.metricId)) {
       throw new ApiError('EMBED_PARAM_ERROR', 400, `Metric ${request.metricId} is not in embed ${embed.embedId}`)
     }
@@ -120,32 +155,6 @@ export class Runtime {
       pageNumber: request.pageNumber,
       underlying,
     })
-  }
-
-  /** The rows behind a metric, only with the underlying-data permission; same tenancy as `query`. */
-  async underlying(claims: GuestClaims, id: string, request: RuntimeQuery): Promise<MetricResult> {
-    const { embed } = await this.open(claims, id)
-    if (!effective(claims, embed).underlyingData) {
-      throw new ApiError('UNAUTHORIZED', 403, 'Viewing underlying data is not allowed for this token')
-    }
-    return this.query(claims, id, request, true)
-  }
-
-  /** The metric's rows as CSV, only with the download permission; same tenancy as `query`. */
-  async download(
-    claims: GuestClaims,
-    id: string,
-    metricId: string,
-    filters: Omit<RuntimeQuery, 'metricId'>,
-  ): Promise<{ csv: string; truncated?: true }> {
-    const { embed } = await this.open(claims, id)
-    if (!effective(claims, embed).download) {
-      throw new ApiError('UNAUTHORIZED', 403, 'Downloading metric data is not allowed for this token')
-    }
-    const result = await this.query(claims, id, { ...filters, metricId })
-    const columns = result.metaData.columns.map((c) => c.name)
-    const csv = toCsv(columns.length ? columns : Object.keys(result.data[0] ?? {}), result.data)
-    return result.truncated ? { csv, truncated: true } : { csv }
   }
 
   /** allowedEmbeds → 403; an embed that is gone (or of another data app) → 401. */
@@ -197,6 +206,12 @@ function effective(claims: GuestClaims, embed: Embed): EffectivePermissions {
 }
 
 /** The dashboard filters the token pins (dashboardAppFilters), by lower-cased name or label. */
+/** Whether the token's hideDashboardFilters hides a filter (by its name or its label). */
+function hiddenFilters(claims: GuestClaims): (f: { readonly name: string; readonly label?: string }) => boolean {
+  const hidden = new Set((claims.params.hideDashboardFilters ?? []).map(filterKey))
+  return (f) => hidden.has(filterKey(f.name)) || (f.label !== undefined && hidden.has(filterKey(f.label)))
+}
+
 function pinnedValues(
   claims: GuestClaims,
   dashboard: Dashboard,
@@ -219,14 +234,14 @@ function checkFilterColumns(
   values: Readonly<Record<string, unknown>>,
 ): void {
   const allow = claims.params.accessPermissions?.dashboardFilterColumns ?? embed.accessSettings.dashboardFilterColumns
-  const hidden = new Set((claims.params.hideDashboardFilters ?? []).map(filterKey))
+  const hidden = hiddenFilters(claims)
   for (const key of Object.keys(values)) {
     const k = filterKey(key)
     const filter = (dashboard.document.filters ?? []).find(
       (f) => filterKey(f.name) === k || (f.label !== undefined && filterKey(f.label) === k),
     )
     if (!filter) throw badRequest(`dashboardFilter: no filter named "${key}"`)
-    if (hidden.has(filterKey(filter.name)) || (filter.label && hidden.has(filterKey(filter.label)))) {
+    if (hidden(filter)) {
       throw new ApiError('UNAUTHORIZED', 403, `Filter ${filter.name} is hidden for this token`)
     }
     if (allow && !allow.some((t) => tableMatches(t.tableName, filter.table) && t.columns.includes(filter.column))) {

@@ -8,6 +8,7 @@ import type { Config } from './config.js'
 import { ApiError } from './errors.js'
 import { createLogger, redactUrl } from './logger.js'
 import { answerClientError, installErrorHandling, sendError } from './plugins/app/error-handler.js'
+import { installJsonBodyParsing } from './plugins/app/json-body.js'
 import rateLimit from './plugins/app/rate-limit/plugin.js'
 import { MemoryRateLimitStore, RedisRateLimitStore } from './plugins/app/rate-limit/stores.js'
 import adminAccount from './routes/admin/admin-account.js'
@@ -154,33 +155,3 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   )
   return app
 }
-
-/**
- * JSON is the only body type. An empty body with a JSON content type reads as no body (some
- * clients send the header on every request); anything else must parse, safely.
- */
-function installJsonBodyParsing(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser('error', 'error')
-  app.removeAllContentTypeParsers()
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString()
-    if (text.trim() === '') return done(null, undefined)
-    if (cannotPoison(text)) {
-      try {
-        return done(null, JSON.parse(text))
-      } catch {
-        // malformed: the safe parser below answers with the error
-      }
-    }
-    parseJson(request, text, done)
-  })
-}
-
-/**
- * A body that spells neither `__proto__` nor `constructor`, and escapes no character (which
- * could spell them), cannot carry a prototype-poisoning key: plain JSON.parse is safe for it.
- * Anything else goes through secure-json-parse, which rejects such keys (its scan is ~3–6 µs
- * per request on the hot paths).
- */
-const cannotPoison = (text: string): boolean =>
-  !text.includes('\\u') && !text.includes('__proto__') && !text.includes('constructor')

@@ -5,6 +5,7 @@
  * dialect); `raw` carries trusted SQL text written by a secret-key holder (custom columns,
  * SQL metrics, SQL-driven filter lists) and nothing else.
  */
+import { Bound, type Scalar, type Slot } from './bind.js'
 
 export type TimeGrain = 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year'
 export type AggregateFn = 'sum' | 'count' | 'count-distinct' | 'avg' | 'min' | 'max'
@@ -34,6 +35,8 @@ export interface RawSql {
 export interface Param {
   readonly kind: 'param'
   readonly value: unknown
+  /** Made from a request value (see bind.ts): the statement binds that slot's value per request. */
+  readonly slot?: Slot
   /**
    * In trusted raw SQL: every comparison with this value must be exact (the tenant's clientId
    * in a SQL metric), so dialects whose collations fold case or pad spaces bind it as bytes.
@@ -181,8 +184,17 @@ const freeze = <T extends object>(node: T): T => Object.freeze(node)
 export const col = (table: string, column: string): ColumnRef => freeze({ kind: 'column', table, column })
 export const aliasRef = (name: string): AliasRef => freeze({ kind: 'alias', name })
 export const raw = (...parts: (string | Param)[]): RawSql => freeze({ kind: 'raw', parts: Object.freeze(parts) })
-export const param = (value: unknown): Param => freeze({ kind: 'param', value })
-export const exactParam = (value: unknown): Param => freeze({ kind: 'param', value, exact: true })
+/** A bound value; a request's value (`Bound`) keeps its slot, so the statement can be rebound. */
+export const param = (value: unknown): Param =>
+  value instanceof Bound
+    ? freeze({ kind: 'param', value: value.value, slot: { index: value.slot } })
+    : freeze({ kind: 'param', value })
+/** A value made from a request value by `map` (a LIKE pattern, say), rebound the same way. */
+export const mappedParam = (value: Scalar | Bound, map: (value: Scalar) => unknown): Param =>
+  value instanceof Bound
+    ? freeze({ kind: 'param', value: map(value.value), slot: { index: value.slot, map } })
+    : freeze({ kind: 'param', value: map(value) })
+export const exactParam = (value: unknown): Param => freeze({ ...param(value), exact: true })
 export const agg = (fn: AggregateFn, arg: Expr | null): Aggregate => freeze({ kind: 'aggregate', fn, arg })
 export const grain = (g: TimeGrain, expr: Expr): TimeGrainExpr => freeze({ kind: 'time-grain', grain: g, expr })
 export const inZone = (expr: Expr, zone: Param, nativeType: string): TimezoneExpr =>

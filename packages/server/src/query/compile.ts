@@ -27,6 +27,7 @@ import {
   star,
   table,
 } from './ast.js'
+import { type Bound, plainValue } from './bind.js'
 import {
   type Env,
   rangeCondition,
@@ -49,7 +50,8 @@ export type Tenancy =
   | { readonly kind: 'none' }
   | {
       readonly kind: 'table'
-      readonly clientId: string
+      /** The tenant; a `Bound` when the statement is to be rebound per tenant (bind.ts). */
+      readonly clientId: string | Bound
       /** Client columns by canonical table (the embed's tableTenancySettings); win over the model's. */
       readonly clientColumns?: ReadonlyMap<string, string>
       /** The datasource's TABLE tenancySettings: client columns hold the tenancy table's primary key. */
@@ -106,7 +108,7 @@ export function compileMetric(input: CompileInput): CompiledQuery {
   ) {
     throw badRequest('DATABASE tenancy needs a database name')
   }
-  if (context.tenancy.kind === 'table' && typeof context.tenancy.clientId !== 'string') {
+  if (context.tenancy.kind === 'table' && typeof plainValue(context.tenancy.clientId) !== 'string') {
     throw badRequest('TABLE tenancy needs a clientId string')
   }
   if (metric.sql !== undefined) return compileSqlMetric(input, metric.sql)

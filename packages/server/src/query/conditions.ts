@@ -1,5 +1,6 @@
 import { badRequest } from '../errors.js'
-import { and, bool, cmp, contains, type Expr, inList, inSubquery, isNull, param, raw } from './ast.js'
+import { and, bool, cmp, contains, type Expr, inList, inSubquery, isNull, mappedParam, param, raw } from './ast.js'
+import { Bound, isPlainObject, plainValue, type Scalar, VALUE_LIMITS } from './bind.js'
 import { matchPreset, presetWallRange, type WallRange } from './date-presets.js'
 import type { Dialect } from './dialects/base.js'
 import type { Condition, FilterType } from './document-schema.js'
@@ -19,13 +20,12 @@ export interface Env {
   readonly now: Date
 }
 
-const MAX_LIST = 1000
 const MAX_TEXT = 10_000
 
 const isTemporal = (c: ModelColumn) => c.dataType === 'date' || c.dataType === 'datetime'
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-function scalar(v: unknown, where: string): string | number | boolean {
+function scalar(v: unknown, where: string): Scalar | Bound {
+  if (v instanceof Bound) return v // validated when the request was bound
   if (typeof v === 'string') {
     if (v.length > MAX_TEXT) throw badRequest(`${where}: a value is longer than ${MAX_TEXT} characters`)
     if (v.includes('\u0000')) throw badRequest(`${where}: a value must not contain a NUL character`)
@@ -45,7 +45,7 @@ export function wallRangeOf(value: unknown, env: Env, where: string): WallRange 
     const preset = matchPreset(value)
     return preset === undefined ? undefined : presetWallRange(preset, toWall(env.now, env.timezone))
   }
-  if (!isObject(value) || !('startDate' in value || 'endDate' in value)) return undefined
+  if (!isPlainObject(value) || !('startDate' in value || 'endDate' in value)) return undefined
   const keys = Object.keys(value).filter((k) => k !== 'startDate' && k !== 'endDate')
   if (keys.length > 0) throw badRequest(`${where}: unexpected field "${keys[0]}" in a date range`)
   const day = (k: 'startDate' | 'endDate'): WallTime | undefined => {
@@ -109,7 +109,7 @@ export function valueCondition(t: Target, value: unknown, o: ValueOptions, env: 
   const { where } = o
   if (value === null || value === undefined) throw badRequest(`${where}: a value is required`)
   if (Array.isArray(value)) {
-    if (value.length > MAX_LIST) throw badRequest(`${where}: at most ${MAX_LIST} values`)
+    if (value.length > VALUE_LIMITS.list) throw badRequest(`${where}: at most ${VALUE_LIMITS.list} values`)
     return inList(
       t.expr,
       value.map((v) => param(scalar(v, where))),
@@ -122,11 +122,16 @@ export function valueCondition(t: Target, value: unknown, o: ValueOptions, env: 
     }
     return range === null ? null : rangeCondition(t, range, env)
   }
-  if (isObject(value)) return objectCondition(t, value, o)
+  if (isPlainObject(value)) return objectCondition(t, value, o)
   const v = scalar(value, where)
   if (o.type === 'date-range')
-    throw badRequest(`${where}: "${String(v)}" is not a date preset or { startDate, endDate }`)
-  if (typeof v === 'string' && o.type === 'text') return contains(t.expr, param(env.dialect.containsPattern(v)))
+    throw badRequest(`${where}: "${String(plainValue(v))}" is not a date preset or { startDate, endDate }`)
+  if (typeof plainValue(v) === 'string' && o.type === 'text') {
+    return contains(
+      t.expr,
+      mappedParam(v, (s) => env.dialect.containsPattern(String(s))),
+    )
+  }
   return cmp('=', t.expr, param(v))
 }
 
@@ -144,12 +149,15 @@ function objectCondition(t: Target, value: Record<string, unknown>, o: ValueOpti
     const bound = (k: 'min' | 'max') => {
       const v = value[k]
       if (v === undefined || v === null) return undefined
-      if (typeof v !== 'number' || !Number.isFinite(v)) throw badRequest(`${o.where}.${k}: expected a number`)
-      return v
+      const n = plainValue(v)
+      if (typeof n !== 'number' || !Number.isFinite(n)) throw badRequest(`${o.where}.${k}: expected a number`)
+      return v as number | Bound
     }
     const min = bound('min')
     const max = bound('max')
-    if (min !== undefined && max !== undefined && min > max) throw badRequest(`${o.where}: min is greater than max`)
+    if (min !== undefined && max !== undefined && (plainValue(min) as number) > (plainValue(max) as number)) {
+      throw badRequest(`${o.where}: min is greater than max`)
+    }
     return and([
       min === undefined ? null : cmp('>=', t.expr, param(min)),
       max === undefined ? null : cmp('<=', t.expr, param(max)),

@@ -1,12 +1,12 @@
 import { badRequest } from '../errors.js'
 import { agg, derived, exactParam, item, type Param, param, raw, select, star } from './ast.js'
+import { Bound, VALUE_LIMITS } from './bind.js'
 import type { CompiledQuery, CompileInput } from './compile.js'
 
 const VARIABLE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g
-const MAX_LIST = 1000
-
 function bindable(value: unknown, where: string): Param[] {
   const one = (v: unknown): Param => {
+    if (v instanceof Bound) return param(v) // validated when the request was bound
     if (typeof v === 'string') {
       if (v.includes('\u0000')) throw badRequest(`${where}: a value must not contain a NUL character`)
       return param(v)
@@ -16,7 +16,7 @@ function bindable(value: unknown, where: string): Param[] {
     throw badRequest(`${where}: a SQL metric variable takes a string, number, boolean or list of them`)
   }
   if (!Array.isArray(value)) return [one(value)]
-  if (value.length > MAX_LIST) throw badRequest(`${where}: at most ${MAX_LIST} values`)
+  if (value.length > VALUE_LIMITS.list) throw badRequest(`${where}: at most ${VALUE_LIMITS.list} values`)
   return value.map(one)
 }
 

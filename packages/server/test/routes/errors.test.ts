@@ -44,6 +44,37 @@ describe('transport errors answer in the spec error shape, never HTML, never 5xx
     }
   })
 
+  it('a JSON body nested past 32 levels → 400 INVALID_REQUEST_BODY on every route, before validation', async () => {
+    // within BODY_LIMIT (2 KB here): depth, not size, is what is refused
+    const deep = (n: number) => `{"email":"a@b.c","password":"x","a":${'['.repeat(n)}${']'.repeat(n)}}`
+    // (routes behind a credential check it first; query.test.ts sends deep bodies with valid ones)
+    for (const url of ['/api/v2/admin-account/jwt', '/api/v2/admin-account', '/api/v2/admin-account/jwt/refresh']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        payload: deep(500),
+        headers: { 'content-type': 'application/json' },
+      })
+      expectError(res, 400, 'INVALID_REQUEST_BODY', /nests deeper than 32 levels/)
+    }
+    // brackets inside strings do not count, escaped quotes do not end a string
+    const stringy = `{"email":"${'['.repeat(100)}\\"${'{'.repeat(100)}","password":"x"}`
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/admin-account/jwt',
+      payload: stringy,
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(res.json().error.message).not.toMatch(/nests deeper/)
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/admin-account/jwt',
+      payload: deep(30),
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(ok.json().error.message).not.toMatch(/nests deeper/)
+  })
+
   it('a body without Content-Type: application/json → 415 UNSUPPORTED_MEDIA_TYPE', async () => {
     for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
       const res = await t.app.inject({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { storeKinds } from '../helpers/app.js'
+import { bearer } from '../helpers/bootstrap.js'
 import { expectError } from '../helpers/expect-error.js'
 import { requireService } from '../helpers/services.js'
 import { useAnalytics } from '../helpers/suite.js'
@@ -119,6 +120,64 @@ describe.skipIf(!hasPg).each(storeKinds)('metric queries on %s', (store) => {
       expectError(await a.call('POST', path, 'sk_bad', {}), 401, 'INVALID_DATA_APP_API_KEY')
     },
   )
+
+  it('refuses filter values no form allows, too deep or too large, with a 400 before any other work (preferred, legacy, runtime)', async () => {
+    // 20,000 levels: too deep for JSON.stringify, so sent as text
+    const deep = (body: object) =>
+      JSON.stringify(body).replace('"DEEP"', `${'['.repeat(20_000)}"DE"${']'.repeat(20_000)}`)
+    let deepObject: unknown = 'DE'
+    for (let i = 0; i < 20; i++) deepObject = { a: deepObject }
+    // the memory attack: 1,000 strings of 900 characters (~900 KB), different on every request
+    const big = Array.from({ length: 1000 }, (_, i) => `${i}`.padEnd(900, 'x'))
+    const guest = (
+      await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, {
+        dataAppName: 'salesapp',
+        clientId: 'acme',
+        params: { accessPermissions: { isAllowEndUserDashboardFilter: true } },
+      })
+    ).token as string
+    const raw = (url: string, token: string, payload: string) =>
+      t.app.inject({ method: 'POST', url, payload, headers: { ...bearer(token), 'content-type': 'application/json' } })
+    const paths = [
+      ['/api/v2/data-app/query', a.dataAppKey, { clientId: 'acme', embedId: a.embedId }],
+      ['/api/v2/dataApp/query', a.dataAppKey, { clientId: 'acme', embedId: a.embedId }],
+      [`/api/v2/embed/runtime/${a.embedId}/query`, guest, {}],
+    ] as const
+    for (const [url, token, extra] of paths) {
+      const send = (body: object) => raw(url, token, JSON.stringify({ ...extra, ...body }))
+      const m = { metricId: 'revenue_by_country' }
+      // nested past the body parser's bound: refused before validation, serialisation or cache keys
+      for (const body of [
+        { ...extra, ...m, dashboardFilter: { country: 'DEEP' } },
+        { ...extra, ...m, metricFilter: { paid: 'DEEP' } },
+      ]) {
+        expectError(await raw(url, token, deep(body)), 400, 'INVALID_REQUEST_BODY', /nests deeper/)
+      }
+      // within the bound but not a filter value form
+      expectError(
+        await send({ ...m, dashboardFilter: { country: deepObject } }),
+        400,
+        'INVALID_REQUEST_BODY',
+        /not a filter value/,
+      )
+      expectError(
+        await send({ ...m, dashboardFilter: { country: [['DE']] } }),
+        400,
+        'INVALID_REQUEST_BODY',
+        /a list holds/,
+      )
+      expectError(await send({ ...m, dashboardFilter: { country: big } }), 400, 'INVALID_REQUEST_BODY', /in all/)
+      expectError(await send({ ...m, metricFilter: { paid: big } }), 400, 'INVALID_REQUEST_BODY', /in all/)
+      expectError(
+        await send({ ...m, dashboardFilter: { country: 'x'.repeat(1001) } }),
+        400,
+        'INVALID_REQUEST_BODY',
+        /longer/,
+      )
+      const fine = await send({ ...m, dashboardFilter: { country: ['DE', 'FR'] } })
+      expect(fine.statusCode, fine.body).toBe(200)
+    }
+  })
 
   describe('from the browser (guest token)', () => {
     const token = async (clientId: string, params: object = {}, permissions: object = {}) => {

@@ -1,11 +1,14 @@
 import type { DialectName } from '../../connectors/types.js'
 import { badRequest } from '../../errors.js'
 import type { Expr, JoinType, OrderItem, Param, RawSql, Select, Source, TimeGrain } from '../ast.js'
+import type { Slot } from '../bind.js'
 
 /** SQL text plus its bound values, in placeholder order (or by name p0, p1 … for ClickHouse). */
 export interface CompiledSql {
   readonly sql: string
   readonly params: unknown[]
+  /** Per parameter: the request value it is made from (bind.ts `rebind`), or null for the shape's own. */
+  readonly slots?: readonly (Slot | null)[]
 }
 
 /**
@@ -23,11 +26,14 @@ export interface Dialect {
   instantValue(instant: Date): unknown
   /** The LIKE pattern (bound as a parameter) of a case-insensitive substring match. */
   containsPattern(needle: string): string
+  /** A JS value as the driver takes it (what rendering binds; `rebind` applies it too). */
+  bindValue(value: unknown): unknown
 }
 
 /** Collects bound values; a dialect whose placeholders name their value reuses them. */
 class ParamSink {
   readonly values: unknown[] = []
+  readonly slots: (Slot | null)[] = []
   private readonly seen = new Map<Param, string>()
   constructor(private readonly dialect: BaseDialect) {}
 
@@ -38,6 +44,7 @@ class ParamSink {
     const value = this.dialect.bindValue(p.value)
     const placeholder = this.dialect.placeholder(this.values.length, value)
     this.values.push(value)
+    this.slots.push(p.slot ?? null)
     if (reuse) this.seen.set(p, placeholder)
     return placeholder
   }
@@ -156,7 +163,9 @@ export abstract class BaseDialect implements Dialect {
   render(node: Select | RawSql): CompiledSql {
     const sink = new ParamSink(this)
     const sql = node.kind === 'raw' ? this.raw(node, sink) : this.select(node, sink)
-    return { sql, params: sink.values }
+    return sink.slots.some((s) => s !== null)
+      ? { sql, params: sink.values, slots: sink.slots }
+      : { sql, params: sink.values }
   }
 
   protected select(s: Select, ps: ParamSink): string {

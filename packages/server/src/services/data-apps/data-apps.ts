@@ -36,7 +36,12 @@ export class DataApps {
   private readonly keyCache = new TokenCache<PrincipalOf<'dataApp'> & { keyId: string }>()
   /** key id → not revoked; exact on this instance and, with Redis, on all (10 s without). */
   private readonly liveKeys = new LRUCache<string, boolean>({ max: 100_000, ttl: 10_000 })
-  private readonly whitelistCache = new LRUCache<string, readonly string[]>({ max: 10_000, ttl: 10_000 })
+  private readonly whitelistCache = new LRUCache<string, readonly string[]>({
+    max: 10_000,
+    ttl: 10_000,
+    maxSize: 16 * 1024 * 1024,
+    sizeCalculation: (domains) => 64 + domains.reduce((n, d) => n + 2 * d.length + 32, 0),
+  })
 
   constructor(
     private readonly store: Store,

@@ -1,7 +1,9 @@
 import { LRUCache } from 'lru-cache'
 import type { DatasourceType, DataType } from '../../connectors/types.js'
 import { ApiError, badRequest } from '../../errors.js'
+import { bindRequest, rebind, type Scalar } from '../../query/bind.js'
 import { type CompiledQuery, type CompileInput, compileMetric, type Tenancy } from '../../query/compile.js'
+import type { CompiledSql, Dialect } from '../../query/dialects/base.js'
 import { getDialect } from '../../query/dialects/registry.js'
 import type { Metric } from '../../query/document.js'
 import { type FilterInputs, resolveFilters } from '../../query/filters.js'
@@ -60,6 +62,8 @@ const SESSION_TIMEZONE: ReadonlySet<DatasourceType> = new Set([
   'mssql',
 ])
 const PAGE_ROWS = 100
+/** What the compiled-statement cache may hold (its keys and SQL text). */
+const COMPILED_BYTES = 16 * 1024 * 1024
 
 interface Rows {
   readonly rows: readonly Record<string, unknown>[]
@@ -78,9 +82,12 @@ export class MetricQueries {
   private readonly cache: ResultCache<Rows>
   private readonly slots: TenantSlots
   private readonly databases = new LRUCache<string, readonly string[]>({ max: 1000, ttl: 60_000 })
-  /** Compiled SQL per metric, model, tenancy, RLS, filters, zone and page (hot path: no compile per request). */
-  private readonly compiled = new LRUCache<string, CompiledQuery>({ max: 5000 })
-  private readonly statements = new WeakMap<CompiledQuery, { sql: string; params: readonly unknown[] }>()
+  /** Compiled SQL per query shape (hot path: no compile per request), bounded by entries and bytes. */
+  private readonly compiled = new LRUCache<string, CompiledQuery>({
+    max: 5000,
+    maxSize: COMPILED_BYTES,
+    sizeCalculation: (compiled, key) => key.length + sqlLength(compiled),
+  })
 
   constructor(
     private readonly sources: Sources,
@@ -107,6 +114,11 @@ export class MetricQueries {
     })
   }
 
+  /** Compiled statements held now: one per query shape, however many values end users send. */
+  get compiledShapes(): number {
+    return this.compiled.size
+  }
+
   /** The metric of an embed (a metric embed exposes exactly its one metric). */
   metricOf(embed: Embed, dashboard: Dashboard, metricId: string): Metric {
     const metric = dashboard.document.metrics.find((m) => m.metricId === metricId)
@@ -119,23 +131,29 @@ export class MetricQueries {
   async run(request: MetricRequest): Promise<MetricResult> {
     const started = performance.now()
     const declared = this.metricOf(request.embed, request.dashboard, request.metricId)
+    // the request's values are checked (forms, caps) and bound before any other work
+    const bound = bindRequest(
+      resolveFilters(request.dashboard.document, declared, request.filters),
+      request.rls ?? {},
+      request.clientId,
+    )
     const workspace = await this.workspaces.get(request.dashboard.workspaceId)
     const source = await this.sources.resolve(workspace, request.hints)
     const metric = request.underlying ? underlyingOf(declared, source) : declared
     const pageNumber = request.underlying ? (request.pageNumber ?? 1) : request.pageNumber
     const tenancy = await this.tenancy(source, request)
     const timezone = request.timezone ?? 'UTC'
-    const filters = resolveFilters(request.dashboard.document, metric, request.filters)
     const page = pageNumber === undefined ? undefined : Math.max(1, pageNumber)
+    const dialect = getDialect((await this.datasources.connector(source.datasource)).dialect)
     const compiled = this.compile(
       {
         metric,
         model: source.model,
-        dialect: getDialect((await this.datasources.connector(source.datasource)).dialect),
+        dialect,
         context: {
-          tenancy,
-          rls: request.rls ?? {},
-          filters,
+          tenancy: tenancy.kind === 'table' && bound.clientId ? { ...tenancy, clientId: bound.clientId } : tenancy,
+          rls: bound.rls,
+          filters: bound.filters,
           timezone,
           now: new Date(),
           ...(page ? { page: { limit: PAGE_ROWS, offset: (page - 1) * PAGE_ROWS } } : {}),
@@ -143,6 +161,7 @@ export class MetricQueries {
       },
       `${source.version}|${request.dashboard.id}@${request.dashboard.updatedAt}|${request.metricId}|${request.underlying ? 'underlying' : 'metric'}`,
     )
+    const statements = bindStatements(compiled, bound.values, dialect)
     const database = tenancy.kind === 'database' ? tenancy.database : undefined
     const sessionZone = SESSION_TIMEZONE.has(source.datasource.type) ? timezone : undefined
     const { value } = await this.cache.get(
@@ -151,24 +170,24 @@ export class MetricQueries {
         schemaVersion: source.datasource.schemaVersion,
         database,
         timezone: sessionZone,
-        ...this.statementOf(compiled),
+        ...statements.key,
       },
       async () => {
         const connector = await this.datasources.connector(source.datasource)
         const tenant = JSON.stringify([source.datasource.id, database ?? null, request.clientId])
         const [main, count, comparison] = await this.slots.run(tenant, this.options.queryTimeoutMs, (timeoutMs) => {
-          const run = (sql: string, params: readonly unknown[]) =>
-            connector.execute(sql, {
-              params,
+          const run = (statement: { sql: string; params: readonly unknown[] }) =>
+            connector.execute(statement.sql, {
+              params: statement.params,
               timeoutMs,
               maxRows: this.options.rowLimit,
               ...(sessionZone ? { timezone: sessionZone } : {}),
               ...(database ? { database } : {}),
             })
           return Promise.all([
-            run(compiled.sql, compiled.params),
-            compiled.countSql ? run(compiled.countSql.sql, compiled.countSql.params) : undefined,
-            compiled.comparison ? run(compiled.comparison.sql, compiled.comparison.params) : undefined,
+            run(statements.main),
+            statements.count ? run(statements.count) : undefined,
+            statements.comparison ? run(statements.comparison) : undefined,
           ])
         })
         return {
@@ -192,24 +211,14 @@ export class MetricQueries {
     }
   }
 
-  /** The statements a compiled metric runs, as one result-cache statement (made once per compiled metric). */
-  private statementOf(compiled: CompiledQuery): { sql: string; params: readonly unknown[] } {
-    let statement = this.statements.get(compiled)
-    if (!statement) {
-      statement = {
-        sql: JSON.stringify([compiled.sql, compiled.countSql?.sql ?? null, compiled.comparison?.sql ?? null]),
-        params: [compiled.params, compiled.countSql?.params ?? null, compiled.comparison?.params ?? null],
-      }
-      this.statements.set(compiled, statement)
-    }
-    return statement
-  }
-
   /**
-   * compileMetric, memoised. The compiled SQL depends on `now` only through the calendar day in
-   * the zone (date presets resolve to whole days), so the key holds that day instead; every
-   * other input is in the key (`scope`: model version, dashboard version, metric). Cleared with
-   * the result cache when a datasource, datamart or dashboard changes.
+   * compileMetric, memoised per query shape: the input's request values are `Bound`s (see
+   * query/bind.ts), which the key holds as their types, so every request of one shape shares
+   * one compiled statement and end users' values never grow this cache. The compiled SQL
+   * depends on `now` only through the calendar day in the zone (date presets resolve to whole
+   * days), so the key holds that day instead; every other input is in the key (`scope`: model
+   * version, dashboard version, metric). Cleared with the result cache when a datasource,
+   * datamart or dashboard changes.
    */
   private compile(input: CompileInput, scope: string): CompiledQuery {
     const { context } = input
@@ -286,6 +295,45 @@ export class MetricQueries {
     return list
   }
 }
+
+interface Statement {
+  readonly sql: string
+  readonly params: readonly unknown[]
+}
+
+/** The statements of one request: the compiled shape with the request's values bound, and their result-cache key. */
+function bindStatements(compiled: CompiledQuery, values: readonly Scalar[], dialect: Dialect) {
+  const bind = (c: CompiledSql): Statement => ({
+    sql: c.sql,
+    params: rebind(c.params, c.slots, values, (v) => dialect.bindValue(v)),
+  })
+  const main = bind(compiled)
+  const count = compiled.countSql ? bind(compiled.countSql) : undefined
+  const comparison = compiled.comparison ? bind(compiled.comparison) : undefined
+  return {
+    main,
+    count,
+    comparison,
+    key: {
+      sql: sqlKeyOf(compiled),
+      params: [main.params, count?.params ?? null, comparison?.params ?? null],
+    },
+  }
+}
+
+/** The result-cache SQL of a compiled metric (its statements' text), made once per compiled shape. */
+const sqlKeys = new WeakMap<CompiledQuery, string>()
+function sqlKeyOf(compiled: CompiledQuery): string {
+  let key = sqlKeys.get(compiled)
+  if (key === undefined) {
+    key = JSON.stringify([compiled.sql, compiled.countSql?.sql ?? null, compiled.comparison?.sql ?? null])
+    sqlKeys.set(compiled, key)
+  }
+  return key
+}
+
+const sqlLength = (c: CompiledQuery): number =>
+  c.sql.length + (c.countSql?.sql.length ?? 0) + (c.comparison?.sql.length ?? 0) + 256
 
 /**
  * The underlying-data view of a metric: the distinct rows of its table's visible columns (at

@@ -108,20 +108,11 @@ function canonical(key: ResultKey): string {
   )
 }
 
-/**
- * The statement half of a key, as JSON. Callers that reuse one `params` array for one compiled
- * statement (MetricQueries does, per compiled metric) have it serialised once, not per request.
- */
-const statements = new WeakMap<readonly unknown[], { readonly sql: string; readonly json: string }>()
+/** The statement half of a key, as JSON (dates and bigints as the drivers bind them). */
 function statementOf({ sql, params }: ResultKey): string {
-  const known = statements.get(params)
-  if (known?.sql === sql) return known.json
-  const json = JSON.stringify([
-    sql,
-    params.map((p) => (p instanceof Date ? { date: p.toISOString() } : typeof p === 'bigint' ? String(p) : p)),
-  ])
-  statements.set(params, { sql, json })
-  return json
+  return JSON.stringify([sql, params], (_key, p: unknown) =>
+    p instanceof Date ? { date: p.toISOString() } : typeof p === 'bigint' ? String(p) : p,
+  )
 }
 
 const hashOf = (json: string): string => createHash('sha256').update(json).digest('base64url')

@@ -24,7 +24,12 @@ export interface SourceHints {
  * to its datasource, datamart and semantic model; models are built once per version.
  */
 export class Sources {
-  private readonly models = new LRUCache<string, SemanticModel>({ max: 1000 })
+  /** Bounded by entries and by an estimate of their bytes (a wide warehouse has thousands of columns). */
+  private readonly models = new LRUCache<string, SemanticModel>({
+    max: 1000,
+    maxSize: 64 * 1024 * 1024,
+    sizeCalculation: (model) => 1024 + [...model.tables.values()].reduce((n, t) => n + 512 + 256 * t.columns.size, 0),
+  })
 
   constructor(
     private readonly datasources: Datasources,

@@ -326,9 +326,41 @@ describe('comparison and paging', () => {
     })
     const year = run({ ...m, comparison: { period: 'previous-year' } }, { filters })
     expect(year.comparison?.params).toEqual(['2023-02-01', '2023-03-01'])
-    expect(run(m).comparison).toBeUndefined()
     const days = run(m, { filters: [onOrders('Last 7 days', { column: 'ordered_on' })] })
     expect(days.comparison?.params).toEqual(['2024-03-02', '2024-03-09'])
+  })
+
+  it('without a date range, compares with the value as it stood one month or one year ago (end of that day)', () => {
+    const m = metric({ from: 'orders', measures: count }, { comparison: { period: 'previous-period' } })
+    // no time dimension: the first date column of the table (created_at, converted to the zone)
+    const out = run(m)
+    expect(out.sql).toBe('SELECT COUNT(*) AS "n" FROM "public"."orders" AS "t0"')
+    expect(out.comparison?.sql).toBe(
+      'SELECT COUNT(*) AS "n" FROM "public"."orders" AS "t0" WHERE (("t0"."created_at" AT TIME ZONE \'UTC\') AT TIME ZONE $1) < $2',
+    )
+    expect(out.comparison?.params).toEqual(['UTC', '2024-02-16 00:00:00']) // NOW is 2024-03-15
+    expect(run({ ...m, comparison: { period: 'previous-year' } }).comparison?.params).toEqual([
+      'UTC',
+      '2023-03-16 00:00:00',
+    ])
+    // a day the earlier month lacks is its last day; the day is the zone's
+    expect(run(m, { now: new Date('2024-03-31T12:00:00Z') }).comparison?.params).toEqual(['UTC', '2024-03-01 00:00:00'])
+    expect(run(m, { now: new Date('2024-03-31T23:30:00Z'), timezone: 'Asia/Tokyo' }).comparison?.params).toEqual([
+      'Asia/Tokyo',
+      '2024-03-02 00:00:00',
+    ])
+    // a time dimension's column wins
+    const byDay = metric(
+      { from: 'orders', measures: count, dimensions: [{ name: 'd', column: 'ordered_on', timeGrain: 'day' }] },
+      { comparison: { period: 'previous-year' } },
+    )
+    expect(run(byDay).comparison?.sql).toContain('"t0"."ordered_on" < $1')
+    expect(run(byDay).comparison?.params).toEqual(['2023-03-16'])
+    // nothing to compare on
+    fails(
+      () => run(metric({ from: 'customers', measures: count }, { comparison: { period: 'previous-period' } })),
+      /comparison: public.customers has no date column/,
+    )
   })
 
   it('pages within the metric limit, ordered, with a count of the unpaged rows', () => {

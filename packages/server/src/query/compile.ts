@@ -44,7 +44,7 @@ import type { AppliedFilter } from './filters.js'
 import { planJoins } from './joins.js'
 import { type ModelColumn, type ModelTable, resolveColumn, resolveTable, type SemanticModel } from './model.js'
 import { compileSqlMetric } from './sql-metric.js'
-import { assertTimeZone } from './zoned-time.js'
+import { addDays, addMonths, assertTimeZone, midnight, toWall } from './zoned-time.js'
 
 export type Tenancy =
   | { readonly kind: 'none' }
@@ -114,6 +114,20 @@ export function compileMetric(input: CompileInput): CompiledQuery {
   if (metric.sql !== undefined) return compileSqlMetric(input, metric.sql)
   if (metric.query === undefined) throw badRequest(`metric ${metric.metricId}: has neither query nor sql`)
   return new QueryCompiler(input, metric.query).compile()
+}
+
+/**
+ * The comparison window when no date range applies: every row up to the end of the same day
+ * one month (previous-period) or one year (previous-year) ago, in the zone — the value as it
+ * stood then. (A day that month lacks, such as the 31st, is the month's last day.)
+ */
+export function asOfPeriodAgo(period: 'previous-period' | 'previous-year', env: Env): WallRange {
+  const today = midnight(toWall(env.now, env.timezone))
+  const back = period === 'previous-year' ? 12 : 1
+  const first = addMonths(today, -back)
+  const last = new Date(Date.UTC(first.year, first.month, 0)).getUTCDate()
+  const day = { ...first, day: Math.min(today.day, last) }
+  return { start: { ...today, year: 1, month: 1, day: 1 }, end: addDays(day, 1) }
 }
 
 interface Used {
@@ -226,16 +240,36 @@ class QueryCompiler {
         select({ items: [item(agg('count', null), 'total')], from: derived(inner, 'q') }),
       )
     }
-    if (metric.comparison !== undefined && ranged !== null && measures.length > 0) {
-      const shifted = shiftRange(ranged.range, metric.comparison.period)
+    if (metric.comparison !== undefined && measures.length > 0) {
       const previous = [...conditions]
-      previous[ranged.index] = rangeCondition(ranged.target, shifted, this.env) ?? bool(true)
+      if (ranged !== null) {
+        const shifted = shiftRange(ranged.range, metric.comparison.period)
+        previous[ranged.index] = rangeCondition(ranged.target, shifted, this.env) ?? bool(true)
+      } else {
+        const before = asOfPeriodAgo(metric.comparison.period, this.env)
+        previous.push(rangeCondition(this.comparisonTarget(), before, this.env) ?? bool(true))
+      }
       const mItems = items.slice(dims.length)
       extra.comparison = this.input.dialect.render(
         this.select({ items: mItems, groupBy: [], orderBy: [], where: previous, limit: null, offset: null }),
       )
     }
     return { ...result, ...extra }
+  }
+
+  /**
+   * The date column a comparison without a date range measures "as it stood" on: the first
+   * time dimension's, else the first date or datetime column of the `from` table.
+   */
+  private comparisonTarget(): Target {
+    const at = `${this.label}.comparison`
+    const dim = (this.q.dimensions ?? []).find((d) => d.timeGrain !== undefined)
+    if (dim !== undefined) return this.target(dim.table, dim.column, at)
+    const column = [...this.from.columns.values()].find((c) => c.dataType === 'date' || c.dataType === 'datetime')
+    if (column === undefined) {
+      throw badRequest(`${at}: ${this.from.key} has no date column to compare periods on, and no date range applies`)
+    }
+    return this.target(undefined, column.name, at)
   }
 
   private window(page: CompileContext['page']): { limit: number | null; offset: number | null } {

@@ -121,6 +121,14 @@ describe('validateDocument', () => {
       'metrics[0].rls[1].variable: "region" is bound twice',
     ],
     [withMetric((m) => (m.metricId = 'raw')), 'importDashboardData.metrics[1].metricId: duplicate metricId "raw"'],
+    [
+      withMetric((m) => {
+        m.comparison = { period: 'previous-period' }
+        m.query.measures = []
+        m.chart.y = []
+      }),
+      'metrics[0].comparison: compares the first measure, so it needs a query metric with a measure',
+    ],
   ])('%#: names the path', (d, message) => {
     expect(error(d)).toContain(message)
   })

@@ -155,6 +155,9 @@ function checkMetric(model: SemanticModel, m: Metric, path: string): Metric {
       if (!names.has(y)) throw badRequest(`${path}.chart.y[${i}]: no measure or dimension "${y}"`)
     })
   }
+  if (m.comparison !== undefined && (m.query?.measures ?? []).length === 0) {
+    throw badRequest(`${path}.comparison: compares the first measure, so it needs a query metric with a measure`)
+  }
   if (m.filters !== undefined) {
     checkKeys(`${path}.filters`, m.filters)
     out.filters = m.filters.map((f, i) => {

@@ -33,7 +33,12 @@ export const MetricQueryResult = Type.Object(
   {
     data: Type.Array(Type.Record(Type.String(), Type.Unknown())),
     timeTaken: Type.Number({ description: 'milliseconds' }),
-    comparisonValue: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+    comparisonValue: Type.Optional(
+      Type.Number({
+        description:
+          'metrics with a comparison: the first measure over the previous period of the first date range that applies, or, with none, as it stood at the end of the same day one month (previous-period) or one year (previous-year) ago; 0 over no rows',
+      }),
+    ),
     totalRecords: Type.Integer(),
     metaData: Type.Object({
       columns: Type.Array(Type.Object({ name: Type.String(), dataType: Type.String() })),

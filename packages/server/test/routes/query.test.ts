@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { ACCESS } from '../helpers/analytics.js'
 import { storeKinds } from '../helpers/app.js'
 import { bearer } from '../helpers/bootstrap.js'
 import { expectError } from '../helpers/expect-error.js'
@@ -176,6 +177,67 @@ describe.skipIf(!hasPg).each(storeKinds)('metric queries on %s', (store) => {
       )
       const fine = await send({ ...m, dashboardFilter: { country: ['DE', 'FR'] } })
       expect(fine.statusCode, fine.body).toBe(200)
+    }
+  })
+
+  it('always answers comparisonValue as a number: the previous range, or as it stood a month ago without one', async () => {
+    const document = {
+      name: 'Comparison',
+      filters: [{ name: 'period', type: 'date-range', table: `${wh.schema}.orders`, column: 'created_at' }],
+      metrics: [
+        {
+          metricId: 'orders_cmp',
+          name: 'Orders',
+          chart: { type: 'single-value', y: ['orders'] },
+          query: { from: `${wh.schema}.orders`, measures: [{ name: 'orders', aggregate: 'count' }] },
+          comparison: { period: 'previous-period' },
+        },
+      ],
+    }
+    await a.ok('POST', '/api/v2/data-app/import-dashboard', a.serviceToken, {
+      workspaceName: 'main',
+      dashboardId: 'cmp',
+      importDashboardData: document,
+    })
+    const embed = await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
+      dashboardId: 'cmp',
+      embedType: 'dashboard',
+      workspaceName: 'main',
+      name: 'Cmp',
+      accessSettings: ACCESS,
+    })
+    const count = async (where: string, params: unknown[]) =>
+      Number(
+        (
+          await wh.query<{ n: string }>(
+            `select count(*) n from ${wh.schema}.orders where tenant = 'acme' and ${where}`,
+            params,
+          )
+        )[0]?.n,
+      )
+    for (const path of ['/api/v2/data-app/query', '/api/v2/dataApp/query']) {
+      const send = (dashboardFilter?: object) =>
+        a.call('POST', path, a.dataAppKey, {
+          embedId: embed.id,
+          metricId: 'orders_cmp',
+          clientId: 'acme',
+          ...(dashboardFilter ? { dashboardFilter } : {}),
+        })
+      // no date range: every row up to the end of the same day a month ago (UTC here)
+      const now = new Date()
+      const back = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1))
+      const last = new Date(Date.UTC(back.getUTCFullYear(), back.getUTCMonth() + 1, 0)).getUTCDate()
+      const end = new Date(Date.UTC(back.getUTCFullYear(), back.getUTCMonth(), Math.min(now.getUTCDate(), last) + 1))
+      const plain = (await send()).json()
+      expect(plain.data[0].orders).toBe(await count('true', []))
+      expect(plain.comparisonValue).toBe(await count('created_at < $1', [end]))
+      // a range: the same span just before it
+      const ranged = (await send({ period: { startDate: '2026-03-01', endDate: '2026-03-31' } })).json()
+      expect(ranged.data[0].orders).toBe(await count("created_at >= '2026-03-01' and created_at < '2026-04-01'", []))
+      expect(ranged.comparisonValue).toBe(await count("created_at >= '2026-02-01' and created_at < '2026-03-01'", []))
+      // a window without rows is 0, not null
+      const empty = (await send({ period: { startDate: '2030-01-01', endDate: '2030-01-31' } })).json()
+      expect(empty.comparisonValue).toBe(0)
     }
   })
 

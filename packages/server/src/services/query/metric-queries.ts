@@ -22,7 +22,8 @@ import { TenantSlots } from './tenant-slots.js'
 export interface MetricResult {
   readonly data: readonly Record<string, unknown>[]
   readonly timeTaken: number
-  readonly comparisonValue?: number | null
+  /** The first measure over the comparison window (compile.ts `asOfPeriodAgo` when no date range applies); 0 over no rows. */
+  readonly comparisonValue?: number
   readonly totalRecords: number
   readonly metaData: {
     readonly columns: readonly { readonly name: string; readonly dataType: DataType }[]
@@ -69,7 +70,7 @@ interface Rows {
   readonly rows: readonly Record<string, unknown>[]
   readonly columns: readonly { name: string; dataType: DataType }[]
   readonly total?: number
-  readonly comparison?: number | null
+  readonly comparison?: number
   readonly truncated?: true
 }
 
@@ -202,7 +203,7 @@ export class MetricQueries {
     return {
       data: value.rows,
       timeTaken: Math.round((performance.now() - started) * 100) / 100,
-      ...(metric.comparison ? { comparisonValue: value.comparison ?? null } : {}),
+      ...(metric.comparison ? { comparisonValue: value.comparison ?? 0 } : {}),
       totalRecords: value.total ?? value.rows.length,
       metaData: { columns: value.columns, groupbyColumnList: compiled.groupBy },
       metricid: request.metricId,
@@ -372,8 +373,9 @@ function dayIn(timeZone: string, now: Date): string | undefined {
   return day
 }
 
-function firstMeasure(row: Record<string, unknown> | undefined, metric: Metric): number | null {
+/** The first measure of the comparison row; an aggregate over no rows (NULL) is 0. */
+function firstMeasure(row: Record<string, unknown> | undefined, metric: Metric): number {
   const name = metric.query?.measures?.[0]?.name
-  const value = row && name !== undefined ? row[name] : undefined
-  return value === undefined || value === null ? null : Number(value)
+  const value = row && name !== undefined ? Number(row[name] ?? 0) : 0
+  return Number.isFinite(value) ? value : 0
 }

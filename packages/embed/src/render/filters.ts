@@ -6,31 +6,13 @@ import {
   type DateRange,
   defaultOf,
   describeFilterValue,
-  type FilterValue,
-  type FilterValues,
   isPinned,
   type NumberRange,
   normalizeFilterValue,
 } from '../lib/filters.js'
+import type { Attrs, FilterBarHost } from './filter-bar-host.js'
 import { lockIcon } from './icons.js'
 import { multiSelect } from './multi-select.js'
-
-/** What the filter bar needs from the element. */
-export interface FilterBarHost {
-  readonly filters: readonly RuntimeFilter[]
-  readonly values: FilterValues
-  readonly editable: boolean
-  readonly locale: string | undefined
-  readonly canReset: boolean
-  optionsFor(filter: RuntimeFilter): string[]
-  /** Applies at once (select, checkbox, date) or after a pause in typing (`debounce`). */
-  setFilter(name: string, value: unknown, debounce?: boolean): void
-  resetFilters(): void
-  searchText(name: string): string
-  setSearchText(name: string, text: string): void
-  isCustomRange(name: string): boolean
-  setCustomRange(name: string, on: boolean): void
-}
 
 const CUSTOM = '__custom__'
 
@@ -87,12 +69,6 @@ function renderFilter(host: FilterBarHost, f: RuntimeFilter, id: string): Templa
   return html`<div class="field" part="filter" data-filter=${f.name} data-type=${f.type} ?data-locked=${locked}>
     ${control}
   </div>`
-}
-
-export interface Attrs {
-  readonly id: string
-  readonly label: string
-  readonly value: FilterValue | undefined
 }
 
 const labelFor = (a: Attrs, extra: unknown = nothing) =>

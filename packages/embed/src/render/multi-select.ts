@@ -2,7 +2,7 @@ import { html, nothing, type TemplateResult } from 'lit'
 import { live } from 'lit/directives/live.js'
 import type { RuntimeFilter } from '../api/types.js'
 import { describeFilterValue } from '../lib/filters.js'
-import type { Attrs, FilterBarHost } from './filters.js'
+import type { Attrs, FilterBarHost } from './filter-bar-host.js'
 import { chevronIcon } from './icons.js'
 
 /**

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { ctx, metric, model } from '../../test/fixtures/query.js'
 import { ApiError } from '../errors.js'
 import { type Bound, bindRequest, rebind, type Scalar, VALUE_LIMITS } from './bind.js'
 import { type CompiledQuery, type CompileInput, compileMetric } from './compile.js'
@@ -7,7 +8,6 @@ import { matchPreset } from './date-presets.js'
 import { dialects } from './dialects/registry.js'
 import type { Metric } from './document-schema.js'
 import type { AppliedFilter, FilterSource } from './filters.js'
-import { ctx, metric, model } from './test-fixtures.js'
 
 const filter = (value: unknown, over: Partial<AppliedFilter> = {}): AppliedFilter =>
   ({ table: 'public.orders', column: 'status', value, source: 'dashboard', name: 'status', ...over }) as AppliedFilter

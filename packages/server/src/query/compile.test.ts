@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
+import { bareModel, ctx, metric, model } from '../../test/fixtures/query.js'
 import { ApiError } from '../errors.js'
 import { type CompileContext, compileMetric } from './compile.js'
 import { getDialect } from './dialects/registry.js'
 import type { Metric } from './document-schema.js'
 import type { AppliedFilter } from './filters.js'
-import { bareModel, ctx, metric, model } from './test-fixtures.js'
 
 const pg = getDialect('postgres')
 const run = (m: Metric, c: Partial<CompileContext> = {}, dialect = pg) =>

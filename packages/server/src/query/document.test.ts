@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { model } from '../../test/fixtures/query.js'
 import { type DashboardDocument, rewriteSchemas, validateDocument } from './document.js'
 import { resolveFilters } from './filters.js'
-import { model } from './test-fixtures.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests mutate documents freely to break them
 type Loose = any

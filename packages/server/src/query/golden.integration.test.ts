@@ -2,13 +2,13 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import mysql from 'mysql2/promise'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { GOLDEN_CASES, type GoldenCase } from '../../test/fixtures/golden-cases.js'
+import { type Engine, GOLDEN_NOW, goldenDatamart, goldenSql, goldenTables } from '../../test/fixtures/golden-data.js'
 import { requireService } from '../../test/helpers/services.js'
 import { type CompileContext, compileMetric } from './compile.js'
 import { getDialect } from './dialects/registry.js'
 import type { Metric } from './document-schema.js'
 import { buildModel } from './model.js'
-import { GOLDEN_CASES, type GoldenCase } from './test-golden-cases.js'
-import { type Engine, GOLDEN_NOW, goldenDatamart, goldenSql, goldenTables } from './test-golden-data.js'
 
 /**
  * Live golden test: each metric is compiled for the engine, run on a small multi-tenant

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { DATAMART, model, TABLES } from '../../test/fixtures/query.js'
 import { planJoins } from './joins.js'
 import { buildModel, resolveColumn, resolveTable } from './model.js'
-import { DATAMART, model, TABLES } from './test-fixtures.js'
 
 describe('buildModel', () => {
   it('keeps only datamart tables, overlaid with client columns, custom columns and flags', () => {

@@ -1,11 +1,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { ctx, metric, model } from '../../test/fixtures/query.js'
 import { ApiError } from '../errors.js'
 import { compileMetric } from './compile.js'
 import { dialects } from './dialects/registry.js'
 import type { Metric } from './document-schema.js'
 import type { AppliedFilter, FilterSource } from './filters.js'
-import { ctx, metric, model } from './test-fixtures.js'
 
 /**
  * Property: hostile values (filter values, clientId, RLS values) never reach the SQL text,

@@ -6,9 +6,9 @@
  */
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { caught, closedPort, silentServer } from '../../../test/fixtures/net.js'
 import { requireService } from '../../../test/helpers/services.js'
 import { ApiError } from '../../errors.js'
-import { caught, closedPort, silentServer } from '../shared/net-fixtures.js'
 import type { ClickhouseCredentials, ConnectorOptions } from '../types.js'
 import { ClickhouseConnector } from './connector.js'
 import type { ServerInfo } from './request.js'

@@ -1,7 +1,7 @@
 import sql from 'mssql'
 import { describe, expect, it } from 'vitest'
+import { caught, closedPort, silentServer } from '../../../test/fixtures/net.js'
 import { ApiError } from '../../errors.js'
-import { caught, closedPort, silentServer } from '../shared/net-fixtures.js'
 import type { ConnectorOptions, MssqlCredentials } from '../types.js'
 import { MssqlConnector } from './connector.js'
 import { translateMssqlError } from './errors.js'

@@ -7,9 +7,9 @@
 import net from 'node:net'
 import ssh2 from 'ssh2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { caught, closedPort, silentServer } from '../../../test/fixtures/net.js'
 import { requireService } from '../../../test/helpers/services.js'
 import { ApiError } from '../../errors.js'
-import { caught, closedPort, silentServer } from '../shared/net-fixtures.js'
 import type { ConnectorOptions, PostgresCredentials } from '../types.js'
 import { PostgresConnector } from './connector.js'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { ctx, metric } from '../../../test/fixtures/query.js'
 import { compileMetric } from '../compile.js'
 import { buildModel } from '../model.js'
-import { ctx, metric } from '../test-fixtures.js'
 import { clickhouseType } from './clickhouse.js'
 import { dialects } from './registry.js'
 

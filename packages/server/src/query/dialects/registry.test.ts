@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { ctx, metric, model } from '../../../test/fixtures/query.js'
 import type { DialectName } from '../../connectors/types.js'
 import { compileMetric } from '../compile.js'
-import { ctx, metric, model } from '../test-fixtures.js'
 import type { CompiledSql } from './base.js'
 import { dialects, getDialect } from './registry.js'
 

@@ -28,26 +28,10 @@ export const DATASOURCE_TYPES = [
 ] as const
 export type DatasourceType = (typeof DATASOURCE_TYPES)[number]
 
-/** The SQL dialects the query compiler emits; each connector names the one it speaks. */
-export type DialectName = 'postgres' | 'mysql' | 'clickhouse' | 'duckdb' | 'mssql'
+// The engine owns the types of what it compiles over; connectors produce them.
+export type { ColumnInfo, DataType, DialectName, TableInfo } from '../query/types.js'
 
-/** Our portable column types (metaData.columns[].dataType of the metric query result). */
-export type DataType = 'string' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime' | 'json' | 'unknown'
-
-export interface ColumnInfo {
-  readonly name: string
-  readonly dataType: DataType
-  /** The engine's own type name, e.g. `timestamp with time zone`. */
-  readonly nativeType: string
-  readonly nullable: boolean
-}
-
-export interface TableInfo {
-  /** Schema (Postgres, MSSQL, DuckDB) or database (MySQL, ClickHouse) holding the table. */
-  readonly schema: string
-  readonly name: string
-  readonly columns: readonly ColumnInfo[]
-}
+import type { DataType, DialectName, TableInfo } from '../query/types.js'
 
 export interface ExecuteOptions {
   /** Bound values, in the order of the placeholders (or by name p0, p1 … for ClickHouse). */

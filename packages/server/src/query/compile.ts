@@ -1,4 +1,3 @@
-import type { DataType } from '../connectors/types.js'
 import { badRequest } from '../errors.js'
 import {
   agg,
@@ -44,6 +43,7 @@ import type { AppliedFilter } from './filters.js'
 import { planJoins } from './joins.js'
 import { type ModelColumn, type ModelTable, resolveColumn, resolveTable, type SemanticModel } from './model.js'
 import { compileSqlMetric } from './sql-metric.js'
+import type { DataType } from './types.js'
 import { addDays, addMonths, assertTimeZone, midnight, toWall } from './zoned-time.js'
 
 export type Tenancy =

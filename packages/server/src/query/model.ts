@@ -1,6 +1,6 @@
-import type { DataType, TableInfo } from '../connectors/types.js'
 import { badRequest } from '../errors.js'
 import type { JoinType } from './ast.js'
+import type { DataType, TableInfo } from './types.js'
 
 /**
  * The semantic model a metric compiles against: the introspected schema, optionally curated by

@@ -1,7 +1,7 @@
-import type { DialectName } from '../../connectors/types.js'
 import { badRequest } from '../../errors.js'
 import type { Expr, JoinType, OrderItem, Param, RawSql, Select, Source, TimeGrain } from '../ast.js'
 import type { Slot } from '../bind.js'
+import type { DialectName } from '../types.js'
 
 /** SQL text plus its bound values, in placeholder order (or by name p0, p1 … for ClickHouse). */
 export interface CompiledSql {

@@ -1,5 +1,5 @@
-import type { DialectName } from '../../connectors/types.js'
 import { badRequest } from '../../errors.js'
+import type { DialectName } from '../types.js'
 import type { Dialect } from './base.js'
 import { ClickhouseDialect } from './clickhouse.js'
 import { DuckdbDialect } from './duckdb.js'

@@ -9,6 +9,7 @@ import { ApiError } from './errors.js'
 import { createLogger, redactUrl } from './logger.js'
 import { answerClientError, installErrorHandling, sendError } from './plugins/app/error-handler.js'
 import { installJsonBodyParsing } from './plugins/app/json-body.js'
+import { proxyTrust } from './plugins/app/rate-limit/client.js'
 import rateLimit from './plugins/app/rate-limit/plugin.js'
 import { MemoryRateLimitStore, RedisRateLimitStore } from './plugins/app/rate-limit/stores.js'
 import adminAccount from './routes/admin/admin-account.js'
@@ -47,11 +48,14 @@ export interface BuildOptions {
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  // TRUST_PROXY: only these peers may name the client (X-Forwarded-For here, X-Client-IP in the
+  // rate limiter); from any other peer request.ip is the socket's address.
+  const trusts = proxyTrust(config.trustProxy)
   const app = Fastify({
     loggerInstance: createLogger(config.logLevel, options.logStream) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
-    trustProxy: false,
+    trustProxy: config.trustProxy.length > 0 ? trusts : false,
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id']
@@ -105,6 +109,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     )
   })
 
+  // On the root, so that requests no route matches are counted too (see the plugin).
+  await app.register(rateLimit, {
+    rules: config.rateLimits,
+    store: services.redis ? new RedisRateLimitStore(services.redis) : new MemoryRateLimitStore(),
+    apiPrefix: `${config.basePath}/api/`,
+    trusts,
+  })
   await app.register(
     async (api) => {
       await api.register(swagger, {
@@ -130,11 +141,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(swaggerUi, { routePrefix: '/docs', staticCSP: true })
       api.get('/openapi.json', { schema: { hide: true } }, async () => api.swagger())
 
-      await api.register(rateLimit, {
-        rules: config.rateLimits,
-        store: services.redis ? new RedisRateLimitStore(services.redis) : new MemoryRateLimitStore(),
-        pathPrefix: `${config.basePath}/api/`,
-      })
       await api.register(health)
       await api.register(adminAccount)
       await api.register(serviceToken)

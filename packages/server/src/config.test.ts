@@ -39,6 +39,19 @@ describe('parseConfig', () => {
     expect(Object.values(config.rateLimits).map((r) => r.max)).toEqual([1, 2, 3, 4, 5, 6])
   })
 
+  it('trusts loopback and private ranges as proxies by default; TRUST_PROXY lists others', () => {
+    const cidrs = (env: Record<string, string>) => parseConfig(env).trustProxy.map((s) => `${s.address}/${s.prefix}`)
+    expect(cidrs({})).toEqual(['127.0.0.0/8', '::1/128', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'])
+    expect(cidrs({ TRUST_PROXY: ' 203.0.113.7, 198.51.100.0/24 ,2001:DB8::/32, Loopback' })).toEqual([
+      '203.0.113.7/32',
+      '198.51.100.0/24',
+      '2001:db8::/32',
+      '127.0.0.0/8',
+      '::1/128',
+    ])
+    expect(cidrs({ TRUST_PROXY: 'none' })).toEqual([])
+  })
+
   it('turns DEMO off by default when DATABASE_URL is set', () => {
     expect(parseConfig({ DATABASE_URL: 'postgres://u@h/db' }).demo).toBe(false)
     expect(parseConfig({ DATABASE_URL: 'postgres://u@h/db', DEMO: 'true' }).demo).toBe(true)
@@ -59,6 +72,11 @@ describe('parseConfig', () => {
     [{ ADMIN_EMAIL: 'a@b.co' }, /set together/],
     [{ BASE_PATH: '/a b' }, /BASE_PATH/],
     [{ GRAPHQL_ENGINE_ENDPOINT: 'not a url' }, /GRAPHQL_ENGINE_ENDPOINT/],
+    [{ TRUST_PROXY: 'all' }, /TRUST_PROXY must list IP addresses, CIDR ranges/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: '10.0.0.0/8/1' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: '10.0.0/8' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: 'none, 10.0.0.1' }, /cannot be combined/],
   ])('rejects %j with a clear message', (env, message) => {
     expect(() => parseConfig(env)).toThrow(ConfigError)
     expect(() => parseConfig(env)).toThrow(message)

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 
 /** The six rate-limit groups of the spec's Limits table. */
@@ -7,6 +8,13 @@ export interface RateLimitRule {
   /** Requests allowed per window per client; 0 turns the group off. */
   readonly max: number
   readonly windowMs: number
+}
+
+/** An IPv4 or IPv6 range, `address/prefix`. */
+export interface Subnet {
+  readonly address: string
+  readonly prefix: number
+  readonly family: 'ipv4' | 'ipv6'
 }
 
 export interface Config {
@@ -22,6 +30,11 @@ export interface Config {
   readonly demo: boolean
   readonly logLevel: string
   readonly rateLimits: Readonly<Record<RateLimitGroup, RateLimitRule>>
+  /**
+   * Peers whose `X-Client-IP` / `X-Forwarded-For` are believed (TRUST_PROXY); from any other
+   * peer those headers are ignored and the socket address is the client. Empty: trust none.
+   */
+  readonly trustProxy: readonly Subnet[]
   readonly graphqlEngineEndpoint: string | undefined
   readonly identityServerUrl: string | undefined
   readonly adminEmail: string | undefined
@@ -94,6 +107,48 @@ function basePath(env: Env): string {
 
 const MINUTE = 60_000
 
+const subnet = (address: string, prefix?: number): Subnet => {
+  const family = isIP(address) === 4 ? 'ipv4' : 'ipv6'
+  return { address, prefix: prefix ?? (family === 'ipv4' ? 32 : 128), family }
+}
+
+/** The words TRUST_PROXY accepts besides addresses and CIDR ranges. */
+const PROXY_KEYWORDS: Readonly<Record<string, readonly Subnet[]>> = {
+  loopback: [subnet('127.0.0.0', 8), subnet('::1')],
+  // RFC 1918 and IPv6 unique-local addresses
+  private: [subnet('10.0.0.0', 8), subnet('172.16.0.0', 12), subnet('192.168.0.0', 16), subnet('fc00::', 7)],
+}
+
+function trustProxy(env: Env): Subnet[] {
+  const raw = text(env, 'TRUST_PROXY') ?? 'loopback,private'
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => entry !== '')
+  if (entries.includes('none')) {
+    if (entries.length > 1) throw new ConfigError('TRUST_PROXY: "none" cannot be combined with other entries')
+    return []
+  }
+  return entries.flatMap((entry) => {
+    const keyword = PROXY_KEYWORDS[entry]
+    if (keyword) return keyword
+    const [address = '', prefix, ...rest] = entry.split('/')
+    const family = isIP(address)
+    const bits = family === 4 ? 32 : 128
+    if (
+      family === 0 ||
+      rest.length > 0 ||
+      (prefix !== undefined && !/^\d{1,3}$/.test(prefix)) ||
+      Number(prefix) > bits
+    ) {
+      throw new ConfigError(
+        `TRUST_PROXY must list IP addresses, CIDR ranges (such as 10.0.0.0/8) and the words loopback, private or none, separated by commas; "${entry.slice(0, 60)}" is none of these`,
+      )
+    }
+    return [subnet(address, prefix === undefined ? undefined : Number(prefix))]
+  })
+}
+
 /** Reads the environment once into a typed, validated Config. Pure: no I/O. */
 export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
   const databaseUrl = text(env, 'DATABASE_URL')
@@ -131,6 +186,7 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
       email: limit('EMAIL_RATE_LIMIT', 50, MINUTE),
       onboardingDemoDatabase: limit('ONBOARDING_DEMO_DATABASE_RATE_LIMIT', 50, MINUTE),
     },
+    trustProxy: trustProxy(env),
     graphqlEngineEndpoint: url(env, 'GRAPHQL_ENGINE_ENDPOINT'),
     identityServerUrl: url(env, 'IDENTITY_SERVER_URL'),
     adminEmail,

@@ -83,6 +83,21 @@ describe.runIf(available)('rate limit shared through Redis by two instances', ()
     )
   })
 
+  it('gives every counter key an expiry within its window', async () => {
+    const redis = new Redis(REDIS_URL, { lazyConnect: true })
+    await redis.connect()
+    try {
+      // the counters of the two clients the test above used, in their 2-minute global window
+      for (const key of [limited, other].map((ip) => `strata:rl:global:${ip}`)) {
+        const ttl = await redis.pttl(key)
+        expect(ttl, key).toBeGreaterThan(0) // -1 would be a key that never expires, -2 a missing one
+        expect(ttl, key).toBeLessThanOrEqual(120_000)
+      }
+    } finally {
+      redis.disconnect()
+    }
+  })
+
   it('reports Redis in readiness on both instances', async () => {
     for (const server of [a, b]) {
       const ready = await request(server.url, 'GET', '/health/ready')

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { RateLimitGroup, RateLimitRule } from '../../../config.js'
 import { ApiError } from '../../../errors.js'
+import { clientKey, type ProxyTrust } from './client.js'
 import type { RateLimitStore, WindowCount } from './stores.js'
 
 declare module 'fastify' {
@@ -14,18 +15,10 @@ declare module 'fastify' {
 export interface RateLimitOptions {
   readonly rules: Readonly<Record<RateLimitGroup, RateLimitRule>>
   readonly store: RateLimitStore
-  /** Only URLs under this prefix are limited (the API, not health or docs). */
-  readonly pathPrefix: string
-}
-
-/** The client the spec's limits count: X-Client-IP, then X-Forwarded-For, then the socket. */
-export function clientKey(request: FastifyRequest): string {
-  const header = (name: string): string | undefined => {
-    const value = request.headers[name]
-    const first = (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim()
-    return first ? first.slice(0, 100) : undefined
-  }
-  return header('x-client-ip') ?? header('x-forwarded-for') ?? request.ip
+  /** Routes whose pattern starts with this prefix are limited (the API, not health or docs). */
+  readonly apiPrefix: string
+  /** Which peers may name the client in `X-Client-IP` / `X-Forwarded-For`. */
+  readonly trusts: ProxyTrust
 }
 
 /** How long requests pass unlimited after the store failed, before it is tried again. */
@@ -38,26 +31,31 @@ interface Outcome extends WindowCount {
 
 /**
  * The spec's Limits: fixed windows per client, the global group on every API route and a
- * route group on top (a request must pass both). Headers per the IETF draft:
+ * route group on top (a request must pass both). The limits belong to the route the router
+ * matched, never to the URL's text: every spelling that reaches a route (percent-escapes, a
+ * trailing slash, a query string, HEAD for GET) counts for it. A request that matches no route
+ * counts against the global group. Register on the root instance, so that unmatched requests
+ * (answered by the root's not-found handler) pass through this hook too. Headers per the IETF draft:
  * `RateLimit: limit=…, remaining=…, reset=…` for the tightest applicable limit,
  * `RateLimit-Policy` listing each, `Retry-After` on 429. If the store fails (Redis down),
  * requests pass and the failure is logged: readiness reports the store, not the users.
  */
 async function rateLimit(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
-  const { rules, store, pathPrefix } = options
+  const { rules, store, apiPrefix, trusts } = options
   // After the store fails, let requests through without asking it for a moment, so that an
   // outage costs one slow request per interval rather than a timeout on every request.
   let bypassUntil = 0
   app.addHook('onClose', async () => store.close?.())
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.url.startsWith(pathPrefix)) return
+    const route = request.routeOptions.url // the matched route's pattern; undefined when none matched
+    const routeGroup = route === undefined ? undefined : request.routeOptions.config.rateLimitGroup
+    if (route !== undefined && routeGroup === undefined && !route.startsWith(apiPrefix)) return
     const groups: RateLimitGroup[] = ['global']
-    const routeGroup = request.routeOptions.config.rateLimitGroup
     if (routeGroup) groups.push(routeGroup)
     const active = groups.filter((g) => rules[g].max > 0)
     if (active.length === 0) return
     if (bypassUntil > Date.now()) return
-    const client = clientKey(request)
+    const client = clientKey(request, trusts)
     let outcomes: Outcome[]
     try {
       outcomes = await Promise.all(

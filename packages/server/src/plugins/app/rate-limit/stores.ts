@@ -13,23 +13,45 @@ export interface RateLimitStore {
   close?(): void
 }
 
-/** One process's counters; windows start at the first hit of a client. */
+/** Counters the memory store keeps at most, by default: some 20 MB. */
+export const MEMORY_STORE_MAX_ENTRIES = 100_000
+
+/**
+ * One process's counters; windows start at the first hit of a client. Bounded: an entry is
+ * dropped when its window ends (on its next hit, or by a sweep every minute), and when the map
+ * holds `maxEntries` counters a new one evicts the least recently hit. Eviction can only make
+ * that client's count start again, never refuse anyone; it needs more distinct clients in one
+ * window than the bound, each of which has its own allowance anyway.
+ */
 export class MemoryRateLimitStore implements RateLimitStore {
+  // A Map iterates in insertion order: re-inserting on every hit keeps the least recently
+  // hit counter first.
   private readonly windows = new Map<string, { count: number; resetAt: number }>()
   private readonly sweeper: NodeJS.Timeout
 
-  constructor() {
+  constructor(private readonly maxEntries = MEMORY_STORE_MAX_ENTRIES) {
+    if (!(maxEntries >= 1)) throw new RangeError('maxEntries must be at least 1')
     this.sweeper = setInterval(() => this.sweep(), 60_000)
     this.sweeper.unref()
+  }
+
+  /** Counters held now. */
+  get size(): number {
+    return this.windows.size
   }
 
   async hit(key: string, windowMs: number): Promise<WindowCount> {
     const at = Date.now()
     let window = this.windows.get(key)
+    this.windows.delete(key)
     if (!window || window.resetAt <= at) {
       window = { count: 0, resetAt: at + windowMs }
-      this.windows.set(key, window)
+      for (const oldest of this.windows.keys()) {
+        if (this.windows.size < this.maxEntries) break
+        this.windows.delete(oldest)
+      }
     }
+    this.windows.set(key, window)
     window.count += 1
     return { count: window.count, resetMs: window.resetAt - at }
   }

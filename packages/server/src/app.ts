@@ -154,7 +154,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(dashboardLists)
       await api.register(guestTokens)
       await api.register(metricQuery)
-      await api.register(embedRuntime)
+      await api.register(embedRuntime, { prefix: '/api/v2/embed/runtime' })
       await api.register(demo)
     },
     { prefix: config.basePath },

@@ -11,6 +11,18 @@ export const ErrorResponse = Type.Object(
   { $id: 'ErrorResponse', description: 'Every failure: `{ error: { code, message } }`' },
 )
 
+/**
+ * Readable wording of a string `pattern`, keyed by the pattern: a 400 then says
+ * `body/domains/0 must be <wording>` instead of quoting the regular expression.
+ */
+export const PATTERN_WORDING = new Map<string, string>()
+
+/** Registers the wording of `pattern` (see PATTERN_WORDING) and returns the pattern. */
+export function worded(pattern: string, wording: string): string {
+  PATTERN_WORDING.set(pattern, wording)
+  return pattern
+}
+
 /** Response schemas for a route: its 200 body plus the shared error shape. */
 export function responses<T extends TSchema>(ok: T) {
   const error = Type.Ref('ErrorResponse')

@@ -1,5 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox'
-import { AlphanumericName, BooleanString, PageNumberString } from './common.js'
+import { AlphanumericName, BooleanString, PageNumberString, worded } from './common.js'
 
 export const CreateDataAppBody = Type.Object({ name: AlphanumericName }, { additionalProperties: false })
 export const CreateDataAppResponse = Type.Object({ name: Type.String(), key: Type.String() })
@@ -56,8 +56,11 @@ export const RevokeApiTokenQuery = Type.Object(
 const Domain = Type.String({
   minLength: 1,
   maxLength: 253,
-  pattern: '^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$',
-  description: 'host, *.host or host:port',
+  pattern: worded(
+    '^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?$',
+    'host[:port], without a scheme or path (app.example.com, *.customer.com, localhost:3000)',
+  ),
+  description: 'An origin allowed to load the embeds: host[:port] or *.host[:port], without a scheme or path',
 })
 
 export const WhitelistDomainsBody = Type.Object(

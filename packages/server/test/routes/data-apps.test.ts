@@ -128,10 +128,15 @@ describe.each(storeKinds)('data apps, API keys and token kinds on %s', (store) =
     })
     expect(put.json()).toEqual({ data: ['app.example.com', '*.customer.com', 'localhost:3000'] })
     expect((await call('GET', '/api/v2/data-app/whitelist-domains', other)).json()).toEqual({ data: [] })
-    const bad = await call('PUT', '/api/v2/data-app/whitelist-domains', creds.dataAppKey, {
-      domains: ['http://x.com/'],
-    })
-    expect(bad.json().error.code).toBe('INVALID_REQUEST_BODY')
+    // a URL instead of a host: the 400 says what to send, not the regular expression
+    for (const domains of [['http://x.com/'], ['app.example.com', 'https://app.example.com'], ['x.com/path']]) {
+      const bad = await call('PUT', '/api/v2/data-app/whitelist-domains', creds.dataAppKey, { domains })
+      expect(bad.statusCode).toBe(400)
+      expect(bad.json().error.code).toBe('INVALID_REQUEST_BODY')
+      expect(bad.json().error.message).toBe(
+        `body/domains/${domains.length - 1} must be host[:port], without a scheme or path (app.example.com, *.customer.com, localhost:3000)`,
+      )
+    }
     await call('PUT', '/api/v2/data-app/whitelist-domains', creds.dataAppKey, { domains: [] })
     expect((await call('GET', '/api/v2/data-app/whitelist-domains', creds.dataAppKey)).json()).toEqual({ data: [] })
   })

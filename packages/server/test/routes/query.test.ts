@@ -416,7 +416,7 @@ describe.skipIf(!hasPg).each(storeKinds)('metric queries on %s', (store) => {
       expect(allowed.statusCode).toBe(200)
       expect(allowed.headers['access-control-allow-origin']).toBe('https://app.example.com')
       // the browser may read the header that marks a result cut at the row cap
-      expect(allowed.headers['access-control-expose-headers']).toBe('strata-truncated')
+      expect(allowed.headers['access-control-expose-headers']).toBe('strata-truncated, retry-after, x-request-id')
       const refused = await t.app.inject({
         method: 'GET',
         url: `/api/v2/embed/runtime/${a.embedId}`,

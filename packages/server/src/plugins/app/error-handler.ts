@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../../errors.js'
+import { PATTERN_WORDING } from '../../schemas/common.js'
 import { isStoreUnavailable } from '../../store/store.js'
 
 /** Maps any thrown value to an ApiError; the only place errors become HTTP. */
@@ -51,6 +52,8 @@ function validationMessage(e: Partial<FastifyError> & { validationContext?: stri
     const path = `${e.validationContext ?? 'body'}${first.instancePath ?? ''}/${first.params.additionalProperty}`
     return `${path} is not an allowed field`
   }
+  const wording = first?.keyword === 'pattern' ? PATTERN_WORDING.get(String(first.params?.pattern)) : undefined
+  if (wording) return `${e.validationContext ?? 'body'}${first?.instancePath ?? ''} must be ${wording}`
   return e.message ?? 'The request failed validation'
 }
 
@@ -70,12 +73,15 @@ export function sendError(err: unknown, request: FastifyRequest, reply: FastifyR
 /** Every failure answers `{ error: { code, message } }`; never HTML, never a stack. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => sendError(err, request, reply))
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? request.url
-    return reply
-      .status(404)
-      .send({ error: { code: 'NOT_FOUND', message: `No route ${request.method} ${path.slice(0, 200)}` } })
-  })
+  app.setNotFoundHandler(notFound)
+}
+
+/** The 404 of an unknown route (also the embed runtime's own, so that its 404s carry CORS). */
+export function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const path = request.url.split('?')[0] ?? request.url
+  return reply
+    .status(404)
+    .send({ error: { code: 'NOT_FOUND', message: `No route ${request.method} ${path.slice(0, 200)}` } })
 }
 
 /**

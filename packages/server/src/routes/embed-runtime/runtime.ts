@@ -1,6 +1,7 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
 import { principalOf, requireGuestToken } from '../../auth/hooks.js'
 import { badRequest } from '../../errors.js'
+import { notFound } from '../../plugins/app/error-handler.js'
 import { responses } from '../../schemas/common.js'
 import { MetricQueryResult, RuntimeQueryBody } from '../../schemas/query.js'
 import { sendResult } from '../metric-result.js'
@@ -32,19 +33,26 @@ const RuntimeEmbed = Type.Object({
   timezone: Type.String(),
 })
 
-/** The web component's API (DESIGN.md §2.4); guest token only, CORS from the data app's whitelist. */
+/**
+ * The web component's API (DESIGN.md §2.4), registered under the prefix
+ * `/api/v2/embed/runtime`: CORS from the data apps' whitelists for every answer of this context
+ * (its 404s included), then the routes, guest token only.
+ */
 const runtime: FastifyPluginAsyncTypebox = async (app) => {
-  const service = app.services.runtime
   corsForGuests(app)
+  app.setNotFoundHandler(notFound)
+  // Preflights: answered by the CORS hook before any token check.
+  app.options('/*', { schema: { hide: true } }, async (_request, reply) => reply.status(204).send())
+  await app.register(routes)
+}
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  const service = app.services.runtime
   requireGuestToken(app)
   const claims = (request: Parameters<typeof principalOf>[0]) => principalOf(request, 'guest').claims
 
-  // Preflights: answered by the CORS hook before any token check.
-  app.options('/api/v2/embed/runtime/*', { schema: { hide: true } }, async (_request, reply) =>
-    reply.status(204).send(),
-  )
   app.get(
-    '/api/v2/embed/runtime/:embedId',
+    '/:embedId',
     {
       schema: {
         tags,
@@ -57,7 +65,7 @@ const runtime: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => service.load(claims(request), request.params.embedId),
   )
   app.post(
-    '/api/v2/embed/runtime/:embedId/query',
+    '/:embedId/query',
     {
       schema: {
         tags,
@@ -72,7 +80,7 @@ const runtime: FastifyPluginAsyncTypebox = async (app) => {
       sendResult(reply, await service.query(claims(request), request.params.embedId, request.body)),
   )
   app.post(
-    '/api/v2/embed/runtime/:embedId/underlying',
+    '/:embedId/underlying',
     {
       schema: {
         tags,
@@ -87,7 +95,7 @@ const runtime: FastifyPluginAsyncTypebox = async (app) => {
       sendResult(reply, await service.underlying(claims(request), request.params.embedId, request.body)),
   )
   app.get(
-    '/api/v2/embed/runtime/:embedId/metrics/:metricId/download',
+    '/:embedId/metrics/:metricId/download',
     {
       schema: {
         tags,

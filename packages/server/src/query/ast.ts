@@ -25,11 +25,12 @@ export interface AliasRef {
 }
 /**
  * Trusted SQL text, only ever from the model or a secret-key holder's document (custom
- * columns, SQL metrics, SQL-driven lists), with bound parameters between its pieces.
+ * columns, SQL metrics, SQL-driven lists), with bound parameters between its pieces, and
+ * (SQL metrics) parenthesised subqueries in place of its table references.
  */
 export interface RawSql {
   readonly kind: 'raw'
-  readonly parts: readonly (string | Param)[]
+  readonly parts: readonly (string | Param | Select)[]
 }
 export interface Param {
   readonly kind: 'param'
@@ -180,7 +181,8 @@ const freeze = <T extends object>(node: T): T => Object.freeze(node)
 
 export const col = (table: string, column: string): ColumnRef => freeze({ kind: 'column', table, column })
 export const aliasRef = (name: string): AliasRef => freeze({ kind: 'alias', name })
-export const raw = (...parts: (string | Param)[]): RawSql => freeze({ kind: 'raw', parts: Object.freeze(parts) })
+export const raw = (...parts: (string | Param | Select)[]): RawSql =>
+  freeze({ kind: 'raw', parts: Object.freeze(parts) })
 export const param = (value: unknown): Param => freeze({ kind: 'param', value })
 export const exactParam = (value: unknown): Param => freeze({ kind: 'param', value, exact: true })
 export const agg = (fn: AggregateFn, arg: Expr | null): Aggregate => freeze({ kind: 'aggregate', fn, arg })

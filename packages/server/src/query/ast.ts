@@ -26,11 +26,12 @@ export interface AliasRef {
 }
 /**
  * Trusted SQL text, only ever from the model or a secret-key holder's document (custom
- * columns, SQL metrics, SQL-driven lists), with bound parameters between its pieces.
+ * columns, SQL metrics, SQL-driven lists), with bound parameters between its pieces, and
+ * (SQL metrics) parenthesised subqueries in place of its table references.
  */
 export interface RawSql {
   readonly kind: 'raw'
-  readonly parts: readonly (string | Param)[]
+  readonly parts: readonly (string | Param | Select)[]
 }
 export interface Param {
   readonly kind: 'param'
@@ -183,7 +184,8 @@ const freeze = <T extends object>(node: T): T => Object.freeze(node)
 
 export const col = (table: string, column: string): ColumnRef => freeze({ kind: 'column', table, column })
 export const aliasRef = (name: string): AliasRef => freeze({ kind: 'alias', name })
-export const raw = (...parts: (string | Param)[]): RawSql => freeze({ kind: 'raw', parts: Object.freeze(parts) })
+export const raw = (...parts: (string | Param | Select)[]): RawSql =>
+  freeze({ kind: 'raw', parts: Object.freeze(parts) })
 /** A bound value; a request's value (`Bound`) keeps its slot, so the statement can be rebound. */
 export const param = (value: unknown): Param =>
   value instanceof Bound

@@ -278,12 +278,12 @@ describe('SQL metrics', () => {
   const statusFilter: AppliedFilter = { table: '', column: 'status', name: 'status', value: 'paid', source: 'metric' }
 
   it('binds {{variables}} from RLS, then metric filters; lists expand', () => {
-    const out = run(sqlMetric('select * from t where r IN ({{region}}) and s = {{ status }} and r2 IN ({{region}});'), {
-      rls: { region: ['EU', 'NA'] },
-      filters: [statusFilter],
-    })
+    const out = run(
+      sqlMetric('select * from countries where r IN ({{region}}) and s = {{ status }} and r2 IN ({{region}});'),
+      { rls: { region: ['EU', 'NA'] }, filters: [statusFilter] },
+    )
     expect(out).toMatchObject({
-      sql: 'select * from t where r IN ($1, $2) and s = $3 and r2 IN ($1, $2)',
+      sql: 'select * from "public"."countries" AS countries where r IN ($1, $2) and s = $3 and r2 IN ($1, $2)',
       params: ['EU', 'NA', 'paid'],
     })
     expect(run(sqlMetric('select {{x}}'), { rls: { x: [] } }).sql).toBe('select NULL')
@@ -295,13 +295,21 @@ describe('SQL metrics', () => {
     fails(() => run(sqlMetric('select {{missing}}')), /no value for the variable \{\{missing\}\}/)
   })
 
-  it('under TABLE tenancy requires {{clientId}}, bound to the tenant', () => {
+  it('under TABLE tenancy requires a tenant table or {{clientId}}, bound to the tenant', () => {
     const tenancy = { kind: 'table', clientId: 'acme' } as const
-    fails(() => run(sqlMetric('select 1'), { tenancy }), /must filter on \{\{clientId\}\}/)
-    expect(run(sqlMetric('select * from t where c = {{clientId}}'), { tenancy, rls: {} }).params).toEqual(['acme'])
+    fails(
+      () => run(sqlMetric('select 1'), { tenancy }),
+      /must read a table with a client column or filter on \{\{clientId\}\}/,
+    )
+    fails(() => run(sqlMetric('select * from countries'), { tenancy }), /client column or filter on \{\{clientId\}\}/)
+    const q = 'select * from countries c where c.code = {{clientId}}'
+    expect(run(sqlMetric(q), { tenancy, rls: {} }).params).toEqual(['acme'])
     // MySQL/MariaDB: as a binary string, so that `c = …` is exact whatever c's collation
-    const my = run(sqlMetric('select * from t where c = {{clientId}}'), { tenancy, rls: {} }, getDialect('mysql'))
-    expect(my).toMatchObject({ sql: 'select * from t where c = CAST(? AS BINARY)', params: ['acme'] })
+    const my = run(sqlMetric(q), { tenancy, rls: {} }, getDialect('mysql'))
+    expect(my).toMatchObject({
+      sql: 'select * from `public`.`countries` c where c.code = CAST(? AS BINARY)',
+      params: ['acme'],
+    })
   })
 
   it('pages by wrapping, with a count query', () => {

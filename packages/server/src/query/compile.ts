@@ -26,7 +26,8 @@ import {
   star,
   table,
 } from './ast.js'
-import { type Bound, plainValue } from './bind.js'
+import { plainValue } from './bind.js'
+import type { CompileContext, CompiledQuery, CompileInput } from './compile-types.js'
 import {
   type Env,
   rangeCondition,
@@ -37,60 +38,15 @@ import {
   whereCondition,
 } from './conditions.js'
 import type { WallRange } from './date-presets.js'
-import type { CompiledSql, Dialect } from './dialects/base.js'
-import type { Metric, MetricQuery } from './document-schema.js'
-import type { AppliedFilter } from './filters.js'
+import type { CompiledSql } from './dialects/base.js'
+import type { MetricQuery } from './document-schema.js'
 import { planJoins } from './joins.js'
-import { type ModelColumn, type ModelTable, resolveColumn, resolveTable, type SemanticModel } from './model.js'
+import { type ModelColumn, type ModelTable, resolveColumn, resolveTable } from './model.js'
 import { compileSqlMetric } from './sql-metric.js'
 import type { DataType } from './types.js'
 import { addDays, addMonths, assertTimeZone, midnight, toWall } from './zoned-time.js'
 
-export type Tenancy =
-  | { readonly kind: 'none' }
-  | {
-      readonly kind: 'table'
-      /** The tenant; a `Bound` when the statement is to be rebound per tenant (bind.ts). */
-      readonly clientId: string | Bound
-      /** Client columns by canonical table (the embed's tableTenancySettings); win over the model's. */
-      readonly clientColumns?: ReadonlyMap<string, string>
-      /** The datasource's TABLE tenancySettings: client columns hold the tenancy table's primary key. */
-      readonly tenancyTable?: {
-        readonly table: string
-        readonly clientNameColumn: string
-        readonly primaryKeyColumn: string
-      }
-    }
-  | { readonly kind: 'database'; readonly database: string }
-
-export interface CompileContext {
-  readonly tenancy: Tenancy
-  /** The guest token's rlsSettings values for this metric. */
-  readonly rls: Readonly<Record<string, unknown>>
-  readonly filters: readonly AppliedFilter[]
-  /** IANA zone: presets, date ranges and converted columns are evaluated in it. */
-  readonly timezone: string
-  readonly now: Date
-  readonly page?: { readonly limit: number; readonly offset: number }
-}
-
-export interface CompileInput {
-  readonly metric: Metric
-  readonly model: SemanticModel
-  readonly dialect: Dialect
-  readonly context: CompileContext
-}
-
-export interface CompiledQuery extends CompiledSql {
-  /** Known output columns (empty for SQL metrics: take them from the result). */
-  readonly columns: readonly { readonly name: string; readonly dataType: DataType }[]
-  /** The dimension names the rows are grouped by. */
-  readonly groupBy: readonly string[]
-  /** COUNT(*) of the unpaged rows, when paging (totalRecords). */
-  readonly countSql?: CompiledSql
-  /** The measures over the previous period, when the metric has a comparison and a date range applies. */
-  readonly comparison?: CompiledSql
-}
+export type { CompileContext, CompiledQuery, CompileInput, Tenancy } from './compile-types.js'
 
 /** Compiles one metric to SQL and bound parameters in the dialect. Throws a 400 ApiError on bad input. */
 export function compileMetric(input: CompileInput): CompiledQuery {

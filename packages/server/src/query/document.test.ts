@@ -40,13 +40,18 @@ const doc = (): DashboardDocument => ({
       rls: [{ variable: 'region', column: 'region', table: 'countries' }],
       comparison: { period: 'previous-period' },
     },
-    { metricId: 'raw', name: 'Raw', chart: { type: 'table' }, sql: 'select 1 where c = {{clientId}}' },
+    {
+      metricId: 'raw',
+      name: 'Raw',
+      chart: { type: 'table' },
+      sql: 'select 1 from orders where client_id = {{clientId}}',
+    },
   ],
 })
 
 const error = (d: unknown): string => {
   try {
-    validateDocument(d, model())
+    validateDocument(d, model(), 'postgres')
   } catch (e) {
     expect(e).toMatchObject({ status: 400, code: 'INVALID_REQUEST_BODY' })
     return (e as Error).message
@@ -61,7 +66,7 @@ const withMetric = (patch: (m: Loose) => void) => {
 
 describe('validateDocument', () => {
   it('accepts the document and canonicalises every table path', () => {
-    const v = validateDocument(doc(), model())
+    const v = validateDocument(doc(), model(), 'postgres')
     expect(v.metrics[0]?.query?.from).toBe('public.orders')
     expect(v.metrics[0]?.query?.dimensions?.[1]?.table).toBe('public.customers')
     expect(v.filters?.[1]?.table).toBe('public.orders')
@@ -133,6 +138,29 @@ describe('validateDocument', () => {
     expect(error(d)).toContain(message)
   })
 
+  it('refuses a SQL metric that is not one SELECT over tables of the model, naming the metric and the reason', () => {
+    const sqlAt = (sql: string) => {
+      const d = structuredClone(doc()) as Loose
+      d.metrics[1].sql = sql
+      return d
+    }
+    expect(error(sqlAt("UPDATE orders SET status = 'x' WHERE client_id <> {{clientId}}"))).toMatch(
+      /^importDashboardData\.metrics\[1\]\.sql: a SQL metric must be one SELECT query, not UPDATE/,
+    )
+    expect(error(sqlAt('select * from secrets'))).toMatch(
+      /^importDashboardData\.metrics\[1\]\.sql: .*no table "secrets"/,
+    )
+    expect(error(sqlAt('select * from orders; drop table orders'))).toMatch(/exactly one statement/)
+    expect(error(sqlAt('selec 1'))).toMatch(/metrics\[1\]\.sql: the SQL does not parse as postgres/)
+    let thrown: unknown
+    try {
+      validateDocument(sqlAt('select 1'), model(), undefined)
+    } catch (e) {
+      thrown = e
+    }
+    expect(thrown).toMatchObject({ status: 400, message: expect.stringMatching(/runs no SQL metrics/) })
+  })
+
   it('checks layout, dashboard filters and the root', () => {
     const d = structuredClone(doc()) as Loose
     d.layout[0].metricId = 'ghost'
@@ -154,7 +182,7 @@ describe('rewriteSchemas', () => {
     expect(out.filters?.[0]?.table).toBe('tenant_a.customers')
     expect(out.filters?.[1]?.table).toBe('orders')
     expect(out.metrics[0]?.query?.dimensions?.[1]?.table).toBe('customers')
-    expect(out.metrics[1]?.sql).toBe('select 1 where c = {{clientId}}')
+    expect(out.metrics[1]?.sql).toBe('select 1 from orders where client_id = {{clientId}}')
     const d = doc()
     d.metrics[0]!.query!.from = 'public.orders'
     expect(rewriteSchemas(d, [{ replaceSchema: 'public', targetSchema: 'x' }]).metrics[0]?.query?.from).toBe('x.orders')
@@ -164,7 +192,7 @@ describe('rewriteSchemas', () => {
 })
 
 describe('resolveFilters', () => {
-  const d = validateDocument(doc(), model())
+  const d = validateDocument(doc(), model(), 'postgres')
   const m = d.metrics[0]!
   it('matches keys by name or label, case-insensitively, and applies dashboard defaults', () => {
     const out = resolveFilters(d, m, { appFilters: { STATUS: ['paid'] }, dashboardFilter: { country: ['Ana'] } })

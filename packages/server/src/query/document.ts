@@ -10,6 +10,8 @@ import {
 } from './document-schema.js'
 import { planJoins } from './joins.js'
 import { type ModelTable, resolveColumn, resolveTable, type SemanticModel } from './model.js'
+import { analyzeSqlMetric, sqlMetricText } from './sql-metric-scope.js'
+import type { DialectName } from './types.js'
 
 export * from './document-schema.js'
 
@@ -140,9 +142,14 @@ function checkQuery(model: SemanticModel, q: MetricQuery, path: string): MetricQ
   return { ...q, from: from.key, measures, dimensions, where }
 }
 
-function checkMetric(model: SemanticModel, m: Metric, path: string): Metric {
+function checkMetric(model: SemanticModel, dialect: DialectName | undefined, m: Metric, path: string): Metric {
   if ((m.query === undefined) === (m.sql === undefined)) {
     throw badRequest(`${path}: give exactly one of query or sql`)
+  }
+  if (m.sql !== undefined) {
+    // One read-only SELECT over tables of the model, or refused here with the parser's reason.
+    if (dialect === undefined) throw badRequest(`${path}.sql: this datasource type runs no SQL metrics`)
+    analyzeSqlMetric(sqlMetricText(m.sql), dialect, model, `${path}.sql`)
   }
   const out: Metric = { ...m }
   const from = m.query === undefined ? undefined : resolveTable(model, m.query.from, `${path}.query.from`)
@@ -182,18 +189,24 @@ function checkMetric(model: SemanticModel, m: Metric, path: string): Metric {
 }
 
 /**
- * Validates a dashboard document against its schema and the semantic model. Returns it with
- * every table path in canonical `schema.table` form; throws a 400 whose message names the
- * path, e.g. `importDashboardData.metrics[2].query.measures[0].column: no column "amout" in public.orders`.
+ * Validates a dashboard document against its schema and the semantic model (SQL metrics: parsed
+ * in `dialect`, see sql-metric-scope.ts). Returns it with every table path in canonical
+ * `schema.table` form; throws a 400 whose message names the path, e.g.
+ * `importDashboardData.metrics[2].query.measures[0].column: no column "amout" in public.orders`.
  */
-export function validateDocument(doc: unknown, model: SemanticModel, root = 'importDashboardData'): DashboardDocument {
+export function validateDocument(
+  doc: unknown,
+  model: SemanticModel,
+  dialect: DialectName | undefined,
+  root = 'importDashboardData',
+): DashboardDocument {
   if (!validator.Check(doc)) structuralError(root, doc)
   const d = doc as DashboardDocument
   const ids = new Set<string>()
   const metrics = d.metrics.map((m, i) => {
     if (ids.has(m.metricId)) throw badRequest(`${root}.metrics[${i}].metricId: duplicate metricId "${m.metricId}"`)
     ids.add(m.metricId)
-    return checkMetric(model, m, `${root}.metrics[${i}]`)
+    return checkMetric(model, dialect, m, `${root}.metrics[${i}]`)
   })
   d.layout?.forEach((l, i) => {
     if (!ids.has(l.metricId)) throw badRequest(`${root}.layout[${i}].metricId: no metric "${l.metricId}"`)

@@ -68,7 +68,7 @@ const M: Metric = metric(
   },
   { rls: [{ variable: 'region', column: 'region', table: 'countries' }], comparison: { period: 'previous-year' } },
 )
-const SQL_M: Metric = metric(undefined, { sql: 'select * from t where c = {{clientId}} and r IN ({{region}})' })
+const SQL_M: Metric = metric(undefined, { sql: 'select * from orders where c = {{clientId}} and r IN ({{region}})' })
 
 function compiles(fn: () => { sql: string; countSql?: { sql: string }; comparison?: { sql: string } }): void {
   try {

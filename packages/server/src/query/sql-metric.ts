@@ -1,7 +1,8 @@
 import { badRequest } from '../errors.js'
-import { agg, derived, exactParam, item, type Param, param, raw, select, star } from './ast.js'
+import { agg, derived, exactParam, item, type Param, param, raw, type Select, select, star } from './ast.js'
 import { Bound, VALUE_LIMITS } from './bind.js'
-import type { CompiledQuery, CompileInput } from './compile.js'
+import type { CompiledQuery, CompileInput } from './compile-types.js'
+import { scopeSqlMetric, sqlMetricScope, sqlMetricText } from './sql-metric-scope.js'
 
 const VARIABLE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g
 function bindable(value: unknown, where: string): Param[] {
@@ -21,21 +22,29 @@ function bindable(value: unknown, where: string): Param[] {
 }
 
 /**
- * A SQL metric: trusted text from a secret-key holder in which `{{name}}` binds, as a
- * parameter, the RLS variable `name` or else the metric filter `name` (a list binds as
- * `p1, p2 …`, an empty list as NULL). Under TABLE tenancy the text must contain
- * `{{clientId}}`, bound to the tenant, or it is refused: Strata cannot see inside it. On
- * MySQL/MariaDB `{{clientId}}` binds as a binary string, so that the text's comparisons with
- * it are exact whatever the column's collation (SQL Server: see docs/datasources.md).
+ * A SQL metric: trusted text from a secret-key holder, one SELECT (sql-metric-scope.ts parses
+ * it in the dialect and resolves its tables against the model), in which `{{name}}` binds, as
+ * a parameter, the RLS variable `name` or else the metric filter `name` (a list binds as
+ * `p1, p2 …`, an empty list as NULL). Under TABLE tenancy every table with a client column is
+ * replaced by a subquery filtered exactly on the tenant (scopeSqlMetric), and `{{clientId}}`,
+ * where the author wrote it, binds the tenant too; a metric that reads no such table and has no
+ * `{{clientId}}` is refused. On MySQL/MariaDB `{{clientId}}` binds as a binary string, so that
+ * the text's comparisons with it are exact whatever the column's collation (SQL Server: see
+ * docs/datasources.md).
  */
 export function compileSqlMetric(input: CompileInput, text: string): CompiledQuery {
   const { metric, context, dialect } = input
   const label = `metric ${metric.metricId}`
-  const sql = text.trim().replace(/;+\s*$/, '')
+  const sql = sqlMetricText(text)
   const names = new Set([...sql.matchAll(VARIABLE)].map((m) => m[1] as string))
   const tenancy = context.tenancy
-  if (tenancy.kind === 'table' && !names.has('clientId')) {
-    throw badRequest(`${label}: under TABLE tenancy a SQL metric must filter on {{clientId}}`)
+  const scope = sqlMetricScope(sql, dialect.name, input.model, label)
+  const clientId = tenancy.kind === 'table' ? param(tenancy.clientId) : null
+  const { pieces, scoped } = scopeSqlMetric(sql, scope, input.model, dialect, tenancy, clientId)
+  if (tenancy.kind === 'table' && !scoped && !names.has('clientId')) {
+    throw badRequest(
+      `${label}: under TABLE tenancy a SQL metric must read a table with a client column or filter on {{clientId}}`,
+    )
   }
   for (const key of Object.keys(context.rls)) {
     if (!names.has(key)) throw badRequest(`rlsSettings: ${label} has no variable {{${key}}}`)
@@ -55,19 +64,25 @@ export function compileSqlMetric(input: CompileInput, text: string): CompiledQue
     bound.set(name, params)
     return params
   }
-  const parts: (string | Param)[] = []
-  let last = 0
-  for (const m of sql.matchAll(VARIABLE)) {
-    parts.push(sql.slice(last, m.index))
-    const ps = value(m[1] as string)
-    if (ps.length === 0) parts.push('NULL')
-    ps.forEach((p, i) => {
-      if (i > 0) parts.push(', ')
-      parts.push(p)
-    })
-    last = m.index + m[0].length
+  const parts: (string | Param | Select)[] = []
+  for (const piece of pieces) {
+    if (typeof piece !== 'string') {
+      parts.push(piece)
+      continue
+    }
+    let last = 0
+    for (const m of piece.matchAll(VARIABLE)) {
+      parts.push(piece.slice(last, m.index))
+      const ps = value(m[1] as string)
+      if (ps.length === 0) parts.push('NULL')
+      ps.forEach((p, i) => {
+        if (i > 0) parts.push(', ')
+        parts.push(p)
+      })
+      last = m.index + m[0].length
+    }
+    parts.push(piece.slice(last))
   }
-  parts.push(sql.slice(last))
   const body = raw(...parts)
   const page = context.page
   if (page === undefined) return { ...dialect.render(body), columns: [], groupBy: [] }

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis'
 import type { Config } from '../config.js'
+import { dialectOf } from '../connectors/registry.js'
 import { badRequest } from '../errors.js'
 import { validateDocument } from '../query/document.js'
 import { type Keyring, loadKeyring } from '../security/keyring.js'
@@ -61,7 +62,8 @@ export async function createServices(config: Config): Promise<Services> {
         `workspaceName: ${workspace.name} is ${workspace.connectionType}; import dashboards into a DATASOURCE or DATAMART workspace, whose model the document is checked against`,
       )
     }
-    return validateDocument(document, (await sources.resolve(workspace)).model)
+    const source = await sources.resolve(workspace)
+    return validateDocument(document, source.model, dialectOf(source.datasource.type))
   })
   const embeds = new Embeds(store, workspaces, dashboards, datamarts, bus)
   const dataApps = new DataApps(store, bus)

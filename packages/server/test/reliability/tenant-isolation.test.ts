@@ -109,12 +109,33 @@ function isolationDocument(schema: string) {
         chart: { type: 'table' },
         sql: `select tenant, count(*) as n from ${schema}.orders where tenant = {{clientId}} group by tenant`,
       },
+      // Issue 12: SQL metrics written without {{clientId}}, scoped structurally by the server.
+      {
+        metricId: 'sql_scoped',
+        name: 'Tenants (SQL, scoped by the server)',
+        chart: { type: 'table' },
+        sql: `select tenant, count(*) as n from ${schema}.orders group by tenant`,
+      },
+      {
+        metricId: 'sql_scoped_cte',
+        name: 'Tenants (SQL, a CTE named like the table)',
+        chart: { type: 'table' },
+        sql: `with orders as (select * from ${schema}.orders) select tenant, count(*) as n from orders group by tenant`,
+      },
     ],
   }
 }
 
 const SALES_METRICS = ['revenue', 'revenue_by_country', 'orders_by_month'] as const
-const ISOLATION_METRICS = ['order_rows', 'tenants', 'customer_rows', 'sql_tenants'] as const
+const ISOLATION_METRICS = [
+  'order_rows',
+  'tenants',
+  'customer_rows',
+  'sql_tenants',
+  'sql_scoped',
+  'sql_scoped_cte',
+] as const
+const SQL_METRICS: readonly string[] = ['sql_tenants', 'sql_scoped', 'sql_scoped_cte']
 
 type BackendName = 'postgres' | 'duckdb' | 'mariadb' | 'clickhouse'
 const BACKENDS: readonly BackendName[] = [
@@ -285,7 +306,14 @@ const caseArb = fc.constantFrom<BackendName>(...BACKENDS).chain((backend) =>
     path: fc.constantFrom<'runtime' | 'secret'>('runtime', 'runtime', 'secret'),
     tenant: backend === 'clickhouse' && chNoParams ? clickhouseTenantArb : tenantArb,
     metric: fc.oneof(
-      { weight: 25, arbitrary: fc.constantFrom<string>(...SALES_METRICS, ...ISOLATION_METRICS) },
+      {
+        weight: 25,
+        arbitrary: fc.constantFrom<string>(
+          ...SALES_METRICS,
+          // ClickHouse 18.16 has no WITH … AS (subquery)
+          ...ISOLATION_METRICS.filter((m) => backend !== 'clickhouse' || m !== 'sql_scoped_cte'),
+        ),
+      },
       { weight: 1, arbitrary: fc.constantFrom("revenue' OR '1'='1", '../order_rows', 'REVENUE', '__proto__') },
     ),
     pinned: oneIn(3, filtersArb),
@@ -573,7 +601,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
       Object.values(f ?? {}).some((v) => typeof v === 'object' && v !== null && 'sql' in v)
     // a SQL-driven list from the browser: never (a SQL metric applies no dashboard filter at all,
     // so there the list is never compiled, let alone run)
-    const sqlMetric = c.metric === 'sql_tenants'
+    const sqlMetric = SQL_METRICS.includes(c.metric)
     if (c.path === 'runtime' && ((!sqlMetric && userSql(c.dashboardFilter ?? undefined)) || userSql(metricFilter))) {
       expect(res.statusCode, label).toBe(400)
       stats.refused++
@@ -605,7 +633,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
         }
       }
     }
-    if (c.metric === 'customer_rows' || c.metric === 'tenants' || c.metric === 'sql_tenants') {
+    if (c.metric === 'customer_rows' || c.metric === 'tenants' || SQL_METRICS.includes(c.metric)) {
       if (tenant !== null) {
         const own = new Set(data.customers.filter((x) => x.tenant === tenant).map((x) => x.id))
         if (c.metric === 'customer_rows') for (const row of rows) expect(own.has(Number(row.id)), label).toBe(true)
@@ -763,7 +791,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
       const { isolation } = backends.mariadb
       for (const clientId of ['ACME', 'Acme', 'acme ', 'acme  ', 'ＡＣＭＥ']) {
         const token = await mint(clientId)
-        for (const metricId of ['order_rows', 'customer_rows', 'sql_tenants']) {
+        for (const metricId of ['order_rows', 'customer_rows', ...SQL_METRICS]) {
           const viaRuntime = await runtime(token, isolation.embedId, { metricId })
           const viaKey = await a.call('POST', '/api/v2/data-app/query', a.dataAppKey, {
             embedId: isolation.embedId,

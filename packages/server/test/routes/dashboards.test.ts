@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { salesDocument } from '../helpers/analytics.js'
+import { ACCESS, salesDocument } from '../helpers/analytics.js'
 import { storeKinds } from '../helpers/app.js'
 import { expectError } from '../helpers/expect-error.js'
 import { requireService } from '../helpers/services.js'
@@ -124,6 +124,37 @@ describe.skipIf(!hasPg).each(storeKinds)('dashboard import and export on %s', (s
       400,
       'INVALID_REQUEST_BODY',
     )
+  })
+
+  it('refuses a SQL metric that writes or is not one SELECT over the model, on import and on the empty-dashboard embed', async () => {
+    const withSql = (sql: string) => {
+      const d = salesDocument(wh.schema)
+      return { ...d, metrics: [...d.metrics, { metricId: 'evil', name: 'Evil', chart: { type: 'table' }, sql }] }
+    }
+    const cases: [string, RegExp][] = [
+      [`UPDATE ${wh.schema}.orders SET amount = 0 WHERE client_id <> {{clientId}}`, /not UPDATE/],
+      [`CREATE TABLE ${wh.schema}.stolen AS SELECT * FROM ${wh.schema}.orders`, /not CREATETABLE/],
+      [`select * from ${wh.schema}.orders; delete from ${wh.schema}.orders`, /exactly one statement/],
+      ["select set_config('default_transaction_read_only', 'off', false)", /must not call set_config/],
+      ['select * from pg_catalog.pg_user', /no table "pg_catalog.pg_user"/],
+    ]
+    for (const [sql, reason] of cases) {
+      const at = /^importDashboardData\.metrics\[3\]\.sql: /
+      const imported = await importDashboard({ importDashboardData: withSql(sql), dashboardId: 'evil' })
+      expectError(imported, 400, 'INVALID_REQUEST_BODY', at)
+      expectError(imported, 400, 'INVALID_REQUEST_BODY', reason)
+      for (const path of ['/api/v2/data-app/dashboard-embeds', '/api/v2/dataApp/dashboard-embeds']) {
+        const embedded = await a.call('POST', path, a.dataAppKey, {
+          dashboardId: 'evil',
+          workspaceName: 'main',
+          clientId: 'acme',
+          importDashboardData: withSql(sql),
+          accessSettings: ACCESS,
+        })
+        expectError(embedded, 400, 'INVALID_REQUEST_BODY', reason)
+      }
+    }
+    expect((await exportDashboard('evil')).statusCode).not.toBe(200)
   })
 
   it('answers WORKSPACE_ID_ERROR, and each route’s own auth error', async () => {

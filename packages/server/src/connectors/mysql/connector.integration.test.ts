@@ -211,6 +211,34 @@ describe.skipIf(!up)('mysql connector (live MariaDB, 127.0.0.1:3306)', () => {
     expect(e.cause).toBeDefined()
   })
 
+  it('every statement runs read only: UPDATE and CREATE TABLE … AS fail, and the next statement on the pool is read only too', async () => {
+    // The attacks of issue 12 (a SQL metric that rewrote other tenants' rows), run directly.
+    const attacks = [
+      `update test.${table} set name = 'pwned' where id <> 1`,
+      `create table test.${table}_stolen as select * from test.${table}`,
+      `insert into test.${table} (id, name) values (99, 'x')`,
+      'set session tx_read_only = 0',
+    ]
+    // One connection in the pool, so the statement after each attack runs on the same session.
+    const single = new MysqlConnector(credentials, { ...options, poolMax: 1 })
+    try {
+      for (const sql of attacks.slice(0, 3)) {
+        expectCode((await caught(single.execute(sql, base))).error, 'QUERY_ERROR')
+      }
+      await single.execute(attacks[3] as string, base).catch(() => undefined)
+      const after = await caught(single.execute(attacks[0] as string, base))
+      expect(expectCode(after.error, 'QUERY_ERROR').message).toMatch(/READ ONLY/i)
+      const state = await single.execute('select @@session.tx_read_only as ro', base)
+      expect(Number(state.rows[0]?.ro)).toBe(1)
+    } finally {
+      await single.close()
+    }
+    const rows = await admin(async (c) => (await c.query(`select name from test.${table} order by id`))[0])
+    expect(rows).toEqual([{ name: 'alpha' }, { name: 'beta' }])
+    const stolen = await admin(async (c) => (await c.query(`show tables from test like '${table}_stolen'`))[0])
+    expect(stolen).toEqual([])
+  })
+
   it('DATABASE tenancy: execute({ database }) uses a pool for that database', async () => {
     const a = await connector.execute('select label from accounts', { ...base, database: tenantA })
     expect(a.rows).toEqual([{ label: 'tenant a' }])

@@ -3,7 +3,8 @@
  * configured database and a bounded LRU of pools for tenant databases. Statements run as
  * server-side prepared statements (`?` bound by the server, never spliced). Before each one the
  * connection's session is set in one statement: time zone, server-side time limit
- * (MariaDB `max_statement_time`, MySQL `max_execution_time`) and `sql_select_limit` (the row cap).
+ * (MariaDB `max_statement_time`, MySQL `max_execution_time`), `sql_select_limit` (the row cap)
+ * and read-only transactions (`tx_read_only` / `transaction_read_only`; not on SingleStore).
  */
 import mysql from 'mysql2/promise'
 import { queryCancelled } from '../errors.js'
@@ -220,7 +221,11 @@ export class MysqlConnector implements Connector {
     }
     const timeLimit = flavor === 'mariadb' ? 'max_statement_time = ?' : 'max_execution_time = CAST(? AS UNSIGNED)'
     const timeValue = flavor === 'mariadb' ? settings.timeoutMs / 1000 : Math.ceil(settings.timeoutMs)
-    const set = `SET SESSION time_zone = COALESCE(?, @@global.time_zone), ${timeLimit}, sql_select_limit = CAST(? AS UNSIGNED)`
+    // Read only, set again before every statement: the statement runs in a read-only
+    // transaction (writes, CREATE … AS, temporary tables: error 1792), and nothing it does can
+    // leave the session writable for the next caller. MariaDB names it tx_read_only.
+    const readOnly = flavor === 'mariadb' ? 'tx_read_only = 1' : 'transaction_read_only = 1'
+    const set = `SET SESSION time_zone = COALESCE(?, @@global.time_zone), ${timeLimit}, sql_select_limit = CAST(? AS UNSIGNED), ${readOnly}`
     const tz = settings.timezone
     const zone = tz === undefined ? null : this.#namedZones === false ? offsetAt(tz, Date.now()) : tz
     try {

@@ -191,7 +191,7 @@ describe.skipIf(!up)('postgres connector (live, 127.0.0.1:5432)', () => {
     expect(tokyo.rows).toEqual([{ t: '2024-01-01T09:00:00+09:00', zone: 'Asia/Tokyo' }])
     const ny = await connector.execute(sql, { ...base, timezone: 'America/New_York' })
     expect(ny.rows).toEqual([{ t: '2023-12-31T19:00:00-05:00', zone: 'America/New_York' }])
-    // SET LOCAL: the next query on the same pool does not inherit it.
+    // Set per connection, re-set when it changes: the next query on the same pool does not inherit it.
     const plain = await connector.execute("select current_setting('TimeZone') as zone", base)
     expect(plain.rows[0]?.zone).not.toBe('America/New_York')
     expectCode((await caught(connector.execute(sql, { ...base, timezone: 'Mars/Olympus' }))).error, 'QUERY_ERROR')
@@ -241,6 +241,38 @@ describe.skipIf(!up)('postgres connector (live, 127.0.0.1:5432)', () => {
     expectCode((await caught(connector.execute(breakout, base))).error, 'QUERY_ERROR')
     const write = expectCode((await caught(connector.execute("select nextval('seq') as n", base))).error, 'QUERY_ERROR')
     expect(write.message).toMatch(/read-only transaction/)
+  })
+
+  it('a statement that switches the session to read-write (set_config) does not hand it to the next caller', async () => {
+    // Issue 12: a SQL metric calling set_config(…, false) turned read-only off for that pooled
+    // connection and later tenants' queries inherited it. One connection, so the next statement
+    // would run on the same session if it went back to the pool.
+    const single = new PostgresConnector(credentials, { ...options, poolMax: 1 })
+    try {
+      for (const attack of [
+        "select set_config('default_transaction_read_only', 'off', false) as x",
+        "select set_config('TimeZone', 'Asia/Tokyo', false) as x, set_config('default_transaction_read_only', 'off', false) as y",
+      ]) {
+        await single.execute(attack, base)
+        const write = expectCode(
+          (await caught(single.execute("select nextval('seq') as n", base))).error,
+          'QUERY_ERROR',
+        )
+        expect(write.message).toMatch(/read-only transaction/)
+        const state = await single.execute(
+          "select current_setting('default_transaction_read_only') as ro, current_setting('TimeZone') as tz",
+          base,
+        )
+        expect(state.rows[0]?.ro).toBe('on')
+        expect(state.rows[0]?.tz).not.toBe('Asia/Tokyo')
+      }
+      // The time zone alone, changed behind the connector's back, also retires the connection.
+      await single.execute("select set_config('TimeZone', 'Asia/Tokyo', false) as x", base)
+      const tz = await single.execute("select current_setting('TimeZone') as tz", base)
+      expect(tz.rows[0]?.tz).not.toBe('Asia/Tokyo')
+    } finally {
+      await single.close()
+    }
   })
 
   it('DATABASE tenancy: execute({ database }) runs in that database through its own bounded pool', async () => {

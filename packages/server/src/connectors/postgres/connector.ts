@@ -1,8 +1,17 @@
 /**
  * postgres, redshift, cockroachdb through node-postgres. One pool for the configured database
- * and a bounded LRU of pools for tenant databases (DATABASE tenancy). Every statement runs in a
- * read-only transaction whose first statement sets, transaction-locally, `statement_timeout`
- * (the server cancels the query itself), `search_path` (credentials.schema) and `TimeZone`.
+ * and a bounded LRU of pools for tenant databases (DATABASE tenancy). Each pooled connection's
+ * session is configured once (and again only when the settings change): `statement_timeout`
+ * (the server cancels the query itself), `search_path` (credentials.schema), `TimeZone` and
+ * `default_transaction_read_only = on`, so that every statement, sent alone through the
+ * extended protocol, is its own read-only transaction: one round trip per query.
+ *
+ * A statement could still switch the session back to read-write for the next caller
+ * (`set_config('default_transaction_read_only', 'off', false)`). The server reports that
+ * setting and `TimeZone` (ParameterStatus, PostgreSQL 14+): a connection whose reported values
+ * changed during a statement is destroyed instead of going back to the pool. On a server that
+ * does not report it (older PostgreSQL, Redshift, CockroachDB) each statement runs inside
+ * `BEGIN READ ONLY` … `ROLLBACK`, which also undoes any setting it changed (three round trips).
  */
 import pg from 'pg'
 import type { ApiError } from '../../errors.js'
@@ -61,6 +70,24 @@ interface SessionSettings {
 
 /** What each pooled connection's session is set to (see #configure). */
 const sessions = new WeakMap<pg.PoolClient, { signature: string; defaultTimezone: string | undefined }>()
+
+/** The settings each connection's server last reported (ParameterStatus messages). */
+const reported = new WeakMap<object, Map<string, string>>()
+
+/** pg.Client that records ParameterStatus from the first message on (startup included). */
+class ReportingClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config)
+    const values = new Map<string, string>()
+    reported.set(this, values)
+    const connection = (this as unknown as { connection: import('node:events').EventEmitter }).connection
+    connection.on('parameterStatus', (m: { parameterName: string; parameterValue: string }) => {
+      values.set(m.parameterName, m.parameterValue)
+    })
+  }
+}
+
+const READ_ONLY = 'default_transaction_read_only'
 
 export class PostgresConnector implements Connector {
   readonly dialect = 'postgres' as const
@@ -239,8 +266,22 @@ export class PostgresConnector implements Connector {
       setTimeout(destroy, DESTROY_GRACE_MS).unref()
     }
     settings.signal?.addEventListener('abort', onAbort, { once: true })
+    const status = reported.get(client)
+    let before: string | undefined
     try {
       await this.#configure(client, settings)
+      if (status?.get(READ_ONLY) !== 'on') {
+        // The server does not report the setting: a read-only transaction, always rolled back.
+        await client.query('BEGIN READ ONLY')
+        try {
+          return await work(client)
+        } finally {
+          await client.query('ROLLBACK').catch(() => {
+            broken = true
+          })
+        }
+      }
+      before = status.get('TimeZone')
       return await work(client)
     } catch (err) {
       if (isConnectionFailure(err)) broken = true
@@ -250,6 +291,9 @@ export class PostgresConnector implements Connector {
       clearTimeout(cancelTimer)
       clearTimeout(destroyTimer)
       settings.signal?.removeEventListener('abort', onAbort)
+      // A statement that switched the session's read-only default or time zone (set_config):
+      // the connection must not serve the next caller.
+      if (before !== undefined && (status?.get(READ_ONLY) !== 'on' || status.get('TimeZone') !== before)) broken = true
       // After a cancel request was sent, the connection never goes back to the pool: a late
       // pg_cancel_backend must not hit the next caller's statement on the same backend.
       client.release(broken || timedOut || aborted ? true : undefined)
@@ -301,6 +345,7 @@ export class PostgresConnector implements Connector {
   #createPool(database: string): pg.Pool {
     const pool = new pg.Pool({
       ...this.#clientConfig(database),
+      Client: ReportingClient,
       max: this.#options.poolMax,
       idleTimeoutMillis: IDLE_TIMEOUT_MS,
       allowExitOnIdle: true,

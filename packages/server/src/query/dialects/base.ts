@@ -201,7 +201,17 @@ export abstract class BaseDialect implements Dialect {
   }
 
   protected raw(r: RawSql, ps: ParamSink): string {
-    return r.parts.map((p) => (typeof p === 'string' ? p : p.exact ? this.exactValue(ps.add(p)) : ps.add(p))).join('')
+    return r.parts
+      .map((p) =>
+        typeof p === 'string'
+          ? p
+          : p.kind === 'select'
+            ? `(${this.select(p, ps)})`
+            : p.exact
+              ? this.exactValue(ps.add(p))
+              : ps.add(p),
+      )
+      .join('')
   }
 
   /** A bound value (placeholder) that compares exactly with whatever it meets (see Param.exact). */

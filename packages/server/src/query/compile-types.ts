@@ -1,0 +1,54 @@
+import type { Bound } from './bind.js'
+import type { CompiledSql, Dialect } from './dialects/base.js'
+import type { Metric } from './document-schema.js'
+import type { AppliedFilter } from './filters.js'
+import type { SemanticModel } from './model.js'
+import type { DataType } from './types.js'
+
+/** What the metric compiler takes and gives (shared by compile.ts and sql-metric.ts). */
+
+export type Tenancy =
+  | { readonly kind: 'none' }
+  | {
+      readonly kind: 'table'
+      /** The tenant; a `Bound` when the statement is to be rebound per tenant (bind.ts). */
+      readonly clientId: string | Bound
+      /** Client columns by canonical table (the embed's tableTenancySettings); win over the model's. */
+      readonly clientColumns?: ReadonlyMap<string, string>
+      /** The datasource's TABLE tenancySettings: client columns hold the tenancy table's primary key. */
+      readonly tenancyTable?: {
+        readonly table: string
+        readonly clientNameColumn: string
+        readonly primaryKeyColumn: string
+      }
+    }
+  | { readonly kind: 'database'; readonly database: string }
+
+export interface CompileContext {
+  readonly tenancy: Tenancy
+  /** The guest token's rlsSettings values for this metric. */
+  readonly rls: Readonly<Record<string, unknown>>
+  readonly filters: readonly AppliedFilter[]
+  /** IANA zone: presets, date ranges and converted columns are evaluated in it. */
+  readonly timezone: string
+  readonly now: Date
+  readonly page?: { readonly limit: number; readonly offset: number }
+}
+
+export interface CompileInput {
+  readonly metric: Metric
+  readonly model: SemanticModel
+  readonly dialect: Dialect
+  readonly context: CompileContext
+}
+
+export interface CompiledQuery extends CompiledSql {
+  /** Known output columns (empty for SQL metrics: take them from the result). */
+  readonly columns: readonly { readonly name: string; readonly dataType: DataType }[]
+  /** The dimension names the rows are grouped by. */
+  readonly groupBy: readonly string[]
+  /** COUNT(*) of the unpaged rows, when paging (totalRecords). */
+  readonly countSql?: CompiledSql
+  /** The measures over the comparison window, when the metric has a comparison (see asOfPeriodAgo without a date range). */
+  readonly comparison?: CompiledSql
+}

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache'
-import type { PrincipalOf } from '../../auth/principal.js'
+import type { GuestClaims, PrincipalOf } from '../../auth/principal.js'
 import { badRequest } from '../../errors.js'
 import type { GuestTokenRequest } from '../../schemas/guest-tokens.js'
 import type { Keyring } from '../../security/keyring.js'
@@ -7,22 +7,6 @@ import { hashSecret, newSecret } from '../../security/secrets.js'
 import { GroupCommit } from '../../store/group-commit.js'
 import type { GuestTokenRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
-
-/** What a guest token carries: everything the browser may not change. */
-export interface GuestClaims {
-  readonly organizationId: string
-  readonly dataAppId: string
-  readonly dataAppName: string
-  /** The data app key that minted it (revoking the key revokes the token); null: the server's demo. */
-  readonly keyId: string | null
-  readonly clientId: string
-  readonly params: NonNullable<GuestTokenRequest['params']>
-  readonly permissions: NonNullable<GuestTokenRequest['permissions']>
-  readonly datasourceName?: string
-  readonly datamartName?: string
-  /** Epoch ms, or null: never expires. */
-  readonly expiresAt: number | null
-}
 
 /** Whether a data app key is still live (not revoked); hot path, answered from memory. */
 export type KeyLiveness = (keyId: string) => Promise<boolean>

@@ -1,9 +1,9 @@
+import type { GuestClaims } from '../../auth/principal.js'
 import { ApiError, badRequest } from '../../errors.js'
 import type { DashboardFilter, LayoutItem, Metric } from '../../query/document.js'
 import { filterKey } from '../../query/filters.js'
 import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
 import type { Embed, Embeds } from '../embeds/embeds.js'
-import type { GuestClaims } from '../guest-tokens/guest-tokens.js'
 import type { MetricQueries, MetricResult } from '../query/metric-queries.js'
 import { toCsv } from './csv.js'
 

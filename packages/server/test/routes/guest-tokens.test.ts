@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { loadKeyring } from '../../src/security/keyring.js'
 import { hashSecret } from '../../src/security/secrets.js'
 import { GuestTokens, MAX_SEALED_TOKEN } from '../../src/services/guest-tokens/guest-tokens.js'
+import { salesDocument } from '../helpers/analytics.js'
 import { storeKinds } from '../helpers/app.js'
 import { expectError } from '../helpers/expect-error.js'
 import { requireService } from '../helpers/services.js'
@@ -27,7 +28,7 @@ const FULL_PARAMS = {
 }
 
 describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
-  const { t, a } = useAnalytics(store)
+  const { wh, t, a } = useAnalytics(store)
 
   const mint = (body: object, key = a.dataAppKey) => a.call('POST', '/api/v2/guest-token/create', key, body)
 
@@ -307,7 +308,14 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
       timezone: string
     }
     expect(body.dashboard.filters.map((f) => f.name)).toEqual(['country', 'status', 'period'])
-    expect(body.dashboard.filters[0]).toMatchObject({ pinned: ['DE', 'FR'], isShowOnUrl: false })
+    // Regression (issue 12): pinned values were echoed to the browser, isShowOnUrl: false ones and
+    // the SQL text of SQL-driven lists included. The filter is locked; its value is not sent.
+    expect(body.dashboard.filters[0]).toEqual({
+      ...salesDocument(wh.schema).filters[0],
+      locked: true,
+      isShowOnUrl: false,
+    })
+    expect(res.body).not.toMatch(/"DE"|"FR"/)
     expect(body.metrics.map((m) => m.metricId)).toEqual(['revenue', 'revenue_by_country', 'orders_by_month'])
     expect(body.permissions).toMatchObject({
       download: true,
@@ -316,5 +324,28 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
       underlyingData: false,
     })
     expect(body.timezone).toBe('Europe/Berlin')
+
+    const SQL = `select country from ${wh.schema}.customers where tenant = 'secret-tenant'`
+    const shown = (
+      await mint({
+        dataAppName: 'salesapp',
+        clientId: 'acme',
+        params: {
+          dashboardAppFilters: [
+            {
+              dashboardId: 'sales-overview',
+              values: { Country: { sql: SQL, columnName: 'country' }, status: ['paid'] },
+            },
+          ],
+        },
+      })
+    ).json() as unknown as { token: string }
+    const load = await a.call('GET', `/api/v2/embed/runtime/${a.embedId}`, shown.token)
+    const [country, status] = (load.json() as { dashboard: { filters: object[] } }).dashboard.filters
+    expect(load.body).not.toContain('secret-tenant')
+    expect(country).toMatchObject({ name: 'country', locked: true, isShowOnUrl: true })
+    expect(country).not.toHaveProperty('pinned')
+    // a plain value on the URL is the browser's to show
+    expect(status).toMatchObject({ name: 'status', locked: true, pinned: ['paid'], isShowOnUrl: true })
   })
 })

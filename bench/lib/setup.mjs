@@ -53,10 +53,7 @@ export async function setupAnalytics(base, wh, { lake = false } = {}) {
   const key = dataApp.key
   const s = wh.schema
 
-  const pgDoc = dashboard('Sales (PostgreSQL)', `${s}.sales_small`, [
-    byRegion('by_region', `${s}.sales_small`),
-    byRegion('by_region_1m', `${s}.sales_1m`),
-  ])
+  const pgDoc = dashboard('Sales (PostgreSQL)', `${s}.sales_small`, [byRegion('by_region', `${s}.sales_small`)])
   await api(base, 'POST', '/api/v2/datasource', {
     token: service,
     body: { datasourceType: 'postgres', credentials: { name: 'warehouse', ...wh.credentials } },
@@ -65,13 +62,19 @@ export async function setupAnalytics(base, wh, { lake = false } = {}) {
     {
       name: 'pgmart',
       datasourceName: 'warehouse',
-      tableList: [
-        { schemaName: s, name: 'sales_small', clientColumn: 'tenant' },
-        { schemaName: s, name: 'sales_1m', clientColumn: 'tenant' },
-      ],
+      tableList: [{ schemaName: s, name: 'sales_small', clientColumn: 'tenant' }],
       workspace: 'pg',
       dashboardId: 'pg-sales',
       doc: pgDoc,
+    },
+    // the 1M-row GROUP BY runs with clientId None, which only a model without tenancy accepts
+    {
+      name: 'pg1m',
+      datasourceName: 'warehouse',
+      tableList: [{ schemaName: s, name: 'sales_1m' }],
+      workspace: 'pg1m',
+      dashboardId: 'pg-1m',
+      doc: dashboard('Sales 1M (PostgreSQL)', `${s}.sales_1m`, [byRegion('by_region_1m', `${s}.sales_1m`)]),
     },
   ]
   if (lake) {
@@ -82,7 +85,7 @@ export async function setupAnalytics(base, wh, { lake = false } = {}) {
     marts.push({
       name: 'duckmart',
       datasourceName: 'lake',
-      tableList: [{ schemaName: 'main', name: 'sales_1m', clientColumn: 'tenant' }],
+      tableList: [{ schemaName: 'main', name: 'sales_1m' }],
       workspace: 'duck',
       dashboardId: 'duck-sales',
       doc: dashboard('Sales (DuckDB)', 'main.sales_1m', [byRegion('by_region_1m', 'main.sales_1m')]),
@@ -156,7 +159,13 @@ export function runtimeGuestTokenBody(embedId, clientId = 't1') {
   return {
     dataAppName: 'benchapp',
     clientId,
-    params: { allowedEmbeds: [embedId], timezone: 'UTC', userIdentifier: 'user-42@example.com' },
+    params: {
+      allowedEmbeds: [embedId],
+      // by_region declares the RLS variable region: a token must give it a value (every region here)
+      rlsSettings: [{ metricId: 'by_region', values: { region: ['north', 'south', 'east', 'west', 'central'] } }],
+      timezone: 'UTC',
+      userIdentifier: 'user-42@example.com',
+    },
     permissions: { isEnableDownloadMetrics: true, isShowDashboardName: true, isShowSideBar: false },
     expiryTime: 3_600_000,
   }

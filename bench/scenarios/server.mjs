@@ -255,7 +255,7 @@ async function manyTenants(ctx, server, setup) {
  */
 async function groupBy1m(ctx, server, setup, engine) {
   const { wh, opts } = ctx
-  const mart = setup.marts.find((m) => m.name === (engine === 'duckdb' ? 'duckmart' : 'pgmart'))
+  const mart = setup.marts.find((m) => m.name === (engine === 'duckdb' ? 'duckmart' : 'pg1m'))
   const from = engine === 'duckdb' ? 'main.sales_1m' : `${wh.schema}.sales_1m`
   const { sql, params } = await compiledSql({
     root: ctx.root,

@@ -6,6 +6,7 @@ import {
   describeFilterValue,
   effectiveFilterValues,
   initialFilterValues,
+  isPinned,
   normalizeFilterValue,
   sameFilterValue,
   seenValues,
@@ -169,5 +170,14 @@ describe('seenValues', () => {
     )
     expect(seenValues(filters[0]!, [r, undefined])).toEqual(['DE', 'FR'])
     expect(seenValues(filters[4]!, [r])).toEqual([])
+  })
+})
+
+describe('a filter the token pins without showing its value (locked, no pinned)', () => {
+  const locked: RuntimeFilter = { name: 'region', type: 'multi-select', table: 't', column: 'r', locked: true }
+  it('is pinned: no value to open with, nothing sent, not settable', () => {
+    expect(isPinned(locked)).toBe(true)
+    expect(initialFilterValues([locked], { region: ['x'] }, true)).toEqual({})
+    expect(buildDashboardFilter([locked], { region: ['x'] }, true)).toBeUndefined()
   })
 })

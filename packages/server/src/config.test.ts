@@ -57,6 +57,19 @@ describe('parseConfig', () => {
     expect(parseConfig({ DATABASE_URL: 'postgres://u@h/db', DEMO: 'true' }).demo).toBe(true)
   })
 
+  // Regression (issue 12): the demo mints guest tokens without authentication; it turned on for
+  // any server without DATABASE_URL, including one bound to every interface.
+  it('turns DEMO on by default only when bound to a loopback address; DEMO=true still wins', () => {
+    for (const HOST of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]', '::ffff:127.0.0.1']) {
+      expect(parseConfig({ HOST }).demo, HOST).toBe(true)
+    }
+    for (const HOST of ['0.0.0.0', '::', '10.0.0.5', '192.168.1.2', 'strata.example.com', '127.0.0.1.example.com']) {
+      expect(parseConfig({ HOST }).demo, HOST).toBe(false)
+      expect(parseConfig({ HOST, DEMO: 'true' }).demo, HOST).toBe(true)
+    }
+    expect(parseConfig({ HOST: '127.0.0.1', DEMO: 'false' }).demo).toBe(false)
+  })
+
   it('normalises BASE_PATH', () => {
     expect(parseConfig({ BASE_PATH: 'analytics/' }).basePath).toBe('/analytics')
     expect(parseConfig({ BASE_PATH: '/' }).basePath).toBe('')

@@ -149,6 +149,15 @@ function trustProxy(env: Env): Subnet[] {
   })
 }
 
+/** Whether a bind address only accepts connections from this machine (127.0.0.0/8, ::1, localhost). */
+export function isLoopback(host: string): boolean {
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+  return h === 'localhost' || h === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)
+}
+
 /** Reads the environment once into a typed, validated Config. Pure: no I/O. */
 export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
   const databaseUrl = text(env, 'DATABASE_URL')
@@ -167,16 +176,18 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     windowMs,
   })
   const poolMax = integer(env, 'POOL_MAX', 10, 1, 1000)
+  const host = text(env, 'HOST') ?? '127.0.0.1'
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
-    host: text(env, 'HOST') ?? '127.0.0.1',
+    host,
     basePath: basePath(env),
     dataDir: resolve(cwd, text(env, 'DATA_DIR') ?? '.data'),
     databaseUrl,
     redisUrl: text(env, 'REDIS_URL'),
     encryptionKey: text(env, 'ENCRYPTION_KEY'),
     selfHosted: boolean(env, 'SELF_HOSTED', true),
-    demo: boolean(env, 'DEMO', databaseUrl === undefined),
+    // The demo mints guest tokens for anyone who asks: on by default only for a local try-out.
+    demo: boolean(env, 'DEMO', databaseUrl === undefined && isLoopback(host)),
     logLevel,
     rateLimits: {
       global: limit('RATE_LIMIT', 500, 2 * MINUTE),

@@ -13,7 +13,9 @@ export interface RuntimeFilter {
   readonly table: string
   readonly column: string
   readonly default?: unknown
-  /** Present when the guest token pins this filter: shown pre-set and locked. */
+  /** The guest token pins this filter: it is locked (its value shown only when `pinned` is sent). */
+  readonly locked?: boolean
+  /** The pinned value, when the token lets the browser show it. */
   readonly pinned?: unknown
   readonly isShowOnUrl?: boolean
 }

@@ -112,7 +112,8 @@ export function sameFilterValue(a: FilterValue | undefined, b: FilterValue | und
 }
 
 export const defaultOf = (f: RuntimeFilter): FilterValue | undefined => normalizeFilterValue(f.type, f.default)
-export const isPinned = (f: RuntimeFilter): boolean => f.pinned !== undefined && f.pinned !== null
+export const isPinned = (f: RuntimeFilter): boolean =>
+  f.locked === true || (f.pinned !== undefined && f.pinned !== null)
 
 /**
  * The values a dashboard opens with, per filter name: the token's pinned value, else (when the

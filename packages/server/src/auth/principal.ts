@@ -1,4 +1,4 @@
-import type { GuestClaims } from '../services/guest-tokens/guest-tokens.js'
+import type { GuestTokenRequest } from '../schemas/guest-tokens.js'
 
 /** Who a request acts as, once its bearer token has been checked. */
 export type Principal =
@@ -16,3 +16,19 @@ export type Principal =
 
 export type PrincipalKind = Principal['kind']
 export type PrincipalOf<K extends PrincipalKind> = Extract<Principal, { kind: K }>
+
+/** What a guest token carries: everything the browser may not change. */
+export interface GuestClaims {
+  readonly organizationId: string
+  readonly dataAppId: string
+  readonly dataAppName: string
+  /** The data app key that minted it (revoking the key revokes the token); null: the server's demo. */
+  readonly keyId: string | null
+  readonly clientId: string
+  readonly params: NonNullable<GuestTokenRequest['params']>
+  readonly permissions: NonNullable<GuestTokenRequest['permissions']>
+  readonly datasourceName?: string
+  readonly datamartName?: string
+  /** Epoch ms, or null: never expires. */
+  readonly expiresAt: number | null
+}

@@ -263,9 +263,13 @@ describe('RLS', () => {
     { from: 'orders', measures: count },
     { rls: [{ variable: 'region', column: 'region', table: 'countries' }] },
   )
-  it('binds the variable to its column (a list as IN); an absent value adds nothing', () => {
+  it('binds the variable to its column (a list as IN)', () => {
     expect(run(m, { rls: { region: ['EU', 'NA'] } }).sql).toContain('WHERE "t1"."region" IN ($1, $2)')
-    expect(run(m).sql).not.toContain('WHERE')
+  })
+  // Regression (issue 12, fail closed): a declared variable the token left without a value (its
+  // rlsSettings naming only other metrics, or none) added no condition: the metric ran unrestricted.
+  it('refuses a declared variable without a value, naming the metric and the variable', () => {
+    fails(() => run(m), /rlsSettings: metric m1 declares the RLS variable "region", and the token gives it no value/)
   })
   it('refuses a token variable the metric does not declare', () => {
     fails(() => run(m, { rls: { country: 'FR' } }), /no RLS variable "country"/)

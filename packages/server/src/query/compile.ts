@@ -260,7 +260,12 @@ class QueryCompiler {
     }
     bindings.forEach((b, i) => {
       const value = context.rls[b.variable]
-      if (value === undefined) return
+      // fail closed: a metric restricted by RLS never runs unrestricted for want of a value
+      if (value === undefined) {
+        throw badRequest(
+          `rlsSettings: ${this.label} declares the RLS variable "${b.variable}", and the token gives it no value`,
+        )
+      }
       const at = `rlsSettings.${b.variable}`
       const t = this.target(b.table, b.column, `${this.label}.rls[${i}]`)
       const c = valueCondition(t, value, { where: at, trusted: true }, this.env)

@@ -67,7 +67,12 @@ export async function createServices(config: Config): Promise<Services> {
   })
   const embeds = new Embeds(store, workspaces, dashboards, datamarts, bus)
   const dataApps = new DataApps(store, bus)
-  const guestTokens = new GuestTokens(store, keyring, (keyId) => dataApps.keyLive(keyId))
+  const guestTokens = new GuestTokens(
+    store,
+    keyring,
+    (keyId) => dataApps.keyLive(keyId),
+    (dataAppId, fresh) => embeds.ids(dataAppId, fresh),
+  )
   const metricQueries = new MetricQueries(sources, datasources, workspaces, bus, {
     queryTimeoutMs: config.queryTimeoutMs,
     rowLimit: config.queryRowLimit,

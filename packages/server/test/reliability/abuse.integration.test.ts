@@ -230,7 +230,7 @@ describe.skipIf(!hasPg)('abuse of the warehouse: one tenant cannot starve anothe
     // and the queued part of the flood does not wait beyond its own timeout either
     expect(floodMs).toBeLessThan(TIMEOUT_MS * 3 + 2_000)
     // a result larger than the row cap is cut at the cap
-    const rows = await query(slowEmbed, 'all_rows', 'None')
+    const rows = await query(slowEmbed, 'all_rows', 'acme') // about 100 orders
     expect(rows.statusCode, rows.body).toBe(200)
     expect(rows.json().data.length).toBe(ROW_LIMIT)
     // and says so, in a header (the spec's body has no field for it); a whole result does not
@@ -239,7 +239,7 @@ describe.skipIf(!hasPg)('abuse of the warehouse: one tenant cannot starve anothe
     expect(whole.headers['strata-truncated']).toBeUndefined()
     const minted = await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, {
       dataAppName: 'salesapp',
-      clientId: 'None',
+      clientId: 'acme',
       permissions: { isEnableDownloadMetrics: true },
     })
     const viaRuntime = await a.call('POST', `/api/v2/embed/runtime/${slowEmbed}/query`, minted.token, {
@@ -255,7 +255,7 @@ describe.skipIf(!hasPg)('abuse of the warehouse: one tenant cannot starve anothe
       `[abuse] 12 concurrent slow queries from one tenant (QUERY_TIMEOUT_MS=${TIMEOUT_MS}, POOL_MAX=4, 2 per tenant): all QUERY_TIMEOUT, ` +
         `the first after ${Math.round((firstFloodAnswerAt as number) - started)} ms, the last after ${floodMs} ms; ` +
         `another tenant meanwhile answered in ${latencies.join(', ')} ms, all before the first of the flood; ` +
-        `a 300-row result with QUERY_ROW_LIMIT=${ROW_LIMIT}: ${rows.json().data.length} rows`,
+        `acme's orders with QUERY_ROW_LIMIT=${ROW_LIMIT}: ${rows.json().data.length} rows`,
     )
   })
 })

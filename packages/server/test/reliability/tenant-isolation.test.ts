@@ -354,6 +354,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
   /** Every metric statement the server runs or answers from its cache: SQL and bound values. */
   let statements: MockInstance<ResultCache<object>['get']> | undefined
   const backends: Record<BackendName, Backend> = {} as never
+  let chOpen: Backend | undefined
   const tokens = new Map<string, { status: number; token?: string }>()
 
   const embed = async (dashboardId: string, workspaceName: string, datamartName: string) =>
@@ -371,11 +372,18 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
    * datamart and a workspace of the same name, the sales and isolation dashboards as
    * `<name>-sales` and `<name>-isolation`, and their embeds.
    */
-  async function modelBackend(backend: BackendName, name: string, schema: string): Promise<Backend> {
+  async function modelBackend(
+    backend: BackendName,
+    name: string,
+    schema: string,
+    { datasource = name, tenanted = true } = {},
+  ): Promise<Backend> {
     await a.ok('POST', '/api/v2/data-app/datamarts', a.serviceToken, {
       name,
-      datasourceName: name,
-      tableList: salesTables(schema),
+      datasourceName: datasource,
+      tableList: salesTables(schema).map(({ clientColumn, ...table }) =>
+        tenanted ? { ...table, clientColumn } : table,
+      ),
       relationships: salesRelationships(schema),
     })
     await a.ok('POST', '/api/v2/workspace', a.serviceToken, { name, connectionType: 'DATAMART', datamartName: name })
@@ -462,6 +470,8 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
       credentials: { name: 'clickhouse', ...ch.credentials },
     })
     backends.clickhouse = await modelBackend('clickhouse', 'clickhouse', db)
+    // the same tables with no tenancy configured: where clientId None may answer (see caseArb)
+    chOpen = await modelBackend('clickhouse', 'clickhouseopen', db, { datasource: 'clickhouse', tenanted: false })
   }
 
   afterAll(async () => {
@@ -479,7 +489,9 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
     'files-sales',
     'files-isolation',
     ...(hasMaria ? ['maria-sales', 'maria-isolation'] : []),
-    ...(hasClickhouse ? ['clickhouse-sales', 'clickhouse-isolation'] : []),
+    ...(hasClickhouse
+      ? ['clickhouse-sales', 'clickhouse-isolation', 'clickhouseopen-sales', 'clickhouseopen-isolation']
+      : []),
   ]
 
   /** A guest token for the case's tenant, pinned filters and app filters (minted once per combination). */
@@ -543,7 +555,11 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
   async function runCase(c: Case): Promise<void> {
     stats.cases++
     casesOn[c.backend] = (casesOn[c.backend] ?? 0) + 1
-    const backend = backends[c.backend]
+    // None is refused wherever tenancy is configured (every backend's datamart has client
+    // columns); on a ClickHouse without query parameters it is the one clientId that can answer
+    // rows, so there it queries the same tables through a datamart without tenancy
+    const backend =
+      c.backend === 'clickhouse' && chNoParams && c.tenant === 'None' && chOpen ? chOpen : backends[c.backend]
     const dashboard = (SALES_METRICS as readonly string[]).includes(c.metric) ? backend.sales : backend.isolation
     const ref =
       c.embedRef === 'embed' ? dashboard.embedId : c.embedRef === 'dashboard' ? dashboard.dashboardId : c.embedRef
@@ -614,6 +630,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
       stats.refused++
       return
     }
+    expect(backend !== chOpen && c.tenant === 'None', `None answered 200 under tenancy: ${label}`).toBe(false)
     stats.answered200++
     byBackend[c.backend] = (byBackend[c.backend] ?? 0) + 1
     const rows = res.json().data as Record<string, unknown>[]
@@ -815,7 +832,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
   )
 
   it.skipIf(!hasClickhouse)(
-    'ClickHouse without query parameters (18.16): a tenant-scoped query is refused, never run with the value spliced; None returns every order',
+    'ClickHouse without query parameters (18.16): a tenant-scoped query is refused, never run with the value spliced; None is refused under tenancy and returns every order without',
     async () => {
       const { isolation } = backends.clickhouse
       const viaKey = (clientId: string) =>
@@ -845,10 +862,22 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
           expect(res.json().error.message).toMatch(/cannot bind query parameters .*19\.11/)
         }
       }
-      // no tenancy and no filter: no bound value, so 18.16 runs it, and it is the whole table
+      // None under tenancy: refused before any statement
       for (const res of [
         await runtime(await mint('None'), isolation.embedId, { metricId: 'order_rows' }),
         await viaKey('None'),
+      ]) {
+        expect([res.statusCode, res.json().error?.code], res.body).toEqual([400, 'INVALID_REQUEST_BODY'])
+      }
+      // no tenancy configured and no filter: no bound value, so 18.16 runs it, and it is the whole table
+      const open = chOpen?.isolation.embedId as string
+      for (const res of [
+        await runtime(await mint('None'), open, { metricId: 'order_rows' }),
+        await a.call('POST', '/api/v2/data-app/query', a.dataAppKey, {
+          embedId: open,
+          metricId: 'order_rows',
+          clientId: 'None',
+        }),
       ]) {
         expect(res.statusCode, res.body).toBe(200)
         expect(actualRows('order_rows', res.json().data)).toEqual(all)

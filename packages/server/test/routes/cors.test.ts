@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
+import { ACCESS } from '../helpers/analytics.js'
 import { createTestApp, storeKinds, type TestContext } from '../helpers/app.js'
 import { bearer, bootstrap } from '../helpers/bootstrap.js'
 import { expectError } from '../helpers/expect-error.js'
@@ -101,7 +102,14 @@ describe.skipIf(!hasPg).each(storeKinds)('embed runtime CORS on %s', (store) => 
     const forbidden = await runtime(ALLOWED, token, '/underlying', 'POST', { metricId: 'revenue' })
     expectError(forbidden, 403, 'UNAUTHORIZED')
     expectCors(forbidden, ALLOWED)
-    const outside = await runtime(ALLOWED, await mint({ params: { allowedEmbeds: ['another'] } }))
+    const another = await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
+      dashboardId: 'sales-overview',
+      embedType: 'dashboard',
+      workspaceName: 'main',
+      name: 'Another',
+      accessSettings: ACCESS,
+    })
+    const outside = await runtime(ALLOWED, await mint({ params: { allowedEmbeds: [another.id] } }))
     expectError(outside, 403, 'UNAUTHORIZED')
     expectCors(outside, ALLOWED)
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { loadKeyring } from '../../src/security/keyring.js'
 import { hashSecret } from '../../src/security/secrets.js'
 import { GuestTokens, MAX_SEALED_TOKEN } from '../../src/services/guest-tokens/guest-tokens.js'
+import { salesDocument } from '../helpers/analytics.js'
 import { storeKinds } from '../helpers/app.js'
 import { expectError } from '../helpers/expect-error.js'
 import { requireService } from '../helpers/services.js'
@@ -27,7 +28,7 @@ const FULL_PARAMS = {
 }
 
 describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
-  const { t, a } = useAnalytics(store)
+  const { wh, t, a } = useAnalytics(store)
 
   const mint = (body: object, key = a.dataAppKey) => a.call('POST', '/api/v2/guest-token/create', key, body)
 
@@ -99,7 +100,12 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
     expect((await runtime(token)).statusCode).toBe(200)
     // another instance on the same store reads it from there (nothing in its memory)
     const { store, keyring } = t.app.services
-    const fresh = new GuestTokens(store, keyring, async () => true)
+    const fresh = new GuestTokens(
+      store,
+      keyring,
+      async () => true,
+      (id, f) => t.app.services.embeds.ids(id, f),
+    )
     const again = await fresh.verify(token)
     fresh.close()
     expect(again?.params.dashboardAppFilters?.[0]?.values.country).toHaveLength(400)
@@ -159,6 +165,60 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
     const named = await mint({ ...base, dataAppId: 'x' })
     expect(named.json().error.message).toMatch(/dataAppId/)
     expectError(await mint({ ...base, dataAppName: 'otherapp' }), 400, 'INVALID_REQUEST_BODY', /dataAppName/)
+  })
+
+  // Regression (issue 12): ids naming nothing of the data app were accepted (the spec: an invalid
+  // dashboard ID is a 400). The mint has one path (the spec's Versioning table lists no legacy one).
+  it('refuses an id that names nothing of the data app, naming its path', async () => {
+    const base = { dataAppName: 'salesapp', clientId: 'acme' }
+    const cases: [object, RegExp][] = [
+      [
+        { dashboardAppFilters: [FULL_PARAMS.dashboardAppFilters[0], { dashboardId: 'nope', values: {} }] },
+        /^params\.dashboardAppFilters\[1\]\.dashboardId: no dashboard "nope" in data app salesapp$/,
+      ],
+      [{ appFilters: [{ metricId: 'nope', values: {} }] }, /^params\.appFilters\[0\]\.metricId: no metric .*"nope"/],
+      [
+        {
+          rlsSettings: [
+            { metricId: 'revenue', values: {} },
+            { metricId: 'nope', values: {} },
+          ],
+        },
+        /^params\.rlsSettings\[1\]\.metricId: no metric .*"nope"/,
+      ],
+      [{ allowedEmbeds: [a.embedId, 'emb_nope'] }, /^params\.allowedEmbeds\[1\]: no embed or dashboard "emb_nope"/],
+      // an id of the organization that this data app does not embed is as unknown
+      [{ allowedEmbeds: [a.embedId.replace(/.$/, (c) => (c === '0' ? '1' : '0'))] }, /^params\.allowedEmbeds\[0\]/],
+    ]
+    for (const [params, message] of cases) {
+      expectError(await mint({ ...base, params }), 400, 'INVALID_REQUEST_BODY', message)
+    }
+    // what the data app has is accepted: embed ids, dashboard ids, metric ids of its dashboards
+    expect((await mint({ ...base, params: FULL_PARAMS })).statusCode).toBe(200)
+    // a dashboard embedded since (the check reads the store again before refusing)
+    await a.ok('POST', '/api/v2/data-app/import-dashboard', a.serviceToken, {
+      workspaceName: 'main',
+      dashboardId: 'second',
+      importDashboardData: { name: 'Second', metrics: [] },
+    })
+    const second = { ...base, params: { dashboardAppFilters: [{ dashboardId: 'second', values: {} }] } }
+    expectError(await mint(second), 400, 'INVALID_REQUEST_BODY', /dashboardId: no dashboard "second"/)
+    await t.app.services.store.db
+      .insertInto('embeds')
+      .values({
+        ...(await t.app.services.store.db.selectFrom('embeds').selectAll().executeTakeFirstOrThrow()),
+        id: 'row-second',
+        embed_id: 'emb_second',
+        dashboard_row_id: (
+          await t.app.services.store.db
+            .selectFrom('dashboards')
+            .select('id')
+            .where('dashboard_id', '=', 'second')
+            .executeTakeFirstOrThrow()
+        ).id,
+      })
+      .execute()
+    expect((await mint(second)).statusCode).toBe(200)
   })
 
   it('answers AUTHENTICATION_ERROR 401 for a bad key, and refuses other token kinds', async () => {
@@ -248,7 +308,14 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
       timezone: string
     }
     expect(body.dashboard.filters.map((f) => f.name)).toEqual(['country', 'status', 'period'])
-    expect(body.dashboard.filters[0]).toMatchObject({ pinned: ['DE', 'FR'], isShowOnUrl: false })
+    // Regression (issue 12): pinned values were echoed to the browser, isShowOnUrl: false ones and
+    // the SQL text of SQL-driven lists included. The filter is locked; its value is not sent.
+    expect(body.dashboard.filters[0]).toEqual({
+      ...salesDocument(wh.schema).filters[0],
+      locked: true,
+      isShowOnUrl: false,
+    })
+    expect(res.body).not.toMatch(/"DE"|"FR"/)
     expect(body.metrics.map((m) => m.metricId)).toEqual(['revenue', 'revenue_by_country', 'orders_by_month'])
     expect(body.permissions).toMatchObject({
       download: true,
@@ -257,5 +324,28 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
       underlyingData: false,
     })
     expect(body.timezone).toBe('Europe/Berlin')
+
+    const SQL = `select country from ${wh.schema}.customers where tenant = 'secret-tenant'`
+    const shown = (
+      await mint({
+        dataAppName: 'salesapp',
+        clientId: 'acme',
+        params: {
+          dashboardAppFilters: [
+            {
+              dashboardId: 'sales-overview',
+              values: { Country: { sql: SQL, columnName: 'country' }, status: ['paid'] },
+            },
+          ],
+        },
+      })
+    ).json() as unknown as { token: string }
+    const load = await a.call('GET', `/api/v2/embed/runtime/${a.embedId}`, shown.token)
+    const [country, status] = (load.json() as { dashboard: { filters: object[] } }).dashboard.filters
+    expect(load.body).not.toContain('secret-tenant')
+    expect(country).toMatchObject({ name: 'country', locked: true, isShowOnUrl: true })
+    expect(country).not.toHaveProperty('pinned')
+    // a plain value on the URL is the browser's to show
+    expect(status).toMatchObject({ name: 'status', locked: true, pinned: ['paid'], isShowOnUrl: true })
   })
 })

@@ -53,13 +53,12 @@ describe.skipIf(!hasPg).each(storeKinds)('metric queries on %s', (store) => {
     }
   })
 
-  it('scopes every tenant to its own rows; None means no tenancy', async () => {
+  it('scopes every tenant to its own rows; None is refused under tenancy (fail-closed.test.ts)', async () => {
     for (const tenant of ['acme', 'globex', 'initech']) {
       const res = await query({ metricId: 'revenue', clientId: tenant })
       expect(num((res.json().data as { revenue: unknown }[])[0]?.revenue), tenant).toBe(await revenueOf(tenant))
     }
-    const all = await query({ metricId: 'revenue', clientId: 'None' })
-    expect(num((all.json().data as { revenue: unknown }[])[0]?.revenue)).toBe(await revenueOf())
+    expectError(await query({ metricId: 'revenue', clientId: 'None' }), 400, 'INVALID_REQUEST_BODY', /clientId/)
     const nobody = await query({ metricId: 'revenue', clientId: "acme' or '1'='1" })
     expect((nobody.json().data as { revenue: unknown }[])[0]?.revenue ?? null).toBeNull()
   })

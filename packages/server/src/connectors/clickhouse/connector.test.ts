@@ -115,3 +115,57 @@ describe('clickhouse connector against a modern-server stand-in (no server: the 
     }
   })
 })
+
+// Regression (issue 12): a ClickHouse datasource aimed at another HTTP service answered
+// DATASOURCE_CONNECTION_ERROR with that service's response body, so a service-token holder could
+// read internal HTTP services through the error.
+describe('clickhouse connector aimed at another HTTP service (no server: a node:http peer)', () => {
+  const SECRET = 'AKIA-internal-secret-7f3e9a'
+  const answers: Record<string, (res: http.ServerResponse) => void> = {
+    'an HTML 404': (res) => {
+      res.writeHead(404, { 'content-type': 'text/html' }).end(`<html><body>Not found: ${SECRET}</body></html>`)
+    },
+    'a JSON 500': (res) => {
+      res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: SECRET }))
+    },
+    'a JSON 200': (res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ token: SECRET }))
+    },
+    'plain text 200': (res) => {
+      res.writeHead(200).end(`hello ${SECRET}`)
+    },
+    'a ClickHouse-like exception of 10 kB': (res) => {
+      res.writeHead(500).end(`Code: 516. DB::Exception: ${SECRET} ${'x'.repeat(10_000)}`)
+    },
+  }
+
+  it.each(Object.keys(answers))('never repeats the body of %s; at most 200 characters of a reason', async (kind) => {
+    const server = http.createServer((req, res) => {
+      req.resume()
+      req.on('end', () => answers[kind]?.(res))
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as net.AddressInfo
+    const c = new ClickhouseConnector(
+      { name: 'ch', host: '127.0.0.1', port, user: 'u', password: 'pw-secret' },
+      options,
+    )
+    try {
+      const error = await c.test().then(
+        () => undefined,
+        (e: unknown) => e as { code?: string; status?: number; message: string },
+      )
+      expect(error).toMatchObject({ code: 'DATASOURCE_CONNECTION_ERROR', status: 400 })
+      const reason = error?.message.replace('Could not connect to the datasource: ', '') ?? ''
+      expect(reason.length).toBeLessThanOrEqual(200)
+      if (kind.startsWith('a ClickHouse')) expect(reason).toMatch(/^AKIA/)
+      else {
+        expect(error?.message).not.toContain(SECRET)
+        expect(reason).toBe('the server did not answer as ClickHouse')
+      }
+    } finally {
+      await c.close()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
+  })
+})

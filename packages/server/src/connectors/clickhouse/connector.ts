@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickhouse/client'
-import { queryCancelled } from '../errors.js'
+import { connectionError, queryCancelled } from '../errors.js'
 import { PoolCache } from '../shared/pool-cache.js'
 import { checkTimeZone } from '../shared/values.js'
 import type {
@@ -167,7 +167,7 @@ export class ClickhouseConnector implements Connector {
       ),
     )
     const row = rows[0]
-    if (!row) throw new Error('the server returned no version')
+    if (typeof row?.version !== 'string') throw connectionError('the server did not answer as ClickHouse')
     return serverInfo(row.version, row.timezone, Number(row.compact) > 0)
   }
 

@@ -56,6 +56,24 @@ export function isConnectionFailure(err: unknown): boolean {
   return (code !== undefined && CONNECTION_CODES.has(code)) || networkReason(err) !== undefined
 }
 
+/** The longest server text a connection error repeats. */
+export const MAX_REASON_LENGTH = 200
+
+/**
+ * Why a connection failed, in the driver's terms: the socket error, or a ClickHouse exception
+ * (cut to MAX_REASON_LENGTH). Any other answer is some other HTTP service's body (the client
+ * reports a failed response's body as its message): never repeated, so that a datasource aimed
+ * at an internal service cannot read it back through the error.
+ */
+function connectionReason(err: unknown, message: string): string {
+  const network = networkReason(err)
+  if (network !== undefined) return network
+  if (serverCode(err) === undefined || !errorMessage(err).includes('DB::Exception')) {
+    return 'the server did not answer as ClickHouse'
+  }
+  return message.length <= MAX_REASON_LENGTH ? message : `${message.slice(0, MAX_REASON_LENGTH - 1)}…`
+}
+
 export function translateClickhouseError(err: unknown, ctx: ClickhouseErrorContext): ApiError {
   const message = redact(cleanMessage(errorMessage(err)), ctx.secrets)
   if (ctx.aborted) return queryCancelled(err)
@@ -66,6 +84,6 @@ export function translateClickhouseError(err: unknown, ctx: ClickhouseErrorConte
     }
   }
   if (ctx.timedOut && ctx.connecting) return connectionError(`no answer within ${ctx.timeoutMs} ms`, err)
-  if (ctx.connecting || isConnectionFailure(err)) return connectionError(networkReason(err) ?? message, err)
+  if (ctx.connecting || isConnectionFailure(err)) return connectionError(connectionReason(err, message), err)
   return queryError(message, err)
 }

@@ -45,6 +45,7 @@ const metricQuery: FastifyPluginAsyncTypebox = async (app) => {
           dashboard,
           metricId,
           clientId,
+          rls: null,
           filters: {
             ...(dashboardFilter ? { dashboardFilter } : {}),
             ...(metricFilter ? { metricFilter } : {}),

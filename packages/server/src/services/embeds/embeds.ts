@@ -30,6 +30,13 @@ export interface Embed {
   readonly updatedAt: string
 }
 
+/** The ids a guest token of a data app may name: its embeds, their dashboards and those dashboards' metrics. */
+export interface DataAppIds {
+  readonly embedIds: ReadonlySet<string>
+  readonly dashboardIds: ReadonlySet<string>
+  readonly metricIds: ReadonlySet<string>
+}
+
 export interface CreateEmbedInput {
   readonly dashboardId: string
   readonly embedType: 'dashboard' | 'metric'
@@ -46,6 +53,7 @@ export interface CreateEmbedInput {
  */
 export class Embeds {
   private readonly cache = peerCache<{ embed: Embed | null }>(50_000)
+  private readonly catalogs = peerCache<DataAppIds>(10_000)
 
   constructor(
     private readonly store: Store,
@@ -56,6 +64,7 @@ export class Embeds {
   ) {
     bus.on((event) => {
       if (event.kind === 'embed') this.cache.delete(event.embedId)
+      if (event.kind === 'embed' || event.kind === 'dashboard' || event.kind === 'data-app') this.catalogs.clear()
     })
   }
 
@@ -321,6 +330,32 @@ export class Embeds {
     return embed ?? undefined
   }
 
+  /**
+   * The ids a guest token of this data app may name (guest-token mint, hot path: from memory).
+   * `fresh`: read the store, for a miss that another instance's change could explain.
+   */
+  async ids(dataAppId: string, fresh = false): Promise<DataAppIds> {
+    const hit = fresh ? undefined : this.catalogs.get(dataAppId)
+    if (hit) return hit
+    const rows = await this.store.db
+      .selectFrom('embeds')
+      .innerJoin('dashboards', 'dashboards.id', 'embeds.dashboard_row_id')
+      .select(['embeds.embed_id', 'embeds.dashboard_row_id', 'dashboards.dashboard_id'])
+      .where('embeds.data_app_id', '=', dataAppId)
+      .execute()
+    const metricIds = new Set<string>()
+    for (const rowId of new Set(rows.map((r) => r.dashboard_row_id))) {
+      for (const m of (await this.dashboards.get(rowId))?.document.metrics ?? []) metricIds.add(m.metricId)
+    }
+    const ids: DataAppIds = {
+      embedIds: new Set(rows.map((r) => r.embed_id)),
+      dashboardIds: new Set(rows.map((r) => r.dashboard_id)),
+      metricIds,
+    }
+    this.catalogs.set(dataAppId, ids)
+    return ids
+  }
+
   /** An embed of this data app by embed id or by its dashboard's external id. */
   async resolve(dataAppId: string, idOrDashboardId: string): Promise<Embed | undefined> {
     const embed = await this.get(idOrDashboardId)
@@ -384,6 +419,7 @@ export class Embeds {
     }
     await this.store.db.insertInto('embeds').values(row).execute()
     this.cache.delete(embedId)
+    this.catalogs.delete(app.dataAppId)
     return toEmbed(row)
   }
 }

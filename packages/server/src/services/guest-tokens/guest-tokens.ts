@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache'
-import type { PrincipalOf } from '../../auth/principal.js'
+import type { GuestClaims, PrincipalOf } from '../../auth/principal.js'
 import { badRequest } from '../../errors.js'
 import type { GuestTokenRequest } from '../../schemas/guest-tokens.js'
 import type { Keyring } from '../../security/keyring.js'
@@ -7,25 +7,13 @@ import { hashSecret, newSecret } from '../../security/secrets.js'
 import { GroupCommit } from '../../store/group-commit.js'
 import type { GuestTokenRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
-
-/** What a guest token carries: everything the browser may not change. */
-export interface GuestClaims {
-  readonly organizationId: string
-  readonly dataAppId: string
-  readonly dataAppName: string
-  /** The data app key that minted it (revoking the key revokes the token); null: the server's demo. */
-  readonly keyId: string | null
-  readonly clientId: string
-  readonly params: NonNullable<GuestTokenRequest['params']>
-  readonly permissions: NonNullable<GuestTokenRequest['permissions']>
-  readonly datasourceName?: string
-  readonly datamartName?: string
-  /** Epoch ms, or null: never expires. */
-  readonly expiresAt: number | null
-}
+import type { DataAppIds } from '../embeds/embeds.js'
 
 /** Whether a data app key is still live (not revoked); hot path, answered from memory. */
 export type KeyLiveness = (keyId: string) => Promise<boolean>
+
+/** The ids of a data app a token may name (Embeds.ids); `fresh`: not from memory. */
+export type DataAppIdsOf = (dataAppId: string, fresh: boolean) => Promise<DataAppIds>
 
 const CLEANUP_EVERY_MS = 60_000
 const SEALED_PREFIX = 'gt_1.'
@@ -58,6 +46,7 @@ export class GuestTokens {
     private readonly store: Store,
     private readonly keyring: Keyring,
     private readonly keyLive: KeyLiveness,
+    private readonly idsOf: DataAppIdsOf,
   ) {
     this.writes = new GroupCommit((rows) =>
       store.db
@@ -78,6 +67,7 @@ export class GuestTokens {
     if (timezone !== undefined && !isTimeZone(timezone)) {
       throw badRequest(`params.timezone: ${JSON.stringify(timezone)} is not an IANA time zone name`)
     }
+    await this.checkIds(app, request.params)
     const createdAt = Date.now()
     const claims: GuestClaims = {
       organizationId: app.organizationId,
@@ -105,6 +95,47 @@ export class GuestTokens {
     })
     this.cache.set(token, claims)
     return { token }
+  }
+
+  /**
+   * Every id the token carries must be one of the data app's (spec: an invalid dashboard ID is a
+   * 400): dashboardAppFilters[].dashboardId a dashboard it embeds, appFilters/rlsSettings[].metricId
+   * a metric of those dashboards, allowedEmbeds[] an embed id or such a dashboard id. The first
+   * that is not is named by its path.
+   */
+  private async checkIds(app: PrincipalOf<'dataApp'>, params: GuestTokenRequest['params']): Promise<void> {
+    if (!params) return
+    const named: { path: string; id: string; known: (ids: DataAppIds) => boolean }[] = []
+    for (const [i, f] of (params.dashboardAppFilters ?? []).entries()) {
+      const path = `params.dashboardAppFilters[${i}].dashboardId`
+      named.push({ path, id: f.dashboardId, known: (ids) => ids.dashboardIds.has(f.dashboardId) })
+    }
+    for (const list of ['appFilters', 'rlsSettings'] as const) {
+      for (const [i, f] of (params[list] ?? []).entries()) {
+        named.push({
+          path: `params.${list}[${i}].metricId`,
+          id: f.metricId,
+          known: (ids) => ids.metricIds.has(f.metricId),
+        })
+      }
+    }
+    for (const [i, id] of (params.allowedEmbeds ?? []).entries()) {
+      const known = (ids: DataAppIds) => ids.embedIds.has(id) || ids.dashboardIds.has(id)
+      named.push({ path: `params.allowedEmbeds[${i}]`, id, known })
+    }
+    if (named.length === 0) return
+    let ids = await this.idsOf(app.dataAppId, false)
+    if (named.every((n) => n.known(ids))) return
+    ids = await this.idsOf(app.dataAppId, true) // perhaps created on another instance since
+    const bad = named.find((n) => !n.known(ids))
+    if (bad) {
+      const what = bad.path.endsWith('dashboardId')
+        ? 'dashboard'
+        : bad.path.endsWith('metricId')
+          ? 'metric of a dashboard'
+          : 'embed or dashboard'
+      throw badRequest(`${bad.path}: no ${what} ${JSON.stringify(bad.id)} in data app ${app.dataAppName}`)
+    }
   }
 
   /** The claims of a live token, or undefined (unknown, altered, expired, revoked or cleaned up). */

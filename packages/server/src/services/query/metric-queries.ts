@@ -42,8 +42,12 @@ export interface MetricRequest {
   /** `None`: no tenancy. */
   readonly clientId: string
   readonly filters: FilterInputs
-  /** The guest token's rlsSettings values for this metric. */
-  readonly rls?: Readonly<Record<string, unknown>>
+  /**
+   * The guest token's rlsSettings values for this metric: every RLS variable the metric declares
+   * needs one (else 400). null: a secret-key caller, to whom RLS does not apply (it names any
+   * clientId; only guest tokens carry rlsSettings).
+   */
+  readonly rls: Readonly<Record<string, unknown>> | null
   /** IANA; the session time zone on the engines that have one, and where presets are evaluated. */
   readonly timezone?: string | undefined
   readonly hints?: SourceHints
@@ -131,7 +135,7 @@ export class MetricQueries {
 
   async run(request: MetricRequest): Promise<MetricResult> {
     const started = performance.now()
-    const declared = this.metricOf(request.embed, request.dashboard, request.metricId)
+    const declared = withoutRlsFor(request, this.metricOf(request.embed, request.dashboard, request.metricId))
     // the request's values are checked (forms, caps) and bound before any other work
     const bound = bindRequest(
       resolveFilters(request.dashboard.document, declared, request.filters),
@@ -247,14 +251,30 @@ export class MetricQueries {
   }
 
   /**
-   * DESIGN.md §2.3. `None` is no tenancy. DATABASE: the clientId names a database the
-   * datasource really has. TABLE: the client column of every queried table, from the embed's
-   * tableTenancySettings, the datamart, or through the tenancy table.
+   * DESIGN.md §2.3. `None` is no tenancy, and only where none is configured: under a tenancy
+   * (datasource or datamart tenancySettings, a datamart table's client column, the embed's
+   * tableTenancySettings) it is refused, or a tenant whose id could be "None" would read every
+   * row. DATABASE: the clientId names a database the datasource really has. TABLE: the client
+   * column of every queried table, from the embed's tableTenancySettings, the datamart, or
+   * through the tenancy table.
    */
   private async tenancy(source: Source, request: MetricRequest): Promise<Tenancy> {
     const { clientId } = request
-    if (clientId === 'None') return { kind: 'none' }
     const settings = source.datamart?.tenancySettings ?? source.datasource.tenancySettings
+    const tableSettings = request.embed.accessSettings.tableTenancySettings ?? []
+    const modelHasClientColumns = [...source.model.tables.values()].some((t) => t.clientColumn)
+    if (clientId === 'None') {
+      const owner = source.datamart ? `datamart ${source.datamart.name}` : `datasource ${source.datasource.name}`
+      const configured = settings
+        ? `${owner} has ${settings.tenancyLevel} tenancy`
+        : tableSettings.length > 0
+          ? `embed ${request.embed.embedId} has tableTenancySettings`
+          : modelHasClientColumns
+            ? `${owner} has client columns`
+            : undefined
+      if (configured === undefined) return { kind: 'none' }
+      throw badRequest(`clientId: "None" means no tenancy, but ${configured}: pass the tenant's id`)
+    }
     if (settings?.tenancyLevel === 'DATABASE') {
       const databases = await this.databasesOf(source)
       if (!databases.includes(clientId)) {
@@ -263,13 +283,12 @@ export class MetricQueries {
       return { kind: 'database', database: clientId }
     }
     const clientColumns = new Map<string, string>()
-    for (const [i, t] of (request.embed.accessSettings.tableTenancySettings ?? []).entries()) {
+    for (const [i, t] of tableSettings.entries()) {
       clientColumns.set(
         resolveTable(source.model, t.name, `accessSettings.tableTenancySettings[${i}].name`).key,
         t.clientColumn,
       )
     }
-    const modelHasClientColumns = [...source.model.tables.values()].some((t) => t.clientColumn)
     if (settings?.tenancyLevel === 'TABLE') {
       return {
         kind: 'table',
@@ -335,6 +354,13 @@ function sqlKeyOf(compiled: CompiledQuery): string {
 
 const sqlLength = (c: CompiledQuery): number =>
   c.sql.length + (c.countSql?.sql.length ?? 0) + (c.comparison?.sql.length ?? 0) + 256
+
+/** The metric as a secret-key caller (rls null) runs it: without its RLS declarations. */
+function withoutRlsFor(request: MetricRequest, metric: Metric): Metric {
+  if (request.rls !== null || metric.rls === undefined) return metric
+  const { rls: _rls, ...rest } = metric
+  return rest
+}
 
 /**
  * The underlying-data view of a metric: the distinct rows of its table's visible columns (at

@@ -1,9 +1,9 @@
+import type { GuestClaims } from '../../auth/principal.js'
 import { ApiError, badRequest } from '../../errors.js'
 import type { DashboardFilter, LayoutItem, Metric } from '../../query/document.js'
 import { filterKey } from '../../query/filters.js'
 import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
 import type { Embed, Embeds } from '../embeds/embeds.js'
-import type { GuestClaims } from '../guest-tokens/guest-tokens.js'
 import type { MetricQueries, MetricResult } from '../query/metric-queries.js'
 import { toCsv } from './csv.js'
 
@@ -25,12 +25,22 @@ export interface RuntimeEmbed {
   readonly dashboard: {
     readonly dashboardId: string
     readonly name: string
-    readonly filters: readonly (DashboardFilter & { readonly pinned?: unknown; readonly isShowOnUrl?: boolean })[]
+    readonly filters: readonly (DashboardFilter & PinnedFilter)[]
     readonly layout: readonly LayoutItem[]
   }
   readonly metrics: readonly { metricId: string; name: string; chart: Metric['chart'] }[]
   readonly permissions: EffectivePermissions
   readonly timezone: string
+}
+
+/**
+ * What the browser learns of a filter the token pins: that it is locked, and its value only where
+ * it may show it (not a SQL-driven list's text, not a value marked isShowOnUrl: false).
+ */
+export interface PinnedFilter {
+  readonly locked?: true
+  readonly pinned?: unknown
+  readonly isShowOnUrl?: boolean
 }
 
 export interface RuntimeQuery {
@@ -61,7 +71,7 @@ export class Runtime {
       .filter((f) => !hidden(f))
       .map((f) => {
         const pin = pinned.get(filterKey(f.name)) ?? (f.label ? pinned.get(filterKey(f.label)) : undefined)
-        return pin ? { ...f, pinned: pin.value, isShowOnUrl: pin.isShowOnUrl } : f
+        return pin ? { ...f, ...shownPin(pin) } : f
       })
     const visible = new Set(visibleMetrics(claims, embed, dashboard).map((m) => m.metricId))
     return {
@@ -210,6 +220,12 @@ function effective(claims: GuestClaims, embed: Embed): EffectivePermissions {
 function hiddenFilters(claims: GuestClaims): (f: { readonly name: string; readonly label?: string }) => boolean {
   const hidden = new Set((claims.params.hideDashboardFilters ?? []).map(filterKey))
   return (f) => hidden.has(filterKey(f.name)) || (f.label !== undefined && hidden.has(filterKey(f.label)))
+}
+
+function shownPin(pin: { value: unknown; isShowOnUrl: boolean }): PinnedFilter {
+  const sqlList = typeof pin.value === 'object' && pin.value !== null && 'sql' in pin.value
+  const shown = pin.isShowOnUrl && !sqlList
+  return { locked: true, ...(shown ? { pinned: pin.value } : {}), isShowOnUrl: pin.isShowOnUrl }
 }
 
 function pinnedValues(

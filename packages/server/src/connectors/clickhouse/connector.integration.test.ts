@@ -222,6 +222,26 @@ describe.skipIf(!up)('clickhouse connector (live, 127.0.0.1:8123)', () => {
     expect(ms).toBeLessThan(1500)
   })
 
+  it('runs reads only: INSERT, CREATE, DROP and ALTER fail, the data and tables are unchanged', async () => {
+    // every query runs with readonly=2 (what the server refuses writes by; on 18.16 the
+    // statements below fail earlier still, as the connector reads result types through DESCRIBE)
+    const setting = await connector.execute(`SELECT value FROM system.settings WHERE name = 'readonly'`, base)
+    expect(setting.rows).toEqual([{ value: '2' }])
+    for (const sql of [
+      `INSERT INTO ${db}.events (id, name) SELECT 99, 'written'`,
+      `CREATE TABLE ${db}.planted (x UInt8) ENGINE = Memory`,
+      `DROP TABLE ${db}.events`,
+      `ALTER TABLE ${db}.events DELETE WHERE 1 = 1`,
+      `SET readonly = 0`,
+    ]) {
+      const { error } = await caught(connector.execute(sql, base))
+      expect((error as ApiError).code, sql).toBe('QUERY_ERROR')
+    }
+    const rows = await connector.execute(`SELECT count() AS n FROM ${db}.events`, base)
+    expect(Number(rows.rows[0]?.n)).toBe(3)
+    expect((await connector.introspect()).map((t) => t.name)).not.toContain('planted')
+  })
+
   it('a failing query → QUERY_ERROR with the server message', async () => {
     const e = expectCode((await caught(connector.execute('SELECT * FROM no_such_table', base))).error, 'QUERY_ERROR')
     expect(e.message).toMatch(/no_such_table/)

@@ -25,7 +25,7 @@ describe('clickhouse request building (no server: the request the connector send
       query: 'SELECT count() FROM t WHERE name = {p0:String} AND n > {p1:Int64}',
       format: 'JSONCompactEachRowWithNamesAndTypes',
       query_params: { p0: hostile, p1: 3 },
-      clickhouse_settings: { max_execution_time: 3, timeout_overflow_mode: 'throw' },
+      clickhouse_settings: { max_execution_time: 3, timeout_overflow_mode: 'throw', readonly: 2 },
       query_id: queryId,
     })
     expect(request.query).not.toContain('drop table')

@@ -72,6 +72,10 @@ export function buildQueryRequest(
     // Whole seconds: 18.x reads this setting as an integer. The server cancels the query itself.
     max_execution_time: Math.max(1, Math.ceil(options.timeoutMs / 1000)),
     timeout_overflow_mode: 'throw',
+    // Reads only: no INSERT, DDL or other write runs, whatever the statement (2: these
+    // per-query settings may still be set). A profile already at readonly=1 refuses any
+    // per-query setting, max_execution_time included, so this asks nothing more of the user.
+    readonly: 2,
   }
   if (options.timezone !== undefined && (server.sessionTimezone || !sameTimeZone(options.timezone, server.timezone))) {
     if (!server.sessionTimezone) {

@@ -306,7 +306,9 @@ describe('duckdb connector (csv, awss3 file:// mirror; live DuckDB in-process)',
       await refused(s3At(pathToFileURL(path.join(dir, 's3')).href, 'escape'))
     })
 
-    it('a file turned into a link after the datasource opened is refused on the next query (Parquet is read per query)', async () => {
+    // Parquet is read on every query. DuckDB's allowed_paths refuses the swapped file too (a
+    // QUERY_ERROR about its sandbox); our check runs first and names the cause.
+    it('a file turned into a link after the datasource opened is refused on the next query, as outside FILES_ROOT', async () => {
       const later = path.join(dir, 'later')
       await mkdir(later)
       const maker = await DuckDBInstance.create(':memory:')

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url'
  * The SQL the server runs for a metric, compiled by the server's own build (dist/) against the
  * same introspected tables and datamart, so that a baseline runs exactly that statement.
  */
-export async function compiledSql({ root, type, credentials, tableList, metric, clientId }) {
+export async function compiledSql({ root, type, credentials, filesRoot, tableList, metric, clientId }) {
   const dist = pathToFileURL(join(root, 'packages/server/dist/')).href
   const load = (path) => import(new URL(path, dist).href)
   const [{ createConnector, dialectOf }, { buildModel }, { compileMetric }, { getDialect }] = await Promise.all([
@@ -14,7 +14,7 @@ export async function compiledSql({ root, type, credentials, tableList, metric, 
     load('query/compile.js'),
     load('query/dialects/registry.js'),
   ])
-  const connector = createConnector(type, credentials, { connectTimeoutMs: 10_000, poolMax: 1 })
+  const connector = createConnector(type, credentials, { connectTimeoutMs: 10_000, poolMax: 1, filesRoot })
   let tables
   try {
     tables = await connector.introspect()

@@ -41,8 +41,8 @@ const dashboard = (name, table, metrics) => ({
 
 /**
  * Drives the real API as a customer would: admin → service token → data app → datasources →
- * datamarts → workspaces → imported dashboards → embeds. `lakeDir`: also a csv (DuckDB)
- * datasource over the Parquet file.
+ * datamarts → workspaces → imported dashboards → embeds. `lake`: also a csv (DuckDB)
+ * datasource over the Parquet file (the folder `lake` of the server's FILES_ROOT, wh.filesRoot).
  */
 export async function setupAnalytics(base, wh, { lake = false } = {}) {
   const admin = await api(base, 'POST', '/api/v2/admin-account', {
@@ -80,7 +80,7 @@ export async function setupAnalytics(base, wh, { lake = false } = {}) {
   if (lake) {
     await api(base, 'POST', '/api/v2/datasource', {
       token: service,
-      body: { datasourceType: 'csv', credentials: { name: 'lake', path: wh.lakeDir } },
+      body: { datasourceType: 'csv', credentials: { name: 'lake', path: 'lake' } },
     })
     marts.push({
       name: 'duckmart',

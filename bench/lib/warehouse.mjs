@@ -49,7 +49,8 @@ export async function createWarehouse({ smallRows, bigRows, dir }) {
     await client.end()
     throw err
   }
-  const lakeDir = join(dir, 'lake')
+  const filesRoot = join(dir, 'files')
+  const lakeDir = join(filesRoot, 'lake')
   mkdirSync(lakeDir, { recursive: true })
   const parquet = join(lakeDir, 'sales_1m.parquet')
   const duck = await DuckDBInstance.create(':memory:')
@@ -63,6 +64,8 @@ export async function createWarehouse({ smallRows, bigRows, dir }) {
   const url = new URL(PG_URL)
   return {
     schema,
+    /** FILES_ROOT for the server: the lake is its folder `lake`. */
+    filesRoot,
     lakeDir,
     parquet,
     credentials: {

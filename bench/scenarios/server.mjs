@@ -31,7 +31,14 @@ async function startStrata(ctx, label, env) {
   const server = await startProcess({
     script: ctx.mainJs,
     nodeArgs,
-    env: { LOG_LEVEL: 'warn', DATA_DIR: dataDir, DEMO: 'false', RATE_LIMIT: '0', ...env },
+    env: {
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      ...(ctx.wh ? { FILES_ROOT: ctx.wh.filesRoot } : {}),
+      DEMO: 'false',
+      RATE_LIMIT: '0',
+      ...env,
+    },
   })
   return {
     ...server,
@@ -260,7 +267,8 @@ async function groupBy1m(ctx, server, setup, engine) {
   const { sql, params } = await compiledSql({
     root: ctx.root,
     type: engine === 'duckdb' ? 'csv' : 'postgres',
-    credentials: engine === 'duckdb' ? { name: 'lake', path: wh.lakeDir } : { name: 'warehouse', ...wh.credentials },
+    credentials: engine === 'duckdb' ? { name: 'lake', path: 'lake' } : { name: 'warehouse', ...wh.credentials },
+    filesRoot: wh.filesRoot,
     tableList: mart.tableList,
     metric: byRegion('by_region_1m', from),
     clientId: 'None',

@@ -25,6 +25,7 @@ import health from './routes/health/index.js'
 import dashboards from './routes/service/dashboards.js'
 import dataApps from './routes/service/data-apps.js'
 import datamarts from './routes/service/datamarts.js'
+import datasourceFiles from './routes/service/datasource-files.js'
 import datasources from './routes/service/datasources.js'
 import workspaces from './routes/service/workspaces.js'
 import { ErrorResponse } from './schemas/common.js'
@@ -146,6 +147,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(serviceToken)
       await api.register(dataApps)
       await api.register(datasources)
+      await api.register(datasourceFiles)
       await api.register(datamarts)
       await api.register(workspaces)
       await api.register(whitelistDomains)

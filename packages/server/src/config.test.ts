@@ -16,6 +16,8 @@ describe('parseConfig', () => {
       logLevel: 'info',
       bodyLimit: 1048576,
       shutdownTimeoutMs: 30000,
+      filesRoot: '/srv/strata/.data/files',
+      fileUploadLimit: 100 * 1024 * 1024,
     })
     expect(config.rateLimits).toEqual({
       global: { max: 500, windowMs: 120_000 },
@@ -68,6 +70,12 @@ describe('parseConfig', () => {
       expect(parseConfig({ HOST, DEMO: 'true' }).demo, HOST).toBe(true)
     }
     expect(parseConfig({ HOST: '127.0.0.1', DEMO: 'false' }).demo).toBe(false)
+  })
+
+  it('puts FILES_ROOT under DATA_DIR unless set, resolved against the working directory', () => {
+    expect(parseConfig({ DATA_DIR: 'state' }, '/srv/strata').filesRoot).toBe('/srv/strata/state/files')
+    expect(parseConfig({ FILES_ROOT: 'uploads' }, '/srv/strata').filesRoot).toBe('/srv/strata/uploads')
+    expect(parseConfig({ FILE_UPLOAD_LIMIT: '2048' }).fileUploadLimit).toBe(2048)
   })
 
   it('normalises BASE_PATH', () => {

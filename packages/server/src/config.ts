@@ -1,5 +1,5 @@
 import { isIP } from 'node:net'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 
 /** The six rate-limit groups of the spec's Limits table. */
 export type RateLimitGroup = 'global' | 'auth' | 'refresh' | 'otp' | 'email' | 'onboardingDemoDatabase'
@@ -55,6 +55,10 @@ export interface Config {
   readonly resultCacheTtlMs: number
   /** Memory each DuckDB-backed datasource (csv, awss3) may use, its loaded files included. */
   readonly duckdbMemoryLimitMb: number
+  /** The one directory whose files `csv` (and `awss3` file:///) datasources may read. */
+  readonly filesRoot: string
+  /** Largest file the upload route stores, in bytes. */
+  readonly fileUploadLimit: number
 }
 
 export class ConfigError extends Error {
@@ -177,11 +181,12 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
   })
   const poolMax = integer(env, 'POOL_MAX', 10, 1, 1000)
   const host = text(env, 'HOST') ?? '127.0.0.1'
+  const dataDir = resolve(cwd, text(env, 'DATA_DIR') ?? '.data')
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host,
     basePath: basePath(env),
-    dataDir: resolve(cwd, text(env, 'DATA_DIR') ?? '.data'),
+    dataDir,
     databaseUrl,
     redisUrl: text(env, 'REDIS_URL'),
     encryptionKey: text(env, 'ENCRYPTION_KEY'),
@@ -210,5 +215,7 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     tenantQueryConcurrency: integer(env, 'TENANT_QUERY_CONCURRENCY', Math.max(1, Math.floor(poolMax / 2)), 1, 1000),
     resultCacheTtlMs: integer(env, 'RESULT_CACHE_TTL_MS', 60_000, 0, 86_400_000),
     duckdbMemoryLimitMb: integer(env, 'DUCKDB_MEMORY_LIMIT_MB', 1024, 16, 1_048_576),
+    filesRoot: resolve(cwd, text(env, 'FILES_ROOT') ?? join(dataDir, 'files')),
+    fileUploadLimit: integer(env, 'FILE_UPLOAD_LIMIT', 100 * 1024 * 1024, 1024, 1024 ** 4),
   }
 }

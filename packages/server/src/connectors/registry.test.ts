@@ -77,7 +77,7 @@ describe('connector registry', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'strata-registry-'))
     try {
       await writeFile(path.join(dir, 'a.csv'), 'x\n1\n')
-      const csv = createConnector('csv', { name: 'c', path: dir }, options)
+      const csv = createConnector('csv', { name: 'c', path: 'a.csv' }, { ...options, filesRoot: dir })
       await csv.test()
       await csv.close()
       expect(loadedDrivers()).toEqual(['@duckdb/node-api'])

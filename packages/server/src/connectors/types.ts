@@ -75,6 +75,11 @@ export interface ConnectorOptions {
   readonly maxTenantPools?: number
   /** DuckDB (csv, awss3): memory one datasource's instance may use, its loaded files included; default 1024. */
   readonly duckdbMemoryLimitMb?: number
+  /**
+   * csv, and awss3 with a file:/// endpoint: the one directory (FILES_ROOT) whose files they may
+   * read; without it they read none.
+   */
+  readonly filesRoot?: string
 }
 
 /** Credentials of the families that have a live connector; validated before they get here. */

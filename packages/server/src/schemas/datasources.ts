@@ -46,3 +46,30 @@ export const ListQuery = Type.Object(
 export const DatasourceList = Type.Object({
   data: Type.Array(Type.Object({ name: Type.String(), datasourceType: Type.String(), createdAt: Type.String() })),
 })
+
+export const FileParams = Type.Object(
+  {
+    datasourceName: Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: 'The folder under FILES_ROOT (usually the datasource name): letters, digits, _ - . (not first)',
+    }),
+    fileName: Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: 'Letters, digits, _ - . (not first); ends in .csv, .parquet or .json',
+    }),
+  },
+  { additionalProperties: false },
+)
+
+/** The raw file: any Content-Type, never parsed. */
+export const FileBody = Type.Unknown({ description: 'The file itself, as the raw body (up to FILE_UPLOAD_LIMIT)' })
+
+export const StoredFileResponse = Type.Object({
+  data: Type.Object({
+    path: Type.String({ description: 'Relative to FILES_ROOT: use it (or its folder) as a csv datasource path' }),
+    size: Type.Integer({ description: 'bytes stored' }),
+  }),
+  error: Type.Null(),
+})

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs'
 import type { Redis } from 'ioredis'
 import type { Config } from '../config.js'
 import { dialectOf } from '../connectors/registry.js'
@@ -11,6 +12,7 @@ import { Dashboards } from './dashboards/dashboards.js'
 import { DataApps } from './data-apps/data-apps.js'
 import { Datamarts } from './datamarts/datamarts.js'
 import { Datasources } from './datasources/datasources.js'
+import { DatasourceFiles } from './datasources/files.js'
 import { Embeds } from './embeds/embeds.js'
 import { InvalidationBus } from './events/bus.js'
 import { GuestTokens } from './guest-tokens/guest-tokens.js'
@@ -29,6 +31,7 @@ export interface Services {
   readonly serviceTokens: ServiceTokens
   readonly dataApps: DataApps
   readonly datasources: Datasources
+  readonly files: DatasourceFiles
   readonly datamarts: Datamarts
   readonly workspaces: Workspaces
   readonly bus: InvalidationBus
@@ -43,6 +46,7 @@ export interface Services {
 
 export async function createServices(config: Config): Promise<Services> {
   const keyring = loadKeyring(config.encryptionKey, config.dataDir)
+  mkdirSync(config.filesRoot, { recursive: true })
   const store = await openStore(config)
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined
   const bus = new InvalidationBus(redis)
@@ -50,7 +54,12 @@ export async function createServices(config: Config): Promise<Services> {
   const datasources = new Datasources(
     store,
     keyring,
-    { connectTimeoutMs: 8_000, poolMax: config.poolMax, duckdbMemoryLimitMb: config.duckdbMemoryLimitMb },
+    {
+      connectTimeoutMs: 8_000,
+      poolMax: config.poolMax,
+      duckdbMemoryLimitMb: config.duckdbMemoryLimitMb,
+      filesRoot: config.filesRoot,
+    },
     bus,
   )
   const datamarts = new Datamarts(store, datasources, bus)
@@ -89,6 +98,7 @@ export async function createServices(config: Config): Promise<Services> {
     serviceTokens: new ServiceTokens(store, bus),
     dataApps,
     datasources,
+    files: new DatasourceFiles(config.filesRoot, config.fileUploadLimit),
     datamarts,
     workspaces,
     bus,

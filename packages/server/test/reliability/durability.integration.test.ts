@@ -50,7 +50,12 @@ describe.each(stores)('kill -9 during embed, guest-token and import writes on %s
       () => removeDir(dataDir),
       () => removeDir(csv),
     )
-    const env: Record<string, string> = { DATA_DIR: dataDir, RATE_LIMIT: '0', AUTH_ROUTE_RATE_LIMIT: '0' }
+    const env: Record<string, string> = {
+      DATA_DIR: dataDir,
+      FILES_ROOT: csv,
+      RATE_LIMIT: '0',
+      AUTH_ROUTE_RATE_LIMIT: '0',
+    }
     let databaseUrl: string | undefined
     if (store === 'postgres') {
       const database = await createPostgresDatabase()
@@ -60,7 +65,7 @@ describe.each(stores)('kill -9 during embed, guest-token and import writes on %s
     const first: ServerProcess = await startServer({ env })
     cleanups.push(async () => void (await first.stop()))
     const creds = await bootstrapOver(first.url)
-    const { embedId } = await setupFilesAnalytics(first.url, creds, csv)
+    const { embedId } = await setupFilesAnalytics(first.url, creds)
     // each tenant's revenue, to check that a surviving token still carries its own tenant
     const revenueOf: Record<string, number> = {}
     for (const tenant of FILE_TENANTS) {

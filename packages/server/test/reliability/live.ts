@@ -21,11 +21,14 @@ export function expectOk(res: JsonResponse, what: string) {
   return res.body
 }
 
-/** A small copy of the demo dataset in a fresh directory (the caller removes it). */
+/**
+ * A fresh FILES_ROOT (give it to the server as `FILES_ROOT`; the caller removes it) holding a
+ * small copy of the demo dataset in its folder `files`, the path setupFilesAnalytics uses.
+ */
 export function csvDataset(size = { customers: 40, orders: 2_000 }): string {
-  const dir = mkdtempSync(join(tmpdir(), 'strata-files-'))
-  writeDemoDataset(dir, size)
-  return dir
+  const root = mkdtempSync(join(tmpdir(), 'strata-files-'))
+  writeDemoDataset(join(root, 'files'), size)
+  return root
 }
 
 export interface FilesAnalytics {
@@ -33,18 +36,20 @@ export interface FilesAnalytics {
   readonly dashboardId: string
 }
 
-/** csv datasource `files` → datamart `sales` (tenant columns) → workspace `main` → dashboard → embed. */
+/**
+ * csv datasource `files` (the folder `files` of the server's FILES_ROOT: see csvDataset) →
+ * datamart `sales` (tenant columns) → workspace `main` → dashboard → embed.
+ */
 export async function setupFilesAnalytics(
   base: string,
   creds: { serviceToken: string; dataAppKey: string },
-  dir: string,
   headers: Record<string, string> = {},
 ): Promise<FilesAnalytics> {
   const s = { token: creds.serviceToken, headers }
   expectOk(
     await request(base, 'POST', '/api/v2/datasource', {
       ...s,
-      body: { datasourceType: 'csv', credentials: { name: 'files', path: dir } },
+      body: { datasourceType: 'csv', credentials: { name: 'files', path: 'files' } },
     }),
     'datasource',
   )

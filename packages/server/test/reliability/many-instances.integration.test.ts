@@ -39,13 +39,14 @@ describe.runIf(available)('two instances on one PostgreSQL and one Redis', () =>
       REDIS_URL,
       ENCRYPTION_KEY: key,
       RATE_LIMIT: '0',
+      FILES_ROOT: csv, // shared by the instances, as a volume would be
     })
     a = await startServer({ env: env(dirs[0] as string) }) // applies the migrations first
     cleanups.push(async () => void (await a.stop()))
     b = await startServer({ env: env(dirs[1] as string) })
     cleanups.push(async () => void (await b.stop()))
     creds = await bootstrapOver(a.url)
-    await setupFilesAnalytics(a.url, creds, csv)
+    await setupFilesAnalytics(a.url, creds)
   })
   afterAll(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
@@ -212,7 +213,7 @@ describe.runIf(available)('two instances on one PostgreSQL and one Redis', () =>
     const before = await count(b) // cached on B (and in Redis)
     expect(await count(b)).toBe(before)
     // the warehouse changes: 7 more umbrella orders; A syncs the datasource
-    const orders = join(csv, 'orders.csv')
+    const orders = join(csv, 'files', 'orders.csv')
     const lines = readFileSync(orders, 'utf8').trimEnd().split('\n')
     const last = lines.at(-1)?.split(',') as string[]
     const customer = lines.find((l) => l.split(',')[2] === 'umbrella')?.split(',')[1]

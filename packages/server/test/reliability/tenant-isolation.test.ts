@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest'
@@ -348,7 +347,6 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
   let t: TestContext
   let a: Awaited<ReturnType<typeof setupAnalytics>>
   let data: Warehouse
-  let csvDir: string
   let maria: MariaWarehouse | undefined
   let ch: ClickhouseWarehouse | undefined
   /** Every metric statement the server runs or answers from its cache: SQL and bound values. */
@@ -421,11 +419,11 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
       isolation: { dashboardId: 'isolation', embedId: await embed('isolation', 'main', 'sales') },
     }
     // DuckDB: the same rows as CSV files, a csv datasource, its own datamart and workspace
-    csvDir = mkdtempSync(join(tmpdir(), 'strata-csv-'))
-    writeCsv(csvDir, data)
+    mkdirSync(join(t.config.filesRoot, 'files'), { recursive: true })
+    writeCsv(join(t.config.filesRoot, 'files'), data)
     await a.ok('POST', '/api/v2/datasource', a.serviceToken, {
       datasourceType: 'csv',
-      credentials: { name: 'files', path: csvDir },
+      credentials: { name: 'files', path: 'files' },
     })
     backends.duckdb = await modelBackend('duckdb', 'files', 'main')
     if (hasMaria) await setupMaria()
@@ -480,7 +478,6 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
     await wh?.drop()
     await maria?.drop()
     await ch?.drop()
-    if (csvDir) rmSync(csvDir, { recursive: true, force: true })
   })
 
   const ALL_DASHBOARDS = [

@@ -28,9 +28,9 @@ export const LIVE_CONNECTOR_TYPES: readonly DatasourceType[] = [
 ]
 
 const ORIGIN: Partial<Record<DatasourceType, string>> = {
-  csv: 'The spec shows no fields: this definition is ours. Files are read by DuckDB; each file is a table in schema `main`.',
+  csv: 'The spec shows no fields: this definition is ours. Files are read by DuckDB from under `FILES_ROOT` (DESIGN.md §2.11); each file is a table in schema `main`.',
   awss3:
-    'The spec shows no fields: this definition is ours. Only an `endpoint` of the form `file:///dir` (a local mirror read through DuckDB) connects in this build; real S3 answers DATASOURCE_NOT_SUPPORTED.',
+    'The spec shows no fields: this definition is ours. Only an `endpoint` of the form `file:///dir`, `dir` under `FILES_ROOT` (a local mirror read through DuckDB), connects in this build; real S3 answers DATASOURCE_NOT_SUPPORTED.',
   athena: 'The spec shows no fields: this definition is ours, after the Athena API (results go to `s3OutputLocation`).',
   trino: "The spec shows no fields: this definition is ours, after Trino's client protocol.",
   firebolt:

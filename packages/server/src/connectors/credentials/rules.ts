@@ -3,6 +3,7 @@
  * not say), one entry per type that has any. Each rule is documented by its `doc` lines, which
  * docs/datasources.md renders under the type's field table.
  */
+import { relativePathProblem } from '../duckdb/files-root.js'
 import type { DatasourceType } from '../types.js'
 import type { CredentialsByType } from './schemas.js'
 
@@ -96,11 +97,28 @@ export const CONDITIONAL_RULES: Rules = {
         : { field: 'credentials_json', problem: 'must be a JSON object (the service account key file) as a string' },
   },
   awss3: {
-    doc: ['`endpoint`, when given, must be an http:// or https:// URL, or file:///dir for a local mirror.'],
-    check: (c) =>
-      c.endpoint === undefined || /^(https?|file):\/\//i.test(c.endpoint)
-        ? undefined
-        : { field: 'endpoint', problem: 'must be an http://, https:// or file:// URL' },
+    doc: [
+      '`endpoint`, when given, must be an http:// or https:// URL, or file:///dir for a local mirror.',
+      'A file:/// endpoint must be `FILES_ROOT` or a directory under it, and `bucket` and `prefix` must stay under it: one that resolves elsewhere (`..`, a link) is 400 `INVALID_REQUEST_BODY`, checked by real path whenever the files are opened.',
+      '`prefix`, when given, must not contain `..`, hidden segments, backslashes, `%`, glob characters or control characters.',
+    ],
+    check: (c) => {
+      if (c.endpoint !== undefined && !/^(https?|file):\/\//i.test(c.endpoint)) {
+        return { field: 'endpoint', problem: 'must be an http://, https:// or file:// URL' }
+      }
+      const problem = c.prefix ? relativePathProblem(c.prefix) : undefined
+      return problem ? { field: 'prefix', problem } : undefined
+    },
+  },
+  csv: {
+    doc: [
+      '`path` is relative to `FILES_ROOT` (where `PUT /api/v2/datasource/files/:datasourceName/:fileName` stores files): the folder `datasourceName`, or one file in it.',
+      'An absolute `path`, one with `..` or hidden segments, backslashes, `%`, glob or control characters, or one that resolves outside `FILES_ROOT` through a link is 400 `INVALID_REQUEST_BODY`; links are resolved whenever the files are opened, not only on create.',
+    ],
+    check: (c) => {
+      const problem = relativePathProblem(c.path)
+      return problem ? { field: 'path', problem } : undefined
+    },
   },
   athena: {
     doc: ['`s3OutputLocation` must be an s3:// URI.'],

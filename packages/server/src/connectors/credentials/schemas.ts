@@ -136,10 +136,15 @@ export const CREDENTIAL_SCHEMAS = {
     accessKeyId: text('Access key ID', 'AWS access key ID.'),
     secretAccessKey: text('Secret access key', 'AWS secret access key.', { secret: true }),
     prefix: Optional(text('Prefix', 'Only read objects under this key prefix.')),
-    endpoint: Optional(host('Endpoint', 'An http(s):// URL (S3-compatible service) or file:///dir (a local mirror).')),
+    endpoint: Optional(
+      host('Endpoint', 'An http(s):// URL (S3-compatible service) or file:///dir (a local mirror under FILES_ROOT).'),
+    ),
   }),
   csv: credentials('CSV credentials', {
-    path: text('Path', 'A directory (each .csv, .parquet or .json file in it is a table) or one file.'),
+    path: text(
+      'Path',
+      'Relative to FILES_ROOT: a directory (each .csv, .parquet or .json file in it is a table) or one file.',
+    ),
     delimiter: Optional(text('Delimiter', 'CSV delimiter, 1-4 characters (default: detected).', { maxLength: 4 })),
   }),
   firebolt: credentials('Firebolt credentials', {

@@ -76,7 +76,7 @@ const VALID: Record<DatasourceType, Record<string, unknown>> = {
     readOnlyIntent: true,
   },
   awss3: { name: 's3', bucket: 'data', ...aws, prefix: 'exports/', endpoint: 'file:///srv/mirror' },
-  csv: { name: 'files', path: '/srv/data', delimiter: ';' },
+  csv: { name: 'files', path: 'sales/2024', delimiter: ';' },
   firebolt: {
     name: 'fb',
     client_id: 'id',
@@ -319,6 +319,9 @@ describe('validateCredentials: field rules', () => {
     ],
     ['firebolt', { client_id: '' }, 'credentials.client_id must be a non-empty string of at most 1000 characters'],
     ['awss3', { endpoint: 'minio:9000' }, 'credentials.endpoint must be an http://, https:// or file:// URL'],
+    ['awss3', { prefix: '../x' }, 'credentials.prefix must not contain ".." (it must stay under FILES_ROOT)'],
+    ['csv', { path: '/etc' }, 'credentials.path must be relative to FILES_ROOT, not absolute'],
+    ['csv', { path: 'a/../../x' }, 'credentials.path must not contain ".." (it must stay under FILES_ROOT)'],
     ['athena', { s3OutputLocation: 'results/' }, 'credentials.s3OutputLocation must be an s3:// URI'],
   ] as const)('%s %j → %s', (type, patch, message) => {
     expect(credentialsFailure(type, { ...VALID[type], ...patch })).toBe(message)

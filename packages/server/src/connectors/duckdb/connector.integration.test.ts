@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -9,7 +9,7 @@ import { ApiError } from '../../errors.js'
 import type { ConnectorOptions } from '../types.js'
 import { DuckdbConnector } from './connector.js'
 
-const options: ConnectorOptions = { connectTimeoutMs: 1500, poolMax: 4 }
+let options: ConnectorOptions
 const base = { params: [], timeoutMs: 5000, maxRows: 1000 }
 
 function expectCode(error: unknown, code: string): ApiError {
@@ -19,11 +19,17 @@ function expectCode(error: unknown, code: string): ApiError {
 }
 
 describe('duckdb connector (csv, awss3 file:// mirror; live DuckDB in-process)', () => {
+  /** FILES_ROOT */
   let dir: string
+  /** a directory beside FILES_ROOT, outside it */
+  let away: string
   let csv: DuckdbConnector
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'strata-duckdb-'))
+    away = await mkdtemp(path.join(tmpdir(), 'strata-duckdb-away-'))
+    await writeFile(path.join(away, 'secret.csv'), 'secret\nhunter2\n')
+    options = { connectTimeoutMs: 1500, poolMax: 4, filesRoot: dir }
     const data = path.join(dir, 'data')
     await mkdir(data)
     await writeFile(
@@ -45,20 +51,18 @@ describe('duckdb connector (csv, awss3 file:// mirror; live DuckDB in-process)',
     await mkdir(bucket, { recursive: true })
     await writeFile(path.join(bucket, 'jan.csv'), 'm,v\njan,1\n')
     await writeFile(path.join(dir, 's3', 'my-bucket', 'exports', 'other.csv'), 'm,v\nother,2\n')
-    csv = new DuckdbConnector({ kind: 'csv', credentials: { name: 'files', path: data } }, options)
+    csv = new DuckdbConnector({ kind: 'csv', credentials: { name: 'files', path: 'data' } }, options)
   })
 
   afterAll(async () => {
     await csv.close()
     await rm(dir, { recursive: true, force: true })
+    await rm(away, { recursive: true, force: true })
   })
 
   it('test() opens the files; a missing path → DATASOURCE_CONNECTION_ERROR', async () => {
     await expect(csv.test()).resolves.toBeUndefined()
-    const missing = new DuckdbConnector(
-      { kind: 'csv', credentials: { name: 'x', path: path.join(dir, 'nope') } },
-      options,
-    )
+    const missing = new DuckdbConnector({ kind: 'csv', credentials: { name: 'x', path: 'nope' } }, options)
     expectCode((await caught(missing.test())).error, 'DATASOURCE_CONNECTION_ERROR')
     await missing.close()
   })
@@ -148,7 +152,7 @@ describe('duckdb connector (csv, awss3 file:// mirror; live DuckDB in-process)',
   })
 
   it('bounds the instance memory (DUCKDB_MEMORY_LIMIT_MB): a query past it is a QUERY_ERROR, the datasource keeps working', async () => {
-    const data = path.join(dir, 'data')
+    const data = 'data'
     const small = new DuckdbConnector(
       { kind: 'csv', credentials: { name: 'files', path: data } },
       {
@@ -244,6 +248,86 @@ describe('duckdb connector (csv, awss3 file:// mirror; live DuckDB in-process)',
     )
     expectCode((await caught(outside.test())).error, 'DATASOURCE_CONNECTION_ERROR')
     const traversal = s3('../../')
-    expectCode((await caught(traversal.test())).error, 'DATASOURCE_CONNECTION_ERROR')
+    expectCode((await caught(traversal.test())).error, 'INVALID_REQUEST_BODY')
+  })
+
+  describe('FILES_ROOT confinement (regression: any path, /etc and /proc/self/cwd came back as rows)', () => {
+    const csvAt = (where: string, filesRoot: { filesRoot?: string } = { filesRoot: dir }) =>
+      new DuckdbConnector({ kind: 'csv', credentials: { name: 'x', path: where } }, { ...options, ...filesRoot })
+    const s3At = (endpoint: string, bucket = 'my-bucket') =>
+      new DuckdbConnector(
+        {
+          kind: 'awss3',
+          credentials: { name: 's3', bucket, region: 'x', accessKeyId: 'a', secretAccessKey: 'b', endpoint },
+        },
+        options,
+      )
+    const refused = async (connector: DuckdbConnector, code = 'INVALID_REQUEST_BODY') => {
+      const error = expectCode((await caught(connector.test())).error, code)
+      await connector.close()
+      return error
+    }
+
+    it.each([
+      ['an absolute path', '/etc/passwd'],
+      ['the process working directory', '/proc/self/cwd/package.json'],
+      ['..', '../strata-duckdb-away/secret.csv'],
+      ['.. inside', 'data/../../x'],
+      ['a glob', '../*.csv'],
+    ])('%s is refused: %s', async (_what, where) => {
+      await refused(csvAt(where))
+    })
+
+    it('a link inside FILES_ROOT leading out is refused (file and directory)', async () => {
+      await symlink(path.join(away, 'secret.csv'), path.join(dir, 'link.csv'))
+      await symlink(away, path.join(dir, 'linkdir'))
+      expect((await refused(csvAt('link.csv'))).message).toMatch(/resolves outside FILES_ROOT/)
+      await refused(csvAt('linkdir'))
+      await refused(csvAt('linkdir/secret.csv'))
+    })
+
+    it('a directory of FILES_ROOT skips the links in it (they are not tables)', async () => {
+      await mkdir(path.join(dir, 'mixed'))
+      await writeFile(path.join(dir, 'mixed', 'own.csv'), 'a\n1\n')
+      await symlink(path.join(away, 'secret.csv'), path.join(dir, 'mixed', 'secret.csv'))
+      const mixed = csvAt('mixed')
+      expect((await mixed.introspect()).map((t) => t.name)).toEqual(['own'])
+      await mixed.close()
+    })
+
+    it('without a FILES_ROOT no file is read', async () => {
+      await refused(csvAt('data', { filesRoot: undefined }), 'DATASOURCE_CONNECTION_ERROR')
+    })
+
+    it('awss3: a file:/// endpoint outside FILES_ROOT is refused; a bucket that is a link out too', async () => {
+      await refused(s3At('file:///etc', 'ssl'))
+      await refused(s3At(pathToFileURL(path.dirname(away)).href, path.basename(away)))
+      await symlink(away, path.join(dir, 's3', 'escape'))
+      await refused(s3At(pathToFileURL(path.join(dir, 's3')).href, 'escape'))
+    })
+
+    // Parquet is read on every query. DuckDB's allowed_paths refuses the swapped file too (a
+    // QUERY_ERROR about its sandbox); our check runs first and names the cause.
+    it('a file turned into a link after the datasource opened is refused on the next query, as outside FILES_ROOT', async () => {
+      const later = path.join(dir, 'later')
+      await mkdir(later)
+      const maker = await DuckDBInstance.create(':memory:')
+      const conn = await maker.connect()
+      await conn.run(`COPY (SELECT 1 AS mine) TO ${quotedString(path.join(later, 't.parquet'))} (FORMAT parquet)`)
+      await conn.run(`COPY (SELECT 'stolen' AS mine) TO ${quotedString(path.join(away, 't.parquet'))} (FORMAT parquet)`)
+      conn.closeSync()
+      maker.closeSync()
+      const connector = csvAt('later')
+      expect((await connector.execute('select mine from t', base)).rows).toEqual([{ mine: 1 }])
+      // swapped atomically for a link to a file outside FILES_ROOT
+      await symlink(path.join(away, 't.parquet'), path.join(later, 'swap'))
+      await rename(path.join(later, 'swap'), path.join(later, 't.parquet'))
+      const error = expectCode(
+        (await caught(connector.execute('select mine from t', base))).error,
+        'INVALID_REQUEST_BODY',
+      )
+      expect(error.message).toMatch(/resolves outside FILES_ROOT/)
+      await connector.close()
+    })
   })
 })

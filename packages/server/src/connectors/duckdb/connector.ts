@@ -3,6 +3,10 @@
  * opened on first use, with one view per file in schema `main`. Once the views exist the
  * instance is sandboxed: file access is limited to exactly those files and external access is
  * switched off for good (DuckDB refuses to switch it back on), so SQL cannot read other files.
+ * The files are confined to FILES_ROOT (`ConnectorOptions.filesRoot`, files-root.ts): checked by
+ * real path when they are listed, again once they are loaded (a link swapped in meanwhile
+ * discards the instance), and before every query for the files DuckDB reads again per query
+ * (Parquet views).
  * A query runs on a connection of its own (interrupt() cancels just that one); connections are
  * kept for reuse after a query that succeeded, with the TimeZone they were last set to, so a
  * query sets it only when it changes. A connection that saw an error or a cancellation is closed.
@@ -29,7 +33,8 @@ import type {
   TableInfo,
 } from '../types.js'
 import { translateDuckdbError, translateOpenError } from './errors.js'
-import { csvSources, type SourceFile, s3Sources } from './sources.js'
+import { recheck } from './files-root.js'
+import { csvSources, type SourceFile, type Sources, s3Sources } from './sources.js'
 import { dataTypeOfId, dataTypeOfName } from './type-mapping.js'
 import { toDuckParam, toJson } from './values.js'
 
@@ -48,7 +53,9 @@ interface Lease {
 
 interface Opened {
   readonly instance: DuckDBInstance
-  readonly files: readonly SourceFile[]
+  readonly sources: Sources
+  /** Files DuckDB reads again on every query (views): re-checked before each one. */
+  readonly viewed: readonly string[]
   /** Connections between queries (at most MAX_IDLE). */
   readonly idle: Lease[]
 }
@@ -59,12 +66,14 @@ export class DuckdbConnector implements Connector {
   readonly dialect = 'duckdb' as const
   readonly #source: DuckdbSource
   readonly #memoryLimitMb: number
+  readonly #filesRoot: string | undefined
   #opened: Promise<Opened> | undefined
   #closed = false
 
   constructor(source: DuckdbSource, options: ConnectorOptions) {
     this.#source = source
     this.#memoryLimitMb = options.duckdbMemoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB
+    this.#filesRoot = options.filesRoot
     if (!Number.isSafeInteger(this.#memoryLimitMb) || this.#memoryLimitMb < 16) {
       throw new RangeError('duckdbMemoryLimitMb must be a whole number of at least 16')
     }
@@ -134,6 +143,7 @@ export class DuckdbConnector implements Connector {
     }
     if (options.signal?.aborted) throw queryCancelled(options.signal.reason)
     const opened = await this.#open()
+    if (opened.viewed.length > 0) await recheck(opened.sources.root, opened.viewed, opened.sources.field)
     const lease = opened.idle.pop() ?? { conn: await opened.instance.connect(), timeZone: undefined }
     const { conn } = lease
     let timedOut = false
@@ -209,10 +219,11 @@ export class DuckdbConnector implements Connector {
   }
 
   async #create(): Promise<Opened> {
-    const files =
+    const sources =
       this.#source.kind === 'csv'
-        ? await csvSources(this.#source.credentials)
-        : await s3Sources(this.#source.credentials)
+        ? await csvSources(this.#source.credentials, this.#filesRoot)
+        : await s3Sources(this.#source.credentials, this.#filesRoot)
+    const { files } = sources
     // Bounded before anything is loaded: the parsed files count against it too. The value is our
     // own validated integer. Past it a load or query fails (DuckDB's "Out of Memory" error).
     const instance = await DuckDBInstance.create(':memory:', { memory_limit: `${this.#memoryLimitMb}MB` })
@@ -239,7 +250,11 @@ export class DuckdbConnector implements Connector {
       } finally {
         conn.closeSync()
       }
-      return { instance, files, idle: [] }
+      // A link swapped in while DuckDB read the files would have been followed: look again.
+      const paths = files.map((f) => f.path)
+      await recheck(sources.root, paths, sources.field)
+      const viewed = files.filter((f) => f.reader === 'parquet').map((f) => f.path)
+      return { instance, sources, viewed, idle: [] }
     } catch (err) {
       instance.closeSync()
       if (err instanceof ApiError) throw err

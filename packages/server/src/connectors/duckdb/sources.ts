@@ -1,12 +1,15 @@
 /**
  * Which files a csv or awss3 datasource serves, and the table (view) name of each. Pure file
- * system work: no DuckDB here. A path never leaves the directory the credentials name.
+ * system work: no DuckDB here. Every path is confined to FILES_ROOT (files-root.ts): by its text,
+ * then by its real path, each time the files are listed; every path returned is a real path.
  */
 import { readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { badRequest } from '../../errors.js'
 import { connectionError, notSupported } from '../errors.js'
 import type { AwsS3Credentials, CsvCredentials } from '../types.js'
+import { isUnder, outside, realOrFail, realRoot, recheck, relativePathProblem, resolveUnder } from './files-root.js'
 
 export type Reader = 'csv' | 'parquet' | 'json'
 
@@ -50,48 +53,79 @@ export function isLocalEndpoint(endpoint: string | undefined): boolean {
   return typeof endpoint === 'string' && endpoint.startsWith('file://')
 }
 
-/** csv: `path` is one file or a directory whose data files (not recursively) are the tables. */
-export async function csvSources(credentials: CsvCredentials): Promise<SourceFile[]> {
-  const root = path.resolve(credentials.path)
-  const info = await statOrFail(root, credentials.path)
-  if (info.isFile()) return build([root])
-  return build(await listFiles(root, false))
+/** The files of a datasource, and what confines them: the real FILES_ROOT and the field to name. */
+export interface Sources {
+  readonly root: string
+  readonly field: 'credentials.path' | 'credentials.endpoint'
+  readonly files: readonly SourceFile[]
 }
 
 /**
- * awss3 with a `file:///dir` endpoint: the objects of `bucket` under `prefix` are the files of
- * `dir/bucket/prefix…` (recursively, as S3 keys are); a prefix may end mid-name like an S3 one.
+ * csv: `path`, relative to FILES_ROOT, is one file or a directory whose data files (not
+ * recursively, links skipped) are the tables.
  */
-export async function s3Sources(credentials: AwsS3Credentials): Promise<SourceFile[]> {
+export async function csvSources(credentials: CsvCredentials, filesRoot: string | undefined): Promise<Sources> {
+  const field = 'credentials.path'
+  const root = await realRoot(filesRoot)
+  const target = await resolveUnder(root, credentials.path, field)
+  const info = await statOrFail(target, credentials.path)
+  const files = info.isFile() ? [target] : await listFiles(target, false)
+  await recheck(root, files, field)
+  return { root, field, files: build(files) }
+}
+
+/**
+ * awss3 with a `file:///dir` endpoint, `dir` under FILES_ROOT (or FILES_ROOT itself): the
+ * objects of `bucket` under `prefix` are the files of `dir/bucket/prefix…` (recursively, as S3
+ * keys are, links skipped); a prefix may end mid-name like an S3 one.
+ */
+export async function s3Sources(credentials: AwsS3Credentials, filesRoot: string | undefined): Promise<Sources> {
   if (!isLocalEndpoint(credentials.endpoint)) {
     throw notSupported('awss3 datasources are supported only with a local file:///… endpoint for now')
   }
+  const field = 'credentials.endpoint'
+  const endpoint = credentials.endpoint as string
   let base: string
   try {
-    base = fileURLToPath(credentials.endpoint as string)
-  } catch (err) {
-    throw connectionError('the endpoint is not a valid file:/// URL', err)
+    base = fileURLToPath(endpoint)
+  } catch {
+    throw badRequest(`${field} must be a file:/// URL of a directory under FILES_ROOT`, { field })
   }
+  if (base.includes('\u0000')) throw badRequest(`${field} must not contain a NUL character`, { field })
+  const root = await realRoot(filesRoot)
+  const realBase = await realOrFail(base, 'the endpoint directory')
+  if (!isUnder(root, realBase, true)) throw outside(field, endpoint)
   if (!/^[A-Za-z0-9._-]{1,255}$/.test(credentials.bucket) || /^\.+$/.test(credentials.bucket)) {
     throw connectionError(`invalid bucket name "${credentials.bucket.slice(0, 80)}"`)
   }
-  const bucket = path.resolve(base, credentials.bucket)
-  await statOrFail(bucket, `bucket ${credentials.bucket}`)
+  const bucket = await realOrFail(path.join(realBase, credentials.bucket), `bucket ${credentials.bucket}`)
+  if (!isUnder(root, bucket)) throw outside('credentials.bucket', credentials.bucket)
   const prefix = credentials.prefix ?? ''
-  const target = path.resolve(bucket, prefix)
-  if (target !== bucket && !target.startsWith(bucket + path.sep)) {
-    throw connectionError('the prefix leads outside the bucket')
-  }
+  const problem = prefix === '' ? undefined : relativePathProblem(prefix)
+  if (problem) throw badRequest(`credentials.prefix ${problem}`, { field: 'credentials.prefix' })
+  const files = await objectFiles(bucket, prefix)
+  await recheck(root, files, field)
+  return { root, field, files: build(files) }
+}
+
+/** The files of `bucket` (a real path) whose key starts with `prefix` (checked as text). */
+async function objectFiles(bucket: string, prefix: string): Promise<string[]> {
+  const target = path.join(bucket, prefix)
   const info = await stat(target).catch(() => undefined)
-  if (info?.isFile()) return build([target])
-  if (info?.isDirectory()) return build(await listFiles(target, true))
+  if (info?.isFile()) return [await realOrFail(target, prefix)]
+  if (info?.isDirectory()) {
+    const dir = await realOrFail(target, prefix)
+    if (!isUnder(bucket, dir, true)) throw outside('credentials.prefix', prefix)
+    return listFiles(dir, true)
+  }
   // A partial key prefix: `reports/2024-` matches `reports/2024-01.csv`.
-  const dir = path.dirname(target)
+  const dir = await realOrFail(path.dirname(target), prefix).catch(() => undefined)
+  if (dir !== undefined && !isUnder(bucket, dir, true)) throw outside('credentials.prefix', prefix)
   const start = path.basename(target)
-  const files = await listFiles(dir, true).catch(() => [])
-  const matched = files.filter((f) => path.relative(dir, f).startsWith(start))
+  const files = dir === undefined ? [] : await listFiles(dir, true).catch(() => [])
+  const matched = files.filter((f) => path.relative(dir as string, f).startsWith(start))
   if (matched.length === 0) throw connectionError(`no objects under prefix "${prefix.slice(0, 200)}"`)
-  return build(matched)
+  return matched
 }
 
 async function statOrFail(file: string, shown: string) {
@@ -112,7 +146,7 @@ async function listFiles(dir: string, recursive: boolean): Promise<string[]> {
     .sort()
 }
 
-function build(files: readonly string[]): SourceFile[] {
+function build(files: readonly string[]): readonly SourceFile[] {
   const taken = new Set<string>()
   const out: SourceFile[] = []
   for (const file of files) {

@@ -13,6 +13,8 @@ export const DEMO = {
   datamart: 'demo_sales',
   workspace: 'demo',
   dashboardId: 'demo-sales',
+  /** The dataset's folder under FILES_ROOT. */
+  folder: 'demo',
 } as const
 
 export interface DemoSeed {
@@ -29,8 +31,10 @@ export interface DemoSeed {
 export async function seedDemo(services: Services, log: FastifyBaseLogger): Promise<DemoSeed> {
   const org = PRIMARY_ORGANIZATION_ID
   const { store, datasources, datamarts, workspaces, dashboards, dataApps, embeds } = services
-  const dir = join(services.config.dataDir, 'demo')
-  if (!existsSync(join(dir, 'orders.csv'))) {
+  // under FILES_ROOT, the one place a csv datasource reads from: its path is relative to it
+  const dir = join(services.config.filesRoot, DEMO.folder)
+  const generated = !existsSync(join(dir, 'orders.csv'))
+  if (generated) {
     const started = Date.now()
     writeDemoDataset(dir)
     log.info({ dir, ms: Date.now() - started }, 'demo: generated the sales dataset')
@@ -40,9 +44,10 @@ export async function seedDemo(services: Services, log: FastifyBaseLogger): Prom
     .values({ id: org, name: 'Strata', created_at: now() })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute()
-  if (!(await datasources.byName(org, DEMO.datasource))) {
-    await datasources.create(org, { datasourceType: 'csv', credentials: { name: DEMO.datasource, path: dir } })
-  }
+  const demoSource = { datasourceType: 'csv', credentials: { name: DEMO.datasource, path: DEMO.folder } } as const
+  if (!(await datasources.byName(org, DEMO.datasource))) await datasources.create(org, demoSource)
+  // seeded by an earlier version, at an absolute path outside FILES_ROOT: move it to the new files
+  else if (generated) await datasources.update(org, demoSource)
   if (!(await datamarts.byName(org, DEMO.datamart))) {
     await datamarts.create(org, DEMO.datamart, DEMO.datasource, {
       tableList: [

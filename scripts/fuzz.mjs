@@ -6,6 +6,11 @@
  *   npm run fuzz                             # 100,000 cases, a fresh seed
  *   npm run fuzz -- --runs 20000 --seed 7    # reproduce a run (the seed is printed)
  *   npm run fuzz -- --by-operation           # the answers per operation too
+ *   npm run fuzz -- --case-timeout-ms 5000   # an answer slower than this is a violation (15 s)
+ *
+ * Besides valid, mutated, hostile and raw bodies it nests JSON 100 to 20,000 levels deep
+ * (arrays, objects, mixed, wide and deep) at every nested position of every body, in
+ * JSON-carrying query parameters and bracket-nested query keys, and as whole bodies.
  */
 import { spawnSync } from 'node:child_process'
 import { dirname, join } from 'node:path'

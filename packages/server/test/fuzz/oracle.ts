@@ -5,13 +5,20 @@ import type { FuzzRequest } from './requests.js'
 const CODES = new Set<string>(ERROR_CODES)
 const ERROR_KEYS = new Set(['code', 'message', 'status', 'details'])
 
+/** What the fuzzer got back: an answer, or none within the case timeout. */
+export type Answer = LightMyRequestResponse | 'timeout'
+
 /**
  * DESIGN.md §3: "Every failure is the spec's error JSON with the spec's code and status;
  * nothing returns HTML or a stack trace; no input, however malformed, produces a 5xx."
- * Plus: a request without the operation's token kind is never served. Returns the
- * violations (empty when the answer is acceptable).
+ * Plus: every request is answered within the case timeout (a hang is a violation), a
+ * request without the operation's token kind is never served, and a body nested deep (the
+ * nesting mutations: at least MIN_NESTING levels) is never served either: past a sane
+ * nesting bound every JSON body is a 4xx. Returns the violations (empty when the answer is
+ * acceptable).
  */
-export function violations(req: FuzzRequest, res: LightMyRequestResponse): string[] {
+export function violations(req: FuzzRequest, res: Answer): string[] {
+  if (res === 'timeout') return ['no answer within the case timeout']
   const out: string[] = []
   const status = res.statusCode
   const type = String(res.headers['content-type'] ?? '')
@@ -38,6 +45,10 @@ export function violations(req: FuzzRequest, res: LightMyRequestResponse): strin
   // wrong token kind, garbage or no token: never served
   if (req.op?.security && req.auth.kind !== 'right' && status < 300 && req.method !== 'OPTIONS') {
     out.push(`served with ${req.auth.kind === 'wrong' ? `a ${req.auth.as}` : `${req.auth.kind} credentials`}`)
+  }
+  // a GET or an operation without a body schema may ignore a body; one that takes JSON may not serve a deep one
+  if (req.nesting?.where === 'body' && req.op?.body && status < 300) {
+    out.push(`a body nested ${req.nesting.depth} levels deep (at ${req.nesting.at}) was served ${status}`)
   }
   if (({} as Record<string, unknown>).polluted !== undefined) out.push('Object.prototype was polluted')
   return out

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestContext } from '../helpers/app.js'
 import { bearer, bootstrap } from '../helpers/bootstrap.js'
+import { requireService } from '../helpers/services.js'
+import { useAnalytics } from '../helpers/suite.js'
+import { deepText, NEST_SHAPES } from './nesting.js'
+
+const hasPg = await requireService('PostgreSQL', '127.0.0.1', 5432) // the deep filters need a real query to reach
 
 /**
  * Inputs the fuzzer (test/fuzz/fuzz.test.ts) found answered outside the error shape, each
@@ -69,5 +74,61 @@ describe('fuzzer findings', () => {
       expectErrorShape(res)
       expect(res.json().error.code).toBe('INVALID_REQUEST_BODY')
     }
+  })
+})
+
+/**
+ * Issue 12, item 5, found again by the nesting mutations of `npm run fuzz`: a dashboardFilter
+ * value nested a few thousand levels deep answered 500 (JSON.stringify overflowed its stack
+ * while building a cache key, before the value was validated) on the preferred, the legacy
+ * and the runtime query path. Past a sane nesting bound a body is a 400.
+ */
+describe.skipIf(!hasPg)('deeply nested query bodies', () => {
+  const { t, a } = useAnalytics('sqlite', { app: 'suite', env: { LOG_LEVEL: 'silent' } })
+  let guest: string
+  beforeAll(async () => {
+    const res = await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, {
+      dataAppName: 'salesapp',
+      clientId: 'acme',
+      params: { accessPermissions: { isAllowEndUserDashboardFilter: true } },
+    })
+    guest = res.token as string
+  })
+
+  it('a dashboardFilter value nested 100 to 20,000 levels → 400 INVALID_REQUEST_BODY on the preferred, legacy and runtime query paths (was a 500)', async () => {
+    const paths = [
+      ['/api/v2/data-app/query', () => a.dataAppKey, `"embedId":"${a.embedId}","clientId":"acme",`],
+      ['/api/v2/dataApp/query', () => a.dataAppKey, `"embedId":"${a.embedId}","clientId":"acme",`],
+      [`/api/v2/embed/runtime/${a.embedId}/query`, () => guest, ''],
+    ] as const
+    const wrong: string[] = []
+    for (const [url, token, head] of paths) {
+      const send = (filterValue: string) =>
+        t.app.inject({
+          method: 'POST',
+          url,
+          payload: `{${head}"metricId":"revenue_by_country","dashboardFilter":{"country":${filterValue}}}`,
+          headers: { ...bearer(token()), 'content-type': 'application/json' },
+        })
+      // the same body with a flat value is served: only the nesting is refused
+      const flat = await send('["DE"]')
+      expect(flat.statusCode, flat.body).toBe(200)
+      for (const depth of [100, 5_000, 20_000]) {
+        for (const shape of NEST_SHAPES) {
+          const deep = deepText(depth, shape, 8, '"DE"')
+          for (const value of [deep.text, `["DE",${deep.text}]`]) {
+            const res = await send(value)
+            const code = (res.json() as { error?: { code?: string } }).error?.code
+            // every path, depth and shape is tried before the verdict: the report names each one that fails
+            if (res.statusCode !== 400 || code !== 'INVALID_REQUEST_BODY') {
+              wrong.push(
+                `${url} ${depth} levels ${shape}${value === deep.text ? '' : ' in a list'} → ${res.statusCode} ${code}`,
+              )
+            }
+          }
+        }
+      }
+    }
+    expect(wrong).toEqual([])
   })
 })

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { anyJson, hostileString, rawBody } from './hostile.js'
+import { jsonText, type NestingInfo, nestedQueryKey, nestedValue, nesting } from './nesting.js'
 import { type JsonSchema, mutated, type SchemaContext, validValue } from './schema-arbitraries.js'
 import type { TokenKind } from './target.js'
 
@@ -69,6 +70,8 @@ export interface FuzzRequest {
   /** undefined: no body. */
   readonly payload: Buffer | string | undefined
   readonly label: string
+  /** Set when a nesting mutation put deep JSON into the request: where, how deep, what shape. */
+  readonly nesting?: NestingInfo
 }
 
 const TOKEN_KINDS: TokenKind[] = ['adminToken', 'serviceToken', 'dataAppKey', 'guestToken']
@@ -145,7 +148,7 @@ const headerSafe = (s: string) => s.replace(/[^\x20-\x7e]/g, '?')
 
 /** A path or query value, encoded as a client would (or almost). */
 function encode(value: unknown, how: number): string {
-  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '')
+  const text = typeof value === 'string' ? value : jsonText(value)
   switch (how % 5) {
     case 0:
     case 1:
@@ -159,19 +162,56 @@ function encode(value: unknown, how: number): string {
   }
 }
 
+/** A string parameter that carries JSON (`dashboardFilter` of the runtime's download): an object, in text. */
+const takesJson = (schema: JsonSchema & { description?: string }) => /\bJSON\b/.test(schema.description ?? '')
+const JSON_OBJECT: JsonSchema = { type: 'object', additionalProperties: {} }
+
+type ParamValue = { value: unknown; nesting?: NestingInfo }
+type Body = { payload: Buffer | string | undefined; json: boolean; nesting?: NestingInfo }
+
 /**
- * Requests for one operation: valid, mutated or hostile path and query parameters, a body
- * that is valid, mutated, random JSON, raw bytes or absent, the right or a wrong token, and
- * odd headers.
+ * Requests for one operation: valid, mutated, hostile or deeply nested path and query
+ * parameters, a body that is valid, mutated, nested deep at one of its positions, random
+ * JSON, raw bytes or absent, the right or a wrong token, and odd headers.
  */
 export function requestFor(op: Operation, poolFor: (op: Operation) => SchemaContext): fc.Arbitrary<FuzzRequest> {
   const ctx = poolFor(op)
-  const paramValue = (schema: JsonSchema, name: string) =>
+  const plain = (arb: fc.Arbitrary<unknown>): fc.Arbitrary<ParamValue> => arb.map((value) => ({ value }))
+  const paramValue = (schema: JsonSchema, name: string): fc.Arbitrary<ParamValue> =>
     fc.oneof(
-      { weight: 5, arbitrary: validValue(schema, ctx, name) },
-      { weight: 2, arbitrary: hostileString },
-      { weight: 1, arbitrary: anyJson },
+      { weight: 5, arbitrary: plain(validValue(schema, ctx, name)) },
+      { weight: 2, arbitrary: plain(hostileString) },
+      { weight: 1, arbitrary: plain(anyJson) },
     )
+  const queryValue = (schema: JsonSchema, name: string): fc.Arbitrary<ParamValue> =>
+    takesJson(schema)
+      ? fc.oneof(
+          { weight: 5, arbitrary: plain(validValue(JSON_OBJECT, ctx, name).map(jsonText)) },
+          { weight: 2, arbitrary: paramValue(schema, name) },
+          // deep JSON at every nested position of the object the parameter carries
+          {
+            weight: 4,
+            arbitrary: nestedValue(JSON_OBJECT, ctx, name).map((n) => ({
+              value: n.text,
+              nesting: {
+                where: 'query' as const,
+                at: `${name}=${n.at}`,
+                depth: n.nesting.depth,
+                shape: n.nesting.shape,
+              },
+            })),
+          },
+        )
+      : fc.oneof(
+          { weight: 8, arbitrary: paramValue(schema, name) },
+          {
+            weight: 1,
+            arbitrary: nesting.map((n) => ({
+              value: n.text,
+              nesting: { where: 'query' as const, at: `${name}=(whole)`, depth: n.depth, shape: n.shape },
+            })),
+          },
+        )
   const pathArb = fc.tuple(
     ...op.params.filter((p) => p.in === 'path').map((p) => fc.tuple(fc.constant(p.name), paramValue(p.schema, p.name))),
   )
@@ -181,7 +221,7 @@ export function requestFor(op: Operation, poolFor: (op: Operation) => SchemaCont
       .map((p) =>
         fc.tuple(
           fc.constant(p.name),
-          p.required ? fc.option(paramValue(p.schema, p.name), { freq: 8 }) : fc.option(paramValue(p.schema, p.name)),
+          p.required ? fc.option(queryValue(p.schema, p.name), { freq: 8 }) : fc.option(queryValue(p.schema, p.name)),
         ),
       ),
   )
@@ -192,17 +232,35 @@ export function requestFor(op: Operation, poolFor: (op: Operation) => SchemaCont
     ),
     { freq: 4 },
   )
-  const bodyArb: fc.Arbitrary<{ payload: Buffer | string | undefined; json: boolean }> = op.body
+  // parameter names nested with brackets, as qs-style parsers read objects out of them
+  const nestedKey = fc.oneof({ weight: 19, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: nestedQueryKey })
+  const plainBody = (arb: fc.Arbitrary<unknown>): fc.Arbitrary<Body> =>
+    arb.map((v) => ({ payload: stringify(v), json: true }))
+  // deep JSON as the whole body, or at one nested position of a body otherwise valid
+  const nestedBody: fc.Arbitrary<Body> = op.body
+    ? nestedValue(op.body, ctx).map((n) => ({
+        payload: n.text,
+        json: true,
+        nesting: { where: 'body' as const, at: n.at, depth: n.nesting.depth, shape: n.nesting.shape },
+      }))
+    : nesting.map((n) => ({
+        payload: n.text,
+        json: true,
+        nesting: { where: 'body' as const, at: '(whole)', depth: n.depth, shape: n.shape },
+      }))
+  const bodyArb: fc.Arbitrary<Body> = op.body
     ? fc.oneof(
-        { weight: 4, arbitrary: validValue(op.body, ctx).map((v) => ({ payload: JSON.stringify(v), json: true })) },
-        { weight: 4, arbitrary: mutated(op.body, ctx).map((v) => ({ payload: stringify(v), json: true })) },
-        { weight: 1, arbitrary: anyJson.map((v) => ({ payload: stringify(v), json: true })) },
+        { weight: 4, arbitrary: plainBody(validValue(op.body, ctx)) },
+        { weight: 4, arbitrary: plainBody(mutated(op.body, ctx)) },
+        { weight: 3, arbitrary: nestedBody },
+        { weight: 1, arbitrary: plainBody(anyJson) },
         { weight: 1, arbitrary: rawBody.map((b) => ({ payload: b, json: true })) },
         { weight: 1, arbitrary: fc.constant({ payload: undefined, json: false }) },
       )
     : fc.oneof(
         { weight: 6, arbitrary: fc.constant({ payload: undefined, json: false }) },
-        { weight: 1, arbitrary: anyJson.map((v) => ({ payload: stringify(v), json: true })) },
+        { weight: 1, arbitrary: plainBody(anyJson) },
+        { weight: 1, arbitrary: nestedBody },
         { weight: 1, arbitrary: rawBody.map((b) => ({ payload: b, json: true })) },
       )
   const authArb: fc.Arbitrary<AuthChoice> = op.security
@@ -235,18 +293,33 @@ export function requestFor(op: Operation, poolFor: (op: Operation) => SchemaCont
       path: pathArb,
       query: queryArb,
       extraQuery,
+      nestedKey,
       body: bodyArb,
       auth: authArb,
       contentType,
       headers: fc.option(oddHeaders, { freq: 3 }),
       how: fc.nat(),
     })
-    .map(({ path, query, extraQuery, body, auth, contentType, headers, how }) => {
+    .map(({ path, query, extraQuery, nestedKey, body, auth, contentType, headers, how }) => {
       let url = op.path
-      for (const [name, value] of path) url = url.replace(`{${name}}`, encode(value, how))
+      for (const [name, { value }] of path) url = url.replace(`{${name}}`, encode(value, how))
       const pairs: string[] = []
-      for (const [name, value] of query) if (value !== null) pairs.push(`${name}=${encode(value, how >> 3)}`)
+      // the deepest nesting of the request is the one it is known by
+      let nested: NestingInfo | undefined = body.nesting
+      const note = (n: NestingInfo | undefined) => {
+        if (n && (!nested || n.depth > nested.depth)) nested = n
+      }
+      for (const [name, param] of query) {
+        if (param === null) continue
+        // deep JSON text is encoded as a client would (a half-encoded one is another test)
+        pairs.push(`${name}=${encode(param.value, param.nesting ? 0 : how >> 3)}`)
+        note(param.nesting)
+      }
       if (extraQuery) pairs.push(`${encode(extraQuery[0], 0)}=${encode(extraQuery[1], how >> 5)}`)
+      if (nestedKey) {
+        pairs.push(nestedKey.pair)
+        note({ where: 'query key', at: nestedKey.name, depth: nestedKey.depth, shape: 'object' })
+      }
       if (how % 17 === 0 && pairs.length > 0) pairs.push(pairs[0] as string) // a repeated parameter: an array
       if (pairs.length > 0) url += `?${pairs.join('&')}`
       const h: Record<string, string> = { ...(headers ?? {}) }
@@ -259,6 +332,7 @@ export function requestFor(op: Operation, poolFor: (op: Operation) => SchemaCont
         headers: h,
         payload: body.payload,
         label: `${op.method} ${op.path}`,
+        ...(nested ? { nesting: nested } : {}),
       }
     })
 }
@@ -313,11 +387,9 @@ export function strayRequest(ops: readonly Operation[]): fc.Arbitrary<FuzzReques
     )
 }
 
-/** JSON text of any value, own `__proto__` keys included; a value too deep for JSON.stringify becomes raw text. */
-function stringify(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? 'null'
-  } catch {
-    return `${'['.repeat(20_000)}${']'.repeat(20_000)}`
-  }
-}
+/**
+ * JSON text of any value, own `__proto__` keys included, however deep: a value too deep for
+ * JSON.stringify is sent as it is (it used to become some other body, which hid the server's
+ * own stack overflows on deep fields).
+ */
+const stringify = jsonText

@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { violations } from './oracle.js'
 import { type FuzzRequest, type Operation, operationsOf, requestFor, strayRequest } from './requests.js'
 import type { JsonSchema, SchemaContext } from './schema-arbitraries.js'
-import type { FuzzTarget } from './target.js'
+import type { Fixture, FuzzTarget } from './target.js'
 
 export interface FuzzOptions {
   readonly runs: number
@@ -20,7 +20,15 @@ export interface Failure {
   readonly violation: string
   readonly count: number
   /** The first request that showed it, abbreviated. */
-  readonly example: { method: string; url: string; auth: string; headers: Record<string, string>; payload: string }
+  readonly example: {
+    method: string
+    url: string
+    auth: string
+    headers: Record<string, string>
+    payload: string
+    /** For a nesting mutation: where the deep JSON was, how deep, what shape. */
+    nesting?: string
+  }
   readonly answer: string
 }
 
@@ -36,6 +44,15 @@ export interface FuzzStats {
   readonly byOperation: Record<string, number>
   /** Requests the HTTP client itself refused to send (not counted as cases). */
   clientRejected: number
+  /** Cases the nesting mutations made (deep JSON in the body, at a nested position of it, or in the query). */
+  readonly nested: {
+    cases: number
+    /** Operation → nested cases. */
+    readonly operations: Record<string, number>
+    /** Distinct `operation where position` tried. */
+    readonly positions: Set<string>
+    deepest: number
+  }
   /** Fresh fixtures built because fuzzed requests had broken the old one. */
   rebuilds: number
   readonly failures: Failure[]
@@ -60,6 +77,7 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
     operations: {},
     byOperation: {},
     clientRejected: 0,
+    nested: { cases: 0, operations: {}, positions: new Set(), deepest: 0 },
     rebuilds: 0,
     failures: [],
     seed: options.seed,
@@ -77,6 +95,7 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
     const fixture = target.fixture
     const poolFor = (op: Operation): SchemaContext => ({
       resolve,
+      examples: fixture.examples[`${op.method} ${op.path}`],
       pool: (field) => {
         // deleting and renaming requests get the sacrificial embeds, not the ones the run needs
         if (field === 'embedId' && (op.method === 'DELETE' || DESTRUCTIVE.test(op.path) || op.path.endsWith('/embeds')))
@@ -92,6 +111,7 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
   }
 
   let arbitrary = arbitraryFor()
+  const timeoutMs = options.caseTimeoutMs ?? 15_000
   const batch = 200
   const every = options.progressEvery ?? 10_000
   let nextProgress = every
@@ -99,7 +119,7 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
     const n = Math.min(batch, options.runs - done)
     const requests = fc.sample(arbitrary, { numRuns: n, seed: options.seed + round })
     for (const req of requests) {
-      const res = await send(target, req, options.caseTimeoutMs ?? 15_000)
+      const res = await send(target.fixture, req, timeoutMs)
       if (res === 'rejected') {
         stats.clientRejected++
         continue
@@ -107,8 +127,14 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
       stats.cases++
       const key = req.op ? req.label : 'stray'
       stats.operations[key] = (stats.operations[key] ?? 0) + 1
+      if (req.nesting) {
+        stats.nested.cases++
+        stats.nested.operations[key] = (stats.nested.operations[key] ?? 0) + 1
+        stats.nested.positions.add(`${key} ${req.nesting.where} ${req.nesting.at}`)
+        stats.nested.deepest = Math.max(stats.nested.deepest, req.nesting.depth)
+      }
       if (res === 'timeout') {
-        record(failures, req, 'no answer in time', 'timeout')
+        for (const v of violations(req, res)) record(failures, req, v, `no answer in ${timeoutMs} ms`)
         continue
       }
       const status = String(res.statusCode)
@@ -137,12 +163,16 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
   return stats
 }
 
-async function send(
-  target: FuzzTarget,
+/**
+ * Sends one case to the in-process app with the tokens of the moment: its answer, `timeout`
+ * when none came within `timeoutMs`, or `rejected` when the HTTP client refused to send it.
+ */
+export async function send(
+  fixture: Pick<Fixture, 'app' | 'tokens'>,
   req: FuzzRequest,
   timeoutMs: number,
 ): Promise<LightMyRequestResponse | 'timeout' | 'rejected'> {
-  const { tokens } = target.fixture
+  const { tokens } = fixture
   const headers: Record<string, string> = { ...req.headers }
   if (req.auth.kind === 'right' && req.op?.security) headers.authorization = `Bearer ${tokens[req.op.security]}`
   if (req.auth.kind === 'wrong') headers.authorization = `Bearer ${tokens[req.auth.as]}`
@@ -152,7 +182,7 @@ async function send(
     timer = setTimeout(() => resolve('timeout'), timeoutMs)
   })
   try {
-    const answer = target.fixture.app.inject({
+    const answer = fixture.app.inject({
       method: req.method as 'GET',
       url: req.url,
       headers,
@@ -177,7 +207,9 @@ function errorCode(res: LightMyRequestResponse): string | undefined {
 }
 
 function record(failures: Map<string, Failure>, req: FuzzRequest, violation: string, answer: string): void {
-  const key = `${req.label}|${violation.replace(/\d+/g, 'N')}`
+  // a nesting mutation's violations are told apart by position: each is a place the server recurses
+  const where = req.nesting ? `${req.nesting.where} ${req.nesting.at}` : ''
+  const key = `${req.label}|${where}|${violation.replace(/\d+/g, 'N')}`
   const known = failures.get(key)
   if (known) {
     failures.set(key, { ...known, count: known.count + 1 })
@@ -199,6 +231,9 @@ function record(failures: Map<string, Failure>, req: FuzzRequest, violation: str
       auth: req.auth.kind === 'wrong' ? `wrong: ${req.auth.as}` : req.auth.kind,
       headers: req.headers,
       payload: payload.slice(0, 1_000),
+      ...(req.nesting
+        ? { nesting: `${req.nesting.where} ${req.nesting.at}: ${req.nesting.depth} levels, ${req.nesting.shape}` }
+        : {}),
     },
     answer,
   })

@@ -35,6 +35,8 @@ export interface SchemaContext {
    * workspace name …), so that valid-looking requests reach past the lookups.
    */
   readonly pool: (field: string) => readonly unknown[] | undefined
+  /** Whole values known to be good (request bodies the fixture knows are served), if any. */
+  readonly examples?: readonly unknown[]
 }
 
 const MAX_DEPTH = 6

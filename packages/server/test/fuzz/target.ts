@@ -16,6 +16,11 @@ export interface Fixture {
   readonly tokens: Record<TokenKind, string>
   /** Known-good values by field name; what valid-looking requests use to reach past lookups. */
   readonly pools: Readonly<Record<string, readonly unknown[]>>
+  /**
+   * Whole request bodies known to be served, by `METHOD /path` (the OpenAPI template): the
+   * nesting mutations nest into these, so that a deep field reaches as far as a valid one.
+   */
+  readonly examples: Readonly<Record<string, readonly unknown[]>>
   /** Embeds that deleting requests may target (deleting the main one would end the run's depth). */
   readonly victims: string[]
   /** Whether the fixture has a warehouse (setupAnalytics) or only the bootstrap credentials. */
@@ -145,6 +150,7 @@ async function bareFixture(app: FastifyInstance): Promise<Fixture> {
       guestToken: (guest.json() as { token: string }).token,
     },
     pools: NAMES,
+    examples: {},
     victims: [],
     analytics: false,
   }
@@ -169,7 +175,7 @@ async function analyticsFixture(app: FastifyInstance, wh: PgWarehouse): Promise<
     })
     victims.push(victim.id as string)
   }
-  const guest = await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, {
+  const guestBody = {
     dataAppName: 'salesapp',
     clientId: 'acme',
     permissions: { isEnableDownloadMetrics: true },
@@ -177,8 +183,19 @@ async function analyticsFixture(app: FastifyInstance, wh: PgWarehouse): Promise<
       dashboardAppFilters: [{ dashboardId: 'sales-overview', values: { Country: ['DE', 'FR'] } }],
       accessPermissions: { isAllowEndUserDashboardFilter: true },
     },
-  })
+  }
+  const guest = await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, guestBody)
   const doc = salesDocument(wh.schema)
+  const filters = { dashboardFilter: { country: ['DE'], amount: { min: 20 } }, metricFilter: { paid: ['paid'] } }
+  const queries = [
+    { embedId: a.embedId, metricId: 'revenue_by_country', clientId: 'acme', ...filters },
+    { embedId: a.embedId, metricId: 'orders_by_month', clientId: 'globex', dashboardFilter: { period: 'This year' } },
+    { embedId: metricEmbed.id, metricId: 'revenue', clientId: 'acme' },
+  ]
+  const runtime = [
+    { metricId: 'revenue_by_country', ...filters },
+    { metricId: 'orders_by_month', dashboardFilter: { period: { startDate: '2026-01-01', endDate: '2026-12-31' } } },
+  ]
   const filterObjects = [
     { country: ['DE'] },
     { Country: 'JP', amount: { min: 20 } },
@@ -211,6 +228,17 @@ async function analyticsFixture(app: FastifyInstance, wh: PgWarehouse): Promise<
       tableName: [`${wh.schema}.orders`, 'orders', 'customers'],
       name: ['orders', 'customers', 'sales', 'warehouse', 'salesapp', 'main'],
       columns: [['country'], ['status', 'tenant']],
+    },
+    examples: {
+      'POST /api/v2/data-app/query': queries,
+      'POST /api/v2/dataApp/query': queries,
+      'POST /api/v2/embed/runtime/{embedId}/query': runtime,
+      'POST /api/v2/embed/runtime/{embedId}/underlying': runtime,
+      'POST /api/v2/guest-token/create': [guestBody],
+      'POST /api/v2/data-app/import-dashboard': [{ workspaceName: 'main', importDashboardData: doc }],
+      'POST /api/v2/data-app/embeds': [
+        { dashboardId: 'sales-overview', embedType: 'dashboard', workspaceName: 'main', accessSettings: ACCESS },
+      ],
     },
     victims,
     analytics: true,

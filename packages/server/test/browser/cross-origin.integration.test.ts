@@ -1,13 +1,13 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-import { existsSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ARTIFACTS, CHROMIUM, hasChromium } from '../helpers/chromium.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
-import { isCI } from '../helpers/services.js'
 
 /**
  * The production setup: the host page is served by the customer's own site, on another origin
@@ -16,13 +16,6 @@ import { isCI } from '../helpers/services.js'
  * the data app key). Its origin is whitelisted; the same site reached as `localhost` is another
  * origin, not whitelisted.
  */
-const CHROMIUM = '/usr/bin/chromium'
-const hasChromium = existsSync(CHROMIUM)
-if (!hasChromium) {
-  if (isCI) throw new Error(`${CHROMIUM} is missing; CI=true requires it`)
-  console.warn(`\n  ⚠ SKIPPING browser tests: ${CHROMIUM} is not installed\n`)
-}
-const ARTIFACTS = join(process.cwd(), 'test-results')
 
 type Dashboard = HTMLElement & {
   token: string

@@ -1,24 +1,17 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-import { existsSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ARTIFACTS, CHROMIUM, hasChromium } from '../helpers/chromium.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
-import { isCI } from '../helpers/services.js'
 
 /**
  * The demo in a real browser (Debian's chromium through playwright-core): every chart is
  * drawn, filters re-query, each tenant sees only its own numbers, and the error states of a
  * token outside allowedEmbeds and of an expired token. A screenshot is kept as an artifact.
  */
-const CHROMIUM = '/usr/bin/chromium'
-const hasChromium = existsSync(CHROMIUM)
-if (!hasChromium) {
-  if (isCI) throw new Error(`${CHROMIUM} is missing; CI=true requires it`)
-  console.warn(`\n  ⚠ SKIPPING browser tests: ${CHROMIUM} is not installed\n`)
-}
-const ARTIFACTS = join(process.cwd(), 'test-results')
 
 /** /demo in a new page, once every dashboard on it is ready. */
 async function openDemoOf(browser: Browser, server: ServerProcess): Promise<Page> {

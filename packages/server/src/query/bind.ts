@@ -1,5 +1,6 @@
 import { badRequest } from '../errors.js'
 import { matchPreset } from './date-presets.js'
+import { type AppliedFilter, filterPath } from './filters.js'
 
 /**
  * Values are bound parameters, so the SQL of a metric depends on the *shape* of a request's
@@ -155,7 +156,7 @@ class Binder {
  * values, the tenant's clientId. Everything else in the compile input is the model's or the
  * document's and belongs to the shape.
  */
-export function bindRequest<F extends { readonly value: unknown; readonly source?: string; readonly name?: string }>(
+export function bindRequest<F extends AppliedFilter>(
   filters: readonly F[],
   rls: Readonly<Record<string, unknown>>,
   clientId: string | undefined,
@@ -166,7 +167,7 @@ export function bindRequest<F extends { readonly value: unknown; readonly source
   for (const [key, value] of Object.entries(rls)) boundRls[key] = b.value(value, `rlsSettings.${key}`)
   const boundFilters = filters.map((f) => ({
     ...f,
-    value: b.value(f.value, `${f.source === 'app' ? 'appFilters' : `${f.source ?? 'user'}Filter`}.${f.name ?? ''}`),
+    value: b.value(f.value, filterPath(f)),
   }))
   return { values: b.values, filters: boundFilters, rls: boundRls, clientId: boundClient }
 }

@@ -40,6 +40,7 @@ import {
 import type { WallRange } from './date-presets.js'
 import type { CompiledSql } from './dialects/base.js'
 import type { MetricQuery } from './document-schema.js'
+import { filterPath } from './filters.js'
 import { planJoins } from './joins.js'
 import { type ModelColumn, type ModelTable, resolveColumn, resolveTable } from './model.js'
 import { compileSqlMetric } from './sql-metric.js'
@@ -277,7 +278,7 @@ class QueryCompiler {
   private filterConditions(out: Expr[]): { index: number; target: Target; range: WallRange } | null {
     let ranged: { index: number; target: Target; range: WallRange } | null = null
     this.input.context.filters.forEach((f) => {
-      const at = `${f.source === 'app' ? 'appFilters' : f.source === 'rls' ? 'rlsSettings' : `${f.source}Filter`}.${f.name ?? f.column}`
+      const at = filterPath(f)
       if (f.table === '') throw badRequest(`${at}: a filter of a SQL metric cannot apply to ${this.label}`)
       const key = resolveTable(this.input.model, f.table, `${at}.table`).key
       if (!this.reaches(key)) {

@@ -52,6 +52,10 @@ export interface FilterInputs {
   readonly userFiltersTrusted?: boolean
 }
 
+/** Where a filter's value is named in errors: `appFilters.x`, `rlsSettings.x`, `dashboardFilter.x` … */
+export const filterPath = (f: Pick<AppliedFilter, 'source' | 'name' | 'column'>): string =>
+  `${f.source === 'app' ? 'appFilters' : f.source === 'rls' ? 'rlsSettings' : `${f.source}Filter`}.${f.name ?? f.column}`
+
 interface Named {
   readonly name: string
   readonly label?: string

@@ -3,15 +3,16 @@ import { readFileSync } from 'node:fs'
 import { type ParseArgsConfig, parseArgs } from 'node:util'
 
 /**
- * `strata …`: a thin HTTP client of a running server for the administration flow of
- * DESIGN.md §2.1 (create the admin, a service token, a data app; apply a dashboard file),
- * plus `strata serve`. Each command prints its one result on stdout (a token, a key, an
+ * `strata …`: a thin HTTP client of a running server for every setup step of
+ * docs/administration.md (the admin, a service token, a datasource and its sync, a datamart,
+ * a workspace, a data app, a dashboard file, an embed, the whitelist, a guest token), plus
+ * `strata serve`. Each command prints its result on stdout, one a line (a token, a key, an
  * id) so that scripts can capture it; `--json` prints the whole response instead. Every
- * failure prints `strata: CODE: message` on stderr and exits 1.
+ * failure prints `strata: CODE: message` on stderr and exits 1; no token or key is echoed.
  */
 
 type Options = NonNullable<ParseArgsConfig['options']>
-type Values = Record<string, string | boolean | undefined>
+type Values = Record<string, string | string[] | boolean | undefined>
 
 interface Command {
   readonly summary: string
@@ -36,6 +37,7 @@ const REQUEST_TIMEOUT_MS = 30_000
 const cliEnv = {
   url: process.env.STRATA_URL,
   serviceToken: process.env.STRATA_SERVICE_TOKEN,
+  dataAppKey: process.env.STRATA_DATA_APP_KEY,
   password: process.env.STRATA_PASSWORD,
 }
 
@@ -52,12 +54,26 @@ class Client {
   ) {}
 
   /** POSTs JSON; answers the parsed body of a 200, else throws the server's error. */
-  async post(path: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
+  post(path: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
+    return this.send('POST', path, body, token)
+  }
+
+  /** PUTs JSON, like post. */
+  put(path: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
+    return this.send('PUT', path, body, token)
+  }
+
+  private async send(
+    method: 'POST' | 'PUT',
+    path: string,
+    body: unknown,
+    token?: string,
+  ): Promise<Record<string, unknown>> {
     const url = `${this.baseUrl}${path}`
     let res: Response
     try {
       res = await fetch(url, {
-        method: 'POST',
+        method,
         headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
@@ -88,6 +104,12 @@ class Client {
   print(response: unknown, value: unknown): void {
     console.log(this.json ? JSON.stringify(response, null, 2) : String(value))
   }
+
+  /** Prints one result per line (nothing for none), or the whole response with --json. */
+  printLines(response: unknown, values: readonly unknown[]): void {
+    if (this.json) console.log(JSON.stringify(response, null, 2))
+    else if (values.length > 0) console.log(values.map(String).join('\n'))
+  }
 }
 
 function required(values: Values, name: string, fallback?: string): string {
@@ -95,6 +117,13 @@ function required(values: Values, name: string, fallback?: string): string {
   if (typeof value === 'string' && value !== '') return value
   if (fallback) return fallback
   throw new CliError('USAGE_ERROR', `--${name} is required`)
+}
+
+/** A flag's value when given (a repeated flag keeps its last value). */
+function optional(values: Values, name: string): string | undefined {
+  const value = values[name]
+  if (Array.isArray(value)) return value.at(-1)
+  return typeof value === 'string' ? value : undefined
 }
 
 function integer(values: Values, name: string): number | undefined {
@@ -105,6 +134,19 @@ function integer(values: Values, name: string): number | undefined {
 }
 
 const data = (body: Record<string, unknown>): Record<string, unknown> => (body.data ?? {}) as Record<string, unknown>
+
+/** create-embed's accessSettings without --access-file: every field the create requires, read-only. */
+const DEFAULT_ACCESS: Readonly<Record<string, unknown>> = {
+  isAllowEmailReports: false,
+  isAllowManageMetrics: false,
+  isAllowCreateDashboardView: false,
+  isAllowMetricCreation: false,
+  isAllowMetricDeletion: false,
+  isAllowMetricLayoutChange: false,
+  isAllowMetricUpdate: false,
+  isAllowUnderlyingData: false,
+  metricCreationMode: 'DRAG_DROP',
+}
 
 const COMMANDS: Record<string, Command> = {
   serve: {
@@ -172,6 +214,199 @@ const COMMANDS: Record<string, Command> = {
       client.print(response, response.key)
     },
   },
+  'create-datasource': {
+    summary: 'Create a datasource from a JSON file (the body of POST /api/v2/datasource); prints its id',
+    usage:
+      'strata create-datasource --service-token <token> --file <path>\n' +
+      '  --file   a JSON object { "datasourceType": "postgres", "credentials": { "name", "host", … } }\n' +
+      '           (see docs/administration.md); the connection is tested and the schema read',
+    options: { 'service-token': { type: 'string' }, file: { type: 'string' } },
+    async run(values, client) {
+      const token = required(values, 'service-token', cliEnv.serviceToken)
+      const body = readJsonObject(required(values, 'file'))
+      const response = await client.post('/api/v2/datasource', body, token)
+      warnings(response)
+      client.print(response, data(response).id)
+    },
+  },
+  'sync-datasource': {
+    summary: "Refresh a datasource's cached schema (after tables or columns change); prints the message",
+    usage:
+      'strata sync-datasource --service-token <token> --datasource-id <id or name>\n' +
+      '  --datasource-id   the id printed by create-datasource, or the datasource name',
+    options: { 'service-token': { type: 'string' }, 'datasource-id': { type: 'string' } },
+    async run(values, client) {
+      const token = required(values, 'service-token', cliEnv.serviceToken)
+      const body = { input: { datasourceId: required(values, 'datasource-id') } }
+      const response = await client.post('/api/v2/datasource/sync', body, token)
+      client.print(response, data(response).message)
+    },
+  },
+  'create-datamart': {
+    summary: 'Create a datamart from a JSON file (the body of POST /api/v2/data-app/datamarts); prints its id',
+    usage:
+      'strata create-datamart --service-token <token> --file <path> [--name <name>] [--datasource <name>]\n' +
+      '  --file         a JSON object { "name", "datasourceName", "tableList": [ … ], "relationships": [ … ] }\n' +
+      '  --name         the datamart name (overrides the file\'s "name")\n' +
+      '  --datasource   the datasource name (overrides the file\'s "datasourceName")',
+    options: {
+      'service-token': { type: 'string' },
+      file: { type: 'string' },
+      name: { type: 'string' },
+      datasource: { type: 'string' },
+    },
+    async run(values, client) {
+      const token = required(values, 'service-token', cliEnv.serviceToken)
+      const body = readJsonObject(required(values, 'file'))
+      const name = optional(values, 'name')
+      const datasource = optional(values, 'datasource')
+      if (name !== undefined) body.name = name
+      if (datasource !== undefined) body.datasourceName = datasource
+      const response = await client.post('/api/v2/data-app/datamarts', body, token)
+      client.print(response, response.id)
+    },
+  },
+  'create-workspace': {
+    summary: 'Create a workspace over a datamart or a datasource; prints its name',
+    usage:
+      'strata create-workspace --service-token <token> --name <name> (--datamart <name> | --datasource <name>)\n' +
+      '                        [--connection-type DATAMART|DATASOURCE|MULTI_DATASOURCE] [--file <path>]\n' +
+      '  --datamart          connectionType DATAMART over this datamart (the usual choice: tenancy lives there)\n' +
+      '  --datasource        connectionType DATASOURCE over this datasource\n' +
+      '  --connection-type   set it explicitly (default: from --datamart or --datasource)\n' +
+      '  --file              a JSON object with the whole body (POST /api/v2/workspace); flags override it',
+    options: {
+      'service-token': { type: 'string' },
+      name: { type: 'string' },
+      datamart: { type: 'string' },
+      datasource: { type: 'string' },
+      'connection-type': { type: 'string' },
+      file: { type: 'string' },
+    },
+    async run(values, client) {
+      const token = required(values, 'service-token', cliEnv.serviceToken)
+      const file = optional(values, 'file')
+      const body: Record<string, unknown> = file === undefined ? {} : readJsonObject(file)
+      const name = optional(values, 'name')
+      const datamart = optional(values, 'datamart')
+      const datasource = optional(values, 'datasource')
+      if (name !== undefined) body.name = name
+      if (datamart !== undefined) body.datamartName = datamart
+      if (datasource !== undefined) body.datasourceName = datasource
+      const type = optional(values, 'connection-type')
+      if (type !== undefined) body.connectionType = type
+      else if (body.connectionType === undefined && datamart !== undefined) body.connectionType = 'DATAMART'
+      else if (body.connectionType === undefined && datasource !== undefined) body.connectionType = 'DATASOURCE'
+      if (body.name === undefined) throw new CliError('USAGE_ERROR', '--name is required')
+      if (body.connectionType === undefined) {
+        throw new CliError('USAGE_ERROR', '--datamart, --datasource or --connection-type is required')
+      }
+      const response = await client.post('/api/v2/workspace', body, token)
+      client.print(response, data(response).name)
+    },
+  },
+  'create-embed': {
+    summary: "Create an embed of a dashboard (or one metric) with the data app's key; prints its id",
+    usage:
+      'strata create-embed --data-app-key <key> --dashboard-id <id> --workspace <name> --name <name>\n' +
+      '                    (--datamart <name> | --access-file <path>) [--embed-type dashboard|metric] [--metric-id <id>]\n' +
+      '  --datamart      the datamart the embed reads (accessSettings.datamartName)\n' +
+      '  --access-file   a JSON object: the whole accessSettings; --datamart overrides its datamartName\n' +
+      '  --embed-type    dashboard (default) or metric (then --metric-id is required)\n' +
+      '  Without --access-file, accessSettings are these read-only defaults (plus datamartName):\n' +
+      JSON.stringify(DEFAULT_ACCESS, null, 2).replace(/^/gm, '    '),
+    options: {
+      'data-app-key': { type: 'string' },
+      'dashboard-id': { type: 'string' },
+      workspace: { type: 'string' },
+      name: { type: 'string' },
+      datamart: { type: 'string' },
+      'access-file': { type: 'string' },
+      'embed-type': { type: 'string' },
+      'metric-id': { type: 'string' },
+    },
+    async run(values, client) {
+      const key = required(values, 'data-app-key', cliEnv.dataAppKey)
+      const accessFile = optional(values, 'access-file')
+      const datamart = optional(values, 'datamart')
+      if (accessFile === undefined && datamart === undefined) {
+        throw new CliError('USAGE_ERROR', '--datamart (or --access-file) is required')
+      }
+      const accessSettings: Record<string, unknown> =
+        accessFile === undefined ? { ...DEFAULT_ACCESS } : readJsonObject(accessFile)
+      if (datamart !== undefined) accessSettings.datamartName = datamart
+      const body: Record<string, unknown> = {
+        dashboardId: required(values, 'dashboard-id'),
+        embedType: optional(values, 'embed-type') ?? 'dashboard',
+        workspaceName: required(values, 'workspace'),
+        name: required(values, 'name'),
+        accessSettings,
+      }
+      const metricId = optional(values, 'metric-id')
+      if (metricId !== undefined) body.metricId = metricId
+      const response = await client.post('/api/v2/data-app/embeds', body, key)
+      client.print(response, response.id)
+    },
+  },
+  'set-whitelist-domains': {
+    summary: "Replace the data app's allowed embed origins (CORS); prints them, one a line",
+    usage:
+      'strata set-whitelist-domains --data-app-key <key> --domain <domain> [--domain <domain> …] | --clear\n' +
+      '  --domain   an origin allowed to load the embeds: app.example.com, *.customer.com, localhost:3000\n' +
+      '  --clear    allow none (an empty list)',
+    options: {
+      'data-app-key': { type: 'string' },
+      domain: { type: 'string', multiple: true },
+      clear: { type: 'boolean' },
+    },
+    async run(values, client) {
+      const key = required(values, 'data-app-key', cliEnv.dataAppKey)
+      const domains = Array.isArray(values.domain) ? values.domain : []
+      if (domains.length === 0 && values.clear !== true) {
+        throw new CliError('USAGE_ERROR', '--domain is required (repeat it for several; --clear allows none)')
+      }
+      if (domains.length > 0 && values.clear === true) {
+        throw new CliError('USAGE_ERROR', '--clear and --domain exclude each other')
+      }
+      const response = await client.put('/api/v2/data-app/whitelist-domains', { domains }, key)
+      const list = Array.isArray(response.data) ? response.data : []
+      client.printLines(response, list)
+    },
+  },
+  'create-guest-token': {
+    summary: 'Mint a guest token for one end user (for testing an embed); prints the token',
+    usage:
+      'strata create-guest-token --data-app-key <key> --data-app <name> --client-id <tenant>\n' +
+      '                          [--params-file <path>] [--permissions-file <path>] [--expiry <ms>]\n' +
+      "  --data-app           the data app's name (dataAppName)\n" +
+      '  --client-id          the tenant: rows are limited to its value of the tenant column\n' +
+      '  --params-file        a JSON object: params (rlsSettings, appFilters, allowedEmbeds, timezone, …)\n' +
+      '  --permissions-file   a JSON object: permissions (isEnableUnderlyingData, …)\n' +
+      '  --expiry             lifetime in milliseconds (expiryTime)',
+    options: {
+      'data-app-key': { type: 'string' },
+      'data-app': { type: 'string' },
+      'client-id': { type: 'string' },
+      'params-file': { type: 'string' },
+      'permissions-file': { type: 'string' },
+      expiry: { type: 'string' },
+    },
+    async run(values, client) {
+      const key = required(values, 'data-app-key', cliEnv.dataAppKey)
+      const body: Record<string, unknown> = {
+        dataAppName: required(values, 'data-app'),
+        clientId: required(values, 'client-id'),
+      }
+      const params = optional(values, 'params-file')
+      const permissions = optional(values, 'permissions-file')
+      const expiry = integer(values, 'expiry')
+      if (params !== undefined) body.params = readJsonObject(params)
+      if (permissions !== undefined) body.permissions = readJsonObject(permissions)
+      if (expiry !== undefined) body.expiryTime = expiry
+      const response = await client.post('/api/v2/guest-token/create', body, key)
+      client.print(response, response.token)
+    },
+  },
   'apply-dashboard': {
     summary: 'Import a dashboard file (a dashboard document or an export) into a workspace; prints its id',
     usage:
@@ -222,6 +457,38 @@ function readDashboardFile(path: string): Record<string, unknown> {
   return document as Record<string, unknown>
 }
 
+/** A JSON object read from a file (a request body or part of one). */
+function readJsonObject(path: string): Record<string, unknown> {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (err) {
+    throw new CliError('FILE_ERROR', `cannot read ${path} (${(err as { code?: string }).code ?? 'error'})`)
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    throw new CliError('FILE_ERROR', `${path} is not valid JSON`)
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new CliError('FILE_ERROR', `${path} must hold a JSON object`)
+  }
+  return value as Record<string, unknown>
+}
+
+/** A response's warnings (e.g. a datasource whose introspection found no table), on stderr. */
+function warnings(response: Record<string, unknown>): void {
+  const body = data(response)
+  const found = [response.warning, response.warnings, body.warning, body.warnings].flat()
+  for (const warning of found) {
+    if (typeof warning === 'string' && warning !== '') console.error(`strata: warning: ${warning}`)
+    else if (warning && typeof warning === 'object' && 'message' in warning) {
+      console.error(`strata: warning: ${String((warning as { message: unknown }).message)}`)
+    }
+  }
+}
+
 function version(): string {
   try {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }
@@ -246,12 +513,18 @@ function mainHelp(): string {
     '  -h, --help    this help, or a command\'s with "strata <command> --help"',
     '',
     'Secrets may come from the environment instead of the command line:',
-    '  STRATA_PASSWORD (--password), STRATA_SERVICE_TOKEN (--service-token).',
+    '  STRATA_PASSWORD (--password), STRATA_SERVICE_TOKEN (--service-token),',
+    '  STRATA_DATA_APP_KEY (--data-app-key).',
   ].join('\n')
 }
 
 const commandHelp = (name: string, command: Command): string =>
-  `${command.summary}\n\nUsage: ${command.usage}${name === 'serve' ? '' : ' [--url <url>] [--json]'}`
+  `${command.summary}\n\nUsage: ${command.usage}${name === 'serve' ? '' : COMMON_HELP}`
+
+const COMMON_HELP =
+  '\n\nCommon options:\n' +
+  `  --url <url>   the server (default: $STRATA_URL, else ${DEFAULT_URL})\n` +
+  '  --json        print the whole JSON response instead of the bare value'
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv

@@ -3,7 +3,19 @@ import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CLI_JS, removeDir, request, runCli, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
+import { salesDocument, salesRelationships, salesTables } from '../helpers/analytics.js'
+import {
+  CLI_JS,
+  type CliResult,
+  removeDir,
+  request,
+  runCli,
+  type ServerProcess,
+  startServer,
+  tempDataDir,
+} from '../helpers/process.js'
+import { requireService } from '../helpers/services.js'
+import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
 /** `strata …` (dist/cli.js) against a live server: DESIGN.md §2.1's CLI. */
 const ADMIN = [
@@ -240,5 +252,215 @@ describe('strata CLI', () => {
     } finally {
       removeDir(dir)
     }
+  })
+})
+
+const hasPostgres = await requireService('PostgreSQL', '127.0.0.1', 5432)
+
+/** Every setup step of docs/administration.md through the CLI, against a live server and a Postgres warehouse. */
+describe.skipIf(!hasPostgres)('strata CLI: the whole setup against a Postgres warehouse', () => {
+  const dataDir = tempDataDir()
+  let server: ServerProcess
+  let wh: PgWarehouse
+  let url: string
+  let serviceToken: string
+  let dataAppKey: string
+  const secrets: string[] = []
+  const file = (name: string, value: unknown): string => {
+    const path = join(dataDir, name)
+    writeFileSync(path, JSON.stringify(value))
+    return path
+  }
+  /** Runs the CLI against the server; no secret ever appears on stderr. */
+  const cli = async (args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> => {
+    const result = await runCli([...args, '--url', url], env)
+    for (const secret of secrets) expect(result.stderr).not.toContain(secret)
+    return result
+  }
+  const ok = (result: CliResult): string => {
+    expect(result, result.stderr).toMatchObject({ code: 0, stderr: '' })
+    expect(result.stdout).toMatch(/\n$/)
+    return result.stdout
+  }
+
+  beforeAll(async () => {
+    wh = await createPgWarehouse()
+    server = await startServer({ env: { DATA_DIR: dataDir } })
+    url = server.url
+    expect((await runCli(['create-admin', '--url', url, ...ADMIN])).code).toBe(0)
+    serviceToken = (
+      await runCli(['service-token', '--url', url, '--email', 'alice@example.com'], { STRATA_PASSWORD: 'Str0ng!Pass' })
+    ).stdout.trim()
+    expect(serviceToken).toMatch(GUID)
+    secrets.push(serviceToken, 'Str0ng!Pass')
+  })
+  afterAll(async () => {
+    await server?.stop()
+    await wh?.drop()
+    removeDir(dataDir)
+  })
+
+  it('lists every command in --help, and each command its flags', async () => {
+    const flags: Record<string, string[]> = {
+      'create-datasource': ['--service-token', '--file'],
+      'sync-datasource': ['--service-token', '--datasource-id'],
+      'create-datamart': ['--service-token', '--file', '--name', '--datasource'],
+      'create-workspace': ['--service-token', '--name', '--datamart', '--datasource', '--connection-type', '--file'],
+      'create-embed': [
+        '--data-app-key',
+        '--dashboard-id',
+        '--workspace',
+        '--name',
+        '--datamart',
+        '--access-file',
+        '--embed-type',
+        '--metric-id',
+        '"metricCreationMode": "DRAG_DROP"',
+      ],
+      'set-whitelist-domains': ['--data-app-key', '--domain', '--clear'],
+      'create-guest-token': [
+        '--data-app-key',
+        '--data-app',
+        '--client-id',
+        '--params-file',
+        '--permissions-file',
+        '--expiry',
+      ],
+    }
+    const main = await runCli(['--help'])
+    for (const [command, list] of Object.entries(flags)) {
+      expect(main.stdout).toContain(`  ${command} `)
+      const help = await runCli([command, '--help'])
+      expect(help.code).toBe(0)
+      expect(help.stdout).toContain(`Usage: strata ${command} `)
+      for (const flag of [...list, '--url', '--json']) expect(help.stdout, `${command} ${flag}`).toContain(flag)
+    }
+  })
+
+  it('runs datasource → sync → datamart → workspace → data app → dashboard → embed → whitelist → guest token', async () => {
+    const env = { STRATA_SERVICE_TOKEN: serviceToken }
+    const dsFile = file('ds.json', {
+      datasourceType: 'postgres',
+      credentials: { name: 'warehouse', ...wh.credentials },
+    })
+    const datasourceId = ok(await cli(['create-datasource', '--file', dsFile], env)).trim()
+    expect(datasourceId).toMatch(/^\S+$/)
+    const listed = await request(url, 'GET', '/api/v2/datasource', { token: serviceToken })
+    expect(listed.body.data.map((d: { name: string }) => d.name)).toEqual(['warehouse'])
+
+    const synced = await cli(['sync-datasource', '--datasource-id', datasourceId, '--json'], env)
+    expect(JSON.parse(ok(synced))).toEqual({ data: { message: expect.any(String) } })
+    expect(ok(await cli(['sync-datasource', '--datasource-id', 'warehouse'], env))).toMatch(/^[^\n]+\n$/)
+
+    const dmFile = file('dm.json', {
+      name: 'ignored',
+      tableList: salesTables(wh.schema),
+      relationships: salesRelationships(wh.schema),
+    })
+    expect(
+      ok(await cli(['create-datamart', '--file', dmFile, '--name', 'sales', '--datasource', 'warehouse'], env)),
+    ).toBe('sales\n')
+
+    expect(ok(await cli(['create-workspace', '--name', 'main', '--datamart', 'sales'], env))).toBe('main\n')
+    const wsJson = await cli(['create-workspace', '--name', 'other', '--datamart', 'sales', '--json'], env)
+    expect(JSON.parse(ok(wsJson))).toEqual({ data: { name: 'other' }, error: null })
+
+    dataAppKey = ok(await cli(['create-data-app', '--name', 'salesapp'], env)).trim()
+    expect(dataAppKey).toMatch(/^sk_/)
+    secrets.push(dataAppKey)
+    const docFile = file('dashboard.json', salesDocument(wh.schema))
+    const applied = await cli(
+      ['apply-dashboard', '--workspace', 'main', '--file', docFile, '--dashboard-id', 'sales-overview'],
+      env,
+    )
+    expect(ok(applied)).toBe('sales-overview\n')
+
+    const keyEnv = { STRATA_DATA_APP_KEY: dataAppKey }
+    const embedArgs = ['--dashboard-id', 'sales-overview', '--workspace', 'main', '--datamart', 'sales']
+    const embedId = ok(await cli(['create-embed', ...embedArgs, '--name', 'Sales'], keyEnv)).trim()
+    expect(embedId).toMatch(/^\S+$/)
+    const access = file('access.json', { isAllowUnderlyingData: true, metricCreationMode: 'DRAG_DROP' })
+    const partial = await cli(['create-embed', ...embedArgs, '--name', 'Sales 2', '--access-file', access], keyEnv)
+    expect(partial.code).toBe(1)
+    expect(partial.stderr).toMatch(/^strata: [A-Z_]+: .*isAllowEmailReports/)
+    const embedJson = await cli([
+      'create-embed',
+      '--data-app-key',
+      dataAppKey,
+      ...embedArgs,
+      '--name',
+      'Sales 3',
+      '--json',
+    ])
+    expect(JSON.parse(ok(embedJson))).toEqual({ id: expect.any(String), error: null })
+
+    const domains = await cli(
+      ['set-whitelist-domains', '--domain', 'app.example.com', '--domain', '*.customer.com'],
+      keyEnv,
+    )
+    expect(ok(domains)).toBe('app.example.com\n*.customer.com\n')
+    const domainsJson = await cli(['set-whitelist-domains', '--domain', 'localhost:3000', '--json'], keyEnv)
+    expect(JSON.parse(ok(domainsJson))).toEqual({ data: ['localhost:3000'] })
+    expect(await cli(['set-whitelist-domains', '--clear'], keyEnv)).toMatchObject({ code: 0, stdout: '', stderr: '' })
+    expect(ok(await cli(['set-whitelist-domains', '--domain', 'app.example.com'], keyEnv))).toBe('app.example.com\n')
+
+    const params = file('params.json', { allowedEmbeds: [embedId], timezone: 'UTC' })
+    const tokenArgs = ['create-guest-token', '--data-app', 'salesapp', '--client-id', 'acme', '--params-file', params]
+    const guestToken = ok(await cli(tokenArgs, keyEnv)).trim()
+    expect(guestToken).toMatch(/^\S{16,}$/)
+    // the token opens the embed for its tenant
+    const runtime = await request(url, 'GET', `/api/v2/embed/runtime/${embedId}`, { token: guestToken })
+    expect(runtime.status, JSON.stringify(runtime.body)).toBe(200)
+    const tokenJson = await cli([...tokenArgs, '--expiry', '60000', '--json'], keyEnv)
+    expect(JSON.parse(ok(tokenJson))).toEqual({ token: expect.any(String) })
+  })
+
+  it('refuses with the API code on stderr, exit 1, and never echoes a token or key', async () => {
+    const env = { STRATA_SERVICE_TOKEN: serviceToken, STRATA_DATA_APP_KEY: dataAppKey }
+    const dsFile = file('ds2.json', {
+      datasourceType: 'postgres',
+      credentials: { name: 'warehouse', ...wh.credentials },
+    })
+    const duplicate = await cli(['create-datasource', '--file', dsFile], env)
+    expect([duplicate.code, duplicate.stdout]).toEqual([1, ''])
+    expect(duplicate.stderr).toMatch(/^strata: [A-Z_]+: [^\n]+\n$/)
+
+    const unknown = await cli(['sync-datasource', '--datasource-id', 'nowhere'], env)
+    expect([unknown.code, unknown.stdout]).toEqual([1, ''])
+    expect(unknown.stderr).toMatch(/^strata: [A-Z_]+: .*nowhere/)
+
+    const noWorkspace = await cli(
+      ['create-embed', '--dashboard-id', 'sales-overview', '--workspace', 'nope', '--name', 'x', '--datamart', 'sales'],
+      env,
+    )
+    expect([noWorkspace.code, noWorkspace.stdout]).toEqual([1, ''])
+    expect(noWorkspace.stderr).toMatch(/^strata: [A-Z_]+: /)
+
+    // a wrong data app key (shaped like a real one) is named by its code, never echoed
+    const wrongKey = `${dataAppKey.slice(0, -4)}0000`
+    secrets.push(wrongKey)
+    const refused = await cli(['create-guest-token', '--data-app', 'salesapp', '--client-id', 'acme'], {
+      STRATA_DATA_APP_KEY: wrongKey,
+    })
+    expect([refused.code, refused.stdout]).toEqual([1, ''])
+    expect(refused.stderr).toMatch(/^strata: AUTHENTICATION_ERROR: /)
+    const whitelist = await cli(['set-whitelist-domains', '--data-app-key', wrongKey, '--domain', 'a.example.com'])
+    expect(whitelist.stderr).toMatch(/^strata: INVALID_DATA_APP_API_KEY: /)
+
+    const otherApp = await cli(['create-guest-token', '--data-app', 'otherapp', '--client-id', 'acme'], env)
+    expect(otherApp.code).toBe(1)
+    expect(otherApp.stderr).toMatch(/^strata: [A-Z_]+: dataAppName/)
+
+    const usage = await cli(['set-whitelist-domains'], env)
+    expect([usage.code, usage.stderr.trim()]).toEqual([
+      1,
+      'strata: USAGE_ERROR: --domain is required (repeat it for several; --clear allows none)',
+    ])
+    const noFile = await cli(['create-datamart', '--file', join(dataDir, 'missing.json')], env)
+    expect(noFile.stderr).toMatch(/^strata: FILE_ERROR: cannot read .*missing\.json \(ENOENT\)/)
+    const badJson = join(dataDir, 'bad.json')
+    writeFileSync(badJson, '{ nope')
+    const notJson = await cli(['create-datasource', '--file', badJson], env)
+    expect(notJson.stderr.trim()).toBe(`strata: FILE_ERROR: ${badJson} is not valid JSON`)
   })
 })

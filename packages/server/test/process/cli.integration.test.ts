@@ -242,6 +242,32 @@ describe('strata CLI', () => {
     }
   })
 
+  it('create-datasource posts the file as is and prints a response warning on stderr', async () => {
+    // A stand-in answering 200 with a warning (e.g. introspection found no table).
+    const received: { url?: string; auth?: string; body?: unknown }[] = []
+    const stub = createServer(async (req: IncomingMessage, res) => {
+      let text = ''
+      for await (const chunk of req) text += chunk
+      received.push({ url: req.url, auth: req.headers.authorization, body: JSON.parse(text) })
+      res.setHeader('content-type', 'application/json')
+      res.end(JSON.stringify({ data: { id: 'ds-1', tables: 0, warnings: ['no table found in schema nope'] } }))
+    })
+    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve))
+    const stubUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`
+    try {
+      const body = { datasourceType: 'postgres', credentials: { name: 'w', schema: 'nope' } }
+      const path = join(dataDir, 'ds-warning.json')
+      writeFileSync(path, JSON.stringify(body))
+      const created = await runCli(['create-datasource', '--url', stubUrl, '--file', path], {
+        STRATA_SERVICE_TOKEN: 'st',
+      })
+      expect(created).toEqual({ code: 0, stdout: 'ds-1\n', stderr: 'strata: warning: no table found in schema nope\n' })
+      expect(received).toEqual([{ url: '/api/v2/datasource', auth: 'Bearer st', body }])
+    } finally {
+      await new Promise((resolve) => stub.close(resolve))
+    }
+  })
+
   it('serve starts the server like dist/main.js and drains on SIGTERM', async () => {
     const dir = tempDataDir()
     try {

@@ -4,6 +4,8 @@ interface SeriesLike {
   readonly name?: string
   readonly type?: string
   readonly data?: readonly unknown[]
+  /** The measure's own number format (same decimals as its table column). */
+  readonly tooltip?: { readonly valueFormatter?: (v: number) => string }
 }
 
 /**
@@ -70,7 +72,8 @@ export class ChartTooltip {
     if (!(index >= 0 && index < categories.length)) return this.hide()
     const rows = this.series.map((s, i) => {
       const v = s.data?.[index]
-      return [s.name ?? '', typeof v === 'number' ? this.format(v) : '–', this.colorAt(i)] as const
+      const text = typeof v === 'number' ? (s.tooltip?.valueFormatter ?? this.format)(v) : '–'
+      return [s.name ?? '', text, this.colorAt(i)] as const
     })
     this.show(String(categories[index]), rows, x, y)
   }

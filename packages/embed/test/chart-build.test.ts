@@ -135,7 +135,7 @@ describe('buildVisual: pie and doughnut', () => {
     const [s] = seriesOf(v)
     expect(s).toMatchObject({
       type: 'pie',
-      radius: ['0%', '64%'],
+      radius: ['0%', '78%'],
       data: [
         { name: 'DE', value: 300 },
         { name: 'FR', value: 100 },
@@ -146,13 +146,13 @@ describe('buildVisual: pie and doughnut', () => {
   })
   it('doughnut: a ring', () => {
     const [s] = seriesOf(buildVisual(metric({ type: 'doughnut', x: 'country', y: ['revenue'] }), byCountry, ctx))
-    expect(s).toMatchObject({ type: 'pie', radius: ['38%', '64%'] })
+    expect(s).toMatchObject({ type: 'pie', radius: ['40%', '78%'] })
   })
-  it('labels every slice share outside the ring, inside the canvas', () => {
+  it('labels each slice share on the slice, never truncated, with a halo that reads past the edge', () => {
     const [s] = seriesOf(buildVisual(metric({ type: 'doughnut', x: 'country', y: ['revenue'] }), byCountry, ctx))
-    expect(s).toMatchObject({ label: { position: 'outside', formatter: '{d}%' }, labelLine: { show: true } })
-    // the ring leaves a third of the radius for the labels
-    expect(Number.parseFloat((s as unknown as { radius: string[] }).radius[1]!)).toBeLessThanOrEqual(66)
+    expect(s).toMatchObject({
+      label: { position: 'inside', formatter: '{d}%', overflow: 'none', color: theme.text, textBorderWidth: 3 },
+    })
   })
 })
 
@@ -307,9 +307,21 @@ describe('category labels: every category labelled, never dropped', () => {
     const mid = fitCategoryLabels(bar.option, 560).xAxis as Axis
     expect(mid.axisLabel).toMatchObject({ interval: 0, rotate: 0, overflow: 'break' })
     const narrow = fitCategoryLabels(bar.option, 300).xAxis as Axis
+    // a long time axis keeps ECharts' own tick spacing; a category axis never skips
+    const days = result(
+      Array.from({ length: 60 }, (_, i) => ({ d: `2026-01-${String((i % 28) + 1).padStart(2, '0')}`, n: i })),
+      [
+        ['d', 'date'],
+        ['n', 'integer'],
+      ],
+    )
+    const daily = echarts(buildVisual(metric({ type: 'line', x: 'd', y: ['n'] }), days, ctx))
+    expect((daily.option.xAxis as Axis).axisLabel.interval).toBeUndefined()
     expect(narrow.axisLabel).toMatchObject({ interval: 0, rotate: 40, overflow: 'truncate' })
     expect(narrow.axisLabel.width).toBeGreaterThanOrEqual(48)
     expect(narrow.data).toEqual(cats)
+    // crowded slots: labels upright rather than overlapping
+    expect((fitCategoryLabels(bar.option, 150).xAxis as Axis).axisLabel).toMatchObject({ interval: 0, rotate: 90 })
   })
   it('horizontal bars: labels on the y axis, truncated to a share of the width', () => {
     const h = echarts(buildVisual(metric({ type: 'bar', x: 'category', y: ['revenue'], horizontal: true }), r, ctx))

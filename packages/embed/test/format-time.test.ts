@@ -28,6 +28,9 @@ describe('formatTime: a time bucket by its grain, in the viewer locale', () => {
   })
   it('infers months or days for a SQL metric from its values', () => {
     expect(inferGrain(['2025-10-01', '2026-01-01T00:00:00.000Z'])).toBe('month')
+    expect(inferGrain(['2025-07-01', '2025-10-01', '2026-01-01T00:00:00.000Z'])).toBe('quarter')
+    expect(inferGrain(['2024-01-01', '2025-01-01', '2026-01-01'])).toBe('year')
+    expect(inferGrain(['2025-07-01', '2025-10-01', '2025-11-01'])).toBe('month')
     expect(inferGrain(['2025-10-01', '2025-10-02'])).toBe('day')
     expect(inferGrain(['2025-10-01T13:00:00Z'])).toBeUndefined()
     expect(inferGrain(['Books'])).toBeUndefined()

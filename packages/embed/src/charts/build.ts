@@ -113,7 +113,7 @@ function buildCartesian(metric: RuntimeMetric, type: ChartType, result: QueryRes
   const { chart } = metric
   const { theme, locale } = ctx
   const { x, y } = resolveAxes(chart, result)
-  const categories = categoriesOf(metric, result, x, locale)
+  const { categories, timed } = categoriesOf(metric, result, x, locale)
   const horizontal = chart.horizontal === true && (type === 'bar' || type === 'stacked-bar')
   const seriesType = type === 'line' || type === 'area' ? 'line' : 'bar'
   const many = result.data.length > 40
@@ -149,8 +149,12 @@ function buildCartesian(metric: RuntimeMetric, type: ChartType, result: QueryRes
     boundaryGap: seriesType === 'bar',
     axisLine: { lineStyle: { color: theme.border } },
     axisTick: { show: false },
-    // Every category labelled (interval 0); fitCategoryLabels() wraps, rotates or truncates them to the width.
-    axisLabel: { color: theme.muted, interval: 0, hideOverlap: false, overflow: 'truncate' },
+    // Every category labelled (interval 0); fitCategoryLabels() wraps, rotates or truncates them to the
+    // width. A long time axis may skip ticks (ECharts' own spacing), a category axis never does.
+    axisLabel:
+      timed && categories.length > 24
+        ? { color: theme.muted, hideOverlap: true }
+        : { color: theme.muted, interval: 0, hideOverlap: false, overflow: 'truncate' },
   }
   const valueAxis = {
     type: 'value',
@@ -184,23 +188,28 @@ function buildCartesian(metric: RuntimeMetric, type: ChartType, result: QueryRes
 }
 
 /** The x labels: time buckets by their grain (the document's, else inferred from date values), others as they are. */
-function categoriesOf(metric: RuntimeMetric, result: QueryResult, x: string | undefined, locale?: string): string[] {
-  if (x === undefined) return result.data.map((_, i) => String(i + 1))
+function categoriesOf(
+  metric: RuntimeMetric,
+  result: QueryResult,
+  x: string | undefined,
+  locale?: string,
+): { categories: string[]; timed: boolean } {
+  if (x === undefined) return { categories: result.data.map((_, i) => String(i + 1)), timed: false }
   const type = dataTypeOf(result, x)
   const values = result.data.map((row) => row[x])
   const grain =
     metric.timeGrains?.[x] ??
     (type === 'date' || type === 'datetime' || type === undefined ? inferGrain(values) : undefined)
-  return values.map((v) => (grain ? formatTime(v, grain, locale) : labelOf(v)))
+  return { categories: values.map((v) => (grain ? formatTime(v, grain, locale) : labelOf(v))), timed: Boolean(grain) }
 }
 
-const CHAR_PX = 6.6
+const CHAR_PX = 7
 const LINE_LABEL_MAX = 140
 
 /**
  * The category axis of an option fitted to a chart `width` px wide: every label shown, on one line
- * when they fit their slot, else wrapped (two words), else rotated 40° and truncated (the
- * full text is in the tooltip). Returns the option unchanged when it has no category axis.
+ * when they fit their slot, else wrapped (whole words), else rotated (40°, 90° when crowded) and
+ * truncated (the full text is in the tooltip). Returns the option unchanged when it has no category axis.
  */
 export function fitCategoryLabels(option: Record<string, unknown>, width: number): Record<string, unknown> {
   type Axis = { type?: string; data?: unknown[]; axisLabel?: Record<string, unknown> }
@@ -219,10 +228,15 @@ export function fitCategoryLabels(option: Record<string, unknown>, width: number
     const slot = Math.max(8, (width - 56) / Math.max(1, labels.length))
     const longestWord = Math.max(0, ...labels.flatMap((l) => l.split(/\s+/)).map((w) => w.length)) * CHAR_PX
     if (longest <= slot - 4) fit = { width: Math.floor(slot - 4), overflow: 'truncate', rotate: 0 }
-    else if (longestWord <= slot - 4 && longest <= (slot - 4) * 2)
+    else if (longestWord + 8 <= slot && longest <= (slot - 4) * 2)
       fit = { width: Math.floor(slot - 4), overflow: 'break', rotate: 0, lineHeight: 13 }
     else
-      fit = { width: Math.min(LINE_LABEL_MAX, Math.max(48, Math.round(width * 0.3))), overflow: 'truncate', rotate: 40 }
+      fit = {
+        width: Math.min(LINE_LABEL_MAX, Math.max(48, Math.round(width * 0.3))),
+        overflow: 'truncate',
+        // slanted while a label's line height fits its slot at that slant, upright when crowded
+        rotate: slot >= 24 ? 40 : 90,
+      }
   }
   const fitted = { ...axis, axisLabel: { ...axis.axisLabel, ...fit } }
   return horizontal ? { ...option, yAxis: fitted } : { ...option, xAxis: fitted }
@@ -232,7 +246,7 @@ function buildPie(metric: RuntimeMetric, type: 'pie' | 'doughnut', result: Query
   const { theme, locale } = ctx
   const { x, y } = resolveAxes(metric.chart, result)
   const measure = y[0]
-  const names = categoriesOf(metric, result, x, locale)
+  const names = categoriesOf(metric, result, x, locale).categories
   const data = result.data
     .map((row, i) => ({
       name: names[i] ?? String(i + 1),
@@ -246,18 +260,27 @@ function buildPie(metric: RuntimeMetric, type: 'pie' | 'doughnut', result: Query
         {
           name: measure ?? metric.name,
           type: 'pie',
-          // Room around the ring for the share labels: drawn outside the slices, inside the canvas.
-          radius: type === 'doughnut' ? ['38%', '64%'] : ['0%', '64%'],
+          radius: type === 'doughnut' ? ['40%', '78%'] : ['0%', '78%'],
           center: ['50%', '50%'],
           avoidLabelOverlap: true,
           percentPrecision: 1,
           data,
           itemStyle: { borderColor: theme.surface, borderWidth: 2, borderRadius: type === 'doughnut' ? 4 : 0 },
-          // Names are in the HTML legend; each slice's share sits just outside it, on a short line.
-          label: { position: 'outside', formatter: '{d}%', color: theme.text, fontSize: 11, fontWeight: 600 },
-          minShowLabelAngle: 6,
-          labelLine: { show: true, length: 6, length2: 6 },
-          labelLayout: { hideOverlap: true },
+          // Names are in the HTML legend; a slice's share sits on it, inside the canvas however narrow
+          // the card, never cut to fit (overflow 'none'), in the text colour with a surface-coloured
+          // halo so it reads on the slice and where it spills past the ring's edge.
+          label: {
+            position: 'inside',
+            formatter: '{d}%',
+            color: theme.text,
+            textBorderColor: theme.surface,
+            textBorderWidth: 3,
+            fontSize: 11,
+            fontWeight: 600,
+            overflow: 'none',
+          },
+          minShowLabelAngle: 14,
+          labelLine: { show: false },
           emphasis: { scaleSize: 6 },
         },
       ],

@@ -95,20 +95,28 @@ export function formatTime(value: unknown, grain: string | undefined, locale?: s
 }
 
 /**
- * The grain a column's values show when the document names none (a SQL metric): every value on
- * the first of a month at midnight reads as months, every value at midnight as days.
+ * The grain a column's values show when the document names none (a SQL metric): dates at
+ * midnight on the first of a month read as months, or as quarters (years) when there are at least
+ * three and each follows the one before by exactly three (twelve) months; other midnight dates as days.
  */
 export function inferGrain(values: readonly unknown[]): string | undefined {
   const dates = values.filter((v) => v !== null && v !== undefined)
   if (dates.length === 0) return undefined
-  let month = true
+  const months: number[] = []
+  let firsts = true
   for (const v of dates) {
     if (typeof v !== 'string') return undefined
     const d = parseTemporal(v)
     if (!d || formatTemporal(v).length !== 10) return undefined
-    if (d.getUTCDate() !== 1) month = false
+    if (d.getUTCDate() !== 1) firsts = false
+    months.push(d.getUTCFullYear() * 12 + d.getUTCMonth())
   }
-  return month ? 'month' : 'day'
+  if (!firsts) return 'day'
+  const distinct = [...new Set(months)].sort((a, b) => a - b)
+  const steps = distinct.slice(1).map((m, i) => m - distinct[i]!)
+  if (distinct.length >= 3 && steps.every((s) => s === 12)) return 'year'
+  if (distinct.length >= 3 && steps.every((s) => s === 3)) return 'quarter'
+  return 'month'
 }
 
 /** A column name as a header: "order_count" → "Order count", "avgOrderValue" → "Avg order value". */

@@ -16,6 +16,8 @@ import { removeDir, type ServerProcess, startServer, tempDataDir } from '../help
 interface Readout {
   /** The document is wider than the viewport. */
   readonly horizontalScroll: boolean
+  /** Elements reaching past the viewport's right edge (what makes the page scroll sideways). */
+  readonly wide: string[]
   /** Texts (single values, table headers) whose content is wider than their box. */
   readonly clipped: string[]
   readonly singleValues: { text: string; title: string }[]
@@ -68,10 +70,29 @@ function readout(page: Page): Promise<Readout> {
     const values = [...root.querySelectorAll('[part~="value"]')]
     const headers = [...root.querySelectorAll('[part~="table"] th')]
     for (const el of [...values, ...headers]) fits(el)
+    const wide: string[] = []
+    const walk = (node: Document | ShadowRoot) => {
+      for (const el of node.querySelectorAll('*')) {
+        // a table scrolls inside its own region; screen-reader text is clipped to nothing
+        if (el.closest('.table-wrap, .sr-only')) continue
+        const r = el.getBoundingClientRect()
+        if (
+          r.width > 0 &&
+          r.right > document.documentElement.clientWidth + 1 &&
+          getComputedStyle(el).position !== 'fixed'
+        )
+          wide.push(
+            `${el.tagName.toLowerCase()}.${(el.getAttribute('class') ?? '').replace(/\s+/g, '.')} ${Math.round(r.right)}`,
+          )
+        if (el.shadowRoot) walk(el.shadowRoot)
+      }
+    }
+    walk(document)
     const bar = chartOf('revenue_by_category')
     const barAxis = bar.getOption().xAxis[0]
     return {
       horizontalScroll: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+      wide: wide.slice(0, 10),
       clipped,
       singleValues: values.map((v) => ({ text: v.textContent?.trim() ?? '', title: v.getAttribute('title') ?? '' })),
       headers: headers.map((h) => h.textContent?.trim() ?? ''),
@@ -122,7 +143,7 @@ describe.skipIf(!hasChromium)('the demo reads at 1440 and 390 px', () => {
         })
       }
       const r = await readout(page)
-      expect(r.horizontalScroll).toBe(false)
+      expect({ scroll: r.horizontalScroll, wide: r.wide }).toEqual({ scroll: false, wide: [] })
       expect(r.clipped).toEqual([])
       // single values fit, with the full value on hover
       expect(r.singleValues).toHaveLength(3)

@@ -368,5 +368,8 @@ describe('numbers that fit and agree', () => {
     )
     const f = (b.option.series as { tooltip: { valueFormatter: (v: number) => string } }[])[0]!.tooltip.valueFormatter
     expect([f(147694.7), f(151729.23)]).toEqual(['147.694,70', '151.729,23'])
+    const pie = echarts(buildVisual(metric({ type: 'pie', x: 'customer', y: ['revenue'] }), r, ctx))
+    const g = (pie.option.series as { tooltip: { valueFormatter: (v: number) => string } }[])[0]!.tooltip.valueFormatter
+    expect(g(147694.7)).toBe('147,694.70')
   })
 })

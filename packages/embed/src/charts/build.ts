@@ -253,6 +253,7 @@ function buildPie(metric: RuntimeMetric, type: 'pie' | 'doughnut', result: Query
       value: measure === undefined ? null : toNumber(row[measure]),
     }))
     .filter((d): d is { name: string; value: number } => d.value !== null)
+  const decimals = decimalsOf(metric.chart) ?? decimalsFor(data.map((d) => d.value))
   const option = mergeDeep(
     {
       ...baseOption(theme),
@@ -265,6 +266,7 @@ function buildPie(metric: RuntimeMetric, type: 'pie' | 'doughnut', result: Query
           avoidLabelOverlap: true,
           percentPrecision: 1,
           data,
+          tooltip: { valueFormatter: (v: number) => formatNumber(v, { locale, decimals }) },
           itemStyle: { borderColor: theme.surface, borderWidth: 2, borderRadius: type === 'doughnut' ? 4 : 0 },
           // Names are in the HTML legend; a slice's share sits on it, inside the canvas however narrow
           // the card, never cut to fit (overflow 'none'), in the text colour with a surface-coloured

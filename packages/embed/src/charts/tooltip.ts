@@ -81,7 +81,8 @@ export class ChartTooltip {
   private onItem(p: PieParams) {
     if (!this.isPie || p.componentType !== 'series') return
     const pct = typeof p.percent === 'number' ? ` (${p.percent}%)` : ''
-    const value = typeof p.value === 'number' ? this.format(p.value) : String(p.value ?? '')
+    const format = this.series[0]?.tooltip?.valueFormatter ?? this.format
+    const value = typeof p.value === 'number' ? format(p.value) : String(p.value ?? '')
     this.show(
       p.seriesName ?? '',
       [[p.name ?? '', value + pct, p.color ?? this.colorAt(p.dataIndex ?? 0)]],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ChartType } from '../src/api/types.js'
 import { resolveAxes } from '../src/charts/axes.js'
-import { buildVisual, CHART_TYPES, type Visual } from '../src/charts/build.js'
+import { buildVisual, CHART_TYPES, fitCategoryLabels, type Visual } from '../src/charts/build.js'
 import { mergeDeep } from '../src/charts/merge.js'
 import { DEFAULT_CHART_THEME } from '../src/lib/theme.js'
 import { metric, result } from './fixtures.js'
@@ -50,7 +50,8 @@ describe('resolveAxes', () => {
 describe('buildVisual: axis charts', () => {
   it('line: a category axis of x and a series per y, decimals parsed, gaps kept', () => {
     const v = echarts(buildVisual(metric({ type: 'line', x: 'month', y: ['revenue', 'orders'] }), monthly, ctx))
-    expect(v.option.xAxis).toMatchObject({ type: 'category', data: ['2024-01-01', '2024-02-01', '2024-03-01'] })
+    // date values on the first of each month read as months
+    expect(v.option.xAxis).toMatchObject({ type: 'category', data: ['Jan 2024', 'Feb 2024', 'Mar 2024'] })
     expect(v.option.yAxis).toMatchObject({ type: 'value' })
     expect(v.option.color).toEqual(theme.palette)
     expect(v.option.textStyle).toEqual({ fontFamily: theme.font, color: '#000' })
@@ -63,10 +64,10 @@ describe('buildVisual: axis charts', () => {
       { name: 'revenue', color: '#111111' },
       { name: 'orders', color: '#222222' },
     ])
-    expect(v.table.columns).toEqual(['month', 'revenue', 'orders'])
-    expect(v.table.rows[0]).toEqual(['2024-01-01', '1,200.5', '10'])
+    expect(v.table.columns).toEqual(['Month', 'Revenue', 'Orders'])
+    expect(v.table.rows[0]).toEqual(['Jan 2024', '1,200.5', '10'])
     expect(v.summary).toContain('Line chart: Revenue by month. 3 points by month.')
-    expect(v.summary).toContain('revenue from 1,200.5 (2024-01-01) to 900 (2024-02-01)')
+    expect(v.summary).toContain('revenue from 1,200.5 (Jan 2024) to 900 (Feb 2024)')
   })
   it('area: a line with an area style', () => {
     const s = seriesOf(buildVisual(metric({ type: 'area', x: 'month', y: ['revenue'] }), monthly, ctx))
@@ -134,7 +135,7 @@ describe('buildVisual: pie and doughnut', () => {
     const [s] = seriesOf(v)
     expect(s).toMatchObject({
       type: 'pie',
-      radius: ['0%', '76%'],
+      radius: ['0%', '78%'],
       data: [
         { name: 'DE', value: 300 },
         { name: 'FR', value: 100 },
@@ -145,7 +146,13 @@ describe('buildVisual: pie and doughnut', () => {
   })
   it('doughnut: a ring', () => {
     const [s] = seriesOf(buildVisual(metric({ type: 'doughnut', x: 'country', y: ['revenue'] }), byCountry, ctx))
-    expect(s).toMatchObject({ type: 'pie', radius: ['42%', '76%'] })
+    expect(s).toMatchObject({ type: 'pie', radius: ['40%', '78%'] })
+  })
+  it('labels each slice share on the slice, never truncated, with a halo that reads past the edge', () => {
+    const [s] = seriesOf(buildVisual(metric({ type: 'doughnut', x: 'country', y: ['revenue'] }), byCountry, ctx))
+    expect(s).toMatchObject({
+      label: { position: 'inside', formatter: '{d}%', overflow: 'none', color: theme.text, textBorderWidth: 3 },
+    })
   })
 })
 
@@ -244,5 +251,125 @@ describe('mergeDeep', () => {
     const out = mergeDeep({ a: { a: 1 }, c: [0, 0] }, extra)
     expect(out).toEqual({ a: { a: 1, b: 2 }, c: [1] })
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+})
+
+describe('time axes by grain', () => {
+  const quarters = result(
+    [
+      { quarter: '2025-10-01T00:00:00.000Z', web: 3 },
+      { quarter: '2026-01-01T00:00:00.000Z', web: 4 },
+    ],
+    [
+      ['quarter', 'date'],
+      ['web', 'integer'],
+    ],
+  )
+  it("uses the metric's timeGrains from the runtime load, in the viewer's locale", () => {
+    const m = { ...metric({ type: 'bar', x: 'quarter', y: ['web'] }), timeGrains: { quarter: 'quarter' } }
+    expect(echarts(buildVisual(m, quarters, ctx)).option.xAxis).toMatchObject({ data: ['Q4 2025', 'Q1 2026'] })
+    const months = { ...m, timeGrains: { quarter: 'month' } }
+    expect(echarts(buildVisual(months, quarters, { ...ctx, locale: 'de-DE' })).option.xAxis).toMatchObject({
+      data: ['Okt. 2025', 'Jan. 2026'],
+    })
+    const weeks = { ...m, timeGrains: { quarter: 'week' } }
+    expect(echarts(buildVisual(weeks, quarters, ctx)).option.xAxis).toMatchObject({ data: ['2025-W40', '2026-W01'] })
+  })
+  it('formats time columns of tables by grain too', () => {
+    const m = { ...metric({ type: 'table' }), timeGrains: { quarter: 'quarter' } }
+    expect(buildVisual(m, quarters, ctx)).toMatchObject({
+      rows: [
+        ['Q4 2025', '3'],
+        ['Q1 2026', '4'],
+      ],
+    })
+  })
+})
+
+describe('category labels: every category labelled, never dropped', () => {
+  const cats = ['Electronics', 'Home & Garden', 'Sports and outdoors', 'Books']
+  const r = result(
+    cats.map((c, i) => ({ category: c, revenue: 1000 * (i + 1) })),
+    [
+      ['category', 'string'],
+      ['revenue', 'number'],
+    ],
+  )
+  const bar = echarts(buildVisual(metric({ type: 'bar', x: 'category', y: ['revenue'] }), r, ctx))
+  type Axis = { data: string[]; axisLabel: { interval: number; rotate?: number; width?: number; overflow?: string } }
+  it('shows every label (interval 0, no overlap hiding)', () => {
+    expect((bar.option.xAxis as Axis).axisLabel).toMatchObject({ interval: 0, hideOverlap: false })
+    expect((bar.option.xAxis as Axis).data).toEqual(cats)
+  })
+  it('on one line when wide, wrapped when the words fit, rotated and truncated when not', () => {
+    const wide = fitCategoryLabels(bar.option, 1200).xAxis as Axis
+    expect(wide.axisLabel).toMatchObject({ interval: 0, rotate: 0, overflow: 'truncate' })
+    const mid = fitCategoryLabels(bar.option, 560).xAxis as Axis
+    expect(mid.axisLabel).toMatchObject({ interval: 0, rotate: 0, overflow: 'break' })
+    const narrow = fitCategoryLabels(bar.option, 300).xAxis as Axis
+    // a long time axis keeps ECharts' own tick spacing; a category axis never skips
+    const days = result(
+      Array.from({ length: 60 }, (_, i) => ({ d: `2026-01-${String((i % 28) + 1).padStart(2, '0')}`, n: i })),
+      [
+        ['d', 'date'],
+        ['n', 'integer'],
+      ],
+    )
+    const daily = echarts(buildVisual(metric({ type: 'line', x: 'd', y: ['n'] }), days, ctx))
+    expect((daily.option.xAxis as Axis).axisLabel.interval).toBeUndefined()
+    expect(narrow.axisLabel).toMatchObject({ interval: 0, rotate: 40, overflow: 'truncate' })
+    expect(narrow.axisLabel.width).toBeGreaterThanOrEqual(48)
+    expect(narrow.data).toEqual(cats)
+    // crowded slots: labels upright rather than overlapping
+    expect((fitCategoryLabels(bar.option, 150).xAxis as Axis).axisLabel).toMatchObject({ interval: 0, rotate: 90 })
+  })
+  it('horizontal bars: labels on the y axis, truncated to a share of the width', () => {
+    const h = echarts(buildVisual(metric({ type: 'bar', x: 'category', y: ['revenue'], horizontal: true }), r, ctx))
+    const y = fitCategoryLabels(h.option, 400).yAxis as Axis
+    expect(y.axisLabel).toMatchObject({ interval: 0, width: 120, overflow: 'truncate' })
+  })
+})
+
+describe('numbers that fit and agree', () => {
+  it('single value: compact from 100,000 with the full value kept for the hover title', () => {
+    const r = result([{ revenue: '1352004.2' }], [['revenue', 'number']])
+    const v = buildVisual(metric({ type: 'single-value', prefix: '$' }), r, ctx)
+    expect(v).toMatchObject({ text: '$1.35M', fullText: '$1,352,004.2' })
+    expect(v.summary).toContain('$1,352,004.2')
+    const de = buildVisual(metric({ type: 'single-value' }), r, { ...ctx, locale: 'de-DE' })
+    expect(de).toMatchObject({ text: '1,35\u00a0Mio.', fullText: '1.352.004,2' })
+  })
+  it('one number of decimals per measure, in tables and tooltips alike', () => {
+    const r = result(
+      [
+        { customer: 'Ada', order_count: 3, revenue: 147694.7 },
+        { customer: 'Bo', order_count: 12, revenue: '151729.23' },
+      ],
+      [
+        ['customer', 'string'],
+        ['order_count', 'integer'],
+        ['revenue', 'number'],
+      ],
+    )
+    const t = buildVisual(metric({ type: 'table' }), r, ctx)
+    expect(t).toMatchObject({
+      columns: [
+        { name: 'customer', label: 'Customer' },
+        { name: 'order_count', label: 'Order count' },
+        { name: 'revenue', label: 'Revenue' },
+      ],
+      rows: [
+        ['Ada', '3', '147,694.70'],
+        ['Bo', '12', '151,729.23'],
+      ],
+    })
+    const b = echarts(
+      buildVisual(metric({ type: 'bar', x: 'customer', y: ['revenue'] }), r, { ...ctx, locale: 'de-DE' }),
+    )
+    const f = (b.option.series as { tooltip: { valueFormatter: (v: number) => string } }[])[0]!.tooltip.valueFormatter
+    expect([f(147694.7), f(151729.23)]).toEqual(['147.694,70', '151.729,23'])
+    const pie = echarts(buildVisual(metric({ type: 'pie', x: 'customer', y: ['revenue'] }), r, ctx))
+    const g = (pie.option.series as { tooltip: { valueFormatter: (v: number) => string } }[])[0]!.tooltip.valueFormatter
+    expect(g(147694.7)).toBe('147,694.70')
   })
 })

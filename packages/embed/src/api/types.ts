@@ -38,10 +38,14 @@ export interface ChartConfig {
   readonly [key: string]: unknown
 }
 
+export type TimeGrain = 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year'
+
 export interface RuntimeMetric {
   readonly metricId: string
   readonly name: string
   readonly chart: ChartConfig
+  /** Dimension name → its time grain, for dimensions that have one (axis labels by grain). */
+  readonly timeGrains?: Readonly<Record<string, TimeGrain | string>>
 }
 
 export interface Permissions {

@@ -1,7 +1,7 @@
 import type { ChartConfig, ChartType, QueryResult, RuntimeMetric } from '../api/types.js'
 import { PAGE_SIZE } from '../api/types.js'
-import { formatCell, labelOf } from '../lib/format.js'
-import { formatChange, formatNumber, isNumericType, percentChange, toNumber } from '../lib/numbers.js'
+import { formatCell, formatTime, humanise, inferGrain, labelOf } from '../lib/format.js'
+import { decimalsFor, formatChange, formatNumber, isNumericType, percentChange, toNumber } from '../lib/numbers.js'
 import type { ChartTheme } from '../lib/theme.js'
 import { columnsOf, dataTypeOf, resolveAxes } from './axes.js'
 import { mergeDeep } from './merge.js'
@@ -31,7 +31,8 @@ export type Visual =
     }
   | {
       readonly kind: 'table'
-      readonly columns: readonly { readonly name: string; readonly numeric: boolean }[]
+      /** `label`: the header, the column name humanised ("order_count" → "Order count"). */
+      readonly columns: readonly { readonly name: string; readonly label: string; readonly numeric: boolean }[]
       readonly rows: readonly (readonly string[])[]
       readonly page: number
       readonly pageCount: number
@@ -42,7 +43,10 @@ export type Visual =
       readonly kind: 'single-value'
       readonly label: string
       readonly value: number | null
+      /** What the card shows: compact from 100,000 on ("1.35M"). */
       readonly text: string
+      /** The value in full ("1,352,004.20"), for the hover title and the summary. */
+      readonly fullText: string
       /** Percentage change against `comparisonValue`, when there is one. */
       readonly change: number | null
       readonly changeText: string | null
@@ -109,37 +113,48 @@ function buildCartesian(metric: RuntimeMetric, type: ChartType, result: QueryRes
   const { chart } = metric
   const { theme, locale } = ctx
   const { x, y } = resolveAxes(chart, result)
-  const categories = result.data.map((row, i) => (x === undefined ? String(i + 1) : labelOf(row[x])))
+  const { categories, timed } = categoriesOf(metric, result, x, locale)
   const horizontal = chart.horizontal === true && (type === 'bar' || type === 'stacked-bar')
   const seriesType = type === 'line' || type === 'area' ? 'line' : 'bar'
   const many = result.data.length > 40
   const decimals = decimalsOf(chart)
-  const series = y.map((column) => ({
-    name: column,
-    type: seriesType,
-    data: result.data.map((row) => toNumber(row[column])),
-    emphasis: { focus: 'series' },
-    ...(seriesType === 'line'
-      ? {
-          smooth: chart.smooth === true,
-          showSymbol: !many,
-          symbolSize: 6,
-          lineStyle: { width: 2 },
-          ...(type === 'area' ? { areaStyle: { opacity: 0.18 } } : {}),
-        }
-      : {
-          barMaxWidth: 48,
-          itemStyle: { borderRadius: type === 'stacked-bar' ? 0 : horizontal ? [0, 4, 4, 0] : [4, 4, 0, 0] },
-          ...(type === 'stacked-bar' ? { stack: 'total' } : {}),
-        }),
-  }))
+  const series = y.map((column) => {
+    const data = result.data.map((row) => toNumber(row[column]))
+    const fixed = decimals ?? decimalsFor(data)
+    return {
+      name: column,
+      type: seriesType,
+      data,
+      emphasis: { focus: 'series' },
+      // Read by our HTML tooltip: every value of a measure with the same decimals, in the viewer's locale.
+      tooltip: { valueFormatter: (v: number) => formatNumber(v, { locale, decimals: fixed }) },
+      ...(seriesType === 'line'
+        ? {
+            smooth: chart.smooth === true,
+            showSymbol: !many,
+            symbolSize: 6,
+            lineStyle: { width: 2 },
+            ...(type === 'area' ? { areaStyle: { opacity: 0.18 } } : {}),
+          }
+        : {
+            barMaxWidth: 48,
+            itemStyle: { borderRadius: type === 'stacked-bar' ? 0 : horizontal ? [0, 4, 4, 0] : [4, 4, 0, 0] },
+            ...(type === 'stacked-bar' ? { stack: 'total' } : {}),
+          }),
+    }
+  })
   const categoryAxis = {
     type: 'category',
     data: categories,
     boundaryGap: seriesType === 'bar',
     axisLine: { lineStyle: { color: theme.border } },
     axisTick: { show: false },
-    axisLabel: { color: theme.muted, hideOverlap: true },
+    // Every category labelled (interval 0); fitCategoryLabels() wraps, rotates or truncates them to the
+    // width. A long time axis may skip ticks (ECharts' own spacing), a category axis never does.
+    axisLabel:
+      timed && categories.length > 24
+        ? { color: theme.muted, hideOverlap: true }
+        : { color: theme.muted, interval: 0, hideOverlap: false, overflow: 'truncate' },
   }
   const valueAxis = {
     type: 'value',
@@ -168,20 +183,77 @@ function buildCartesian(metric: RuntimeMetric, type: ChartType, result: QueryRes
     option,
     legend,
     summary: cartesianSummary(TYPE_NAMES[type], metric.name, x, categories, series, locale),
-    table: dataTable(result, x, y, locale),
+    table: dataTable(result, x, y, locale, categories),
   }
+}
+
+/** The x labels: time buckets by their grain (the document's, else inferred from date values), others as they are. */
+function categoriesOf(
+  metric: RuntimeMetric,
+  result: QueryResult,
+  x: string | undefined,
+  locale?: string,
+): { categories: string[]; timed: boolean } {
+  if (x === undefined) return { categories: result.data.map((_, i) => String(i + 1)), timed: false }
+  const type = dataTypeOf(result, x)
+  const values = result.data.map((row) => row[x])
+  const grain =
+    metric.timeGrains?.[x] ??
+    (type === 'date' || type === 'datetime' || type === undefined ? inferGrain(values) : undefined)
+  return { categories: values.map((v) => (grain ? formatTime(v, grain, locale) : labelOf(v))), timed: Boolean(grain) }
+}
+
+const CHAR_PX = 7
+const LINE_LABEL_MAX = 140
+
+/**
+ * The category axis of an option fitted to a chart `width` px wide: every label shown, on one line
+ * when they fit their slot, else wrapped (whole words), else rotated (40°, 90° when crowded) and
+ * truncated (the full text is in the tooltip). Returns the option unchanged when it has no category axis.
+ */
+export function fitCategoryLabels(option: Record<string, unknown>, width: number): Record<string, unknown> {
+  type Axis = { type?: string; data?: unknown[]; axisLabel?: Record<string, unknown> }
+  const xAxis = option.xAxis as Axis | undefined
+  const yAxis = option.yAxis as Axis | undefined
+  const horizontal = yAxis?.type === 'category'
+  const axis = horizontal ? yAxis : xAxis
+  if (axis?.type !== 'category' || !Array.isArray(axis.data) || axis.axisLabel?.interval !== 0 || width <= 0)
+    return option
+  const labels = axis.data.map(String)
+  const longest = Math.max(0, ...labels.map((l) => l.length)) * CHAR_PX
+  let fit: Record<string, unknown>
+  if (horizontal) {
+    fit = { width: Math.max(48, Math.min(LINE_LABEL_MAX, Math.round(width * 0.3))), overflow: 'truncate', rotate: 0 }
+  } else {
+    const slot = Math.max(8, (width - 56) / Math.max(1, labels.length))
+    const longestWord = Math.max(0, ...labels.flatMap((l) => l.split(/\s+/)).map((w) => w.length)) * CHAR_PX
+    if (longest <= slot - 4) fit = { width: Math.floor(slot - 4), overflow: 'truncate', rotate: 0 }
+    else if (longestWord + 8 <= slot && longest <= (slot - 4) * 2)
+      fit = { width: Math.floor(slot - 4), overflow: 'break', rotate: 0, lineHeight: 13 }
+    else
+      fit = {
+        width: Math.min(LINE_LABEL_MAX, Math.max(48, Math.round(width * 0.3))),
+        overflow: 'truncate',
+        // slanted while a label's line height fits its slot at that slant, upright when crowded
+        rotate: slot >= 24 ? 40 : 90,
+      }
+  }
+  const fitted = { ...axis, axisLabel: { ...axis.axisLabel, ...fit } }
+  return horizontal ? { ...option, yAxis: fitted } : { ...option, xAxis: fitted }
 }
 
 function buildPie(metric: RuntimeMetric, type: 'pie' | 'doughnut', result: QueryResult, ctx: BuildContext): Visual {
   const { theme, locale } = ctx
   const { x, y } = resolveAxes(metric.chart, result)
   const measure = y[0]
+  const names = categoriesOf(metric, result, x, locale).categories
   const data = result.data
     .map((row, i) => ({
-      name: x === undefined ? String(i + 1) : labelOf(row[x]),
+      name: names[i] ?? String(i + 1),
       value: measure === undefined ? null : toNumber(row[measure]),
     }))
     .filter((d): d is { name: string; value: number } => d.value !== null)
+  const decimals = decimalsOf(metric.chart) ?? decimalsFor(data.map((d) => d.value))
   const option = mergeDeep(
     {
       ...baseOption(theme),
@@ -189,15 +261,27 @@ function buildPie(metric: RuntimeMetric, type: 'pie' | 'doughnut', result: Query
         {
           name: measure ?? metric.name,
           type: 'pie',
-          radius: type === 'doughnut' ? ['42%', '76%'] : ['0%', '76%'],
+          radius: type === 'doughnut' ? ['40%', '78%'] : ['0%', '78%'],
           center: ['50%', '50%'],
           avoidLabelOverlap: true,
           percentPrecision: 1,
           data,
+          tooltip: { valueFormatter: (v: number) => formatNumber(v, { locale, decimals }) },
           itemStyle: { borderColor: theme.surface, borderWidth: 2, borderRadius: type === 'doughnut' ? 4 : 0 },
-          // Names are in the HTML legend; slices large enough show their share inside.
-          label: { position: 'inside', formatter: '{d}%', color: '#fff', fontSize: 11, fontWeight: 600 },
-          minShowLabelAngle: 18,
+          // Names are in the HTML legend; a slice's share sits on it, inside the canvas however narrow
+          // the card, never cut to fit (overflow 'none'), in the text colour with a surface-coloured
+          // halo so it reads on the slice and where it spills past the ring's edge.
+          label: {
+            position: 'inside',
+            formatter: '{d}%',
+            color: theme.text,
+            textBorderColor: theme.surface,
+            textBorderWidth: 3,
+            fontSize: 11,
+            fontWeight: 600,
+            overflow: 'none',
+          },
+          minShowLabelAngle: 14,
           labelLine: { show: false },
           emphasis: { scaleSize: 6 },
         },
@@ -211,7 +295,7 @@ function buildPie(metric: RuntimeMetric, type: 'pie' | 'doughnut', result: Query
     option,
     legend: data.map((d, i) => ({ name: d.name, color: theme.palette[i % theme.palette.length] ?? '#888' })),
     summary: pieSummary(TYPE_NAMES[type], metric.name, measure, data, locale),
-    table: dataTable(result, x, measure === undefined ? [] : [measure], locale),
+    table: dataTable(result, x, measure === undefined ? [] : [measure], locale, names),
   }
 }
 
@@ -226,10 +310,15 @@ function buildSingleValue(metric: RuntimeMetric, result: QueryResult, ctx: Build
   const raw = column === undefined ? undefined : row[column]
   const value = toNumber(raw)
   const decimals = decimalsOf(chart)
-  const text =
+  const affix = (t: string) => `${textOf(chart.prefix)}${t}${textOf(chart.suffix)}`
+  const fullText =
     value === null
       ? formatCell(raw, column && dataTypeOf(result, column), ctx.locale) || '—'
-      : `${textOf(chart.prefix)}${formatNumber(value, { locale: ctx.locale, decimals: decimals ?? (Math.abs(value) >= 1000 ? 0 : undefined) })}${textOf(chart.suffix)}`
+      : affix(formatNumber(value, { locale: ctx.locale, decimals: decimals ?? decimalsFor([value]) }))
+  const text =
+    value !== null && Math.abs(value) >= 100_000
+      ? affix(formatNumber(value, { locale: ctx.locale, compact: true, decimals: undefined, maxDecimals: 2 }))
+      : fullText
   const comparison = toNumber(result.comparisonValue)
   const change = percentChange(value, comparison)
   const changeText = change === null ? null : formatChange(change, ctx.locale)
@@ -244,10 +333,11 @@ function buildSingleValue(metric: RuntimeMetric, result: QueryResult, ctx: Build
     label: column ?? metric.name,
     value,
     text,
+    fullText,
     change,
     changeText,
     tone,
-    summary: `${metric.name}: ${text}${words}`,
+    summary: `${metric.name}: ${fullText}${words}`,
   }
 }
 
@@ -257,10 +347,12 @@ function buildTable(metric: RuntimeMetric, result: QueryResult, ctx: BuildContex
     const t = dataTypeOf(result, name)
     return {
       name,
+      label: humanise(name),
       numeric: isNumericType(t) || (t === undefined && result.data.some((r) => typeof r[name] === 'number')),
     }
   })
-  const rows = result.data.map((row) => names.map((c) => formatCell(row[c], dataTypeOf(result, c), ctx.locale)))
+  const cells = columnFormatters(result, names, ctx.locale, metric.timeGrains)
+  const rows = result.data.map((row) => names.map((c, i) => cells[i]!(row[c])))
   const totalRecords = Math.max(result.totalRecords ?? 0, result.data.length)
   const pageCount = Math.max(1, Math.ceil(totalRecords / PAGE_SIZE))
   const page = Math.min(Math.max(ctx.page ?? 1, 1), pageCount)
@@ -276,10 +368,43 @@ function buildTable(metric: RuntimeMetric, result: QueryResult, ctx: BuildContex
   }
 }
 
-function dataTable(result: QueryResult, x: string | undefined, y: readonly string[], locale?: string): DataTable {
+/**
+ * One formatter per column: numbers with the same decimals down the column (the most any of its
+ * values needs, at most 2) and the viewer's grouping; other cells by their type.
+ */
+function columnFormatters(
+  result: QueryResult,
+  names: readonly string[],
+  locale?: string,
+  grains?: RuntimeMetric['timeGrains'],
+): ((v: unknown) => string)[] {
+  return names.map((c) => {
+    const type = dataTypeOf(result, c)
+    const grain = grains?.[c]
+    if (grain) return (v: unknown) => formatTime(v, grain, locale)
+    const numbers = result.data.map((r) => r[c]).filter((v) => typeof v === 'number' || isNumericType(type))
+    if (numbers.length === 0) return (v: unknown) => formatCell(v, type, locale)
+    const decimals = decimalsFor(numbers.map(toNumber))
+    return (v: unknown) => {
+      const n = typeof v === 'number' || isNumericType(type) ? toNumber(v) : null
+      return n === null ? formatCell(v, type, locale) : formatNumber(n, { locale, decimals })
+    }
+  })
+}
+
+function dataTable(
+  result: QueryResult,
+  x: string | undefined,
+  y: readonly string[],
+  locale?: string,
+  categories?: readonly string[],
+): DataTable {
   const columns = [...(x === undefined ? [] : [x]), ...y]
+  const cells = columnFormatters(result, columns, locale)
   const rows = result.data
     .slice(0, A11Y_ROWS)
-    .map((row) => columns.map((c) => formatCell(row[c], dataTypeOf(result, c), locale)))
-  return { columns, rows, more: Math.max(0, result.data.length - A11Y_ROWS) }
+    .map((row, r) =>
+      columns.map((c, i) => (i === 0 && x !== undefined && categories ? (categories[r] ?? '') : cells[i]!(row[c]))),
+    )
+  return { columns: columns.map(humanise), rows, more: Math.max(0, result.data.length - A11Y_ROWS) }
 }

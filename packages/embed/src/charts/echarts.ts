@@ -4,6 +4,7 @@ import { type EChartsCoreOption, type EChartsType, init, use } from 'echarts/cor
 import { CanvasRenderer } from 'echarts/renderers'
 import { nothing } from 'lit'
 import { AsyncDirective, directive, type ElementPart, type PartInfo, PartType } from 'lit/async-directive.js'
+import { fitCategoryLabels } from './build.js'
 import { ChartTooltip } from './tooltip.js'
 
 // Only what the chart types need (the full build is ~3× larger). Legend and tooltip are our
@@ -21,6 +22,7 @@ class EChartDirective extends AsyncDirective {
   private resizer: ResizeObserver | undefined
   private option: Record<string, unknown> | undefined
   private frame = 0
+  private width = 0
 
   constructor(info: PartInfo) {
     super(info)
@@ -52,11 +54,26 @@ class EChartDirective extends AsyncDirective {
     if (!this.chart) {
       this.chart = init(el, undefined, { renderer: 'canvas' })
       this.tooltip = new ChartTooltip(this.chart, el)
-      this.resizer = new ResizeObserver(() => this.chart?.resize())
+      this.resizer = new ResizeObserver(() => this.fit())
       this.resizer.observe(el)
+      // The instance for tests and hosts that inspect what was drawn (getOption()).
+      Object.defineProperty(el, 'chart', { value: this.chart, configurable: true })
     }
-    this.chart.setOption(this.option as EChartsCoreOption, { notMerge: true })
+    this.width = el.clientWidth
+    this.chart.setOption(fitCategoryLabels(this.option, this.width) as EChartsCoreOption, { notMerge: true })
     this.tooltip?.setOption(this.option)
+  }
+
+  /** On resize: the category labels refitted to the new width, then the canvas resized. */
+  private fit() {
+    const el = this.element
+    if (!el || !this.chart || !this.option) return
+    if (el.clientWidth !== this.width) {
+      this.width = el.clientWidth
+      // Merged (not replaced): only the axis labels change, nothing re-animates.
+      this.chart.setOption(fitCategoryLabels(this.option, this.width) as EChartsCoreOption)
+    }
+    this.chart.resize()
   }
 
   protected override disconnected() {

@@ -4,6 +4,8 @@ interface SeriesLike {
   readonly name?: string
   readonly type?: string
   readonly data?: readonly unknown[]
+  /** The measure's own number format (same decimals as its table column). */
+  readonly tooltip?: { readonly valueFormatter?: (v: number) => string }
 }
 
 /**
@@ -70,7 +72,8 @@ export class ChartTooltip {
     if (!(index >= 0 && index < categories.length)) return this.hide()
     const rows = this.series.map((s, i) => {
       const v = s.data?.[index]
-      return [s.name ?? '', typeof v === 'number' ? this.format(v) : '–', this.colorAt(i)] as const
+      const text = typeof v === 'number' ? (s.tooltip?.valueFormatter ?? this.format)(v) : '–'
+      return [s.name ?? '', text, this.colorAt(i)] as const
     })
     this.show(String(categories[index]), rows, x, y)
   }
@@ -78,7 +81,8 @@ export class ChartTooltip {
   private onItem(p: PieParams) {
     if (!this.isPie || p.componentType !== 'series') return
     const pct = typeof p.percent === 'number' ? ` (${p.percent}%)` : ''
-    const value = typeof p.value === 'number' ? this.format(p.value) : String(p.value ?? '')
+    const format = this.series[0]?.tooltip?.valueFormatter ?? this.format
+    const value = typeof p.value === 'number' ? format(p.value) : String(p.value ?? '')
     this.show(
       p.seriesName ?? '',
       [[p.name ?? '', value + pct, p.color ?? this.colorAt(p.dataIndex ?? 0)]],

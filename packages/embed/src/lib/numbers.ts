@@ -44,6 +44,8 @@ export interface NumberFormat {
   /** Fixed number of decimals; default: up to 2. */
   readonly decimals?: number | undefined
   readonly compact?: boolean | undefined
+  /** Most decimals when `decimals` is not given (default 2, compact 1). */
+  readonly maxDecimals?: number | undefined
 }
 
 export function formatNumber(n: number, o: NumberFormat = {}): string {
@@ -51,7 +53,7 @@ export function formatNumber(n: number, o: NumberFormat = {}): string {
   return formatter(o.locale, {
     ...(o.compact ? { notation: 'compact' as const } : {}),
     minimumFractionDigits: decimals ?? 0,
-    maximumFractionDigits: decimals ?? (o.compact ? 1 : 2),
+    maximumFractionDigits: decimals ?? o.maxDecimals ?? (o.compact ? 1 : 2),
   }).format(n)
 }
 
@@ -61,4 +63,17 @@ export function formatChange(pct: number, locale?: string): string {
   if (pct > 0) return `▲ ${text}`
   if (pct < 0) return `▼ ${text}`
   return text
+}
+
+/** Decimals a measure shows, the same for all its values: the most any value needs, at most `max`. */
+export function decimalsFor(values: readonly (number | null)[], max = 2): number {
+  let most = 0
+  for (const v of values) {
+    if (v === null || !Number.isFinite(v)) continue
+    const fixed = v.toFixed(max).replace(/0+$/, '')
+    const dot = fixed.indexOf('.')
+    most = Math.max(most, dot < 0 ? 0 : fixed.length - dot - 1)
+    if (most === max) break
+  }
+  return most
 }

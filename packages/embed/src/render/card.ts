@@ -99,7 +99,7 @@ function renderVisual(host: CardHost, m: MetricState, visual: Visual): TemplateR
       return html`<div class="empty" part="empty">${emptyIcon}<span>No data</span></div>`
     case 'single-value':
       return html`<div class="single-value" part="chart" role="img" aria-label=${visual.summary}>
-        <div class="sv-value" part="value" aria-hidden="true">${visual.text}</div>
+        <div class="sv-value" part="value" aria-hidden="true" title=${visual.fullText}>${visual.text}</div>
         ${
           visual.changeText
             ? html`<div class="sv-change ${visual.tone}" part="change" aria-hidden="true">
@@ -155,7 +155,7 @@ function renderTable(host: CardHost, m: MetricState, v: Extract<Visual, { kind: 
         </caption>
         <thead>
           <tr>
-            ${v.columns.map((c) => html`<th scope="col" class=${c.numeric ? 'num' : ''}>${c.name}</th>`)}
+            ${v.columns.map((c) => html`<th scope="col" class=${c.numeric ? 'num' : ''} title=${c.name}>${c.label}</th>`)}
           </tr>
         </thead>
         <tbody>

@@ -76,9 +76,12 @@ export const charts = css`
     justify-content: center;
     gap: 6px;
     min-height: 0;
+    min-width: 0;
+    /* The value's font follows the card's width, not the dashboard's. */
+    container-type: inline-size;
   }
   .sv-value {
-    font-size: clamp(28px, 6cqi, 44px);
+    font-size: clamp(20px, 16cqi, 44px);
     font-weight: 700;
     letter-spacing: -0.02em;
     line-height: 1.1;

@@ -34,8 +34,14 @@ export function demoPage(input: {
   .top { display: flex; align-items: center; gap: 16px; padding: 18px 28px; background: #111a2e; color: #fff; }
   .top h1 { font-size: 18px; margin: 0; font-weight: 650; letter-spacing: .2px; }
   .top p { margin: 0; color: #aab4c8; font-size: 14px; }
-  main { display: grid; grid-template-columns: repeat(auto-fit, minmax(560px, 1fr)); gap: 24px; padding: 24px 28px; }
-  .tenant header { display: flex; align-items: baseline; gap: 10px; margin: 0 0 10px; }
+  main { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(560px, 100%), 1fr)); gap: 24px; padding: 24px 28px; }
+  .tenant { min-width: 0; }
+  .tenant header { display: flex; flex-wrap: wrap; align-items: baseline; gap: 10px; margin: 0 0 10px; }
+  .hint { overflow-wrap: anywhere; }
+  @media (max-width: 600px) {
+    .top { flex-direction: column; align-items: flex-start; gap: 6px; padding: 14px 16px; }
+    main { gap: 16px; padding: 16px 12px; }
+  }
   .badge { background: #3b5bdb; color: #fff; border-radius: 999px; padding: 3px 12px; font-weight: 600; font-size: 13px; }
   .hint { color: #66718a; font-size: 13px; font-family: ui-monospace, monospace; }
 </style>

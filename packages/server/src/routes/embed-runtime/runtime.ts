@@ -28,7 +28,18 @@ const RuntimeEmbed = Type.Object({
     filters: Type.Array(Type.Record(Type.String(), Type.Unknown())),
     layout: Type.Array(Type.Record(Type.String(), Type.Unknown())),
   }),
-  metrics: Type.Array(Type.Object({ metricId: Type.String(), name: Type.String(), chart: Type.Unknown() })),
+  metrics: Type.Array(
+    Type.Object({
+      metricId: Type.String(),
+      name: Type.String(),
+      chart: Type.Unknown(),
+      timeGrains: Type.Optional(
+        Type.Record(Type.String(), Type.String(), {
+          description: 'Dimension name → its timeGrain (hour, day, week, month, quarter, year), for axis labels',
+        }),
+      ),
+    }),
+  ),
   permissions: Type.Record(Type.String(), Type.Boolean()),
   timezone: Type.String(),
 })

@@ -28,9 +28,30 @@ export interface RuntimeEmbed {
     readonly filters: readonly (DashboardFilter & PinnedFilter)[]
     readonly layout: readonly LayoutItem[]
   }
-  readonly metrics: readonly { metricId: string; name: string; chart: Metric['chart'] }[]
+  readonly metrics: readonly RuntimeMetric[]
   readonly permissions: EffectivePermissions
   readonly timezone: string
+}
+
+/** A metric as the browser sees it: its chart, and the time grain of each grained dimension (for axis labels). */
+export interface RuntimeMetric {
+  readonly metricId: string
+  readonly name: string
+  readonly chart: Metric['chart']
+  /** Dimension name → its `timeGrain` (only dimensions that have one; absent when none). */
+  readonly timeGrains?: Readonly<Record<string, string>>
+}
+
+function runtimeMetric(m: Metric): RuntimeMetric {
+  const grains = Object.fromEntries(
+    (m.query?.dimensions ?? []).flatMap((d) => (d.timeGrain ? [[d.name, d.timeGrain] as const] : [])),
+  )
+  return {
+    metricId: m.metricId,
+    name: m.name,
+    chart: m.chart,
+    ...(Object.keys(grains).length ? { timeGrains: grains } : {}),
+  }
 }
 
 /**
@@ -84,9 +105,7 @@ export class Runtime {
         filters: embed.embedType === 'metric' ? [] : filters,
         layout: (dashboard.document.layout ?? []).filter((l) => visible.has(l.metricId)),
       },
-      metrics: dashboard.document.metrics
-        .filter((m) => visible.has(m.metricId))
-        .map((m) => ({ metricId: m.metricId, name: m.name, chart: m.chart })),
+      metrics: dashboard.document.metrics.filter((m) => visible.has(m.metricId)).map(runtimeMetric),
       permissions,
       timezone: claims.params.timezone ?? 'UTC',
     }

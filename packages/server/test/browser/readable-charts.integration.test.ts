@@ -1,0 +1,170 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ARTIFACTS, CHROMIUM, hasChromium } from '../helpers/chromium.js'
+import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
+
+/**
+ * Charts people can read (issue 13), on the demo at a desktop and a phone width: no card's text is
+ * clipped, every category of the bar chart has its label, time axes read by their grain, and the
+ * page never scrolls sideways. Screenshots of both widths are kept as artifacts.
+ */
+
+interface Readout {
+  /** The document is wider than the viewport. */
+  readonly horizontalScroll: boolean
+  /** Elements reaching past the viewport's right edge (what makes the page scroll sideways). */
+  readonly wide: string[]
+  /** Texts (single values, table headers) whose content is wider than their box. */
+  readonly clipped: string[]
+  readonly singleValues: { text: string; title: string }[]
+  readonly headers: string[]
+  readonly category: { data: string[]; interval: unknown; shown: number }
+  readonly month: string[]
+  readonly quarter: string[]
+  readonly pieLabel: unknown
+}
+
+async function open(browser: Browser, server: ServerProcess, width: number, height: number): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height }, locale: 'en-US' })
+  await page.goto(`${server.url}/demo`)
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('strata-dashboard')].every((e) => e.getAttribute('data-state') === 'ready'),
+    null,
+    { timeout: 30_000 },
+  )
+  // every chart drawn (the first frame after the results) and laid out at this width
+  await page.waitForFunction(
+    () => {
+      const root = document.querySelector('strata-dashboard')?.shadowRoot
+      const charts = [...(root?.querySelectorAll('[data-metric-id] .chart') ?? [])]
+      return charts.length > 0 && charts.every((c) => (c as unknown as { chart?: unknown }).chart)
+    },
+    null,
+    { timeout: 30_000 },
+  )
+  await new Promise((r) => setTimeout(r, 700))
+  return page
+}
+
+function readout(page: Page): Promise<Readout> {
+  return page.evaluate(() => {
+    type Chart = {
+      getOption(): {
+        xAxis: { data?: string[]; axisLabel?: { interval?: unknown } }[]
+        series: { label?: unknown }[]
+      }
+      getModel(): { getComponent(t: string, i: number): { axis: { getViewLabels(): unknown[] } } }
+    }
+    const root = document.querySelector('strata-dashboard')?.shadowRoot as ShadowRoot
+    const card = (id: string) => root.querySelector(`[data-metric-id="${id}"]`) as HTMLElement
+    const chartOf = (id: string) => (card(id).querySelector('.chart') as unknown as { chart: Chart }).chart
+    const clipped: string[] = []
+    const fits = (el: Element) => {
+      if (el.scrollWidth > el.clientWidth)
+        clipped.push(`${el.textContent?.trim()} (${el.scrollWidth} > ${el.clientWidth})`)
+    }
+    const values = [...root.querySelectorAll('[part~="value"]')]
+    const headers = [...root.querySelectorAll('[part~="table"] th')]
+    for (const el of [...values, ...headers]) fits(el)
+    const wide: string[] = []
+    const walk = (node: Document | ShadowRoot) => {
+      for (const el of node.querySelectorAll('*')) {
+        // a table scrolls inside its own region; screen-reader text is clipped to nothing
+        if (el.closest('.table-wrap, .sr-only')) continue
+        const r = el.getBoundingClientRect()
+        if (
+          r.width > 0 &&
+          r.right > document.documentElement.clientWidth + 1 &&
+          getComputedStyle(el).position !== 'fixed'
+        )
+          wide.push(
+            `${el.tagName.toLowerCase()}.${(el.getAttribute('class') ?? '').replace(/\s+/g, '.')} ${Math.round(r.right)}`,
+          )
+        if (el.shadowRoot) walk(el.shadowRoot)
+      }
+    }
+    walk(document)
+    const bar = chartOf('revenue_by_category')
+    const barAxis = bar.getOption().xAxis[0]
+    return {
+      horizontalScroll: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+      wide: wide.slice(0, 10),
+      clipped,
+      singleValues: values.map((v) => ({ text: v.textContent?.trim() ?? '', title: v.getAttribute('title') ?? '' })),
+      headers: headers.map((h) => h.textContent?.trim() ?? ''),
+      category: {
+        data: barAxis?.data ?? [],
+        interval: barAxis?.axisLabel?.interval,
+        // the labels ECharts lays out on the axis (after its own interval logic)
+        shown: bar.getModel().getComponent('xAxis', 0).axis.getViewLabels().length,
+      },
+      month: chartOf('revenue_by_month').getOption().xAxis[0]?.data ?? [],
+      quarter: chartOf('orders_by_channel').getOption().xAxis[0]?.data ?? [],
+      pieLabel: chartOf('status_share').getOption().series[0]?.label,
+    }
+  })
+}
+
+describe.skipIf(!hasChromium)('the demo reads at 1440 and 390 px', () => {
+  let dataDir: string
+  let server: ServerProcess
+  let browser: Browser
+  beforeAll(async () => {
+    dataDir = tempDataDir()
+    server = await startServer({ env: { DATA_DIR: dataDir, DEMO: 'true' }, readyTimeoutMs: 60_000 })
+    const { chromium } = await import('playwright-core')
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+    mkdirSync(ARTIFACTS, { recursive: true })
+  }, 90_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+    removeDir(dataDir)
+  })
+
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
+    it(`at ${width}×${height}: no clipped text, every category labelled, time ticks by grain, no sideways scroll`, async () => {
+      const page = await open(browser, server, width, height)
+      await page.screenshot({ path: join(ARTIFACTS, `demo-${width}.png`), fullPage: true })
+      // the first panel screen by screen, legible at full size
+      const tall = await page.evaluate(() => document.documentElement.scrollHeight)
+      for (let i = 0; i < Math.min(4, Math.floor(tall / height)); i++) {
+        await page.screenshot({
+          path: join(ARTIFACTS, `demo-${width}-${i + 1}.png`),
+          fullPage: true,
+          clip: { x: 0, y: i * height, width, height },
+        })
+      }
+      const r = await readout(page)
+      expect({ scroll: r.horizontalScroll, wide: r.wide }).toEqual({ scroll: false, wide: [] })
+      expect(r.clipped).toEqual([])
+      // single values fit, with the full value on hover
+      expect(r.singleValues).toHaveLength(3)
+      for (const v of r.singleValues) {
+        expect(v.text.length).toBeLessThanOrEqual(10)
+        expect(v.title.replace(/[^\d]/g, '').startsWith(v.text.replace(/[^\d]/g, '').slice(0, 1))).toBe(true)
+      }
+      // table headers from labels, not raw lowercase column names
+      expect(r.headers).toEqual(['Customer', 'Country', 'Segment', 'Revenue', 'Orders'])
+      // every category of the bar chart labelled
+      expect(r.category.data.length).toBeGreaterThanOrEqual(4)
+      expect(r.category.interval).toBe(0)
+      expect(r.category.shown).toBe(r.category.data.length)
+      // month axis by its grain ("Dec 2025"); the SQL metric's quarters inferred ("Q1 2026"); never a raw date
+      expect(r.month.length).toBeGreaterThan(1)
+      expect(r.quarter.length).toBeGreaterThan(2)
+      for (const t of [...r.month, ...r.quarter]) expect(t).not.toMatch(/\d{4}-\d{2}-\d{2}/)
+      for (const t of r.month) expect(t).toMatch(/^[A-Z][a-z]{2} \d{4}$/)
+      for (const t of r.quarter) expect(t).toMatch(/^Q[1-4] \d{4}$/)
+      expect(r.pieLabel).toMatchObject({ position: 'inside', formatter: '{d}%', overflow: 'none' })
+      await page.close()
+    })
+  }
+})

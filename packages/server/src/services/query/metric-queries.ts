@@ -5,15 +5,15 @@ import { bindRequest, rebind, type Scalar } from '../../query/bind.js'
 import { type CompiledQuery, type CompileInput, compileMetric, type Tenancy } from '../../query/compile.js'
 import type { CompiledSql, Dialect } from '../../query/dialects/base.js'
 import { getDialect } from '../../query/dialects/registry.js'
-import type { Metric } from '../../query/document.js'
+import type { DashboardDocument, Metric } from '../../query/document.js'
 import { type FilterInputs, resolveFilters } from '../../query/filters.js'
 import { resolveTable } from '../../query/model.js'
 import { dateString, toWall } from '../../query/zoned-time.js'
-import type { Dashboard } from '../dashboards/dashboards.js'
+import type { Dashboard, MetricCheck } from '../dashboards/dashboards.js'
 import type { Datasources } from '../datasources/datasources.js'
 import type { Embed } from '../embeds/embeds.js'
 import type { InvalidationBus } from '../events/bus.js'
-import type { Workspaces } from '../workspaces/workspaces.js'
+import type { Workspace, Workspaces } from '../workspaces/workspaces.js'
 import { ResultCache } from './result-cache.js'
 import type { Source, SourceHints, Sources } from './sources.js'
 import { TenantSlots } from './tenant-slots.js'
@@ -217,6 +217,67 @@ export class MetricQueries {
   }
 
   /**
+   * The dry run of DESIGN.md §2.12 (validate, import, update): every metric of a checked
+   * document compiled against the workspace's model and run on the warehouse wrapped as
+   * `SELECT * FROM (<statement>) q WHERE 1 = 0`, so the engine plans it (names, types,
+   * functions) and returns no rows. Compiled as for a probe tenant: under TABLE tenancy (the
+   * source's tenancySettings or client columns) with a tenant id that matches nothing, so the
+   * tenancy joins and the SQL-metric tenancy rule are checked too; otherwise, and under
+   * DATABASE tenancy, with no tenancy, against the datasource's own database (the one its
+   * model was introspected from). No request values exist: dashboard filter defaults apply,
+   * RLS declarations are left out (as for a secret-key caller), and a SQL metric's `{{name}}`
+   * variables other than `{{clientId}}` stand as NULL (what an empty list binds at run time).
+   * The engine's and the compiler's refusals are the metric's error; an unreachable warehouse
+   * fails the whole call.
+   */
+  async probe(document: DashboardDocument, workspace: Workspace): Promise<MetricCheck[]> {
+    const source = await this.sources.resolve(workspace)
+    const connector = await this.datasources.connector(source.datasource)
+    const dialect = getDialect(connector.dialect)
+    const tenancy = probeTenancy(source)
+    const checks: MetricCheck[] = []
+    for (const declared of document.metrics) {
+      const { rls: _rls, ...metric } =
+        declared.sql === undefined
+          ? declared
+          : { ...declared, sql: declared.sql.replace(PROBE_VARIABLE, probeVariable) }
+      try {
+        const bound = bindRequest(
+          resolveFilters(document, metric, {}),
+          {},
+          tenancy.kind === 'table' ? PROBE_CLIENT : undefined,
+        )
+        const compiled = compileMetric({
+          metric,
+          model: source.model,
+          dialect,
+          context: {
+            tenancy: tenancy.kind === 'table' && bound.clientId ? { ...tenancy, clientId: bound.clientId } : tenancy,
+            rls: bound.rls,
+            filters: bound.filters,
+            timezone: 'UTC',
+            now: new Date(),
+          },
+        })
+        const statements = bindStatements(compiled, bound.values, dialect)
+        for (const statement of [statements.main, statements.comparison]) {
+          if (statement === undefined) continue
+          await connector.execute(`SELECT * FROM (${statement.sql}) q WHERE 1 = 0`, {
+            params: statement.params,
+            timeoutMs: this.options.queryTimeoutMs,
+            maxRows: 1,
+          })
+        }
+        checks.push({ metricId: declared.metricId, valid: true })
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.code === 'DATASOURCE_CONNECTION_ERROR') throw err
+        checks.push({ metricId: declared.metricId, valid: false, error: err.message })
+      }
+    }
+    return checks
+  }
+
+  /**
    * compileMetric, memoised per query shape: the input's request values are `Bound`s (see
    * query/bind.ts), which the key holds as their types, so every request of one shape shares
    * one compiled statement and end users' values never grow this cache. The compiled SQL
@@ -314,6 +375,30 @@ export class MetricQueries {
     }
     return list
   }
+}
+
+/** A tenant id no row holds: the probe's TABLE tenancy matches nothing (and returns nothing anyway). */
+const PROBE_CLIENT = 'strata-validate-probe'
+const PROBE_VARIABLE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g
+const probeVariable = (whole: string, name: string): string => (name === 'clientId' ? whole : 'NULL')
+
+/** The tenancy the dry run compiles under (see MetricQueries.probe). */
+function probeTenancy(source: Source): Tenancy {
+  const settings = source.datamart?.tenancySettings ?? source.datasource.tenancySettings
+  if (settings?.tenancyLevel === 'TABLE') {
+    return {
+      kind: 'table',
+      clientId: PROBE_CLIENT,
+      tenancyTable: {
+        table: `${settings.schemaName}.${settings.tableName}`,
+        clientNameColumn: settings.tableClientNameColumn,
+        primaryKeyColumn: settings.tablePrimaryKeyColumn,
+      },
+    }
+  }
+  if (settings?.tenancyLevel === 'DATABASE') return { kind: 'none' }
+  if ([...source.model.tables.values()].some((t) => t.clientColumn)) return { kind: 'table', clientId: PROBE_CLIENT }
+  return { kind: 'none' }
 }
 
 interface Statement {

@@ -220,39 +220,32 @@ export class MetricQueries {
    * The dry run of DESIGN.md §2.12 (validate, import, update): every metric of a checked
    * document compiled against the workspace's model and run on the warehouse wrapped as
    * `SELECT * FROM (<statement>) q WHERE 1 = 0`, so the engine plans it (names, types,
-   * functions) and returns no rows. Compiled as for a probe tenant: under TABLE tenancy (the
-   * source's tenancySettings or client columns) with a tenant id that matches nothing, so the
-   * tenancy joins and the SQL-metric tenancy rule are checked too; otherwise, and under
-   * DATABASE tenancy, with no tenancy, against the datasource's own database (the one its
-   * model was introspected from). No request values exist: dashboard filter defaults apply,
-   * RLS declarations are left out (as for a secret-key caller), and a SQL metric's `{{name}}`
-   * variables other than `{{clientId}}` stand as NULL (what an empty list binds at run time).
-   * The engine's and the compiler's refusals are the metric's error; an unreachable warehouse
-   * fails the whole call.
+   * functions) and returns no rows (where the engine refuses that subquery, the statement as
+   * written with `LIMIT 0` appended is tried next; both reasons are given when both fail). Compiled with no tenancy, against the datasource's own
+   * database (the one its model was introspected from): what a tenant adds (its client
+   * columns, which an embed's tableTenancySettings may supply only later, or its database) is
+   * not known when a document is authored, and is enforced, failing closed, at run time. No
+   * request values exist either: dashboard filter defaults apply, RLS declarations are left
+   * out (as for a secret-key caller), and a SQL metric's `{{name}}` variables, `{{clientId}}`
+   * included, stand as NULL (what an empty list binds at run time). The compiler's and the
+   * engine's refusals are the metric's error; an unreachable warehouse fails the whole call.
    */
   async probe(document: DashboardDocument, workspace: Workspace): Promise<MetricCheck[]> {
     const source = await this.sources.resolve(workspace)
     const connector = await this.datasources.connector(source.datasource)
     const dialect = getDialect(connector.dialect)
-    const tenancy = probeTenancy(source)
     const checks: MetricCheck[] = []
     for (const declared of document.metrics) {
       const { rls: _rls, ...metric } =
-        declared.sql === undefined
-          ? declared
-          : { ...declared, sql: declared.sql.replace(PROBE_VARIABLE, probeVariable) }
+        declared.sql === undefined ? declared : { ...declared, sql: declared.sql.replace(PROBE_VARIABLE, 'NULL') }
       try {
-        const bound = bindRequest(
-          resolveFilters(document, metric, {}),
-          {},
-          tenancy.kind === 'table' ? PROBE_CLIENT : undefined,
-        )
+        const bound = bindRequest(resolveFilters(document, metric, {}), {}, undefined)
         const compiled = compileMetric({
           metric,
           model: source.model,
           dialect,
           context: {
-            tenancy: tenancy.kind === 'table' && bound.clientId ? { ...tenancy, clientId: bound.clientId } : tenancy,
+            tenancy: { kind: 'none' },
             rls: bound.rls,
             filters: bound.filters,
             timezone: 'UTC',
@@ -262,11 +255,21 @@ export class MetricQueries {
         const statements = bindStatements(compiled, bound.values, dialect)
         for (const statement of [statements.main, statements.comparison]) {
           if (statement === undefined) continue
-          await connector.execute(`SELECT * FROM (${statement.sql}) q WHERE 1 = 0`, {
-            params: statement.params,
-            timeoutMs: this.options.queryTimeoutMs,
-            maxRows: 1,
-          })
+          const run = (sql: string) =>
+            connector.execute(sql, { params: statement.params, timeoutMs: this.options.queryTimeoutMs, maxRows: 1 })
+          try {
+            await run(`SELECT * FROM (${statement.sql}) q WHERE 1 = 0`)
+          } catch (wrapped) {
+            // Some engines refuse some statements as a subquery (ClickHouse 18: a WITH clause):
+            // the statement as written with LIMIT 0 appended is the second try.
+            if (!(wrapped instanceof ApiError) || wrapped.code !== 'QUERY_ERROR') throw wrapped
+            try {
+              await run(`${statement.sql}\nLIMIT 0`)
+            } catch (plain) {
+              if (!(plain instanceof ApiError) || plain.message === wrapped.message) throw wrapped
+              throw badRequest(`${wrapped.message} (as written, with LIMIT 0: ${plain.message})`)
+            }
+          }
         }
         checks.push({ metricId: declared.metricId, valid: true })
       } catch (err) {
@@ -377,29 +380,8 @@ export class MetricQueries {
   }
 }
 
-/** A tenant id no row holds: the probe's TABLE tenancy matches nothing (and returns nothing anyway). */
-const PROBE_CLIENT = 'strata-validate-probe'
-const PROBE_VARIABLE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g
-const probeVariable = (whole: string, name: string): string => (name === 'clientId' ? whole : 'NULL')
-
-/** The tenancy the dry run compiles under (see MetricQueries.probe). */
-function probeTenancy(source: Source): Tenancy {
-  const settings = source.datamart?.tenancySettings ?? source.datasource.tenancySettings
-  if (settings?.tenancyLevel === 'TABLE') {
-    return {
-      kind: 'table',
-      clientId: PROBE_CLIENT,
-      tenancyTable: {
-        table: `${settings.schemaName}.${settings.tableName}`,
-        clientNameColumn: settings.tableClientNameColumn,
-        primaryKeyColumn: settings.tablePrimaryKeyColumn,
-      },
-    }
-  }
-  if (settings?.tenancyLevel === 'DATABASE') return { kind: 'none' }
-  if ([...source.model.tables.values()].some((t) => t.clientColumn)) return { kind: 'table', clientId: PROBE_CLIENT }
-  return { kind: 'none' }
-}
+/** A SQL metric's `{{name}}` variables, which the dry run binds as NULL. */
+const PROBE_VARIABLE = /\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}/g
 
 interface Statement {
   readonly sql: string

@@ -77,3 +77,29 @@ export const ImportDashboardResponse = Type.Object({
     }),
   }),
 })
+
+/** DESIGN.md §2.12: the import's body with the id of the dashboard to replace required. */
+export const UpdateDashboardBody = Type.Object(
+  {
+    workspaceName: Id,
+    dashboardId: Id,
+    importDashboardData: Type.Record(Type.String(), Type.Unknown()),
+    dashboardName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    schemaPairs: Type.Optional(SchemaPairs),
+  },
+  { additionalProperties: false },
+)
+export const DeleteDashboardQuery = Type.Object({ workspaceName: Id, dashboardId: Id }, { additionalProperties: false })
+export const DeletedResponse = Type.Object({ id: Type.String(), error: Type.Null() })
+export const ValidateDashboardResponse = Type.Object({
+  data: Type.Object({
+    valid: Type.Boolean({ description: 'Every metric compiled and ran (with no rows returned)' }),
+    metrics: Type.Array(
+      Type.Object({
+        metricId: Type.String(),
+        valid: Type.Boolean(),
+        error: Type.Optional(Type.String({ description: "The compiler's or the warehouse's reason" })),
+      }),
+    ),
+  }),
+})

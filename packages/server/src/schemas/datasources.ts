@@ -23,9 +23,20 @@ export const DatasourceResponse = Type.Object({
     tables: Type.Integer({ description: 'tables found by introspection' }),
     createdAt: Type.String(),
     updatedAt: Type.String(),
+    warnings: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          'Present when the datasource was saved but introspection found no table (the reason and what to do)',
+      }),
+    ),
   }),
   error: Type.Null(),
 })
+export const DeleteDatasourceQuery = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 200 }) },
+  { additionalProperties: false },
+)
+export const DeletedResponse = Type.Object({ id: Type.String(), error: Type.Null() })
 
 export const SyncBody = Type.Object(
   {

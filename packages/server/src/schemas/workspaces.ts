@@ -29,3 +29,21 @@ export const WorkspaceResponse = Type.Object({
   data: Type.Object({ name: Type.String() }),
   error: Type.Null(),
 })
+
+/** DESIGN.md §2.12: the workspaces of the organization, oldest first. */
+export const WorkspaceList = Type.Object({
+  data: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      connectionType: ConnectionType,
+      datasourceName: Type.Union([Type.String(), Type.Null()]),
+      datamartName: Type.Union([Type.String(), Type.Null()]),
+      createdAt: Type.String(),
+    }),
+  ),
+})
+export const DeleteWorkspaceQuery = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 200 }) },
+  { additionalProperties: false },
+)
+export const DeletedWorkspace = Type.Object({ id: Type.String(), error: Type.Null() })

@@ -65,15 +65,28 @@ export async function createServices(config: Config): Promise<Services> {
   const datamarts = new Datamarts(store, datasources, bus)
   const workspaces = new Workspaces(store, datasources, datamarts, bus)
   const sources = new Sources(datasources, datamarts)
-  const dashboards = new Dashboards(store, workspaces, bus, async (document, workspace) => {
-    if (workspace.connectionType.startsWith('MULTI_')) {
-      throw badRequest(
-        `workspaceName: ${workspace.name} is ${workspace.connectionType}; import dashboards into a DATASOURCE or DATAMART workspace, whose model the document is checked against`,
-      )
-    }
-    const source = await sources.resolve(workspace)
-    return validateDocument(document, source.model, dialectOf(source.datasource.type))
+  const metricQueries = new MetricQueries(sources, datasources, workspaces, bus, {
+    queryTimeoutMs: config.queryTimeoutMs,
+    rowLimit: config.queryRowLimit,
+    tenantConcurrency: config.tenantQueryConcurrency,
+    cacheTtlMs: config.resultCacheTtlMs,
+    redis,
   })
+  const dashboards = new Dashboards(
+    store,
+    workspaces,
+    bus,
+    async (document, workspace) => {
+      if (workspace.connectionType.startsWith('MULTI_')) {
+        throw badRequest(
+          `workspaceName: ${workspace.name} is ${workspace.connectionType}; import dashboards into a DATASOURCE or DATAMART workspace, whose model the document is checked against`,
+        )
+      }
+      const source = await sources.resolve(workspace)
+      return validateDocument(document, source.model, dialectOf(source.datasource.type))
+    },
+    (document, workspace) => metricQueries.probe(document, workspace),
+  )
   const embeds = new Embeds(store, workspaces, dashboards, datamarts, bus)
   const dataApps = new DataApps(store, bus)
   const guestTokens = new GuestTokens(
@@ -82,13 +95,6 @@ export async function createServices(config: Config): Promise<Services> {
     (keyId) => dataApps.keyLive(keyId),
     (dataAppId, fresh) => embeds.ids(dataAppId, fresh),
   )
-  const metricQueries = new MetricQueries(sources, datasources, workspaces, bus, {
-    queryTimeoutMs: config.queryTimeoutMs,
-    rowLimit: config.queryRowLimit,
-    tenantConcurrency: config.tenantQueryConcurrency,
-    cacheTtlMs: config.resultCacheTtlMs,
-    redis,
-  })
   return {
     config,
     store,

@@ -366,6 +366,17 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
     ).id as string
 
   /**
+   * The isolation document as `backend` can run it: ClickHouse 18.16 has no WITH … AS
+   * (subquery), and import now runs every metric (DESIGN.md §2.12), so it would refuse
+   * sql_scoped_cte there.
+   */
+  function withoutUnsupported(document: ReturnType<typeof isolationDocument>, backend: string) {
+    if (backend !== 'clickhouse') return document
+    const keep = (m: { metricId: string }) => m.metricId !== 'sql_scoped_cte'
+    return { ...document, metrics: document.metrics.filter(keep), layout: document.layout.filter(keep) }
+  }
+
+  /**
    * For a datasource `name` (already created) holding `orders` and `customers` in `schema`: a
    * datamart and a workspace of the same name, the sales and isolation dashboards as
    * `<name>-sales` and `<name>-isolation`, and their embeds.
@@ -388,7 +399,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
     const dashboards = { sales: `${name}-sales`, isolation: `${name}-isolation` }
     for (const [dashboardId, document] of [
       [dashboards.sales, salesDocument(schema)],
-      [dashboards.isolation, isolationDocument(schema)],
+      [dashboards.isolation, withoutUnsupported(isolationDocument(schema), backend)],
     ] as const) {
       await a.ok('POST', '/api/v2/data-app/import-dashboard', a.serviceToken, {
         workspaceName: name,

@@ -63,8 +63,8 @@ describe('OpenAPI document', () => {
       .filter((r) => !r.startsWith('HEAD ') && !r.startsWith('OPTIONS '))
       .filter((r) => {
         const path = r.slice(r.indexOf(' ') + 1)
-        // Not API: the reference itself, the SDK bundle and the demo page (hidden on purpose).
-        return !/^\/(docs|demo|sdk)(\/|\*|$)/.test(path) && path !== '/openapi.json'
+        // Not API: the reference itself, the SDK bundle, the demo page and the `/` redirect (hidden on purpose).
+        return !/^\/(docs|demo|sdk)(\/|\*|$)/.test(path) && path !== '/openapi.json' && path !== '/'
       })
       .map((r) => {
         const [method, path] = r.split(' ') as [string, string]

@@ -11,7 +11,7 @@ export const DEMO_PAGE_TENANTS = ['acme', 'globex'] as const
 const TOKEN_TTL_MS = 60 * 60 * 1000
 
 /**
- * `/sdk/strata-embed.js` (the web component bundle) always; `/demo` and `/demo/token` when
+ * `/sdk/strata-embed.js` (the web component bundle) and the `/` redirect always; `/demo` and `/demo/token` when
  * DEMO is on: guest tokens for the demo data app's two tenants, minted server-side exactly as
  * a customer backend would.
  */
@@ -31,6 +31,11 @@ const demo: FastifyPluginAsyncTypebox = async (app) => {
       .header('access-control-allow-origin', '*')
       .send(text)
   })
+
+  // `GET /` (under BASE_PATH too): the demo when it is on, else the API reference (issue 13).
+  app.get('/', { schema: { hide: true } }, async (_request, reply) =>
+    reply.redirect(`${config.basePath}${config.demo ? '/demo' : '/docs'}`, 302),
+  )
 
   if (!config.demo) return
 

@@ -3,15 +3,35 @@ import { principalOf, requireServiceToken } from '../../auth/hooks.js'
 import { responses } from '../../schemas/common.js'
 import {
   DashboardExport,
+  DeleteDashboardQuery,
+  DeletedResponse,
   ExportDashboardBody,
   ImportDashboardBody,
   ImportDashboardResponse,
+  UpdateDashboardBody,
+  ValidateDashboardResponse,
 } from '../../schemas/dashboards.js'
+import type { Dashboard } from '../../services/dashboards/dashboards.js'
 
 const security = [{ serviceToken: [] }]
 const tags = ['dashboards']
 
-/** Dashboard import and export (dashboards as code); service token. */
+/** The import's answer (also the update's). */
+function imported(verb: string, dashboard: Dashboard, workspaceName: string) {
+  const count = dashboard.document.metrics.length
+  return {
+    data: {
+      response: {
+        message: `${verb} dashboard ${dashboard.name} with ${count} metric${count === 1 ? '' : 's'}`,
+        dashboardId: dashboard.dashboardId,
+        dashboardName: dashboard.name,
+        workspaceName,
+      },
+    },
+  }
+}
+
+/** Dashboard import, export, update, delete and validation (dashboards as code); service token. */
 const dashboards: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.services.dashboards
   requireServiceToken(app)
@@ -49,20 +69,56 @@ const dashboards: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(ImportDashboardResponse),
       },
     },
-    async (request) => {
-      const dashboard = await service.import(org(request), request.body)
-      const count = dashboard.document.metrics.length
-      return {
-        data: {
-          response: {
-            message: `Imported dashboard ${dashboard.name} with ${count} metric${count === 1 ? '' : 's'}`,
-            dashboardId: dashboard.dashboardId,
-            dashboardName: dashboard.name,
-            workspaceName: request.body.workspaceName,
-          },
-        },
-      }
+    async (request) =>
+      imported('Imported', await service.import(org(request), request.body), request.body.workspaceName),
+  )
+  app.put(
+    '/api/v2/data-app/dashboard',
+    {
+      schema: {
+        tags,
+        summary: 'Replace a dashboard document in place (its embeds and guest tokens keep working)',
+        description:
+          'The import body with the dashboardId to replace; checked like an import (the model, then every metric run on the warehouse with no rows returned). An unknown dashboardId is 400 INVALID_REQUEST_BODY.',
+        security,
+        body: UpdateDashboardBody,
+        response: responses(ImportDashboardResponse),
+      },
     },
+    async (request) =>
+      imported('Updated', await service.update(org(request), request.body), request.body.workspaceName),
+  )
+  app.delete(
+    '/api/v2/data-app/dashboard',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a dashboard no embed uses',
+        description: 'Refused (400 INVALID_REQUEST_BODY, naming them) while embeds use the dashboard.',
+        security,
+        querystring: DeleteDashboardQuery,
+        response: responses(DeletedResponse),
+      },
+    },
+    async (request) => ({
+      ...(await service.remove(org(request), request.query.workspaceName, request.query.dashboardId)),
+      error: null,
+    }),
+  )
+  app.post(
+    '/api/v2/data-app/validate-dashboard',
+    {
+      schema: {
+        tags,
+        summary: 'Check a dashboard document without saving it',
+        description:
+          'The import body. The document is checked against the workspace model (400 as on import when it does not fit), then every metric, SQL metrics included, is compiled and run on the warehouse with no rows returned; each metric answers valid or the reason.',
+        security,
+        body: ImportDashboardBody,
+        response: responses(ValidateDashboardResponse),
+      },
+    },
+    async (request) => ({ data: await service.check(org(request), request.body) }),
   )
 }
 

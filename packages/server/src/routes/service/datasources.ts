@@ -2,13 +2,21 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { principalOf, requireServiceToken } from '../../auth/hooks.js'
 import { DatasourceBody } from '../../connectors/credentials/validate.js'
 import { responses } from '../../schemas/common.js'
-import { DatasourceList, DatasourceResponse, ListQuery, MessageResponse, SyncBody } from '../../schemas/datasources.js'
+import {
+  DatasourceList,
+  DatasourceResponse,
+  DeleteDatasourceQuery,
+  DeletedResponse,
+  ListQuery,
+  MessageResponse,
+  SyncBody,
+} from '../../schemas/datasources.js'
 import { pageOf } from '../pagination.js'
 
 const security = [{ serviceToken: [] }]
 const tags = ['datasources']
 
-/** Datasources: create, update (whole credentials), sync, list; service token. */
+/** Datasources: create, update (whole credentials), sync, list, delete; service token. */
 const datasources: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.services.datasources
   requireServiceToken(app)
@@ -67,6 +75,21 @@ const datasources: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({
       data: await service.list(org(request), pageOf(request.query.isPagination, request.query.pageNumber)),
     }),
+  )
+  app.delete(
+    '/api/v2/datasource',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a datasource no datamart or workspace uses',
+        description:
+          'Refused (400 INVALID_REQUEST_BODY, naming them) while a datamart or a DATASOURCE workspace uses it; an unknown name is 400 INVALID_DATASOURCE_NAME.',
+        security,
+        querystring: DeleteDatasourceQuery,
+        response: responses(DeletedResponse),
+      },
+    },
+    async (request) => ({ ...(await service.delete(org(request), request.query.name)), error: null }),
   )
 }
 

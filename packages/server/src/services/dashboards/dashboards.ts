@@ -35,6 +35,20 @@ export interface ImportInput {
 /** Checks a document against the workspace's model (the query engine supplies it). */
 export type DocumentValidator = (document: unknown, workspace: Workspace) => Promise<DashboardDocument>
 
+/** One metric's dry run against the warehouse: `error` is why it failed. */
+export interface MetricCheck {
+  readonly metricId: string
+  readonly valid: boolean
+  readonly error?: string
+}
+
+/** Compiles every metric of a checked document and runs it with no rows returned (the query engine supplies it). */
+export type MetricProber = (document: DashboardDocument, workspace: Workspace) => Promise<readonly MetricCheck[]>
+
+export interface UpdateInput extends ImportInput {
+  readonly dashboardId: string
+}
+
 /**
  * Dashboards as code: import validates the whole document against the workspace's model
  * and writes it in one statement; export gives the same document back.
@@ -47,6 +61,7 @@ export class Dashboards {
     private readonly workspaces: Workspaces,
     private readonly bus: InvalidationBus,
     private readonly validate: DocumentValidator,
+    private readonly probe: MetricProber,
   ) {
     bus.on((event) => {
       if (event.kind === 'dashboard') this.cache.delete(event.dashboardRowId)
@@ -54,15 +69,7 @@ export class Dashboards {
   }
 
   async import(organizationId: string, input: ImportInput): Promise<Dashboard> {
-    const workspace = await this.workspaces.byName(organizationId, input.workspaceName)
-    if (!workspace) throw new ApiError('WORKSPACE_ID_ERROR', 400, `No workspace named ${input.workspaceName}`)
-    if (input.importDashboardData === null || typeof input.importDashboardData !== 'object') {
-      throw badRequest('importDashboardData must be an object (the data of an export)')
-    }
-    const rewritten = input.schemaPairs?.length
-      ? rewriteSchemas(input.importDashboardData as DashboardDocument, input.schemaPairs)
-      : input.importDashboardData
-    const document = await this.validate(rewritten, workspace)
+    const { workspace, document } = await this.checked(organizationId, input)
     const dashboardId = input.dashboardId ?? `dash_${randomBytes(8).toString('hex')}`
     const name = input.dashboardName ?? document.name
     const at = now()
@@ -89,6 +96,96 @@ export class Dashboards {
     // Results cached before the import may be stale for its metrics: drop them everywhere.
     await this.bus.publish({ kind: 'dashboard', dashboardRowId: row.id })
     return toDashboard(row)
+  }
+
+  /**
+   * Replaces a dashboard's document in place (DESIGN.md §2.12): same row, so its embeds and
+   * guest tokens keep working; checked and dry-run like an import; cached results dropped everywhere.
+   */
+  async update(organizationId: string, input: UpdateInput): Promise<Dashboard> {
+    const workspace = await this.workspaceNamed(organizationId, input.workspaceName)
+    const existing = await this.byExternalId(workspace.id, input.dashboardId)
+    if (!existing) throw badRequest(`dashboardId: no dashboard ${input.dashboardId} in workspace ${workspace.name}`)
+    const { document } = await this.checked(organizationId, input)
+    const name = input.dashboardName ?? document.name
+    const updated_at = now()
+    const json = JSON.stringify({ ...document, name })
+    await this.store.db
+      .updateTable('dashboards')
+      .set({ name, document: json, updated_at })
+      .where('id', '=', existing.id)
+      .execute()
+    await this.bus.publish({ kind: 'dashboard', dashboardRowId: existing.id })
+    return { ...existing, name, document: JSON.parse(json) as DashboardDocument, updatedAt: updated_at }
+  }
+
+  /** Checks an import body (model, then every metric against the warehouse) and saves nothing. */
+  async check(
+    organizationId: string,
+    input: ImportInput,
+  ): Promise<{ valid: boolean; metrics: readonly MetricCheck[] }> {
+    const { workspace, document } = await this.parsed(organizationId, input)
+    const metrics = await this.probe(document, workspace)
+    return { valid: metrics.every((m) => m.valid), metrics }
+  }
+
+  /** Deletes a dashboard no embed uses; refused (naming them) while embeds do. */
+  async remove(organizationId: string, workspaceName: string, dashboardId: string): Promise<{ id: string }> {
+    const workspace = await this.workspaceNamed(organizationId, workspaceName)
+    const dashboard = await this.byExternalId(workspace.id, dashboardId)
+    if (!dashboard) throw badRequest(`dashboardId: no dashboard ${dashboardId} in workspace ${workspace.name}`)
+    const embeds = await this.store.db
+      .selectFrom('embeds')
+      .select('embed_id')
+      .where('dashboard_row_id', '=', dashboard.id)
+      .orderBy('embed_id')
+      .execute()
+    if (embeds.length > 0) {
+      throw badRequest(
+        `dashboardId: dashboard ${dashboardId} is used by embed${embeds.length === 1 ? '' : 's'} ${embeds.map((e) => e.embed_id).join(', ')}; delete ${embeds.length === 1 ? 'it' : 'them'} first`,
+      )
+    }
+    await this.delete(dashboard.id)
+    return { id: dashboardId }
+  }
+
+  /** The workspace and the document checked against its model and (dry run) its warehouse. */
+  private async checked(
+    organizationId: string,
+    input: ImportInput,
+  ): Promise<{ workspace: Workspace; document: DashboardDocument }> {
+    const parsed = await this.parsed(organizationId, input)
+    const failed = (await this.probe(parsed.document, parsed.workspace)).filter((m) => !m.valid)
+    if (failed.length > 0) {
+      const at = (metricId: string) => parsed.document.metrics.findIndex((m) => m.metricId === metricId)
+      throw badRequest(
+        failed
+          .map((m) => `importDashboardData.metrics[${at(m.metricId)}] (metric ${m.metricId}): ${m.error ?? 'failed'}`)
+          .join('; '),
+      )
+    }
+    return parsed
+  }
+
+  /** The workspace and the document checked against its model (no warehouse). */
+  private async parsed(
+    organizationId: string,
+    input: ImportInput,
+  ): Promise<{ workspace: Workspace; document: DashboardDocument }> {
+    const workspace = await this.workspaceNamed(organizationId, input.workspaceName)
+    if (input.importDashboardData === null || typeof input.importDashboardData !== 'object') {
+      throw badRequest('importDashboardData must be an object (the data of an export)')
+    }
+    const rewritten = input.schemaPairs?.length
+      ? rewriteSchemas(input.importDashboardData as DashboardDocument, input.schemaPairs)
+      : input.importDashboardData
+    return { workspace, document: await this.validate(rewritten, workspace) }
+  }
+
+  private async workspaceNamed(organizationId: string, name: string): Promise<Workspace> {
+    const workspace = await this.workspaces.byName(organizationId, name)
+    if (!workspace) throw new ApiError('WORKSPACE_ID_ERROR', 400, `No workspace named ${name}`)
+    return workspace
   }
 
   /** The document as export writes it. */

@@ -30,6 +30,8 @@ export interface DatasourceSummary {
   readonly tables: number
   readonly createdAt: string
   readonly updatedAt: string
+  /** Present when something is saved but likely not what was meant (introspection found no table). */
+  readonly warnings?: readonly string[]
 }
 
 /** A datasource as the query engine needs it (credentials stay inside its connector). */
@@ -95,7 +97,41 @@ export class Datasources {
         throw badRequest(`credentials.name: a datasource named ${credentials.name} already exists`)
       throw err
     }
-    return summary(row)
+    return withWarnings(summary(row))
+  }
+
+  /**
+   * Deletes a datasource nothing uses; refused (400, naming them) while a datamart or a
+   * workspace is bound to it. Its pool is closed and every instance forgets it.
+   */
+  async delete(organizationId: string, name: string): Promise<{ id: string }> {
+    const row = await this.findRow(organizationId, name)
+    if (!row) throw new ApiError('INVALID_DATASOURCE_NAME', 400, `name: no datasource named ${name}`)
+    const [datamarts, workspaces] = await Promise.all([
+      this.store.db
+        .selectFrom('datamarts')
+        .select('name')
+        .where('datasource_id', '=', row.id)
+        .orderBy('name')
+        .execute(),
+      this.store.db
+        .selectFrom('workspaces')
+        .select('name')
+        .where('datasource_id', '=', row.id)
+        .where('datamart_id', 'is', null)
+        .orderBy('name')
+        .execute(),
+    ])
+    const users = [...datamarts.map((d) => `datamart ${d.name}`), ...workspaces.map((w) => `workspace ${w.name}`)]
+    if (users.length > 0) {
+      throw badRequest(
+        `name: datasource ${name} is used by ${users.join(', ')}; delete ${users.length === 1 ? 'it' : 'them'} first`,
+      )
+    }
+    await this.store.db.deleteFrom('datasources').where('id', '=', row.id).execute()
+    await this.forget(row.id)
+    await this.bus.publish({ kind: 'datasource', datasourceId: row.id })
+    return { id: row.id }
   }
 
   /** Replaces the credentials whole (same type), re-tests, re-introspects; tenancy merges. */
@@ -120,7 +156,7 @@ export class Datasources {
     await this.store.db.updateTable('datasources').set(updated).where('id', '=', row.id).execute()
     await this.forget(row.id)
     await this.bus.publish({ kind: 'datasource', datasourceId: row.id })
-    return summary(updated)
+    return withWarnings(summary(updated))
   }
 
   /** Re-reads the schema of a datasource (by id or name); DATASOURCE_ID_ERROR when unknown. */
@@ -261,6 +297,17 @@ function checkTenancyTable(tenancy: TenancySettings & { tenancyLevel: 'TABLE' },
     if (!table.columns.some((c) => c.name === column)) {
       throw badRequest(`tenancySettings.${field}: no column ${column} in ${tenancy.schemaName}.${tenancy.tableName}`)
     }
+  }
+}
+
+/** A datasource whose introspection found no table is saved, with a warning saying so (issue 13). */
+function withWarnings(datasource: DatasourceSummary): DatasourceSummary {
+  if (datasource.tables > 0) return datasource
+  return {
+    ...datasource,
+    warnings: [
+      `The introspection found no table in datasource ${datasource.name}: check the schema or database in its credentials (and the user's privileges), then PUT /api/v2/datasource or POST /api/v2/datasource/sync`,
+    ],
   }
 }
 

@@ -5,15 +5,15 @@ import { bindRequest, rebind, type Scalar } from '../../query/bind.js'
 import { type CompiledQuery, type CompileInput, compileMetric, type Tenancy } from '../../query/compile.js'
 import type { CompiledSql, Dialect } from '../../query/dialects/base.js'
 import { getDialect } from '../../query/dialects/registry.js'
-import type { Metric } from '../../query/document.js'
+import type { DashboardDocument, Metric } from '../../query/document.js'
 import { type FilterInputs, resolveFilters } from '../../query/filters.js'
 import { resolveTable } from '../../query/model.js'
 import { dateString, toWall } from '../../query/zoned-time.js'
-import type { Dashboard } from '../dashboards/dashboards.js'
+import type { Dashboard, MetricCheck } from '../dashboards/dashboards.js'
 import type { Datasources } from '../datasources/datasources.js'
 import type { Embed } from '../embeds/embeds.js'
 import type { InvalidationBus } from '../events/bus.js'
-import type { Workspaces } from '../workspaces/workspaces.js'
+import type { Workspace, Workspaces } from '../workspaces/workspaces.js'
 import { ResultCache } from './result-cache.js'
 import type { Source, SourceHints, Sources } from './sources.js'
 import { TenantSlots } from './tenant-slots.js'
@@ -217,6 +217,70 @@ export class MetricQueries {
   }
 
   /**
+   * The dry run of DESIGN.md §2.12 (validate, import, update): every metric of a checked
+   * document compiled against the workspace's model and run on the warehouse wrapped as
+   * `SELECT * FROM (<statement>) q WHERE 1 = 0`, so the engine plans it (names, types,
+   * functions) and returns no rows (where the engine refuses that subquery, the statement as
+   * written with `LIMIT 0` appended is tried next; both reasons are given when both fail). Compiled with no tenancy, against the datasource's own
+   * database (the one its model was introspected from): what a tenant adds (its client
+   * columns, which an embed's tableTenancySettings may supply only later, or its database) is
+   * not known when a document is authored, and is enforced, failing closed, at run time. No
+   * request values exist either: dashboard filter defaults apply, RLS declarations are left
+   * out (as for a secret-key caller), and a SQL metric's `{{name}}` variables, `{{clientId}}`
+   * included, stand as NULL (what an empty list binds at run time). The compiler's and the
+   * engine's refusals are the metric's error; an unreachable warehouse fails the whole call.
+   */
+  async probe(document: DashboardDocument, workspace: Workspace): Promise<MetricCheck[]> {
+    const source = await this.sources.resolve(workspace)
+    const connector = await this.datasources.connector(source.datasource)
+    const dialect = getDialect(connector.dialect)
+    const checks: MetricCheck[] = []
+    for (const declared of document.metrics) {
+      const { rls: _rls, ...metric } =
+        declared.sql === undefined ? declared : { ...declared, sql: declared.sql.replace(PROBE_VARIABLE, 'NULL') }
+      try {
+        const bound = bindRequest(resolveFilters(document, metric, {}), {}, undefined)
+        const compiled = compileMetric({
+          metric,
+          model: source.model,
+          dialect,
+          context: {
+            tenancy: { kind: 'none' },
+            rls: bound.rls,
+            filters: bound.filters,
+            timezone: 'UTC',
+            now: new Date(),
+          },
+        })
+        const statements = bindStatements(compiled, bound.values, dialect)
+        for (const statement of [statements.main, statements.comparison]) {
+          if (statement === undefined) continue
+          const run = (sql: string) =>
+            connector.execute(sql, { params: statement.params, timeoutMs: this.options.queryTimeoutMs, maxRows: 1 })
+          try {
+            await run(`SELECT * FROM (${statement.sql}) q WHERE 1 = 0`)
+          } catch (wrapped) {
+            // Some engines refuse some statements as a subquery (ClickHouse 18: a WITH clause):
+            // the statement as written with LIMIT 0 appended is the second try.
+            if (!(wrapped instanceof ApiError) || wrapped.code !== 'QUERY_ERROR') throw wrapped
+            try {
+              await run(`${statement.sql}\nLIMIT 0`)
+            } catch (plain) {
+              if (!(plain instanceof ApiError) || plain.message === wrapped.message) throw wrapped
+              throw badRequest(`${wrapped.message} (as written, with LIMIT 0: ${plain.message})`)
+            }
+          }
+        }
+        checks.push({ metricId: declared.metricId, valid: true })
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.code === 'DATASOURCE_CONNECTION_ERROR') throw err
+        checks.push({ metricId: declared.metricId, valid: false, error: err.message })
+      }
+    }
+    return checks
+  }
+
+  /**
    * compileMetric, memoised per query shape: the input's request values are `Bound`s (see
    * query/bind.ts), which the key holds as their types, so every request of one shape shares
    * one compiled statement and end users' values never grow this cache. The compiled SQL
@@ -315,6 +379,9 @@ export class MetricQueries {
     return list
   }
 }
+
+/** A SQL metric's `{{name}}` variables, which the dry run binds as NULL. */
+const PROBE_VARIABLE = /\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}/g
 
 interface Statement {
   readonly sql: string

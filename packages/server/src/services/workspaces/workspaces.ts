@@ -78,6 +78,61 @@ export class Workspaces {
     return { name: input.name }
   }
 
+  /** Every workspace of the organization with its datasource's and datamart's names, oldest first. */
+  async list(organizationId: string): Promise<
+    {
+      name: string
+      connectionType: ConnectionType
+      datasourceName: string | null
+      datamartName: string | null
+      createdAt: string
+    }[]
+  > {
+    const rows = await this.store.db
+      .selectFrom('workspaces')
+      .leftJoin('datasources', 'datasources.id', 'workspaces.datasource_id')
+      .leftJoin('datamarts', 'datamarts.id', 'workspaces.datamart_id')
+      .select([
+        'workspaces.name',
+        'workspaces.connection_type',
+        'workspaces.created_at',
+        'datasources.name as datasource_name',
+        'datamarts.name as datamart_name',
+      ])
+      .where('workspaces.organization_id', '=', organizationId)
+      .orderBy('workspaces.created_at')
+      .orderBy('workspaces.name')
+      .execute()
+    return rows.map((r) => ({
+      name: r.name,
+      connectionType: r.connection_type as ConnectionType,
+      datasourceName: r.datasource_name ?? null,
+      datamartName: r.datamart_name ?? null,
+      createdAt: r.created_at,
+    }))
+  }
+
+  /** Deletes a workspace with no dashboard; refused (400, naming them) while dashboards live in it. */
+  async delete(organizationId: string, name: string): Promise<{ id: string }> {
+    const workspace = await this.byName(organizationId, name)
+    if (!workspace) throw new ApiError('WORKSPACE_DOES_NOT_EXIST', 400, `No workspace named ${name}`)
+    const dashboards = await this.store.db
+      .selectFrom('dashboards')
+      .select('dashboard_id')
+      .where('workspace_id', '=', workspace.id)
+      .orderBy('dashboard_id')
+      .execute()
+    if (dashboards.length > 0) {
+      const ids = dashboards.map((d) => d.dashboard_id)
+      throw badRequest(
+        `name: workspace ${name} holds dashboard${ids.length === 1 ? '' : 's'} ${ids.join(', ')}; delete ${ids.length === 1 ? 'it' : 'them'} first`,
+      )
+    }
+    await this.store.db.deleteFrom('workspaces').where('id', '=', workspace.id).execute()
+    await this.bus.publish({ kind: 'workspace', workspaceId: workspace.id })
+    return { id: name }
+  }
+
   async byName(organizationId: string, name: string): Promise<Workspace | undefined> {
     const row = await this.store.db
       .selectFrom('workspaces')

@@ -408,25 +408,48 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'apply-dashboard': {
-    summary: 'Import a dashboard file (a dashboard document or an export) into a workspace; prints its id',
+    summary:
+      'Create or update a dashboard from a file (a dashboard document or an export); prints its id. --dry-run validates only',
     usage:
       'strata apply-dashboard --service-token <token> --workspace <name> --file <path>\n' +
-      '                       [--dashboard-id <id>] [--dashboard-name <name>]',
+      '                       [--dashboard-id <id>] [--dashboard-name <name>] [--dry-run]',
     options: {
       'service-token': { type: 'string' },
       workspace: { type: 'string' },
       file: { type: 'string' },
       'dashboard-id': { type: 'string' },
       'dashboard-name': { type: 'string' },
+      'dry-run': { type: 'boolean' },
     },
     async run(values, client) {
       const token = required(values, 'service-token', cliEnv.serviceToken)
       const workspaceName = required(values, 'workspace')
       const document = readDashboardFile(required(values, 'file'))
       const body: Record<string, unknown> = { workspaceName, importDashboardData: document }
-      if (typeof values['dashboard-id'] === 'string') body.dashboardId = values['dashboard-id']
+      const dashboardId = optional(values, 'dashboard-id')
+      if (dashboardId !== undefined) body.dashboardId = dashboardId
       if (typeof values['dashboard-name'] === 'string') body.dashboardName = values['dashboard-name']
-      const response = await client.post('/api/v2/data-app/import-dashboard', body, token)
+      if (values['dry-run'] === true) {
+        // every metric compiled and run with no rows; nothing saved
+        const response = await client.post('/api/v2/data-app/validate-dashboard', body, token)
+        const result = data(response) as { valid?: unknown; metrics?: { metricId: string; error?: string }[] }
+        client.printLines(
+          response,
+          (result.metrics ?? []).map((m) =>
+            m.error === undefined ? `${m.metricId}: ok` : `${m.metricId}: ${m.error}`,
+          ),
+        )
+        if (result.valid !== true) process.exitCode = 1
+        return
+      }
+      let response: Record<string, unknown>
+      try {
+        response = await client.post('/api/v2/data-app/import-dashboard', body, token)
+      } catch (err) {
+        // the id exists: replace the document in place (DESIGN.md §2.12)
+        if (!(dashboardId !== undefined && err instanceof CliError && /already exists/.test(err.message))) throw err
+        response = await client.put('/api/v2/data-app/dashboard', { ...body, dashboardId }, token)
+      }
       const result = data(response).response as { dashboardId?: unknown } | undefined
       client.print(response, result?.dashboardId ?? JSON.stringify(response))
     },

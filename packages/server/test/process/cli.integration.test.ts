@@ -400,6 +400,28 @@ describe.skipIf(!hasPostgres)('strata CLI: the whole setup against a Postgres wa
       env,
     )
     expect(ok(applied)).toBe('sales-overview\n')
+    // --dry-run: every metric run with no rows, one line each, nothing saved; a broken one exits 1
+    const dry = await cli(['apply-dashboard', '--workspace', 'main', '--file', docFile, '--dry-run'], env)
+    expect(ok(dry)).toBe('revenue: ok\nrevenue_by_country: ok\norders_by_month: ok\n')
+    const broken = salesDocument(wh.schema)
+    const brokenSql = {
+      ...broken,
+      metrics: [
+        ...broken.metrics,
+        { metricId: 'typo', name: 'Typo', chart: { type: 'table' }, sql: `select amont from ${wh.schema}.orders` },
+      ],
+    }
+    const brokenFile = file('broken.json', brokenSql)
+    const dryBroken = await cli(['apply-dashboard', '--workspace', 'main', '--file', brokenFile, '--dry-run'], env)
+    expect(dryBroken.code).toBe(1)
+    expect(dryBroken.stdout).toMatch(/^typo: .*amont/m)
+    // the same id again: the document is replaced in place (PUT), not refused
+    const renamed = file('renamed.json', { ...salesDocument(wh.schema), name: 'Sales, renamed' })
+    const again = await cli(
+      ['apply-dashboard', '--workspace', 'main', '--file', renamed, '--dashboard-id', 'sales-overview', '--json'],
+      env,
+    )
+    expect(JSON.parse(ok(again)).data.response).toMatchObject({ dashboardId: 'sales-overview' })
 
     const keyEnv = { STRATA_DATA_APP_KEY: dataAppKey }
     const embedArgs = ['--dashboard-id', 'sales-overview', '--workspace', 'main', '--datamart', 'sales']

@@ -1,3 +1,4 @@
+import { cachedIntl } from './intl.js'
 import { formatNumber, isNumericType, toNumber } from './numbers.js'
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/
@@ -32,22 +33,10 @@ export function labelOf(value: unknown): string {
   return String(value)
 }
 
-const dateFormats = new Map<string, Intl.DateTimeFormat>()
-
-function dateFormat(locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${locale ?? ''}|${JSON.stringify(options)}`
-  let f = dateFormats.get(key)
-  if (!f) {
-    const all = { ...options, timeZone: 'UTC' }
-    try {
-      f = new Intl.DateTimeFormat(locale, all)
-    } catch {
-      f = new Intl.DateTimeFormat(undefined, all)
-    }
-    dateFormats.set(key, f)
-  }
-  return f
-}
+/** Dates are the warehouse's wall clock: formatted in UTC, so the viewer's zone never shifts them. */
+const dateFormat = cachedIntl(
+  (locale, options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' }),
+)
 
 /** A date or datetime cell as a UTC instant (the warehouse's wall clock), or null when it is neither. */
 function parseTemporal(value: string): Date | null {

@@ -1,3 +1,5 @@
+import { cachedIntl } from './intl.js'
+
 /** Numbers as the runtime API sends them: JSON numbers, or strings for decimals and big integers. */
 
 const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i
@@ -23,21 +25,7 @@ export function percentChange(value: number | null, comparison: number | null): 
   return ((value - comparison) / Math.abs(comparison)) * 100
 }
 
-const formatters = new Map<string, Intl.NumberFormat>()
-
-function formatter(locale: string | undefined, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `${locale ?? ''}|${JSON.stringify(options)}`
-  let f = formatters.get(key)
-  if (!f) {
-    try {
-      f = new Intl.NumberFormat(locale, options)
-    } catch {
-      f = new Intl.NumberFormat(undefined, options)
-    }
-    formatters.set(key, f)
-  }
-  return f
-}
+const formatter = cachedIntl((locale, options: Intl.NumberFormatOptions) => new Intl.NumberFormat(locale, options))
 
 export interface NumberFormat {
   readonly locale?: string | undefined

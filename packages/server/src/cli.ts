@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs'
 import { type ParseArgsConfig, parseArgs } from 'node:util'
+import { READ_ONLY_ACCESS } from './schemas/embeds.js'
 
 /**
  * `strata …`: a thin HTTP client of a running server for every setup step of
@@ -134,19 +135,6 @@ function integer(values: Values, name: string): number | undefined {
 }
 
 const data = (body: Record<string, unknown>): Record<string, unknown> => (body.data ?? {}) as Record<string, unknown>
-
-/** create-embed's accessSettings without --access-file: every field the create requires, read-only. */
-const DEFAULT_ACCESS: Readonly<Record<string, unknown>> = {
-  isAllowEmailReports: false,
-  isAllowManageMetrics: false,
-  isAllowCreateDashboardView: false,
-  isAllowMetricCreation: false,
-  isAllowMetricDeletion: false,
-  isAllowMetricLayoutChange: false,
-  isAllowMetricUpdate: false,
-  isAllowUnderlyingData: false,
-  metricCreationMode: 'DRAG_DROP',
-}
 
 const COMMANDS: Record<string, Command> = {
   serve: {
@@ -314,7 +302,7 @@ const COMMANDS: Record<string, Command> = {
       '  --access-file   a JSON object: the whole accessSettings; --datamart overrides its datamartName\n' +
       '  --embed-type    dashboard (default) or metric (then --metric-id is required)\n' +
       '  Without --access-file, accessSettings are these read-only defaults (plus datamartName):\n' +
-      JSON.stringify(DEFAULT_ACCESS, null, 2).replace(/^/gm, '    '),
+      JSON.stringify(READ_ONLY_ACCESS, null, 2).replace(/^/gm, '    '),
     options: {
       'data-app-key': { type: 'string' },
       'dashboard-id': { type: 'string' },
@@ -333,7 +321,7 @@ const COMMANDS: Record<string, Command> = {
         throw new CliError('USAGE_ERROR', '--datamart (or --access-file) is required')
       }
       const accessSettings: Record<string, unknown> =
-        accessFile === undefined ? { ...DEFAULT_ACCESS } : readJsonObject(accessFile)
+        accessFile === undefined ? { ...READ_ONLY_ACCESS } : readJsonObject(accessFile)
       if (datamart !== undefined) accessSettings.datamartName = datamart
       const body: Record<string, unknown> = {
         dashboardId: required(values, 'dashboard-id'),

@@ -30,18 +30,24 @@ const accessFields = {
 }
 type AccessField = keyof typeof accessFields
 
+/**
+ * The fields accessSettings must carry on create (datamartName too, for dashboard embeds), each
+ * with its most restrictive value: what an embed grants when nothing more is asked for.
+ */
+export const READ_ONLY_ACCESS = {
+  isAllowEmailReports: false,
+  isAllowManageMetrics: false,
+  isAllowCreateDashboardView: false,
+  isAllowMetricCreation: false,
+  isAllowMetricDeletion: false,
+  isAllowMetricLayoutChange: false,
+  isAllowMetricUpdate: false,
+  isAllowUnderlyingData: false,
+  metricCreationMode: 'DRAG_DROP',
+} as const satisfies Partial<Record<AccessField, unknown>>
+
 /** Required inside accessSettings on create (datamartName only for dashboard embeds). */
-export const REQUIRED_ON_CREATE: readonly AccessField[] = [
-  'isAllowEmailReports',
-  'isAllowManageMetrics',
-  'isAllowCreateDashboardView',
-  'isAllowMetricCreation',
-  'isAllowMetricDeletion',
-  'isAllowMetricLayoutChange',
-  'isAllowMetricUpdate',
-  'isAllowUnderlyingData',
-  'metricCreationMode',
-]
+export const REQUIRED_ON_CREATE = Object.keys(READ_ONLY_ACCESS) as readonly (keyof typeof READ_ONLY_ACCESS)[]
 
 /** Every field optional, no other field allowed (Type.Partial would drop additionalProperties). */
 function partial<T extends Record<string, TSchema>>(fields: T) {

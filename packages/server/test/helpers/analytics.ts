@@ -1,5 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { expect } from 'vitest'
+import { READ_ONLY_ACCESS } from '../../src/schemas/embeds.js'
 import { bearer, bootstrap } from './bootstrap.js'
 import type { PgWarehouse } from './warehouse.js'
 
@@ -55,18 +56,7 @@ export function salesDocument(schema: string) {
   }
 }
 
-export const ACCESS = {
-  datamartName: 'sales',
-  isAllowEmailReports: false,
-  isAllowManageMetrics: false,
-  isAllowCreateDashboardView: false,
-  isAllowMetricCreation: false,
-  isAllowMetricDeletion: false,
-  isAllowMetricLayoutChange: false,
-  isAllowMetricUpdate: false,
-  isAllowUnderlyingData: true,
-  metricCreationMode: 'DRAG_DROP',
-}
+export const ACCESS = { ...READ_ONLY_ACCESS, datamartName: 'sales', isAllowUnderlyingData: true }
 
 /** A datamart's tables over `schema`: orders, customers, then `extra`, each with its tenant column. */
 export function salesTables(schema: string, ...extra: string[]) {

@@ -43,6 +43,8 @@ const REFUSAL_LOG_INTERVAL_MS = 60_000
 export function corsForGuests(app: FastifyInstance): void {
   const { dataApps } = app.services
   const logged = new LRUCache<string, true>({ max: 1_000, ttl: REFUSAL_LOG_INTERVAL_MS })
+  /** Requests whose token's data app already allowed the origin (preHandler): onSend does not ask again. */
+  const allowedByToken = new WeakSet<FastifyRequest>()
 
   // Preflights carry no token: answered here, before the token check of the routes.
   app.addHook('onRequest', async (request, reply) => {
@@ -54,13 +56,11 @@ export function corsForGuests(app: FastifyInstance): void {
     const origin = crossOrigin(request)
     const principal = request.principal
     if (origin === undefined || principal?.kind !== 'guest') return
-    if (!(await dataApps.allows(principal.claims.dataAppId, origin))) {
-      throw new ApiError(
-        'UNAUTHORIZED',
-        403,
-        `Origin ${origin.slice(0, 200)} is not in the data app's whitelist-domains`,
-      )
+    if (await dataApps.allows(principal.claims.dataAppId, origin)) {
+      allowedByToken.add(request)
+      return
     }
+    throw new ApiError('UNAUTHORIZED', 403, `Origin ${origin.slice(0, 200)} is not in the data app's whitelist-domains`)
   })
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -70,7 +70,9 @@ export function corsForGuests(app: FastifyInstance): void {
     const principal = request.principal?.kind === 'guest' ? request.principal : undefined
     let allowed: boolean
     try {
-      allowed = principal ? await dataApps.allows(principal.claims.dataAppId, origin) : await dataApps.anyAllows(origin)
+      allowed =
+        allowedByToken.has(request) ||
+        (principal ? await dataApps.allows(principal.claims.dataAppId, origin) : await dataApps.anyAllows(origin))
     } catch (err) {
       request.log.warn({ err, origin: origin.slice(0, 200) }, 'CORS: the whitelist could not be read; no CORS headers')
       return payload

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FastifyBaseLogger } from 'fastify'
+import { READ_ONLY_ACCESS } from '../../schemas/embeds.js'
 import { now } from '../../store/store.js'
 import { PRIMARY_ORGANIZATION_ID } from '../admin/admin-accounts.js'
 import type { Services } from '../index.js'
@@ -90,17 +91,10 @@ export async function seedDemo(services: Services, log: FastifyBaseLogger): Prom
         workspaceName: DEMO.workspace,
         name: 'Sales overview',
         accessSettings: {
+          ...READ_ONLY_ACCESS,
           datamartName: DEMO.datamart,
-          isAllowEmailReports: false,
-          isAllowManageMetrics: false,
-          isAllowCreateDashboardView: false,
-          isAllowMetricCreation: false,
-          isAllowMetricDeletion: false,
-          isAllowMetricLayoutChange: false,
-          isAllowMetricUpdate: false,
           isAllowUnderlyingData: true,
           isAllowEndUserDashboardFilter: true,
-          metricCreationMode: 'DRAG_DROP',
         },
       },
     )

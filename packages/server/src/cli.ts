@@ -365,9 +365,11 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Mint a guest token for one end user (for testing an embed); prints the token',
     usage:
       'strata create-guest-token --data-app-key <key> --data-app <name> --client-id <tenant>\n' +
-      '                          [--params-file <path>] [--permissions-file <path>] [--expiry <ms>]\n' +
+      '                          [--embed <id> …] [--params-file <path>] [--permissions-file <path>] [--expiry <ms>]\n' +
       "  --data-app           the data app's name (dataAppName)\n" +
       '  --client-id          the tenant: rows are limited to its value of the tenant column\n' +
+      '  --embed              an embed (or dashboard) id the token may load (params.allowedEmbeds);\n' +
+      '                       repeat it for several; without it, every embed of the data app\n' +
       '  --params-file        a JSON object: params (rlsSettings, appFilters, allowedEmbeds, timezone, …)\n' +
       '  --permissions-file   a JSON object: permissions (isEnableUnderlyingData, …)\n' +
       '  --expiry             lifetime in milliseconds (expiryTime)',
@@ -375,6 +377,7 @@ const COMMANDS: Record<string, Command> = {
       'data-app-key': { type: 'string' },
       'data-app': { type: 'string' },
       'client-id': { type: 'string' },
+      embed: { type: 'string', multiple: true },
       'params-file': { type: 'string' },
       'permissions-file': { type: 'string' },
       expiry: { type: 'string' },
@@ -389,6 +392,8 @@ const COMMANDS: Record<string, Command> = {
       const permissions = optional(values, 'permissions-file')
       const expiry = integer(values, 'expiry')
       if (params !== undefined) body.params = readJsonObject(params)
+      const embeds = Array.isArray(values.embed) ? values.embed : []
+      if (embeds.length > 0) body.params = { ...(body.params as object | undefined), allowedEmbeds: embeds }
       if (permissions !== undefined) body.permissions = readJsonObject(permissions)
       if (expiry !== undefined) body.expiryTime = expiry
       const response = await client.post('/api/v2/guest-token/create', body, key)

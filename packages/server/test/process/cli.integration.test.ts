@@ -461,6 +461,14 @@ describe.skipIf(!hasPostgres)('strata CLI: the whole setup against a Postgres wa
     expect(runtime.status, JSON.stringify(runtime.body)).toBe(200)
     const tokenJson = await cli([...tokenArgs, '--expiry', '60000', '--json'], keyEnv)
     expect(JSON.parse(ok(tokenJson))).toEqual({ token: expect.any(String) })
+
+    // --embed names the allowed embeds without a params file: another embed is refused
+    const embedOnly = ok(
+      await cli(['create-guest-token', '--data-app', 'salesapp', '--client-id', 'acme', '--embed', embedId], keyEnv),
+    ).trim()
+    expect((await request(url, 'GET', `/api/v2/embed/runtime/${embedId}`, { token: embedOnly })).status).toBe(200)
+    const other = await request(url, 'GET', '/api/v2/embed/runtime/emb_000000000000', { token: embedOnly })
+    expect([other.status, (other.body as { error?: { code?: string } }).error?.code]).toEqual([403, 'UNAUTHORIZED'])
   })
 
   it('refuses with the API code on stderr, exit 1, and never echoes a token or key', async () => {

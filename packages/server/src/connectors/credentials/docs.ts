@@ -28,13 +28,14 @@ export const LIVE_CONNECTOR_TYPES: readonly DatasourceType[] = [
 ]
 
 const ORIGIN: Partial<Record<DatasourceType, string>> = {
-  csv: 'The spec shows no fields: this definition is ours. Files are read by DuckDB from under `FILES_ROOT` (DESIGN.md §2.11); each file is a table in schema `main`.',
+  csv: "The hosted API defines no fields for this type: these are Strata's. Files are read by DuckDB from under `FILES_ROOT`, where `PUT /api/v2/datasource/files/:datasourceName/:fileName` stores them; each file is a table in schema `main`.",
   awss3:
-    'The spec shows no fields: this definition is ours. Only an `endpoint` of the form `file:///dir`, `dir` under `FILES_ROOT` (a local mirror read through DuckDB), connects in this build; real S3 answers DATASOURCE_NOT_SUPPORTED.',
-  athena: 'The spec shows no fields: this definition is ours, after the Athena API (results go to `s3OutputLocation`).',
-  trino: "The spec shows no fields: this definition is ours, after Trino's client protocol.",
+    "The hosted API defines no fields for this type: these are Strata's. Only an `endpoint` of the form `file:///dir`, `dir` under `FILES_ROOT` (a local mirror read through DuckDB), connects in this build; real S3 answers DATASOURCE_NOT_SUPPORTED.",
+  athena:
+    "The hosted API defines no fields for this type: these are Strata's, after the Athena API (results go to `s3OutputLocation`).",
+  trino: "The hosted API defines no fields for this type: these are Strata's, after Trino's client protocol.",
   firebolt:
-    'The spec shows only `client_id`: the other fields are ours, after Firebolt service-account authentication.',
+    "The hosted API defines only `client_id`: the other fields are Strata's, after Firebolt service-account authentication.",
 }
 
 const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ')

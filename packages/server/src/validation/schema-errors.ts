@@ -208,7 +208,8 @@ function problemsOf(e: SchemaError, location: FieldLocation, root: string): Fiel
  * A `required` or `additionalProperties` failure: everything wrong with the keys of that one
  * object, from its schema and its value (ajv stops at the first key): its undeclared fields,
  * each with the close declared name it may have meant (a misspelt required field shows up
- * both as undeclared and as missing), then its missing required fields.
+ * both as undeclared and as missing; a field sent outside its object is pointed to it), then
+ * its missing required fields.
  */
 function objectProblems(e: SchemaError, location: FieldLocation, root: string): FieldProblem[] {
   const objectPath = fieldPath(e.instancePath, root)
@@ -223,7 +224,7 @@ function objectProblems(e: SchemaError, location: FieldLocation, root: string): 
   const missing = unique([...(data ? required.filter((k) => !Object.hasOwn(data, k)) : []), ...reportedMissing])
   const free = [...declared].filter((k) => !data || !Object.hasOwn(data, k))
   const undeclared = extra.slice(0, MAX_FIELDS).map((name): FieldProblem => {
-    const suggestion = closestName(name, free.length > 0 ? free : declared)
+    const suggestion = closestName(name, free.length > 0 ? free : declared) ?? oneLevelDown(name, parent)
     return {
       in: location,
       path: joinPath(objectPath, shorten(name)),
@@ -232,6 +233,21 @@ function objectProblems(e: SchemaError, location: FieldLocation, root: string): 
     }
   })
   return [...undeclared, ...missingFields(objectPath, missing, location)]
+}
+
+/**
+ * A field sent one level too high: `{ "datasourceId": … }` for `{ "input": { "datasourceId": … } }`.
+ * The path from the object of the declared object field holding that name (or a close one).
+ */
+function oneLevelDown(name: string, parent: Record<string, unknown>): string | undefined {
+  if (!isRecord(parent.properties)) return undefined
+  for (const [field, schema] of Object.entries(parent.properties)) {
+    if (!isRecord(schema) || !isRecord(schema.properties)) continue
+    const inner = Object.keys(schema.properties)
+    const match = inner.includes(name) ? name : closestName(name, inner)
+    if (match !== undefined) return joinPath(field, match)
+  }
+  return undefined
 }
 
 /** The end of a sentence for one keyword, the same whichever validator reported it. */

@@ -30,6 +30,7 @@ import datasources from './routes/service/datasources.js'
 import workspaces from './routes/service/workspaces.js'
 import { ErrorResponse } from './schemas/common.js'
 import { createServices, type Services } from './services/index.js'
+import { AJV_OPTIONS } from './validation/schema-errors.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -62,7 +63,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       const given = req.headers['x-request-id']
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
     },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    ajv: { customOptions: { ...AJV_OPTIONS } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // A malformed URL escape or an over-long path parameter is refused by the router before
     // the error handler is reached: answer those in the error shape too.

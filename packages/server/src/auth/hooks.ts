@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ApiError, type AuthFailure } from '../errors.js'
 import { MAX_SEALED_TOKEN } from '../services/guest-tokens/guest-tokens.js'
 import type { Principal, PrincipalKind, PrincipalOf } from './principal.js'
+import { missingTokenMessage, rejectedTokenMessage } from './token-kinds.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -43,15 +44,13 @@ export function requireAuth<K extends PrincipalKind>(
     const failure = request.routeOptions.config.authFailure ?? defaultFailure
     const token = bearer(request)
     if (token === undefined) {
-      throw new ApiError(
-        failure.code,
-        failure.status,
-        'Missing credentials: send the header Authorization: Bearer <token>',
-      )
+      throw new ApiError(failure.code, failure.status, missingTokenMessage(kind))
     }
     if (sharedBus) await new Promise((resolve) => setImmediate(resolve))
     const principal = token.length <= maxTokenLength[kind] ? await verify(token) : undefined
-    if (!principal) throw new ApiError(failure.code, failure.status, invalidMessage[kind])
+    if (!principal) {
+      throw new ApiError(failure.code, failure.status, rejectedTokenMessage(kind, token, invalidMessage[kind]))
+    }
     request.principal = principal
   })
 }

@@ -84,14 +84,20 @@ describe('validateDocument', () => {
     ],
     [
       withMetric((m) => (m.query.measures[0].aggregate = 'median')),
-      'importDashboardData.metrics[0].query.measures[0].aggregate: must be one of "sum", "count"',
+      'importDashboardData.metrics[0].query.measures[0].aggregate must be one of: sum, count, count-distinct, avg, min, max',
     ],
-    [withMetric((m) => (m.chart.type = 'radar')), 'importDashboardData.metrics[0].chart.type: must be one of "line"'],
+    [
+      withMetric((m) => (m.chart.type = 'radar')),
+      'importDashboardData.metrics[0].chart.type must be one of: line, bar, stacked-bar',
+    ],
     [
       withMetric((m) => delete m.query.measures[0].column),
       'importDashboardData.metrics[0].query.measures[0].column: sum needs a column',
     ],
-    [withMetric((m) => (m.query.were = [])), 'importDashboardData.metrics[0].query: unknown field "were"'],
+    [
+      withMetric((m) => (m.query.were = [])),
+      'importDashboardData.metrics[0].query.were is not an allowed field (did you mean "where"?)',
+    ],
     [
       withMetric((m) => {
         m.query.dimensions[0].timeGrain = 'month'
@@ -172,7 +178,7 @@ describe('validateDocument', () => {
     dup.filters[1].label = 'country'
     expect(error(dup)).toContain('importDashboardData.filters[1]: filter name or label "country" is used twice')
     expect(error(null)).toMatch(/^importDashboardData/)
-    expect(error({ name: 'x' })).toContain('missing required field "metrics"')
+    expect(error({ name: 'x' })).toBe('importDashboardData.metrics is required')
   })
 })
 

@@ -1,5 +1,7 @@
 import { Compile } from 'typebox/compile'
 import { badRequest } from '../errors.js'
+import { fieldsError } from '../validation/fields.js'
+import { schemaProblems, withContext } from '../validation/schema-errors.js'
 import { matchPreset } from './date-presets.js'
 import {
   type DashboardDocument,
@@ -17,45 +19,19 @@ export * from './document-schema.js'
 
 const validator = Compile(DashboardDocumentSchema)
 
-/** `/metrics/2/query/from` → `root.metrics[2].query.from` */
-function pathOf(root: string, pointer: string): string {
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'))
-    .reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : `${acc}.${p}`), root)
-}
-
+/**
+ * A document that does not fit the schema: the deepest error says most (among equals, one that
+ * is not a union summary), worded as every other validation error of the API
+ * (validation/: the path from the body, the allowed values of a union, a close field
+ * name for an unknown one), with `details.fields`.
+ */
 function structuralError(root: string, doc: unknown): never {
-  const errors = validator.Errors(doc)
-  // The deepest error says most; among equals prefer one that is not a union summary.
-  const ranked = [...errors].sort(
+  const errors = [...validator.Errors(doc)].sort(
     (a, b) =>
       b.instancePath.split('/').length - a.instancePath.split('/').length ||
       Number(a.keyword === 'anyOf' || a.keyword === 'const') - Number(b.keyword === 'anyOf' || b.keyword === 'const'),
   )
-  const e = ranked[0]
-  if (e === undefined) throw badRequest(`${root}: not a dashboard document`)
-  const allowed = errors
-    .filter((x) => x.instancePath === e.instancePath && x.keyword === 'const')
-    .map((x) => JSON.stringify((x.params as { allowedValue: unknown }).allowedValue))
-  let message = e.message
-  let pointer = e.instancePath
-  if (e.keyword === 'boolean') {
-    // additionalProperties: false reports the extra field itself as "schema is false".
-    const cut = pointer.lastIndexOf('/')
-    message = `unknown field "${pointer.slice(cut + 1)}"`
-    pointer = pointer.slice(0, cut)
-  } else if (e.keyword === 'additionalProperties') {
-    const extra = (e.params as { additionalProperties: string[] }).additionalProperties
-    message = `unknown field${extra.length > 1 ? 's' : ''} ${extra.map((x) => `"${x}"`).join(', ')}`
-  } else if (e.keyword === 'required') {
-    const missing = (e.params as { requiredProperties?: string[] }).requiredProperties ?? []
-    message = `missing required field${missing.length > 1 ? 's' : ''} ${missing.map((x) => `"${x}"`).join(', ')}`
-  } else if (allowed.length > 0) {
-    message = `must be one of ${allowed.join(', ')}`
-  }
-  throw badRequest(`${pathOf(root, pointer)}: ${message}`)
+  throw fieldsError(schemaProblems(withContext(errors, DashboardDocumentSchema, doc), 'body', root))
 }
 
 const VALUE_COUNT: Partial<Record<Operator, [number, number]>> = {

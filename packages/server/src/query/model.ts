@@ -163,9 +163,16 @@ export function buildModel(tables: readonly TableInfo[], datamart?: DatamartMode
   return { tables: curated, relationships }
 }
 
+/** What a failed lookup names, in the 400's `details.missing` (a caller may add a hint from it). */
+export interface MissingName {
+  readonly table: string
+  readonly column?: string
+}
+
 /**
  * Resolves a table path to its model table: `schema.table` exactly, else a bare `table`
- * that names exactly one table, else a unique case-insensitive match. 400 naming `path`.
+ * that names exactly one table, else a unique case-insensitive match. 400 naming `path`
+ * (with `details.missing`).
  */
 export function resolveTable(model: SemanticModel, ref: string, path = 'table'): ModelTable {
   const exact = model.tables.get(ref)
@@ -179,14 +186,14 @@ export function resolveTable(model: SemanticModel, ref: string, path = 'table'):
   const lower = ref.toLowerCase()
   const folded = all.filter((t) => t.key.toLowerCase() === lower || t.name.toLowerCase() === lower)
   if (folded.length === 1) return folded[0] as ModelTable
-  throw badRequest(`${path}: no table "${ref}"`)
+  throw badRequest(`${path}: no table "${ref}"`, { missing: { table: ref } })
 }
 
-/** Resolves a column of a table by name, then by datamart alias. 400 naming `path`. */
+/** Resolves a column of a table by name, then by datamart alias. 400 naming `path` (with `details.missing`). */
 export function resolveColumn(table: ModelTable, name: string, path = 'column'): ModelColumn {
   const exact = table.columns.get(name)
   if (exact !== undefined) return exact
   const aliased = [...table.columns.values()].filter((c) => c.alias === name)
   if (aliased.length === 1) return aliased[0] as ModelColumn
-  throw badRequest(`${path}: no column "${name}" in ${table.key}`)
+  throw badRequest(`${path}: no column "${name}" in ${table.key}`, { missing: { table: table.key, column: name } })
 }

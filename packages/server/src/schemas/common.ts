@@ -1,4 +1,5 @@
 import { type TSchema, Type } from '@fastify/type-provider-typebox'
+import { worded } from '../validation/schema-errors.js'
 
 export const ErrorResponse = Type.Object(
   {
@@ -11,17 +12,9 @@ export const ErrorResponse = Type.Object(
   { $id: 'ErrorResponse', description: 'Every failure: `{ error: { code, message } }`' },
 )
 
-/**
- * Readable wording of a string `pattern`, keyed by the pattern: a 400 then says
- * `body/domains/0 must be <wording>` instead of quoting the regular expression.
- */
-export const PATTERN_WORDING = new Map<string, string>()
-
-/** Registers the wording of `pattern` (see PATTERN_WORDING) and returns the pattern. */
-export function worded(pattern: string, wording: string): string {
-  PATTERN_WORDING.set(pattern, wording)
-  return pattern
-}
+// The wording of string patterns in a 400 (`worded(pattern, 'host[:port]')`) lives with the
+// rest of the validation messages.
+export { worded }
 
 /** Response schemas for a route: its 200 body plus the shared error shape. */
 export function responses<T extends TSchema>(ok: T) {
@@ -42,7 +35,10 @@ export function responses<T extends TSchema>(ok: T) {
 
 /** Query-string booleans and numbers are strings (spec convention 4). */
 export const BooleanString = Type.Union([Type.Literal('true'), Type.Literal('false')])
-export const PageNumberString = Type.String({ pattern: '^[0-9]{1,9}$', description: '1-based page number' })
+export const PageNumberString = Type.String({
+  pattern: worded('^[0-9]{1,9}$', 'a page number (1, 2, …)'),
+  description: '1-based page number',
+})
 
 export const Null = Type.Null()
 

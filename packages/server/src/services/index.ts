@@ -9,6 +9,7 @@ import { openStore, type Store } from '../store/store.js'
 import { AdminAccounts } from './admin/admin-accounts.js'
 import { ServiceTokens } from './admin/service-tokens.js'
 import { Dashboards } from './dashboards/dashboards.js'
+import { withSchemaHint } from './dashboards/schema-hint.js'
 import { DataApps } from './data-apps/data-apps.js'
 import { Datamarts } from './datamarts/datamarts.js'
 import { Datasources } from './datasources/datasources.js'
@@ -83,7 +84,11 @@ export async function createServices(config: Config): Promise<Services> {
         )
       }
       const source = await sources.resolve(workspace)
-      return validateDocument(document, source.model, dialectOf(source.datasource.type))
+      try {
+        return validateDocument(document, source.model, dialectOf(source.datasource.type))
+      } catch (err) {
+        throw withSchemaHint(err, source)
+      }
     },
     (document, workspace) => metricQueries.probe(document, workspace),
   )

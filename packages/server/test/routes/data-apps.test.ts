@@ -134,7 +134,7 @@ describe.each(storeKinds)('data apps, API keys and token kinds on %s', (store) =
       expect(bad.statusCode).toBe(400)
       expect(bad.json().error.code).toBe('INVALID_REQUEST_BODY')
       expect(bad.json().error.message).toBe(
-        `body/domains/${domains.length - 1} must be host[:port], without a scheme or path (app.example.com, *.customer.com, localhost:3000)`,
+        `domains[${domains.length - 1}] must be host[:port], without a scheme or path (app.example.com, *.customer.com, localhost:3000)`,
       )
     }
     await call('PUT', '/api/v2/data-app/whitelist-domains', creds.dataAppKey, { domains: [] })

@@ -135,7 +135,7 @@ describe('transport errors answer in the spec error shape, never HTML, never 5xx
       payload: { email: 'a@b.co', password: 'x', admin: true },
     })
     expectError(extra, 400, 'INVALID_REQUEST_BODY')
-    expect(extra.json().error.message).toMatch(/body\/admin is not an allowed field/)
+    expect(extra.json().error.message).toBe('admin is not an allowed field')
     const array = await t.app.inject({ method: 'POST', url: '/api/v2/admin-account/jwt', payload: [1, 2] })
     expectError(array, 400, 'INVALID_REQUEST_BODY')
   })

@@ -144,8 +144,9 @@ describe('validateCredentials: every type', () => {
   })
 
   it.each(DATASOURCE_TYPES)('%s: an unknown field is refused, naming it', (type) => {
-    expect(credentialsFailure(type, { ...VALID[type], passwd: 'x' })).toBe(
-      `credentials.passwd is not a known field for ${type}`,
+    // (a type whose valid credentials lack `password` is told it: see the suggestion test below)
+    expect(credentialsFailure(type, { ...VALID[type], passwd: 'x' })).toMatch(
+      new RegExp(`^credentials\\.passwd is not a known field for ${type}( \\(did you mean "password"\\?\\))?$`),
     )
   })
 
@@ -363,7 +364,7 @@ describe('validateCredentials: name and shape', () => {
 
   it('reports an unknown field before anything else and shortens a long one', () => {
     expect(credentialsFailure('mysql', { name: 'x', hots: 'db' })).toBe(
-      'credentials.hots is not a known field for mysql',
+      'credentials.hots is not a known field for mysql (did you mean "host"?)',
     )
     expect(credentialsFailure('mysql', { ...VALID.mysql, ['k'.repeat(200)]: 1 })).toBe(
       `credentials.${'k'.repeat(64)}… is not a known field for mysql`,
@@ -374,14 +375,17 @@ describe('validateCredentials: name and shape', () => {
     try {
       validateCredentials('postgres', { ...VALID.postgres, port: 0 })
     } catch (err) {
-      expect((err as ApiError).details).toEqual({ field: 'credentials.port' })
+      expect((err as ApiError).details).toEqual({
+        field: 'credentials.port',
+        fields: [{ in: 'body', path: 'credentials.port', problem: expect.stringMatching(/^must be /) }],
+      })
     }
     expect.assertions(1)
   })
 
   it('refuses an unknown datasourceType', () => {
     expect(failure(() => validateCredentials('oracle' as DatasourceType, { name: 'x' }))).toMatch(
-      /^datasourceType must be one of snowflake, postgres/,
+      /^datasourceType must be one of: snowflake, postgres/,
     )
   })
 

@@ -10,6 +10,7 @@
 import Type, { type TObject } from 'typebox'
 import { Compile, type Validator } from 'typebox/compile'
 import { badRequest } from '../../errors.js'
+import { closestName } from '../../validation/names.js'
 import { DATASOURCE_TYPES, type DatasourceType } from '../types.js'
 import { describeFields, expectation, fieldMeta } from './fields.js'
 import { checkRules, type Violation } from './rules.js'
@@ -59,7 +60,11 @@ export const isDatasourceType = (value: unknown): value is DatasourceType =>
 /** Checks the credentials of `type`; returns a clean copy (schema fields only, in schema order). */
 export function validateCredentials<T extends DatasourceType>(type: T, credentials: unknown): ValidCredentials<T> {
   if (!isDatasourceType(type)) {
-    throw badRequest(`datasourceType must be one of ${DATASOURCE_TYPES.join(', ')}`, { field: 'datasourceType' })
+    const problem = `must be one of: ${DATASOURCE_TYPES.join(', ')}`
+    throw badRequest(`datasourceType ${problem}`, {
+      field: 'datasourceType',
+      fields: [{ in: 'body', path: 'datasourceType', problem, allowedValues: DATASOURCE_TYPES }],
+    })
   }
   const value = checkStructure('credentials', CREDENTIAL_SCHEMAS[type], credentials, ` for ${type}`)
   const valid = value as ValidCredentials<T>
@@ -168,7 +173,12 @@ function firstViolation(
   unknownSuffix: string,
 ): Violation {
   const unknown = Object.keys(input).find((key) => !Object.hasOwn(schema.properties, key))
-  if (unknown !== undefined) return { field: shorten(unknown), problem: `is not a known field${unknownSuffix}` }
+  if (unknown !== undefined) {
+    const free = Object.keys(schema.properties).filter((key) => !Object.hasOwn(input, key))
+    const close = closestName(unknown, free)
+    const suggestion = close === undefined ? '' : ` (did you mean "${close}"?)`
+    return { field: shorten(unknown), problem: `is not a known field${unknownSuffix}${suggestion}` }
+  }
   const bad = new Set(validator.Errors(input).map((error) => topField(error.instancePath)))
   for (const field of describeFields(schema)) {
     if (!Object.hasOwn(input, field.name)) {
@@ -190,5 +200,5 @@ const shorten = (field: string): string => (field.length > 64 ? `${field.slice(0
 
 function invalid(prefix: string, { field, problem }: Violation) {
   const path = field === '' ? prefix : `${prefix}.${field}`
-  return badRequest(`${path} ${problem}`, { field: path })
+  return badRequest(`${path} ${problem}`, { field: path, fields: [{ in: 'body', path, problem }] })
 }

@@ -2,14 +2,15 @@ import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../../errors.js'
-import { PATTERN_WORDING } from '../../schemas/common.js'
 import { isStoreUnavailable } from '../../store/store.js'
+import { fieldsError, locationOf } from '../../validation/fields.js'
+import { type SchemaError, schemaProblems } from '../../validation/schema-errors.js'
 
 /** Maps any thrown value to an ApiError; the only place errors become HTTP. */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err
   const e = err as Partial<FastifyError> & { validation?: unknown }
-  if (e.validation) return new ApiError('INVALID_REQUEST_BODY', 400, validationMessage(e))
+  if (e.validation) return validationError(e)
   switch (e.code) {
     // raised by the router before any route or hook runs (see `frameworkErrors` in app.ts)
     case 'FST_ERR_BAD_URL':
@@ -44,17 +45,17 @@ export function toApiError(err: unknown): ApiError {
   })
 }
 
-function validationMessage(e: Partial<FastifyError> & { validationContext?: string }): string {
-  // Fastify's message names the part and path, e.g. "body/name must NOT have fewer than 1 characters";
-  // for an undeclared field it does not say which one, so name it.
-  const first = (e.validation as { keyword?: string; instancePath?: string; params?: Record<string, unknown> }[])?.[0]
-  if (first?.keyword === 'additionalProperties' && typeof first.params?.additionalProperty === 'string') {
-    const path = `${e.validationContext ?? 'body'}${first.instancePath ?? ''}/${first.params.additionalProperty}`
-    return `${path} is not an allowed field`
-  }
-  const wording = first?.keyword === 'pattern' ? PATTERN_WORDING.get(String(first.params?.pattern)) : undefined
-  if (wording) return `${e.validationContext ?? 'body'}${first?.instancePath ?? ''} must be ${wording}`
-  return e.message ?? 'The request failed validation'
+/**
+ * A failed route validation (ajv, `verbose: true` in app.ts): the field named as everywhere
+ * else (validation/fields.ts), every missing or undeclared field of the failing object at
+ * once, a close declared name suggested, the values of an enum listed; `details.fields` holds
+ * the same as a list.
+ */
+function validationError(e: Partial<FastifyError> & { validationContext?: string }): ApiError {
+  const errors = Array.isArray(e.validation) ? (e.validation as SchemaError[]) : []
+  if (errors.length === 0)
+    return new ApiError('INVALID_REQUEST_BODY', 400, e.message ?? 'The request failed validation')
+  return fieldsError(schemaProblems(errors, locationOf(e.validationContext)))
 }
 
 /** Answers any thrown value as `{ error: { code, message } }`; a 500 is logged, never detailed. */

@@ -61,11 +61,11 @@ const embeds: FastifyPluginAsyncTypebox = async (app) => {
       // the body may be any JSON value here (validation is deferred): only an object can name an embed
       const isObject = typeof body === 'object' && body !== null && !Array.isArray(body)
       if (request.query.embedId !== undefined || (isObject && 'embedId' in body && !('embedType' in body))) {
-        const { embedId, isDeleteDashboard } = check(LegacyDeleteEmbedBody, body ?? {}, 'body')
+        const { embedId, isDeleteDashboard } = check(LegacyDeleteEmbedBody, body ?? {}, '')
         const deleteDashboard = isDeleteDashboard ?? request.query.isDeleteDashboard === 'true'
         return { id: await service.delete(dataApp(request), embedId, deleteDashboard), error: null }
       }
-      const input = check(CreateEmbedBody, body, 'body')
+      const input = check(CreateEmbedBody, body, '')
       return { id: (await service.create(dataApp(request), input)).embedId, error: null }
     },
   )

@@ -1,9 +1,9 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
 import { principalOf, requireGuestToken } from '../../auth/hooks.js'
-import { badRequest } from '../../errors.js'
 import { notFound } from '../../plugins/app/error-handler.js'
 import { responses } from '../../schemas/common.js'
 import { MetricQueryResult, RuntimeQueryBody } from '../../schemas/query.js'
+import { fieldsError } from '../../validation/fields.js'
 import { sendResult } from '../metric-result.js'
 import { corsForGuests } from './cors.js'
 
@@ -144,7 +144,7 @@ function parseFilter(text: string | undefined): Record<string, unknown> | undefi
   } catch {
     // fall through
   }
-  throw badRequest('querystring/dashboardFilter must be a JSON object')
+  throw fieldsError([{ in: 'query', path: 'dashboardFilter', problem: 'must be a JSON object' }])
 }
 
 export default runtime

@@ -15,6 +15,7 @@ import type { DatamartRow } from '../../store/schema.js'
 import { isUniqueViolation, now, type Store } from '../../store/store.js'
 import { PAGE_SIZE } from '../data-apps/data-apps.js'
 import type { Datasource, Datasources } from '../datasources/datasources.js'
+import { syncHint } from '../datasources/sync-hint.js'
 import type { InvalidationBus } from '../events/bus.js'
 import { peerCache } from '../events/peer-cache.js'
 
@@ -216,7 +217,10 @@ function normalise(
   const tables = input.tableList.map((t, i): DatamartTableConfig => {
     const path = `tableList[${i}]`
     const info = datasource.tables.find((x) => x.schema === t.schemaName && x.name === t.name)
-    if (!info) throw badRequest(`${path}: no table ${t.schemaName}.${t.name} in datasource ${datasource.name}`)
+    if (!info)
+      throw badRequest(
+        `${path}: no table ${t.schemaName}.${t.name} in datasource ${datasource.name}. ${syncHint(datasource, 'table')}`,
+      )
     const key = `${t.schemaName}.${t.name}`
     if (seen.has(key)) throw badRequest(`${path}: table ${key} is listed twice`)
     seen.set(key, info)
@@ -228,13 +232,14 @@ function normalise(
       return column(c.name, c.dataType, g)
     })
     for (const [name, g] of given) {
-      if (!g.isCustomColumn) throw badRequest(`${path}.columns: no column ${name} in ${key}`)
+      if (!g.isCustomColumn)
+        throw badRequest(`${path}.columns: no column ${name} in ${key}. ${syncHint(datasource, 'column')}`)
       if (!g.sql?.trim()) throw badRequest(`${path}.columns: custom column ${name} needs sql`)
       columns.push(column(name, 'unknown', g))
     }
     const clientColumn = t.clientColumn ?? null
     if (clientColumn !== null && !info.columns.some((c) => c.name === clientColumn)) {
-      throw badRequest(`${path}.clientColumn: no column ${clientColumn} in ${key}`)
+      throw badRequest(`${path}.clientColumn: no column ${clientColumn} in ${key}. ${syncHint(datasource, 'column')}`)
     }
     return {
       schemaName: t.schemaName,
@@ -252,7 +257,9 @@ function normalise(
       const info = seen.get(table)
       if (!info) throw badRequest(`relationships[${i}].${side}Table: ${table} is not in tableList (use schema.table)`)
       if (!info.columns.some((c) => c.name === columnName)) {
-        throw badRequest(`relationships[${i}].${side}Column: no column ${columnName} in ${table}`)
+        throw badRequest(
+          `relationships[${i}].${side}Column: no column ${columnName} in ${table}. ${syncHint(datasource, 'column')}`,
+        )
       }
     }
     return {

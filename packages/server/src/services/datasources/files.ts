@@ -12,6 +12,7 @@ import { PassThrough, type Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { isUnder } from '../../connectors/duckdb/files-root.js'
 import { ApiError, badRequest } from '../../errors.js'
+import { fieldsError } from '../../validation/fields.js'
 
 /** What a stored file can be read as (DuckDB's readers). */
 export const UPLOAD_EXTENSIONS = ['.csv', '.parquet', '.json'] as const
@@ -45,14 +46,14 @@ export class DatasourceFiles {
     checkName('fileName', fileName)
     const extension = path.extname(fileName).toLowerCase()
     if (!(UPLOAD_EXTENSIONS as readonly string[]).includes(extension)) {
-      throw badRequest(`fileName must end in ${UPLOAD_EXTENSIONS.join(', ')}`, { field: 'fileName' })
+      throw pathError('fileName', `must end in ${UPLOAD_EXTENSIONS.join(', ')}`)
     }
     if (declared !== undefined && declared > this.limit) throw this.tooLarge()
     if (body === undefined || declared === 0) throw badRequest('The body is empty: send the file as the raw body')
     const dir = await this.folder(datasourceName)
     const target = path.join(dir, fileName)
     if ((await stat(target).catch(() => undefined))?.isDirectory()) {
-      throw badRequest(`fileName ${fileName} is a folder under ${datasourceName}`, { field: 'fileName' })
+      throw pathError('fileName', `is a folder under ${datasourceName}`)
     }
     const temporary = path.join(dir, `.upload-${randomUUID()}.part`)
     let size = 0
@@ -88,7 +89,7 @@ export class DatasourceFiles {
     })
     const real = await realpath(dir)
     if (real !== dir || !isUnder(root, real) || !(await stat(real)).isDirectory()) {
-      throw badRequest(`datasourceName ${name} is not a folder under FILES_ROOT`, { field: 'datasourceName' })
+      throw pathError('datasourceName', 'is not a folder under FILES_ROOT')
     }
     return real
   }
@@ -98,11 +99,11 @@ export class DatasourceFiles {
   }
 }
 
-function checkName(field: string, value: string): void {
+function checkName(field: 'datasourceName' | 'fileName', value: string): void {
   if (!NAME.test(value) || value.includes('..')) {
-    throw badRequest(
-      `${field} must be 1-128 letters, digits, "_", "-" or "." (not first, no ".."), without path separators`,
-      { field },
+    throw pathError(
+      field,
+      'must be 1-128 letters, digits, "_", "-" or "." (not first, no ".."), without path separators',
     )
   }
 }
@@ -125,3 +126,7 @@ function fromRequest(body: Readable): Readable {
   body.pipe(pass)
   return pass
 }
+
+/** A 400 naming a path parameter (`:fileName must …`), with `details.fields`. */
+const pathError = (name: 'datasourceName' | 'fileName', problem: string): ApiError =>
+  fieldsError([{ in: 'path', path: name, problem }])

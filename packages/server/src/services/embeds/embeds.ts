@@ -7,6 +7,7 @@ import { AccessSettings, type EmbedItem, REQUIRED_ON_CREATE } from '../../schema
 import { newId } from '../../security/secrets.js'
 import type { EmbedRow } from '../../store/schema.js'
 import { now, type Store } from '../../store/store.js'
+import { fieldsError, missingFields } from '../../validation/fields.js'
 import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
 import { PAGE_SIZE } from '../data-apps/data-apps.js'
 import type { Datamarts } from '../datamarts/datamarts.js'
@@ -240,7 +241,7 @@ export class Embeds {
       AccessSettings,
       settings,
       'accessSettings',
-      (message) => new ApiError('INVALID_ACCESS_SETTINGS', 400, message),
+      (message, details) => new ApiError('INVALID_ACCESS_SETTINGS', 400, message, details),
     )
     const merged = { ...embed.accessSettings, ...patch }
     if (patch.joinModel !== undefined && patch.isIncrementalJoin !== undefined) {
@@ -389,10 +390,8 @@ export class Embeds {
     }
     const parsed = check(AccessSettings, settings, 'accessSettings')
     const required = embedType === 'dashboard' ? ['datamartName', ...REQUIRED_ON_CREATE] : REQUIRED_ON_CREATE
-    for (const field of required) {
-      if (parsed[field as keyof AccessSettingsInput] === undefined)
-        throw badRequest(`accessSettings.${field} is required`)
-    }
+    const missing = required.filter((field) => parsed[field as keyof AccessSettingsInput] === undefined)
+    if (missing.length > 0) throw fieldsError(missingFields('accessSettings', missing))
     if (parsed.datamartName !== undefined && !(await this.datamarts.byName(app.organizationId, parsed.datamartName))) {
       throw new ApiError('INVALID_DATAMART', 404, `No datamart named ${parsed.datamartName}`)
     }

@@ -1,0 +1,121 @@
+import Fastify from 'fastify'
+import { Type } from 'typebox'
+import { Value } from 'typebox/value'
+import { afterAll, describe, expect, it } from 'vitest'
+import { describeProblems, missingFields } from './fields.js'
+import { AJV_OPTIONS, type SchemaError, schemaProblems, withContext } from './schema-errors.js'
+
+describe('schemaProblems reads ajv and TypeBox the same way', () => {
+  const Settings = Type.Object(
+    {
+      mode: Type.Union([Type.Literal('DRAG_DROP'), Type.Literal('CHAT')]),
+      level: Type.Optional(Type.Enum(['TABLE', 'DATABASE'])),
+      note: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+      isAllowA: Type.Boolean(),
+      isAllowB: Type.Boolean(),
+      items: Type.Optional(Type.Array(Type.String({ maxLength: 3 }))),
+    },
+    { additionalProperties: false },
+  )
+  const Body = Type.Object(
+    { clientId: Type.String(), settings: Type.Optional(Settings) },
+    { additionalProperties: false },
+  )
+  // ajv as the app runs it (first failure only, verbose), on a route of a bare Fastify
+  const app = Fastify({ ajv: { customOptions: { ...AJV_OPTIONS } } })
+  app.post('/', { schema: { body: Body }, attachValidation: true }, async (request) => ({
+    errors: request.validationError?.validation,
+  }))
+  app.get('/', { schema: { querystring: Body }, attachValidation: true }, async (request) => ({
+    errors: request.validationError?.validation,
+  }))
+  afterAll(() => app.close())
+  const ajvErrors = async (value: unknown, method: 'GET' | 'POST' = 'POST'): Promise<SchemaError[]> => {
+    // (the errors carry `data` and `parentSchema`; both survive the JSON round trip)
+    const res = await app.inject(
+      method === 'POST' ? { method, url: '/', payload: value as object } : { method, url: `/?${value}` },
+    )
+    return res.json().errors
+  }
+  const byAjv = async (value: unknown) => schemaProblems(await ajvErrors(value), 'body')
+  const byTypeBox = (value: unknown) => schemaProblems(withContext(Value.Errors(Body, value), Body, value), 'body')
+  const ok = { mode: 'CHAT', isAllowA: true, isAllowB: false }
+
+  it.each([
+    [
+      'undeclared fields, all of one object, with the close declared name',
+      { clientID: 'x', colour: 1 },
+      [
+        { in: 'body', path: 'clientID', problem: 'is not an allowed field', suggestion: 'clientId' },
+        { in: 'body', path: 'colour', problem: 'is not an allowed field' },
+        { in: 'body', path: 'clientId', problem: 'is required' },
+      ],
+    ],
+    [
+      'every missing required field of the object',
+      { clientId: 'x', settings: {} },
+      missingFields('settings', ['mode', 'isAllowA', 'isAllowB']),
+    ],
+    [
+      'a union of literals lists its values',
+      { clientId: 'x', settings: { ...ok, mode: 'SQL' } },
+      [
+        {
+          in: 'body',
+          path: 'settings.mode',
+          problem: 'must be one of: DRAG_DROP, CHAT',
+          allowedValues: ['DRAG_DROP', 'CHAT'],
+        },
+      ],
+    ],
+    [
+      'an enum lists its values',
+      { clientId: 'x', settings: { ...ok, level: 'ROW' } },
+      [
+        {
+          in: 'body',
+          path: 'settings.level',
+          problem: 'must be one of: TABLE, DATABASE',
+          allowedValues: ['TABLE', 'DATABASE'],
+        },
+      ],
+    ],
+    [
+      'a union of types',
+      { clientId: 'x', settings: { ...ok, note: 5 } },
+      [{ in: 'body', path: 'settings.note', problem: 'must be a string or null' }],
+    ],
+    [
+      'an array item, by its index',
+      { clientId: 'x', settings: { ...ok, items: ['ab', 'abcd'] } },
+      [{ in: 'body', path: 'settings.items[1]', problem: 'must be at most 3 characters long' }],
+    ],
+    ['a wrong type', { clientId: 5 }, [{ in: 'body', path: 'clientId', problem: 'must be a string' }]],
+    ['not an object at all', [1], [{ in: 'body', path: '', problem: 'must be an object' }]],
+  ])('%s', async (_, value, expected) => {
+    expect(await byAjv(value)).toEqual(expected)
+    expect(byTypeBox(value)).toEqual(expected)
+  })
+
+  it('does not suggest a declared name the object already has', async () => {
+    const problems = await byAjv({ clientId: 'x', clientID: 'y' })
+    expect(problems).toEqual([{ in: 'body', path: 'clientID', problem: 'is not an allowed field' }])
+  })
+
+  it('names at most 20 undeclared fields of a huge object, each name shortened', async () => {
+    const value = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`${'k'.repeat(100)}${i}`, 1]))
+    const problems = await byAjv({ clientId: 'x', ...value })
+    expect(problems).toHaveLength(20)
+    expect(problems[0]?.path).toBe(`["${'k'.repeat(64)}…"]`)
+  })
+
+  it('reports where the part of the request is', async () => {
+    expect(schemaProblems(await ajvErrors('clientID=x', 'GET'), 'query')).toEqual([
+      { in: 'query', path: 'clientID', problem: 'is not an allowed field', suggestion: 'clientId' },
+      { in: 'query', path: 'clientId', problem: 'is required' },
+    ])
+    expect(describeProblems([{ in: 'query', path: 'clientID', problem: 'is not an allowed field' }])).toBe(
+      'query string "clientID" is not an allowed field',
+    )
+  })
+})

@@ -146,13 +146,13 @@ describe.skipIf(!hasChromium)('the demo reads at 1440 and 390 px', () => {
       expect({ scroll: r.horizontalScroll, wide: r.wide }).toEqual({ scroll: false, wide: [] })
       expect(r.clipped).toEqual([])
       // single values fit, with the full value on hover
-      expect(r.singleValues).toHaveLength(3)
+      expect(r.singleValues).toHaveLength(4)
       for (const v of r.singleValues) {
         expect(v.text.length).toBeLessThanOrEqual(10)
         expect(v.title.replace(/[^\d]/g, '').startsWith(v.text.replace(/[^\d]/g, '').slice(0, 1))).toBe(true)
       }
       // table headers from labels, not raw lowercase column names
-      expect(r.headers).toEqual(['Customer', 'Country', 'Segment', 'Revenue', 'Orders'])
+      expect(r.headers).toEqual(['Customer', 'Country', 'Segment', 'Revenue', 'Orders', 'Refund rate'])
       // every category of the bar chart labelled
       expect(r.category.data.length).toBeGreaterThanOrEqual(4)
       expect(r.category.interval).toBe(0)

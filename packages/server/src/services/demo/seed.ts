@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { READ_ONLY_ACCESS } from '../../schemas/embeds.js'
 import { now } from '../../store/store.js'
 import { PRIMARY_ORGANIZATION_ID } from '../admin/admin-accounts.js'
+import type { DatamartInput } from '../datamarts/datamarts.js'
 import type { Services } from '../index.js'
 import { writeDemoDataset } from './dataset.js'
 import { demoDocument } from './document.js'
@@ -17,6 +18,30 @@ export const DEMO = {
   /** The dataset's folder under FILES_ROOT. */
   folder: 'demo',
 } as const
+
+/** The demo's datamart: both tables scoped by `tenant`; `refunded` (1 or 0) makes the refund rate an average. */
+const demoDatamart: DatamartInput = {
+  tableList: [
+    {
+      schemaName: 'main',
+      name: 'orders',
+      label: 'Orders',
+      clientColumn: 'tenant',
+      columns: [{ name: 'refunded', isCustomColumn: true, sql: "case when status = 'refunded' then 1 else 0 end" }],
+    },
+    { schemaName: 'main', name: 'customers', label: 'Customers', clientColumn: 'tenant' },
+  ],
+  relationships: [
+    {
+      parentTable: 'main.customers',
+      parentColumn: 'id',
+      childTable: 'main.orders',
+      childColumn: 'customer_id',
+      cardinality: 'OneToMany',
+      joinType: 'INNER JOIN',
+    },
+  ],
+}
 
 export interface DemoSeed {
   /** Set only on the run that created the data app: its key, to print once. */
@@ -50,22 +75,7 @@ export async function seedDemo(services: Services, log: FastifyBaseLogger): Prom
   // seeded by an earlier version, at an absolute path outside FILES_ROOT: move it to the new files
   else if (generated) await datasources.update(org, demoSource)
   if (!(await datamarts.byName(org, DEMO.datamart))) {
-    await datamarts.create(org, DEMO.datamart, DEMO.datasource, {
-      tableList: [
-        { schemaName: 'main', name: 'orders', label: 'Orders', clientColumn: 'tenant' },
-        { schemaName: 'main', name: 'customers', label: 'Customers', clientColumn: 'tenant' },
-      ],
-      relationships: [
-        {
-          parentTable: 'main.customers',
-          parentColumn: 'id',
-          childTable: 'main.orders',
-          childColumn: 'customer_id',
-          cardinality: 'OneToMany',
-          joinType: 'INNER JOIN',
-        },
-      ],
-    })
+    await datamarts.create(org, DEMO.datamart, DEMO.datasource, demoDatamart)
   }
   let workspace = await workspaces.byName(org, DEMO.workspace)
   if (!workspace) {
@@ -73,6 +83,8 @@ export async function seedDemo(services: Services, log: FastifyBaseLogger): Prom
     workspace = await workspaces.byName(org, DEMO.workspace)
   }
   if (workspace && !(await dashboards.byExternalId(workspace.id, DEMO.dashboardId))) {
+    // a datamart seeded by an earlier version may lack a column the document reads (refunded)
+    await datamarts.update(org, DEMO.datamart, demoDatamart)
     await dashboards.import(org, {
       workspaceName: DEMO.workspace,
       dashboardId: DEMO.dashboardId,

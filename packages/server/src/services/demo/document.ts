@@ -1,8 +1,37 @@
+import type { DatamartInput } from '../datamarts/datamarts.js'
+
+/**
+ * The datamart the demo document reads: both tables scoped by `tenant`; the custom column
+ * `refunded` (1 or 0) makes the refund rate an average.
+ */
+export const demoDatamart: DatamartInput = {
+  tableList: [
+    {
+      schemaName: 'main',
+      name: 'orders',
+      label: 'Orders',
+      clientColumn: 'tenant',
+      columns: [{ name: 'refunded', isCustomColumn: true, sql: "case when status = 'refunded' then 1 else 0 end" }],
+    },
+    { schemaName: 'main', name: 'customers', label: 'Customers', clientColumn: 'tenant' },
+  ],
+  relationships: [
+    {
+      parentTable: 'main.customers',
+      parentColumn: 'id',
+      childTable: 'main.orders',
+      childColumn: 'customer_id',
+      cardinality: 'OneToMany',
+      joinType: 'INNER JOIN',
+    },
+  ],
+}
+
 const USD = { style: 'currency', currency: 'USD' } as const
 
 /**
  * The demo dashboard: nine metrics over main.orders and main.customers (DuckDB over CSV), with
- * number formats (US dollars, a percent). `refunded` is a custom column of the demo datamart (seed.ts).
+ * number formats (US dollars, a percent). `refunded` is a custom column of demoDatamart (above).
  */
 export const demoDocument = {
   name: 'Sales overview',

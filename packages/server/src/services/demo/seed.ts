@@ -4,10 +4,9 @@ import type { FastifyBaseLogger } from 'fastify'
 import { READ_ONLY_ACCESS } from '../../schemas/embeds.js'
 import { now } from '../../store/store.js'
 import { PRIMARY_ORGANIZATION_ID } from '../admin/admin-accounts.js'
-import type { DatamartInput } from '../datamarts/datamarts.js'
 import type { Services } from '../index.js'
 import { writeDemoDataset } from './dataset.js'
-import { demoDocument } from './document.js'
+import { demoDatamart, demoDocument } from './document.js'
 
 export const DEMO = {
   dataApp: 'demo',
@@ -18,30 +17,6 @@ export const DEMO = {
   /** The dataset's folder under FILES_ROOT. */
   folder: 'demo',
 } as const
-
-/** The demo's datamart: both tables scoped by `tenant`; `refunded` (1 or 0) makes the refund rate an average. */
-const demoDatamart: DatamartInput = {
-  tableList: [
-    {
-      schemaName: 'main',
-      name: 'orders',
-      label: 'Orders',
-      clientColumn: 'tenant',
-      columns: [{ name: 'refunded', isCustomColumn: true, sql: "case when status = 'refunded' then 1 else 0 end" }],
-    },
-    { schemaName: 'main', name: 'customers', label: 'Customers', clientColumn: 'tenant' },
-  ],
-  relationships: [
-    {
-      parentTable: 'main.customers',
-      parentColumn: 'id',
-      childTable: 'main.orders',
-      childColumn: 'customer_id',
-      cardinality: 'OneToMany',
-      joinType: 'INNER JOIN',
-    },
-  ],
-}
 
 export interface DemoSeed {
   /** Set only on the run that created the data app: its key, to print once. */

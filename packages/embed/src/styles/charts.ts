@@ -148,7 +148,7 @@ export const charts = css`
     border-radius: calc(var(--_radius) * 0.7);
     /* a shade at the right edge while more columns lie beyond it (covered once scrolled to the end) */
     background:
-      linear-gradient(to left, transparent, var(--_surface) 60%) right / 32px 100% no-repeat local,
+      linear-gradient(to right, transparent, var(--_surface) 60%) right / 32px 100% no-repeat local,
       radial-gradient(farthest-side at 100% 50%, rgb(16 24 40 / 0.2), transparent) right / 14px 100% no-repeat scroll;
   }
   table.data {

@@ -9,11 +9,12 @@ import type { FilterValue } from './lib/filters.js'
 import { placeMetrics } from './lib/layout.js'
 import { parseOptions, type StrataOptions } from './lib/options.js'
 import { type ChartTheme, parseTheme, resolveChartTheme, type StrataTheme, themeToCssVars } from './lib/theme.js'
+import { MenuController } from './menu-controller.js'
 import { renderCard } from './render/card.js'
 import type { FilterBarHost } from './render/filter-bar-host.js'
 import { renderFilterBar } from './render/filters.js'
 import { clockIcon } from './render/icons.js'
-import { renderSidebar } from './render/sidebar.js'
+import { renderSidebar, renderSidebarToggle } from './render/sidebar.js'
 import { renderLoadError, renderLoading } from './render/states.js'
 import { styles } from './styles/index.js'
 
@@ -38,10 +39,14 @@ const TEXT_DEBOUNCE_MS = 400
  * @csspart filter - One filter field (`data-filter`, `data-type`, `data-locked`).
  * @csspart filter-label - A filter's label.
  * @csspart filter-control - A filter's control(s); also `date-start`, `date-end`, `number-min`, `number-max`.
- * @csspart multi-select - A multi-select dropdown (`<details>`).
- * @csspart multi-select-panel - Its panel: search box and checkboxes.
+ * @csspart dropdown - A filter's dropdown (date presets, Any/Yes/No, values): its trigger is a `filter-control`.
+ * @csspart dropdown-panel - Its panel (for a multi-select also `multi-select-panel`).
+ * @csspart dropdown-option - One option of it.
+ * @csspart multi-select - A multi-select filter's dropdown (also `dropdown`).
+ * @csspart single-select - A single-select filter's dropdown (also `dropdown`).
  * @csspart reset-button - "Reset filters".
- * @csspart sidebar - The list of metrics.
+ * @csspart sidebar-toggle - The "Metrics" button that opens the list of metrics.
+ * @csspart sidebar - The list of metrics (a panel over the grid).
  * @csspart sidebar-item - One entry of it (a button).
  * @csspart grid - The layout grid.
  * @csspart card - One metric (`data-metric-id`, `data-state`, `data-chart-type`).
@@ -111,6 +116,7 @@ export class StrataDashboard extends LitElement {
   }
 
   private readonly controller = new EmbedController(this)
+  private readonly menus = new MenuController(this)
   private parsedTheme: StrataTheme = {}
   private parsedOptions: StrataOptions = {}
   private chartTheme: ChartTheme | undefined
@@ -139,14 +145,8 @@ export class StrataDashboard extends LitElement {
     this.controller.retry()
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback()
-    document.addEventListener('pointerdown', this.closeMenus, true)
-  }
-
   override disconnectedCallback(): void {
     super.disconnectedCallback()
-    document.removeEventListener('pointerdown', this.closeMenus, true)
     for (const t of this.timers.values()) clearTimeout(t)
     this.timers.clear()
   }
@@ -259,15 +259,25 @@ export class StrataDashboard extends LitElement {
       setPage: (id: string, page: number) => c.setPage(id, page),
       retry: (id: string) => c.retry(id),
     }
+    const showTitle = permissions.showDashboardName && !single
     return html`
       ${
-        permissions.showDashboardName && !single
-          ? html`<header class="header" part="header"><h2 class="title" part="title">${embed.dashboard.name}</h2></header>`
+        showTitle || showSidebar
+          ? html`<header class="header" part="header">
+            ${showTitle ? html`<h2 class="title" part="title">${embed.dashboard.name}</h2>` : nothing}
+            ${
+              showSidebar
+                ? html`<div class="sidebar-anchor">
+                  ${renderSidebarToggle(this.menus)}
+                  ${renderSidebar(this.menus, ordered, (id) => this.scrollToMetric(id))}
+                </div>`
+                : nothing
+            }
+          </header>`
           : nothing
       }
       ${showFilters ? renderFilterBar(this.filterBarHost()) : nothing}
       <div class="body">
-        ${showSidebar ? renderSidebar(ordered, (id) => this.scrollToMetric(id)) : nothing}
         <div class="grid" part="grid">
           ${
             ordered.length === 0
@@ -290,6 +300,7 @@ export class StrataDashboard extends LitElement {
       editable: state.isEditable,
       locale: this.locale,
       canReset: state.canReset,
+      menus: this.menus,
       optionsFor: (f: RuntimeFilter) => state.optionsFor(f),
       setFilter: (name, value, debounce) => this.applyFilter(name, value, debounce === true),
       resetFilters: () => {
@@ -332,27 +343,5 @@ export class StrataDashboard extends LitElement {
     const smooth = !matchMedia('(prefers-reduced-motion: reduce)').matches
     card.scrollIntoView({ behavior: smooth ? 'smooth' : 'auto', block: 'start' })
     card.focus({ preventScroll: true })
-  }
-
-  /** Closes an open multi-select when the pointer goes down outside it; Escape closes it too. */
-  private readonly closeMenus = (e: Event): void => {
-    const path = e.composedPath()
-    for (const d of this.renderRoot.querySelectorAll<HTMLDetailsElement>('details.ms[open]')) {
-      if (!path.includes(d)) d.open = false
-    }
-  }
-
-  protected override firstUpdated(): void {
-    this.renderRoot.addEventListener('keydown', (e) => {
-      const event = e as KeyboardEvent
-      if (event.key !== 'Escape') return
-      const details = (event.composedPath() as Element[]).find(
-        (el) => el instanceof HTMLDetailsElement && el.classList.contains('ms'),
-      ) as HTMLDetailsElement | undefined
-      if (details?.open) {
-        details.open = false
-        details.querySelector('summary')?.focus()
-      }
-    })
   }
 }

@@ -373,3 +373,64 @@ describe('numbers that fit and agree', () => {
     expect(g(147694.7)).toBe('147,694.70')
   })
 })
+
+describe('the document’s number formats', () => {
+  const formats = {
+    revenue: { style: 'currency', currency: 'USD' },
+    refund_rate: { style: 'percent', decimals: 1 },
+  } as const
+  const withFormats = (chart: Parameters<typeof metric>[0]) => ({ ...metric(chart), formats })
+  const r = result(
+    [
+      { customer: 'Ada', revenue: 1_250_000.5, refund_rate: 0.125 },
+      { customer: 'Bo', revenue: '2500', refund_rate: 0.08 },
+    ],
+    [
+      ['customer', 'string'],
+      ['revenue', 'number'],
+      ['refund_rate', 'number'],
+    ],
+  )
+  type Tip = { tooltip: { valueFormatter: (v: number) => string } }
+
+  it('single values: the currency, compact on the card, in full on hover and in the summary', () => {
+    const v = buildVisual(withFormats({ type: 'single-value', y: ['revenue'] }), r, ctx)
+    expect(v).toMatchObject({ text: '$1.25M', fullText: '$1,250,000.50' })
+    expect(v.summary).toContain('$1,250,000.50')
+    const p = buildVisual(withFormats({ type: 'single-value', y: ['refund_rate'] }), r, ctx)
+    expect(p).toMatchObject({ text: '12.5%', fullText: '12.5%' })
+  })
+
+  it('axis ticks, tooltips and the summary of an axis chart', () => {
+    const b = echarts(buildVisual(withFormats({ type: 'bar', x: 'customer', y: ['revenue'] }), r, ctx))
+    const tick = (b.option.yAxis as { axisLabel: { formatter: (n: number) => string } }).axisLabel.formatter
+    expect([tick(0), tick(500), tick(1_500_000)]).toEqual(['$0', '$500', '$1.5M'])
+    const tip = (b.option.series as Tip[])[0]!.tooltip.valueFormatter
+    expect(tip(2500)).toBe('$2,500.00')
+    expect(b.summary).toContain('$1,250,000.50')
+    const pct = echarts(buildVisual(withFormats({ type: 'line', x: 'customer', y: ['refund_rate'] }), r, ctx))
+    const pctTick = (pct.option.yAxis as { axisLabel: { formatter: (n: number) => string } }).axisLabel.formatter
+    expect(pctTick(0.05)).toBe('5%')
+    expect(b.table.rows[1]).toEqual(['Bo', '$2,500.00'])
+  })
+
+  it('an axis shared by measures of different units shows plain numbers', () => {
+    const b = echarts(buildVisual(withFormats({ type: 'bar', x: 'customer', y: ['revenue', 'refund_rate'] }), r, ctx))
+    const tick = (b.option.yAxis as { axisLabel: { formatter: (n: number) => string } }).axisLabel.formatter
+    expect(tick(500)).toBe('500')
+    const tips = (b.option.series as Tip[]).map((s) => s.tooltip.valueFormatter)
+    expect([tips[0]!(500), tips[1]!(0.5)]).toEqual(['$500.00', '50.0%'])
+  })
+
+  it('table cells and pie tooltips', () => {
+    expect(buildVisual(withFormats({ type: 'table' }), r, ctx)).toMatchObject({
+      rows: [
+        ['Ada', '$1,250,000.50', '12.5%'],
+        ['Bo', '$2,500.00', '8.0%'],
+      ],
+    })
+    const pie = echarts(buildVisual(withFormats({ type: 'pie', x: 'customer', y: ['revenue'] }), r, ctx))
+    expect((pie.option.series as Tip[])[0]!.tooltip.valueFormatter(2500)).toBe('$2,500.00')
+    expect(pie.summary).toContain('($1,250,000.50)')
+  })
+})

@@ -38,12 +38,27 @@ export interface ChartConfig {
   readonly [key: string]: unknown
 }
 
+/**
+ * How one output column's numbers read (the dashboard document's `formats`). `percent`: the
+ * value is a fraction (0.25 → 25%). `currency`: an ISO 4217 code, with style currency.
+ */
+export interface ColumnFormat {
+  readonly style: 'number' | 'currency' | 'percent'
+  readonly currency?: string
+  /** Fixed decimals (0–6). */
+  readonly decimals?: number
+  /** true: always compact (1.2K, 3.4M); false: never; absent: from a size on (single values, axis ticks). */
+  readonly compact?: boolean
+}
+
 export type TimeGrain = 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year'
 
 export interface RuntimeMetric {
   readonly metricId: string
   readonly name: string
   readonly chart: ChartConfig
+  /** Output column name → its number format; absent when the document gives none. */
+  readonly formats?: Readonly<Record<string, ColumnFormat>>
   /** Dimension name → its time grain, for dimensions that have one (axis labels by grain). */
   readonly timeGrains?: Readonly<Record<string, TimeGrain | string>>
 }

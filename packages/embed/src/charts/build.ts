@@ -1,7 +1,8 @@
-import type { ChartConfig, ChartType, QueryResult, RuntimeMetric } from '../api/types.js'
+import type { ChartConfig, ChartType, ColumnFormat, QueryResult, RuntimeMetric } from '../api/types.js'
 import { PAGE_SIZE } from '../api/types.js'
+import { columnDecimals, formatMeasure, sameUnit } from '../lib/column-format.js'
 import { formatCell, formatTime, humanise, inferGrain, labelOf } from '../lib/format.js'
-import { decimalsFor, formatChange, formatNumber, isNumericType, percentChange, toNumber } from '../lib/numbers.js'
+import { formatChange, formatNumber, isNumericType, percentChange, toNumber } from '../lib/numbers.js'
 import type { ChartTheme } from '../lib/theme.js'
 import { columnsOf, dataTypeOf, resolveAxes } from './axes.js'
 import { mergeDeep } from './merge.js'
@@ -88,6 +89,8 @@ function passThrough(chart: ChartConfig): Record<string, unknown> {
 const decimalsOf = (chart: ChartConfig) =>
   typeof chart.decimals === 'number' && chart.decimals >= 0 && chart.decimals <= 10 ? chart.decimals : undefined
 const textOf = (v: unknown) => (typeof v === 'string' ? v : '')
+const formatOf = (metric: RuntimeMetric, column: string | undefined): ColumnFormat | undefined =>
+  column === undefined ? undefined : metric.formats?.[column]
 
 /** The picture of one metric result: an ECharts option, a table, a number, or "No data". */
 export function buildVisual(metric: RuntimeMetric, result: QueryResult, ctx: BuildContext): Visual {
@@ -120,14 +123,16 @@ function buildCartesian(metric: RuntimeMetric, type: ChartType, result: QueryRes
   const decimals = decimalsOf(chart)
   const series = y.map((column) => {
     const data = result.data.map((row) => toNumber(row[column]))
-    const fixed = decimals ?? decimalsFor(data)
+    const format = formatOf(metric, column)
+    const fixed = decimals ?? columnDecimals(data, format)
+    const valueFormatter = (v: number) => formatMeasure(v, 'value', format, { locale, decimals: fixed })
     return {
       name: column,
       type: seriesType,
       data,
       emphasis: { focus: 'series' },
-      // Read by our HTML tooltip: every value of a measure with the same decimals, in the viewer's locale.
-      tooltip: { valueFormatter: (v: number) => formatNumber(v, { locale, decimals: fixed }) },
+      // Read by our HTML tooltip: every value of a measure with the same decimals and format, in the viewer's locale.
+      tooltip: { valueFormatter },
       ...(seriesType === 'line'
         ? {
             smooth: chart.smooth === true,
@@ -156,12 +161,17 @@ function buildCartesian(metric: RuntimeMetric, type: ChartType, result: QueryRes
         ? { color: theme.muted, hideOverlap: true }
         : { color: theme.muted, interval: 0, hideOverlap: false, overflow: 'truncate' },
   }
+  // One axis for every measure: it carries their format when they all read in the same unit.
+  const axisFormat = y.every((c) => sameUnit(formatOf(metric, c), formatOf(metric, y[0])))
+    ? formatOf(metric, y[0])
+    : undefined
   const valueAxis = {
     type: 'value',
     splitLine: { lineStyle: { color: theme.border, type: 'dashed' } },
     axisLabel: {
       color: theme.muted,
-      formatter: (v: number) => formatNumber(v, { locale, compact: Math.abs(v) >= 10_000, decimals }),
+      formatter: (v: number) =>
+        formatMeasure(v, 'tick', axisFormat && { ...axisFormat, decimals: undefined }, { locale, decimals }),
     },
   }
   const option = mergeDeep(
@@ -182,8 +192,16 @@ function buildCartesian(metric: RuntimeMetric, type: ChartType, result: QueryRes
     type,
     option,
     legend,
-    summary: cartesianSummary(TYPE_NAMES[type], metric.name, x, categories, series, locale),
-    table: dataTable(result, x, y, locale, categories),
+    // The summary reads values by their format only where the document gives one.
+    summary: cartesianSummary(
+      TYPE_NAMES[type],
+      metric.name,
+      x,
+      categories,
+      series.map((s) => (formatOf(metric, s.name) ? { ...s, format: s.tooltip.valueFormatter } : s)),
+      locale,
+    ),
+    table: dataTable(metric, result, x, y, locale, categories),
   }
 }
 
@@ -253,7 +271,14 @@ function buildPie(metric: RuntimeMetric, type: 'pie' | 'doughnut', result: Query
       value: measure === undefined ? null : toNumber(row[measure]),
     }))
     .filter((d): d is { name: string; value: number } => d.value !== null)
-  const decimals = decimalsOf(metric.chart) ?? decimalsFor(data.map((d) => d.value))
+  const format = formatOf(metric, measure)
+  const decimals =
+    decimalsOf(metric.chart) ??
+    columnDecimals(
+      data.map((d) => d.value),
+      format,
+    )
+  const valueFormatter = (v: number) => formatMeasure(v, 'value', format, { locale, decimals })
   const option = mergeDeep(
     {
       ...baseOption(theme),
@@ -266,7 +291,7 @@ function buildPie(metric: RuntimeMetric, type: 'pie' | 'doughnut', result: Query
           avoidLabelOverlap: true,
           percentPrecision: 1,
           data,
-          tooltip: { valueFormatter: (v: number) => formatNumber(v, { locale, decimals }) },
+          tooltip: { valueFormatter },
           itemStyle: { borderColor: theme.surface, borderWidth: 2, borderRadius: type === 'doughnut' ? 4 : 0 },
           // Names are in the HTML legend; a slice's share sits on it, inside the canvas however narrow
           // the card, never cut to fit (overflow 'none'), in the text colour with a surface-coloured
@@ -294,8 +319,8 @@ function buildPie(metric: RuntimeMetric, type: 'pie' | 'doughnut', result: Query
     type,
     option,
     legend: data.map((d, i) => ({ name: d.name, color: theme.palette[i % theme.palette.length] ?? '#888' })),
-    summary: pieSummary(TYPE_NAMES[type], metric.name, measure, data, locale),
-    table: dataTable(result, x, measure === undefined ? [] : [measure], locale, names),
+    summary: pieSummary(TYPE_NAMES[type], metric.name, measure, data, locale, format && valueFormatter),
+    table: dataTable(metric, result, x, measure === undefined ? [] : [measure], locale, names),
   }
 }
 
@@ -309,16 +334,15 @@ function buildSingleValue(metric: RuntimeMetric, result: QueryResult, ctx: Build
     columns[0]
   const raw = column === undefined ? undefined : row[column]
   const value = toNumber(raw)
-  const decimals = decimalsOf(chart)
+  const format = formatOf(metric, column)
+  const options = { locale: ctx.locale, decimals: decimalsOf(chart) ?? columnDecimals([value], format) }
   const affix = (t: string) => `${textOf(chart.prefix)}${t}${textOf(chart.suffix)}`
+  // On the card: compact from 100,000 on (or as the format says); in full on hover and in the summary.
   const fullText =
     value === null
       ? formatCell(raw, column && dataTypeOf(result, column), ctx.locale) || '—'
-      : affix(formatNumber(value, { locale: ctx.locale, decimals: decimals ?? decimalsFor([value]) }))
-  const text =
-    value !== null && Math.abs(value) >= 100_000
-      ? affix(formatNumber(value, { locale: ctx.locale, compact: true, decimals: undefined, maxDecimals: 2 }))
-      : fullText
+      : affix(formatMeasure(value, 'full', format, options))
+  const text = value === null ? fullText : affix(formatMeasure(value, 'single', format, options))
   const comparison = toNumber(result.comparisonValue)
   const change = percentChange(value, comparison)
   const changeText = change === null ? null : formatChange(change, ctx.locale)
@@ -351,7 +375,7 @@ function buildTable(metric: RuntimeMetric, result: QueryResult, ctx: BuildContex
       numeric: isNumericType(t) || (t === undefined && result.data.some((r) => typeof r[name] === 'number')),
     }
   })
-  const cells = columnFormatters(result, names, ctx.locale, metric.timeGrains)
+  const cells = columnFormatters(metric, result, names, ctx.locale)
   const rows = result.data.map((row) => names.map((c, i) => cells[i]!(row[c])))
   const totalRecords = Math.max(result.totalRecords ?? 0, result.data.length)
   const pageCount = Math.max(1, Math.ceil(totalRecords / PAGE_SIZE))
@@ -369,30 +393,35 @@ function buildTable(metric: RuntimeMetric, result: QueryResult, ctx: BuildContex
 }
 
 /**
- * One formatter per column: numbers with the same decimals down the column (the most any of its
- * values needs, at most 2) and the viewer's grouping; other cells by their type.
+ * One formatter per column: numbers by the column's format (the document's `formats`), with the
+ * same decimals down the column (the most any of its values needs, at most 2) and the viewer's
+ * grouping; time buckets by their grain; other cells by their type.
  */
 function columnFormatters(
+  metric: RuntimeMetric,
   result: QueryResult,
   names: readonly string[],
   locale?: string,
-  grains?: RuntimeMetric['timeGrains'],
 ): ((v: unknown) => string)[] {
   return names.map((c) => {
     const type = dataTypeOf(result, c)
-    const grain = grains?.[c]
+    const grain = metric.timeGrains?.[c]
     if (grain) return (v: unknown) => formatTime(v, grain, locale)
-    const numbers = result.data.map((r) => r[c]).filter((v) => typeof v === 'number' || isNumericType(type))
+    const format = formatOf(metric, c)
+    // a formatted column reads numeric strings too (a SQL metric's decimals may come typed `unknown`)
+    const numeric = (v: unknown) => typeof v === 'number' || isNumericType(type) || (format && toNumber(v) !== null)
+    const numbers = result.data.map((r) => r[c]).filter(numeric)
     if (numbers.length === 0) return (v: unknown) => formatCell(v, type, locale)
-    const decimals = decimalsFor(numbers.map(toNumber))
+    const decimals = columnDecimals(numbers.map(toNumber), format)
     return (v: unknown) => {
-      const n = typeof v === 'number' || isNumericType(type) ? toNumber(v) : null
-      return n === null ? formatCell(v, type, locale) : formatNumber(n, { locale, decimals })
+      const n = numeric(v) ? toNumber(v) : null
+      return n === null ? formatCell(v, type, locale) : formatMeasure(n, 'value', format, { locale, decimals })
     }
   })
 }
 
 function dataTable(
+  metric: RuntimeMetric,
   result: QueryResult,
   x: string | undefined,
   y: readonly string[],
@@ -400,7 +429,7 @@ function dataTable(
   categories?: readonly string[],
 ): DataTable {
   const columns = [...(x === undefined ? [] : [x]), ...y]
-  const cells = columnFormatters(result, columns, locale)
+  const cells = columnFormatters(metric, result, columns, locale)
   const rows = result.data
     .slice(0, A11Y_ROWS)
     .map((row, r) =>

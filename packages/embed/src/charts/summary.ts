@@ -3,6 +3,8 @@ import { formatNumber } from '../lib/numbers.js'
 interface Series {
   readonly name: string
   readonly data: readonly (number | null)[]
+  /** The column's own format (the document's `formats`), else plain numbers. */
+  readonly format?: (v: number) => string
 }
 
 const MAX_SERIES = 3
@@ -16,11 +18,12 @@ export function cartesianSummary(
   series: readonly Series[],
   locale?: string,
 ): string {
-  const n = (v: number) => formatNumber(v, { locale })
+  const plain = (v: number) => formatNumber(v, { locale })
   const parts = [
     `${kind}: ${title}. ${categories.length} ${categories.length === 1 ? 'point' : 'points'}${x ? ` by ${x}` : ''}.`,
   ]
   for (const s of series.slice(0, MAX_SERIES)) {
+    const n = s.format ?? plain
     const points = s.data
       .map((v, i) => ({ v, label: categories[i] ?? '' }))
       .filter((p): p is { v: number; label: string } => p.v !== null)
@@ -46,6 +49,7 @@ export function pieSummary(
   measure: string | undefined,
   data: readonly { name: string; value: number }[],
   locale?: string,
+  format: (v: number) => string = (v) => formatNumber(v, { locale }),
 ): string {
   const total = data.reduce((sum, d) => sum + Math.max(0, d.value), 0)
   const top = [...data]
@@ -53,7 +57,7 @@ export function pieSummary(
     .slice(0, 3)
     .map(
       (d) =>
-        `${d.name} ${total > 0 ? formatNumber((d.value / total) * 100, { locale, decimals: 1 }) : '0'}% (${formatNumber(d.value, { locale })})`,
+        `${d.name} ${total > 0 ? formatNumber((d.value / total) * 100, { locale, decimals: 1 }) : '0'}% (${format(d.value)})`,
     )
   const head = `${kind}: ${title}. ${data.length} ${data.length === 1 ? 'slice' : 'slices'}${measure ? ` of ${measure}` : ''}.`
   return top.length ? `${head} Largest: ${top.join(', ')}.` : head

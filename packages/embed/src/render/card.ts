@@ -103,7 +103,8 @@ function renderVisual(host: CardHost, m: MetricState, visual: Visual): TemplateR
         ${
           visual.changeText
             ? html`<div class="sv-change ${visual.tone}" part="change" aria-hidden="true">
-              <span class="pill">${visual.changeText}</span><span class="sv-vs">vs previous period</span>
+              <span class="pill">${visual.changeText}</span
+              ><span class="sv-vs"><span class="long">vs previous period</span><span class="short">vs prev. period</span></span>
             </div>`
             : nothing
         }

@@ -1,5 +1,6 @@
 import type { RuntimeFilter } from '../api/types.js'
 import type { FilterValue, FilterValues } from '../lib/filters.js'
+import type { Menus } from '../menu-controller.js'
 
 /** What the filter bar needs from the element. */
 export interface FilterBarHost {
@@ -8,6 +9,8 @@ export interface FilterBarHost {
   readonly editable: boolean
   readonly locale: string | undefined
   readonly canReset: boolean
+  /** The open dropdown (one at a time, shared with the metrics panel). */
+  readonly menus: Menus
   optionsFor(filter: RuntimeFilter): string[]
   /** Applies at once (select, checkbox, date) or after a pause in typing (`debounce`). */
   setFilter(name: string, value: unknown, debounce?: boolean): void

@@ -10,9 +10,10 @@ import {
   type NumberRange,
   normalizeFilterValue,
 } from '../lib/filters.js'
+import { selectBox } from './dropdown.js'
 import type { Attrs, FilterBarHost } from './filter-bar-host.js'
 import { lockIcon } from './icons.js'
-import { multiSelect } from './multi-select.js'
+import { valueSelect } from './value-select.js'
 
 const CUSTOM = '__custom__'
 
@@ -48,10 +49,10 @@ function renderFilter(host: FilterBarHost, f: RuntimeFilter, id: string): Templa
   else {
     switch (f.type) {
       case 'multi-select':
-        control = multiSelect(host, f, attrs)
+        control = valueSelect(host, f, attrs, true)
         break
       case 'single-select':
-        control = singleSelect(host, f, attrs)
+        control = valueSelect(host, f, attrs, false)
         break
       case 'date-range':
         control = dateRange(host, f, attrs)
@@ -92,23 +93,6 @@ function readOnly(host: FilterBarHost, f: RuntimeFilter, a: Attrs, locked: boole
     />`
 }
 
-function singleSelect(host: FilterBarHost, f: RuntimeFilter, a: Attrs): TemplateResult {
-  const value = typeof a.value === 'string' ? a.value : ''
-  return html`${labelFor(a)}
-    <input
-      id=${a.id}
-      class="control"
-      part="filter-control"
-      type="search"
-      list="${a.id}-options"
-      autocomplete="off"
-      placeholder="Any"
-      .value=${live(value)}
-      @change=${(e: Event) => host.setFilter(f.name, (e.target as HTMLInputElement).value.trim() || undefined)}
-    />
-    <datalist id="${a.id}-options">${host.optionsFor(f).map((o) => html`<option value=${o}></option>`)}</datalist>`
-}
-
 function textInput(host: FilterBarHost, f: RuntimeFilter, a: Attrs): TemplateResult {
   const value = typeof a.value === 'string' ? a.value : ''
   // Not trimmed: the value is written back into the input while the user is still typing.
@@ -126,20 +110,25 @@ function textInput(host: FilterBarHost, f: RuntimeFilter, a: Attrs): TemplateRes
     />`
 }
 
+/** A label that names a dropdown (a button, which `<label for>` does not label for screen readers). */
+const dropdownLabel = (a: Attrs) =>
+  html`<span class="field-label" part="filter-label" id="${a.id}-label">${a.label}</span>`
+
 function booleanSelect(host: FilterBarHost, f: RuntimeFilter, a: Attrs): TemplateResult {
   const value = typeof a.value === 'boolean' ? String(a.value) : ''
-  return html`${labelFor(a)}
-    <select
-      id=${a.id}
-      class="control"
-      part="filter-control"
-      .value=${live(value)}
-      @change=${(e: Event) => host.setFilter(f.name, (e.target as HTMLSelectElement).value || undefined)}
-    >
-      <option value="" ?selected=${value === ''}>Any</option>
-      <option value="true" ?selected=${value === 'true'}>Yes</option>
-      <option value="false" ?selected=${value === 'false'}>No</option>
-    </select>`
+  return html`${dropdownLabel(a)}
+    ${selectBox(host.menus, {
+      id: a.id,
+      labelId: `${a.id}-label`,
+      value,
+      placeholder: value === '',
+      options: [
+        { value: '', label: 'Any' },
+        { value: 'true', label: 'Yes' },
+        { value: 'false', label: 'No' },
+      ],
+      onSelect: (v) => host.setFilter(f.name, v === '' ? undefined : v === 'true'),
+    })}`
 }
 
 function dateRange(host: FilterBarHost, f: RuntimeFilter, a: Attrs): TemplateResult {
@@ -147,8 +136,7 @@ function dateRange(host: FilterBarHost, f: RuntimeFilter, a: Attrs): TemplateRes
   const custom = range !== undefined || host.isCustomRange(f.name)
   const selected = custom ? CUSTOM : typeof a.value === 'string' ? a.value : ''
   const def = defaultOf(f)
-  const onSelect = (e: Event) => {
-    const v = (e.target as HTMLSelectElement).value
+  const onSelect = (v: string) => {
     host.setCustomRange(f.name, v === CUSTOM)
     if (v !== CUSTOM) host.setFilter(f.name, v || undefined)
   }
@@ -162,15 +150,23 @@ function dateRange(host: FilterBarHost, f: RuntimeFilter, a: Attrs): TemplateRes
     if (!valid) return void end.reportValidity()
     if (next.startDate || next.endDate) host.setFilter(f.name, next)
   }
-  return html`${labelFor(a)}
+  return html`${dropdownLabel(a)}
     <div class="range">
-      <select id=${a.id} class="control" part="filter-control" .value=${live(selected)} @change=${onSelect}>
-        <option value="" ?selected=${selected === ''}>
-          ${def === undefined ? 'Any time' : `Default (${describeFilterValue(f.type, def, host.locale)})`}
-        </option>
-        ${DATE_PRESETS.map((p) => html`<option value=${p} ?selected=${selected === p}>${p}</option>`)}
-        <option value=${CUSTOM} ?selected=${selected === CUSTOM}>Custom range…</option>
-      </select>
+      ${selectBox(host.menus, {
+        id: a.id,
+        labelId: `${a.id}-label`,
+        value: selected,
+        placeholder: selected === '',
+        options: [
+          {
+            value: '',
+            label: def === undefined ? 'Any time' : `Default (${describeFilterValue(f.type, def, host.locale)})`,
+          },
+          ...DATE_PRESETS.map((p) => ({ value: p, label: p })),
+          { value: CUSTOM, label: 'Custom range…' },
+        ],
+        onSelect,
+      })}
       ${
         custom
           ? html`<input

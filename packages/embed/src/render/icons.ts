@@ -11,3 +11,7 @@ export const nextIcon = icon(svg`<path d="m9 18 6-6-6-6"/>`)
 export const alertIcon = icon(svg`<circle cx="12" cy="12" r="9"/><path d="M12 8v5"/><path d="M12 16h.01"/>`)
 export const emptyIcon = icon(svg`<path d="M4 19h16"/><path d="M7 15v-3"/><path d="M12 15V9"/><path d="M17 15v-5"/>`)
 export const clockIcon = icon(svg`<circle cx="12" cy="12" r="9"/><path d="M12 7v5l3 2"/>`)
+export const checkIcon = icon(svg`<path d="M20 6 9 17l-5-5"/>`)
+export const listIcon = icon(
+  svg`<path d="M8 6h12"/><path d="M8 12h12"/><path d="M8 18h12"/><path d="M4 6h.01"/><path d="M4 12h.01"/><path d="M4 18h.01"/>`,
+)

@@ -91,9 +91,10 @@ export const charts = css`
     white-space: nowrap;
   }
   .sv-change {
-    display: inline-flex;
+    display: flex;
+    flex-wrap: wrap;
     align-items: center;
-    gap: 6px;
+    gap: 4px 6px;
     font-size: 13px;
     font-weight: 600;
   }
@@ -101,6 +102,7 @@ export const charts = css`
     padding: 2px 8px;
     border-radius: 999px;
     font-variant-numeric: tabular-nums;
+    white-space: nowrap;
   }
   .sv-change.good .pill {
     color: var(--_positive);
@@ -117,15 +119,37 @@ export const charts = css`
   .sv-vs {
     color: var(--_muted);
     font-weight: 400;
+    white-space: nowrap;
+  }
+  .sv-vs .short {
+    display: none;
+  }
+  /* a narrow card (four across a dashboard column): the short form, under the pill if need be */
+  @container (max-width: 190px) {
+    .sv-vs {
+      font-size: 12px;
+    }
+    .sv-vs .long {
+      display: none;
+    }
+    .sv-vs .short {
+      display: inline;
+    }
   }
 
-  /* Table */
+  /* Table: scrolls inside its card both ways (never the page), header row and first column stay */
   .table-wrap {
     flex: 1;
     min-height: 0;
+    min-width: 0;
     overflow: auto;
+    overscroll-behavior-x: contain;
     border: 1px solid var(--_border);
     border-radius: calc(var(--_radius) * 0.7);
+    /* a shade at the right edge while more columns lie beyond it (covered once scrolled to the end) */
+    background:
+      linear-gradient(to right, transparent, var(--_surface) 60%) right / 32px 100% no-repeat local,
+      radial-gradient(farthest-side at 100% 50%, rgb(16 24 40 / 0.2), transparent) right / 14px 100% no-repeat scroll;
   }
   table.data {
     width: 100%;
@@ -141,20 +165,32 @@ export const charts = css`
     white-space: nowrap;
     border-bottom: 1px solid var(--_border);
   }
+  table.data th:first-child,
+  table.data td:first-child {
+    position: sticky;
+    left: 0;
+    z-index: 1;
+    background: var(--_surface);
+    box-shadow: inset -1px 0 0 var(--_border);
+  }
   table.data th {
     position: sticky;
     top: 0;
-    z-index: 1;
+    z-index: 2;
     background: color-mix(in srgb, var(--_border) 30%, var(--_surface));
     color: var(--_muted);
     font-size: 12px;
     font-weight: 600;
   }
+  table.data th:first-child {
+    z-index: 3;
+    background: color-mix(in srgb, var(--_border) 30%, var(--_surface));
+  }
   table.data tbody tr:last-child td {
     border-bottom: 0;
   }
   table.data tbody tr:hover td {
-    background: color-mix(in srgb, var(--_primary) 4%, transparent);
+    background: color-mix(in srgb, var(--_primary) 4%, var(--_surface));
   }
   table.data .num {
     text-align: right;

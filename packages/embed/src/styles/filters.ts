@@ -1,6 +1,6 @@
 import { css } from 'lit'
 
-/** The filter bar and its controls (multi-select dropdown, ranges). */
+/** The filter bar and its controls (dropdowns, ranges). */
 export const filters = css`
   /* Filters */
   .filters {
@@ -65,17 +65,6 @@ export const filters = css`
     color: var(--_muted);
     cursor: not-allowed;
   }
-  select.control {
-    padding-right: 28px;
-    appearance: none;
-    background-image: linear-gradient(45deg, transparent 50%, currentColor 50%),
-      linear-gradient(135deg, currentColor 50%, transparent 50%);
-    background-position:
-      calc(100% - 15px) 15px,
-      calc(100% - 10px) 15px;
-    background-size: 5px 5px;
-    background-repeat: no-repeat;
-  }
   .range {
     display: flex;
     flex-wrap: wrap;
@@ -88,6 +77,9 @@ export const filters = css`
   .range input[type='date'].control {
     width: 150px;
   }
+  .range > .dd {
+    flex: 1 1 auto;
+  }
   .range-sep {
     color: var(--_muted);
   }
@@ -95,88 +87,139 @@ export const filters = css`
     margin-left: auto;
   }
 
-  /* Multi-select */
-  .ms {
+  /* Dropdowns (render/dropdown.ts): one style for every list a filter picks from */
+  .dd {
     position: relative;
   }
-  .ms > summary {
+  .dd-trigger {
     display: flex;
     align-items: center;
     justify-content: space-between;
     gap: 8px;
+    width: 100%;
     min-width: 180px;
     max-width: 280px;
-    line-height: 32px;
+    text-align: left;
     cursor: pointer;
-    list-style: none;
     user-select: none;
   }
-  .ms > summary::-webkit-details-marker {
-    display: none;
-  }
-  .ms > summary .value {
+  .dd-trigger .value {
     overflow: hidden;
     text-overflow: ellipsis;
     white-space: nowrap;
   }
-  .ms > summary .placeholder {
+  .dd-trigger .placeholder {
     color: var(--_muted);
   }
-  .ms > summary svg {
+  .dd-trigger svg {
     flex: none;
     width: 14px;
     height: 14px;
     color: var(--_muted);
     transition: transform 0.15s;
   }
-  .ms[open] > summary svg {
+  .dd-trigger[aria-expanded='true'] svg {
     transform: rotate(180deg);
   }
-  .ms-panel {
+  .dd-panel {
     position: absolute;
     z-index: 20;
     top: calc(100% + 6px);
     left: 0;
-    width: max(100%, 260px);
-    padding: 8px;
+    width: max(100%, 240px);
+    max-width: min(320px, calc(100cqi - 2 * var(--_gap)));
+    max-height: 300px;
+    overflow: auto;
+    margin: 0;
+    padding: 6px;
+    list-style: none;
     background: var(--_surface);
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
     box-shadow:
       0 10px 15px -3px rgb(16 24 40 / 0.1),
       0 4px 6px -4px rgb(16 24 40 / 0.1);
+    animation: pop-in 0.12s ease-out;
   }
-  .ms-panel .control {
+  .dd-panel[hidden] {
+    display: none;
+  }
+  .dd-panel:focus {
+    outline: none;
+  }
+  .dd-panel.search {
+    display: flex;
+    flex-direction: column;
+    width: max(100%, 260px);
+    max-height: none;
+    overflow: visible;
+    padding: 8px;
+  }
+  .dd-panel.search[hidden] {
+    display: none;
+  }
+  .dd-panel.search > .control {
     width: 100%;
   }
-  .ms-options {
+  .dd-options {
     max-height: 240px;
     overflow: auto;
     margin: 6px 0 0;
     padding: 0;
-    border: 0;
+    list-style: none;
   }
   .option {
     display: flex;
     align-items: center;
     gap: 8px;
+    min-height: 32px;
     padding: 6px 8px;
     border-radius: 6px;
     cursor: pointer;
   }
-  .option:hover {
-    background: color-mix(in srgb, var(--_primary) 8%, transparent);
+  .option-label {
+    flex: 1;
+    min-width: 0;
+    overflow-wrap: anywhere;
   }
-  .option input {
-    accent-color: var(--_primary);
-    margin: 0;
+  .option[data-active] {
+    background: color-mix(in srgb, var(--_primary) 9%, transparent);
+  }
+  .option[aria-selected='true'] {
+    color: var(--_primary);
+    font-weight: 550;
+  }
+  .option > svg {
+    width: 14px;
+    height: 14px;
+  }
+  .option .box {
+    flex: none;
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    width: 16px;
+    height: 16px;
+    border: 1.5px solid color-mix(in srgb, var(--_muted) 70%, var(--_border));
+    border-radius: 4px;
+    background: var(--_surface);
+  }
+  .option[aria-selected='true'] .box {
+    border-color: var(--_primary);
+    background: var(--_primary);
+    color: var(--_surface);
+  }
+  .option .box svg {
+    width: 12px;
+    height: 12px;
+    stroke-width: 3;
   }
   .hint {
     margin: 6px 8px;
     color: var(--_muted);
     font-size: 12px;
   }
-  .ms-footer {
+  .dd-footer {
     display: flex;
     justify-content: space-between;
     gap: 8px;

@@ -2,28 +2,52 @@ import { css } from 'lit'
 
 /** Sidebar, the 12-column grid (one column under 640px) and the metric cards. */
 export const layout = css`
-  /* Body: sidebar + grid */
+  /* Body: the grid at its full width */
   .body {
     flex: 1 0 auto;
     display: flex;
-    gap: var(--_gap);
-    align-items: flex-start;
   }
   .single .body {
     flex: 1 1 0;
     min-height: 0;
-    align-items: stretch;
+  }
+
+  /* Metrics panel: a popover under its toggle, over the filters and the grid */
+  .sidebar-anchor {
+    position: relative;
+    margin-left: auto;
+    align-self: center;
+  }
+  .sidebar-toggle[aria-expanded='true'] {
+    border-color: var(--_primary);
+    color: var(--_primary);
   }
   .sidebar {
-    position: sticky;
-    top: 0;
-    flex: none;
-    width: 200px;
+    position: absolute;
+    z-index: 30;
+    top: calc(100% + 6px);
+    right: 0;
+    width: 260px;
+    max-width: calc(100cqi - 2 * var(--_gap));
+    max-height: min(420px, 70vh);
+    overflow: auto;
     padding: 8px;
     background: var(--_surface);
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
-    box-shadow: var(--_shadow);
+    box-shadow:
+      0 12px 24px -6px rgb(16 24 40 / 0.16),
+      0 4px 8px -4px rgb(16 24 40 / 0.1);
+    animation: pop-in 0.12s ease-out;
+  }
+  .sidebar[hidden] {
+    display: none;
+  }
+  @keyframes pop-in {
+    from {
+      opacity: 0;
+      transform: translateY(-4px);
+    }
   }
   .sidebar h2 {
     margin: 4px 8px 8px;
@@ -41,7 +65,7 @@ export const layout = css`
   .sidebar button {
     display: block;
     width: 100%;
-    padding: 7px 8px;
+    padding: 8px;
     border: 0;
     background: transparent;
     border-radius: 6px;
@@ -51,9 +75,13 @@ export const layout = css`
     text-overflow: ellipsis;
     white-space: nowrap;
   }
-  .sidebar button:hover {
+  .sidebar button:hover,
+  .sidebar button:focus-visible {
     background: color-mix(in srgb, var(--_primary) 8%, transparent);
     color: var(--_primary);
+  }
+  .sidebar button:focus-visible {
+    outline-offset: -2px;
   }
 
   .grid {
@@ -112,12 +140,18 @@ export const layout = css`
   }
   .card-title {
     flex: 1;
+    min-width: 0;
     margin: 0;
     font-size: 14px;
     font-weight: 600;
+    line-height: 1.3;
+    /* up to two lines, then cut (the full title is its tooltip) */
+    display: -webkit-box;
+    -webkit-box-orient: vertical;
+    -webkit-line-clamp: 2;
+    line-clamp: 2;
     overflow: hidden;
-    text-overflow: ellipsis;
-    white-space: nowrap;
+    overflow-wrap: anywhere;
   }
   .spinner {
     width: 14px;
@@ -154,13 +188,6 @@ export const layout = css`
 
   /* Narrow: one column (container query on the element's own width, media query as a fallback) */
   @container (max-width: 639px) {
-    .body {
-      flex-direction: column;
-      align-items: stretch;
-    }
-    .sidebar {
-      display: none;
-    }
     .grid {
       grid-template-columns: minmax(0, 1fr);
     }
@@ -172,15 +199,12 @@ export const layout = css`
     .field {
       flex: 1 1 100%;
     }
-    .ms > summary {
+    .dd-trigger {
       max-width: none;
     }
   }
   @supports not (container-type: inline-size) {
     @media (max-width: 639px) {
-      .sidebar {
-        display: none;
-      }
       .grid {
         grid-template-columns: minmax(0, 1fr);
       }

@@ -39,10 +39,12 @@ export const OPERATORS = [
   'contains',
 ] as const
 export const FILTER_TYPES = ['multi-select', 'single-select', 'date-range', 'number-range', 'boolean', 'text'] as const
+export const NUMBER_STYLES = ['number', 'currency', 'percent'] as const
 
 export type ChartType = (typeof CHART_TYPES)[number]
 export type Operator = (typeof OPERATORS)[number]
 export type FilterType = (typeof FILTER_TYPES)[number]
+export type NumberStyle = (typeof NUMBER_STYLES)[number]
 
 const Scalar = Type.Union([Type.String({ maxLength: 10_000 }), Type.Number(), Type.Boolean(), Type.Null()])
 
@@ -117,6 +119,25 @@ export const QuerySchema = Type.Object(
   closed,
 )
 
+/**
+ * How the element shows one output column's numbers (docs/dashboard-document.md, "Number formats").
+ * `currency` is required with style currency and refused with the others (checked in document.ts).
+ */
+export const ColumnFormatSchema = Type.Object(
+  {
+    style: literals(NUMBER_STYLES),
+    currency: Type.Optional(
+      Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code (USD, EUR, …); only with style currency' }),
+    ),
+    decimals: Type.Optional(Type.Integer({ minimum: 0, maximum: 6 })),
+    compact: Type.Optional(Type.Boolean({ description: '1.2K, 3.4M' })),
+  },
+  { ...closed, description: 'percent: the value is a fraction (0.25 is 25%)' },
+)
+
+/** Output column name (a measure or dimension of a query metric, a column of a SQL metric) → its format. */
+export const MetricFormatsSchema = Type.Record(ColumnName, ColumnFormatSchema, { maxProperties: 100 })
+
 export const MetricSchema = Type.Object(
   {
     metricId: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.-]+$' }),
@@ -130,6 +151,7 @@ export const MetricSchema = Type.Object(
       },
       { additionalProperties: true, description: 'Presentation options beyond type/x/y pass through untouched' },
     ),
+    formats: Type.Optional(MetricFormatsSchema),
     query: Type.Optional(QuerySchema),
     sql: Type.Optional(Type.String({ minLength: 1, maxLength: 100_000 })),
     filters: Type.Optional(Type.Array(MetricFilterSchema, { maxItems: 100 })),
@@ -176,6 +198,8 @@ export type Measure = Static<typeof MeasureSchema>
 export type Dimension = Static<typeof DimensionSchema>
 export type Condition = Static<typeof ConditionSchema>
 export type MetricQuery = Static<typeof QuerySchema>
+export type ColumnFormat = Static<typeof ColumnFormatSchema>
+export type MetricFormats = Static<typeof MetricFormatsSchema>
 export type Metric = Static<typeof MetricSchema>
 export type LayoutItem = Static<typeof LayoutItemSchema>
 export type DashboardDocument = Static<typeof DashboardDocumentSchema>

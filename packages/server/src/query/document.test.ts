@@ -144,6 +144,42 @@ describe('validateDocument', () => {
     expect(error(d)).toContain(message)
   })
 
+  it('formats: closed objects keyed by a query metric’s measures and dimensions; any column of a SQL metric', () => {
+    const formats = {
+      revenue: { style: 'currency', currency: 'EUR', decimals: 0, compact: true },
+      month: { style: 'number' },
+    }
+    const ok = withMetric((m) => (m.formats = formats))
+    ok.metrics[1].formats = { anything: { style: 'percent', decimals: 1 } }
+    const v = validateDocument(ok, model(), 'postgres')
+    expect(v.metrics[0]?.formats).toEqual(formats)
+    expect(v.metrics[1]?.formats).toEqual({ anything: { style: 'percent', decimals: 1 } })
+    expect(error(withMetric((m) => (m.formats = { revenu: { style: 'number' } })))).toBe(
+      'importDashboardData.metrics[0].formats.revenu: metric rev has no measure or dimension "revenu" (formats may name "revenue", "month", "country")',
+    )
+    expect(error(withMetric((m) => (m.formats = { revenue: { style: 'currency' } })))).toBe(
+      'importDashboardData.metrics[0].formats.revenue.currency: style "currency" needs an ISO 4217 code, e.g. "USD"',
+    )
+    expect(error(withMetric((m) => (m.formats = { revenue: { style: 'percent', currency: 'USD' } })))).toContain(
+      'formats.revenue.currency: only style "currency" takes a currency',
+    )
+    expect(error(withMetric((m) => (m.formats = { revenue: { style: 'currency', currency: 'usd' } })))).toMatch(
+      /^importDashboardData\.metrics\[0\]\.formats\.revenue\.currency: .*pattern/,
+    )
+    expect(error(withMetric((m) => (m.formats = { revenue: { style: 'currency', currency: 'XYZ' } })))).toContain(
+      'formats.revenue.currency: "XYZ" is not an ISO 4217 currency code',
+    )
+    expect(error(withMetric((m) => (m.formats = { revenue: { style: 'money' } })))).toContain(
+      'formats.revenue.style: must be one of "number", "currency", "percent"',
+    )
+    expect(error(withMetric((m) => (m.formats = { revenue: { style: 'number', decimals: 7 } })))).toContain(
+      'formats.revenue.decimals',
+    )
+    expect(error(withMetric((m) => (m.formats = { revenue: { style: 'number', unit: 'kg' } })))).toBe(
+      'importDashboardData.metrics[0].formats.revenue: unknown field "unit"',
+    )
+  })
+
   it('refuses a SQL metric that is not one SELECT over tables of the model, naming the metric and the reason', () => {
     const sqlAt = (sql: string) => {
       const d = structuredClone(doc()) as Loose

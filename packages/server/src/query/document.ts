@@ -7,6 +7,7 @@ import {
   type DashboardDocument,
   DashboardDocumentSchema,
   type Metric,
+  type MetricFormats,
   type MetricQuery,
   type Operator,
 } from './document-schema.js'
@@ -118,6 +119,36 @@ function checkQuery(model: SemanticModel, q: MetricQuery, path: string): MetricQ
   return { ...q, from: from.key, measures, dimensions, where }
 }
 
+/** ISO 4217 codes this runtime formats (the browser's Intl knows the same list). */
+let currencies: ReadonlySet<string> | undefined
+const knownCurrency = (code: string): boolean => {
+  currencies ??= new Set(Intl.supportedValuesOf('currency'))
+  return currencies.has(code)
+}
+
+/**
+ * `formats`: each key an output column (for a query metric, one of its measures or dimensions;
+ * a SQL metric's columns are known only when it runs), `currency` with style currency only.
+ */
+function checkFormats(formats: MetricFormats, m: Metric, path: string): void {
+  const outputs = m.query ? [...(m.query.measures ?? []), ...(m.query.dimensions ?? [])].map((x) => x.name) : undefined
+  for (const [key, f] of Object.entries(formats)) {
+    const at = `${path}.formats.${key}`
+    if (key.length > 63) throw badRequest(`${at}: a column name has at most 63 characters`)
+    if (outputs !== undefined && !outputs.includes(key)) {
+      throw badRequest(
+        `${at}: metric ${m.metricId} has no measure or dimension "${key}" (formats may name ${outputs.map((o) => `"${o}"`).join(', ')})`,
+      )
+    }
+    if (f.style === 'currency' && f.currency === undefined)
+      throw badRequest(`${at}.currency: style "currency" needs an ISO 4217 code, e.g. "USD"`)
+    if (f.style !== 'currency' && f.currency !== undefined)
+      throw badRequest(`${at}.currency: only style "currency" takes a currency (this one is "${f.style}")`)
+    if (f.currency !== undefined && !knownCurrency(f.currency))
+      throw badRequest(`${at}.currency: "${f.currency}" is not an ISO 4217 currency code`)
+  }
+}
+
 function checkMetric(model: SemanticModel, dialect: DialectName | undefined, m: Metric, path: string): Metric {
   if ((m.query === undefined) === (m.sql === undefined)) {
     throw badRequest(`${path}: give exactly one of query or sql`)
@@ -138,6 +169,7 @@ function checkMetric(model: SemanticModel, dialect: DialectName | undefined, m: 
       if (!names.has(y)) throw badRequest(`${path}.chart.y[${i}]: no measure or dimension "${y}"`)
     })
   }
+  if (m.formats !== undefined) checkFormats(m.formats, m, path)
   if (m.comparison !== undefined && (m.query?.measures ?? []).length === 0) {
     throw badRequest(`${path}.comparison: compares the first measure, so it needs a query metric with a measure`)
   }

@@ -83,7 +83,7 @@ describe.skipIf(!hasChromium)('the demo in Chromium', () => {
     const panels = await cards(page)
     expect(panels.map((p) => p.tenant)).toEqual(['acme', 'globex'])
     for (const panel of panels) {
-      expect(panel.cards).toHaveLength(8)
+      expect(panel.cards).toHaveLength(9)
       for (const card of panel.cards) {
         expect(card.state, `${panel.tenant}/${card.metricId}`).toBe('ready')
         expect(card.drawn, `${panel.tenant}/${card.metricId} drew nothing`).toBe(true)

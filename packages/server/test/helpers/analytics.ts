@@ -30,6 +30,7 @@ export function salesDocument(schema: string) {
         metricId: 'revenue_by_country',
         name: 'Revenue by country',
         chart: { type: 'bar', x: 'country', y: ['revenue'] },
+        formats: { revenue: { style: 'currency', currency: 'USD' } },
         query: {
           from: `${schema}.orders`,
           measures: [

@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { writeDemoDataset } from '../../src/services/demo/dataset.js'
-import { demoDocument } from '../../src/services/demo/document.js'
-import { ACCESS, salesRelationships, salesTables } from '../helpers/analytics.js'
+import { demoDatamart, demoDocument } from '../../src/services/demo/document.js'
+import { ACCESS } from '../helpers/analytics.js'
 import { type JsonResponse, request } from '../helpers/process.js'
 
 /**
@@ -59,8 +59,8 @@ export async function setupFilesAnalytics(
       body: {
         name: 'sales',
         datasourceName: 'files',
-        tableList: salesTables('main'),
-        relationships: salesRelationships('main'),
+        // the demo's: the demo document reads its custom column (refunded)
+        ...demoDatamart,
       },
     }),
     'datamart',

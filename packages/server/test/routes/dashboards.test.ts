@@ -38,6 +38,10 @@ describe.skipIf(!hasPg).each(storeKinds)('dashboard import and export on %s', (s
     })
     const second = (await exportDashboard('copy')).json() as unknown as { data: unknown }
     expect(second.data).toEqual(doc.data)
+    // every field comes back, number formats included
+    expect((doc.data.metrics as { formats?: unknown }[])[1]?.formats).toEqual({
+      revenue: { style: 'currency', currency: 'USD' },
+    })
   })
 
   it('generates an id when none is given, takes dashboardName, rewrites schemaPairs', async () => {

@@ -452,11 +452,16 @@ describe.skipIf(!hasPg).each(storeKinds)('embeds, dashboards and metrics lists o
         params: userIdentifier ? { userIdentifier } : {},
       })
       const loaded = (await a.call('GET', `/api/v2/embed/runtime/${created.id}`, minted.token)).json() as {
-        metrics: { metricId: string; timeGrains?: Record<string, string> }[]
+        metrics: { metricId: string; timeGrains?: Record<string, string>; formats?: Record<string, unknown> }[]
       }
       // each metric carries its dimensions' time grains (axis labels by grain), none when it has none
       expect(loaded.metrics.find((m) => m.metricId === 'orders_by_month')?.timeGrains).toEqual({ month: 'month' })
       expect(loaded.metrics.find((m) => m.metricId === 'revenue')).not.toHaveProperty('timeGrains')
+      // and its number formats, as the document gives them
+      expect(loaded.metrics.find((m) => m.metricId === 'revenue_by_country')?.formats).toEqual({
+        revenue: { style: 'currency', currency: 'USD' },
+      })
+      expect(loaded.metrics.find((m) => m.metricId === 'revenue')).not.toHaveProperty('formats')
       const foreign = await a.call('POST', `/api/v2/embed/runtime/${created.id}/query`, minted.token, {
         metricId: 'acme_private',
       })

@@ -53,7 +53,7 @@ const demo: FastifyPluginAsyncTypebox = async (app) => {
       dataAppName: DEMO.dataApp,
       clientId: tenant,
       params: { allowedEmbeds: [DEMO.dashboardId], timezone: 'UTC' },
-      permissions: { isEnableDownloadMetrics: true, isShowDashboardName: true, isShowSideBar: false },
+      permissions: { isEnableDownloadMetrics: true, isShowDashboardName: true, isShowSideBar: true },
       expiryTime: TOKEN_TTL_MS,
     })
     return token

@@ -1,6 +1,7 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
 import { principalOf, requireGuestToken } from '../../auth/hooks.js'
 import { notFound } from '../../plugins/app/error-handler.js'
+import { MetricFormatsSchema } from '../../query/document-schema.js'
 import { responses } from '../../schemas/common.js'
 import { MetricQueryResult, RuntimeQueryBody } from '../../schemas/query.js'
 import { fieldsError } from '../../validation/fields.js'
@@ -33,6 +34,7 @@ const RuntimeEmbed = Type.Object({
       metricId: Type.String(),
       name: Type.String(),
       chart: Type.Unknown(),
+      formats: Type.Optional(MetricFormatsSchema),
       timeGrains: Type.Optional(
         Type.Record(Type.String(), Type.String(), {
           description: 'Dimension name → its timeGrain (hour, day, week, month, quarter, year), for axis labels',

@@ -1,4 +1,38 @@
-/** The demo dashboard: eight metrics over main.orders and main.customers (DuckDB over CSV). */
+import type { DatamartInput } from '../datamarts/datamarts.js'
+
+/**
+ * The datamart the demo document reads: both tables scoped by `tenant`; the custom column
+ * `refunded` (1 or 0) makes the refund rate an average.
+ */
+export const demoDatamart: DatamartInput = {
+  tableList: [
+    {
+      schemaName: 'main',
+      name: 'orders',
+      label: 'Orders',
+      clientColumn: 'tenant',
+      columns: [{ name: 'refunded', isCustomColumn: true, sql: "case when status = 'refunded' then 1 else 0 end" }],
+    },
+    { schemaName: 'main', name: 'customers', label: 'Customers', clientColumn: 'tenant' },
+  ],
+  relationships: [
+    {
+      parentTable: 'main.customers',
+      parentColumn: 'id',
+      childTable: 'main.orders',
+      childColumn: 'customer_id',
+      cardinality: 'OneToMany',
+      joinType: 'INNER JOIN',
+    },
+  ],
+}
+
+const USD = { style: 'currency', currency: 'USD' } as const
+
+/**
+ * The demo dashboard: nine metrics over main.orders and main.customers (DuckDB over CSV), with
+ * number formats (US dollars, a percent). `refunded` is a custom column of demoDatamart (above).
+ */
 export const demoDocument = {
   name: 'Sales overview',
   filters: [
@@ -15,9 +49,10 @@ export const demoDocument = {
     { name: 'amount', label: 'Order amount', type: 'number-range', table: 'main.orders', column: 'amount' },
   ],
   layout: [
-    { metricId: 'revenue', x: 0, y: 0, w: 4, h: 2 },
-    { metricId: 'orders', x: 4, y: 0, w: 4, h: 2 },
-    { metricId: 'average_order', x: 8, y: 0, w: 4, h: 2 },
+    { metricId: 'revenue', x: 0, y: 0, w: 3, h: 2 },
+    { metricId: 'orders', x: 3, y: 0, w: 3, h: 2 },
+    { metricId: 'average_order', x: 6, y: 0, w: 3, h: 2 },
+    { metricId: 'refund_rate', x: 9, y: 0, w: 3, h: 2 },
     { metricId: 'revenue_by_month', x: 0, y: 2, w: 8, h: 4 },
     { metricId: 'status_share', x: 8, y: 2, w: 4, h: 4 },
     { metricId: 'revenue_by_category', x: 0, y: 6, w: 6, h: 4 },
@@ -28,7 +63,8 @@ export const demoDocument = {
     {
       metricId: 'revenue',
       name: 'Revenue',
-      chart: { type: 'single-value', y: ['revenue'], format: 'currency' },
+      chart: { type: 'single-value', y: ['revenue'] },
+      formats: { revenue: { ...USD, compact: true } },
       query: { from: 'main.orders', measures: [{ name: 'revenue', aggregate: 'sum', column: 'amount' }] },
       comparison: { period: 'previous-period' },
     },
@@ -36,19 +72,30 @@ export const demoDocument = {
       metricId: 'orders',
       name: 'Orders',
       chart: { type: 'single-value', y: ['orders'] },
+      formats: { orders: { style: 'number', decimals: 0 } },
       query: { from: 'main.orders', measures: [{ name: 'orders', aggregate: 'count' }] },
       comparison: { period: 'previous-period' },
     },
     {
       metricId: 'average_order',
-      name: 'Average order value',
-      chart: { type: 'single-value', y: ['average'], format: 'currency' },
+      name: 'Avg. order value',
+      chart: { type: 'single-value', y: ['average'] },
+      formats: { average: USD },
       query: { from: 'main.orders', measures: [{ name: 'average', aggregate: 'avg', column: 'amount' }] },
+    },
+    {
+      metricId: 'refund_rate',
+      name: 'Refund rate',
+      chart: { type: 'single-value', y: ['refund_rate'], lowerIsBetter: true },
+      formats: { refund_rate: { style: 'percent', decimals: 1 } },
+      query: { from: 'main.orders', measures: [{ name: 'refund_rate', aggregate: 'avg', column: 'refunded' }] },
+      comparison: { period: 'previous-period' },
     },
     {
       metricId: 'revenue_by_month',
       name: 'Revenue by month',
       chart: { type: 'area', x: 'month', y: ['revenue'] },
+      formats: { revenue: USD },
       query: {
         from: 'main.orders',
         measures: [{ name: 'revenue', aggregate: 'sum', column: 'amount' }],
@@ -71,6 +118,7 @@ export const demoDocument = {
       metricId: 'revenue_by_category',
       name: 'Revenue by category',
       chart: { type: 'bar', x: 'category', y: ['revenue'] },
+      formats: { revenue: USD },
       query: {
         from: 'main.orders',
         measures: [{ name: 'revenue', aggregate: 'sum', column: 'amount' }],
@@ -95,11 +143,17 @@ group by 1 order by 1`,
       metricId: 'top_customers',
       name: 'Top customers',
       chart: { type: 'table' },
+      formats: {
+        revenue: USD,
+        orders: { style: 'number', decimals: 0 },
+        refund_rate: { style: 'percent', decimals: 1 },
+      },
       query: {
         from: 'main.orders',
         measures: [
           { name: 'revenue', aggregate: 'sum', column: 'amount' },
           { name: 'orders', aggregate: 'count' },
+          { name: 'refund_rate', aggregate: 'avg', column: 'refunded' },
         ],
         dimensions: [
           { name: 'customer', table: 'main.customers', column: 'name' },

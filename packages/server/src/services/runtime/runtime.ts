@@ -1,11 +1,11 @@
 import type { GuestClaims } from '../../auth/principal.js'
 import { ApiError, badRequest } from '../../errors.js'
-import type { DashboardFilter, LayoutItem, Metric } from '../../query/document.js'
+import type { DashboardFilter, LayoutItem, Metric, MetricFormats } from '../../query/document.js'
 import { filterKey } from '../../query/filters.js'
 import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
 import type { Embed, Embeds } from '../embeds/embeds.js'
 import type { MetricQueries, MetricResult } from '../query/metric-queries.js'
-import { toCsv } from './csv.js'
+import { csvHeaders, toCsv } from './csv.js'
 
 /** What the browser may do with this embed: the token's permissions AND the embed's settings. */
 export interface EffectivePermissions {
@@ -33,11 +33,16 @@ export interface RuntimeEmbed {
   readonly timezone: string
 }
 
-/** A metric as the browser sees it: its chart, and the time grain of each grained dimension (for axis labels). */
+/**
+ * A metric as the browser sees it: its chart, its columns' number formats, and the time grain of
+ * each grained dimension (for axis labels).
+ */
 export interface RuntimeMetric {
   readonly metricId: string
   readonly name: string
   readonly chart: Metric['chart']
+  /** Output column → number format (the document's `formats`; absent when it has none). */
+  readonly formats?: MetricFormats
   /** Dimension name → its `timeGrain` (only dimensions that have one; absent when none). */
   readonly timeGrains?: Readonly<Record<string, string>>
 }
@@ -50,6 +55,7 @@ function runtimeMetric(m: Metric): RuntimeMetric {
     metricId: m.metricId,
     name: m.name,
     chart: m.chart,
+    ...(m.formats ? { formats: m.formats } : {}),
     ...(Object.keys(grains).length ? { timeGrains: grains } : {}),
   }
 }
@@ -136,8 +142,10 @@ export class Runtime {
       throw new ApiError('UNAUTHORIZED', 403, 'Downloading metric data is not allowed for this token')
     }
     const result = await this.run(claims, opened, { ...filters, metricId })
-    const columns = result.metaData.columns.map((c) => c.name)
-    const csv = toCsv(columns.length ? columns : Object.keys(result.data[0] ?? {}), result.data)
+    const names = result.metaData.columns.map((c) => c.name)
+    const columns = names.length ? names : Object.keys(result.data[0] ?? {})
+    const metric = opened.dashboard.document.metrics.find((m) => m.metricId === metricId)
+    const csv = toCsv(columns, result.data, csvHeaders(columns, metric?.formats))
     return result.truncated ? { csv, truncated: true } : { csv }
   }
 

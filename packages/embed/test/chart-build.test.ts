@@ -275,6 +275,23 @@ describe('time axes by grain', () => {
     const weeks = { ...m, timeGrains: { quarter: 'week' } }
     expect(echarts(buildVisual(weeks, quarters, ctx)).option.xAxis).toMatchObject({ data: ['2025-W40', '2026-W01'] })
   })
+  it("keeps a long line's first and last date labels inside the plot (aligned inward, not centred on the edge)", () => {
+    const days = result(
+      Array.from({ length: 60 }, (_, i) => ({ day: new Date(Date.UTC(2026, 0, 1 + i)).toISOString(), web: i })),
+      [
+        ['day', 'date'],
+        ['web', 'integer'],
+      ],
+    )
+    const line = { ...metric({ type: 'line', x: 'day', y: ['web'] }), timeGrains: { day: 'day' } }
+    expect(echarts(buildVisual(line, days, ctx)).option.xAxis).toMatchObject({
+      axisLabel: { hideOverlap: true, alignMinLabel: 'left', alignMaxLabel: 'right' },
+    })
+    // bars sit in bands: their labels stay centred under them
+    const bars = { ...metric({ type: 'bar', x: 'day', y: ['web'] }), timeGrains: { day: 'day' } }
+    const barLabel = (echarts(buildVisual(bars, days, ctx)).option.xAxis as { axisLabel: object }).axisLabel
+    expect(barLabel).not.toHaveProperty('alignMaxLabel')
+  })
   it('formats time columns of tables by grain too', () => {
     const m = { ...metric({ type: 'table' }), timeGrains: { quarter: 'quarter' } }
     expect(buildVisual(m, quarters, ctx)).toMatchObject({

@@ -99,7 +99,8 @@ function renderVisual(host: CardHost, m: MetricState, visual: Visual): TemplateR
       return html`<div class="empty" part="empty">${emptyIcon}<span>No data</span></div>`
     case 'single-value':
       return html`<div class="single-value" part="chart" role="img" aria-label=${visual.summary}>
-        <div class="sv-value" part="value" aria-hidden="true" title=${visual.fullText}>${visual.text}</div>
+        <div class="sv-value" part="value" aria-hidden="true" title=${visual.fullText}
+          style="--sv-chars:${Math.max(4, visual.text.length)}">${visual.text}</div>
         ${
           visual.changeText
             ? html`<div class="sv-change ${visual.tone}" part="change" aria-hidden="true">

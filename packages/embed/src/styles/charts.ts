@@ -81,7 +81,8 @@ export const charts = css`
     container-type: inline-size;
   }
   .sv-value {
-    font-size: clamp(20px, 16cqi, 44px);
+    /* as large as the card allows, and small enough that the whole value fits (≈0.62em a character) */
+    font-size: clamp(14px, min(16cqi, 100cqi / (var(--sv-chars) * 0.62)), 44px);
     font-weight: 700;
     letter-spacing: -0.02em;
     line-height: 1.1;

@@ -1,4 +1,5 @@
 import { type Static, type TLiteral, type TUnion, Type } from 'typebox'
+import { worded } from '../validation/schema-errors.js'
 
 /**
  * The dashboard document (DESIGN.md §2.2, docs/dashboard-document.md): what export writes and
@@ -127,7 +128,10 @@ export const ColumnFormatSchema = Type.Object(
   {
     style: literals(NUMBER_STYLES),
     currency: Type.Optional(
-      Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code (USD, EUR, …); only with style currency' }),
+      Type.String({
+        pattern: worded('^[A-Z]{3}$', 'a three-letter ISO 4217 code (USD, EUR, JPY)'),
+        description: 'ISO 4217 code (USD, EUR, …); only with style currency',
+      }),
     ),
     decimals: Type.Optional(Type.Integer({ minimum: 0, maximum: 6 })),
     compact: Type.Optional(Type.Boolean({ description: '1.2K, 3.4M' })),

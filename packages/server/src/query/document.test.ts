@@ -164,19 +164,19 @@ describe('validateDocument', () => {
       'formats.revenue.currency: only style "currency" takes a currency',
     )
     expect(error(withMetric((m) => (m.formats = { revenue: { style: 'currency', currency: 'usd' } })))).toMatch(
-      /^importDashboardData\.metrics\[0\]\.formats\.revenue\.currency: .*pattern/,
+      /^importDashboardData\.metrics\[0\]\.formats\.revenue\.currency must be a three-letter ISO 4217 code/,
     )
     expect(error(withMetric((m) => (m.formats = { revenue: { style: 'currency', currency: 'XYZ' } })))).toContain(
       'formats.revenue.currency: "XYZ" is not an ISO 4217 currency code',
     )
     expect(error(withMetric((m) => (m.formats = { revenue: { style: 'money' } })))).toContain(
-      'formats.revenue.style: must be one of "number", "currency", "percent"',
+      'formats.revenue.style must be one of: number, currency, percent',
     )
     expect(error(withMetric((m) => (m.formats = { revenue: { style: 'number', decimals: 7 } })))).toContain(
       'formats.revenue.decimals',
     )
     expect(error(withMetric((m) => (m.formats = { revenue: { style: 'number', unit: 'kg' } })))).toBe(
-      'importDashboardData.metrics[0].formats.revenue: unknown field "unit"',
+      'importDashboardData.metrics[0].formats.revenue.unit is not an allowed field',
     )
   })
 

@@ -12,6 +12,7 @@ import { installJsonBodyParsing } from './plugins/app/json-body.js'
 import { proxyTrust } from './plugins/app/rate-limit/client.js'
 import rateLimit from './plugins/app/rate-limit/plugin.js'
 import { MemoryRateLimitStore, RedisRateLimitStore } from './plugins/app/rate-limit/stores.js'
+import { DashboardDocumentSchema } from './query/document-schema.js'
 import adminAccount from './routes/admin/admin-account.js'
 import serviceToken from './routes/admin/service-token.js'
 import dashboardLists from './routes/data-app/dashboards.js'
@@ -29,6 +30,8 @@ import datasourceFiles from './routes/service/datasource-files.js'
 import datasources from './routes/service/datasources.js'
 import workspaces from './routes/service/workspaces.js'
 import { ErrorResponse } from './schemas/common.js'
+import { DATASOURCE_COMPONENTS } from './schemas/datasource-request.js'
+import { documentFailures } from './schemas/openapi.js'
 import { createServices, type Services } from './services/index.js'
 
 declare module 'fastify' {
@@ -81,6 +84,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installErrorHandling(app)
   installJsonBodyParsing(app)
   app.addSchema(ErrorResponse)
+  // named schemas the document references (#/components/schemas/…); no route validates with them
+  app.addSchema(DashboardDocumentSchema)
+  for (const schema of DATASOURCE_COMPONENTS) app.addSchema(schema)
 
   let closing = false
   app.addHook('preClose', async () => {
@@ -141,6 +147,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       })
       await api.register(swaggerUi, { routePrefix: '/docs', staticCSP: true })
       api.get('/openapi.json', { schema: { hide: true } }, async () => api.swagger())
+      // every operation's error responses, from the route and its OperationDoc (schemas/openapi.ts)
+      api.addHook('onRoute', documentFailures)
 
       await api.register(health)
       await api.register(adminAccount)

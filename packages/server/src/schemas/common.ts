@@ -1,4 +1,4 @@
-import { type TSchema, Type } from '@fastify/type-provider-typebox'
+import { Type } from '@fastify/type-provider-typebox'
 
 export const ErrorResponse = Type.Object(
   {
@@ -21,23 +21,6 @@ export const PATTERN_WORDING = new Map<string, string>()
 export function worded(pattern: string, wording: string): string {
   PATTERN_WORDING.set(pattern, wording)
   return pattern
-}
-
-/** Response schemas for a route: its 200 body plus the shared error shape. */
-export function responses<T extends TSchema>(ok: T) {
-  const error = Type.Ref('ErrorResponse')
-  return {
-    200: ok,
-    400: error,
-    401: error,
-    403: error,
-    404: error,
-    409: error,
-    413: error,
-    415: error,
-    429: error,
-    500: error,
-  }
 }
 
 /** Query-string booleans and numbers are strings (spec convention 4). */

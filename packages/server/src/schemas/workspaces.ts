@@ -22,7 +22,13 @@ export const WorkspaceBody = Type.Object(
     customSummaryPrompt: Type.Optional(Type.String({ maxLength: 10_000 })),
     themeName: Type.Optional(Type.String({ maxLength: 200 })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      { name: 'main', connectionType: 'DATAMART', datamartName: 'sales', themeName: 'default' },
+      { name: 'raw', connectionType: 'DATASOURCE', datasourceName: 'warehouse' },
+    ],
+  },
 )
 
 export const WorkspaceResponse = Type.Object({

@@ -65,7 +65,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       const given = req.headers['x-request-id']
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
     },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    ajv: {
+      customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false },
+      // named examples of a body in /openapi.json (an annotation: validation ignores it)
+      plugins: [(ajv) => ajv.addKeyword({ keyword: 'x-examples' })],
+    },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // A malformed URL escape or an over-long path parameter is refused by the router before
     // the error handler is reached: answer those in the error shape too.
@@ -145,7 +149,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         },
         refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
       })
-      await api.register(swaggerUi, { routePrefix: '/docs', staticCSP: true })
+      await api.register(swaggerUi, {
+        routePrefix: '/docs',
+        theme: { title: 'Strata API reference' },
+        // No top bar: its Swagger logo is an SVG with an inline <style>, which the CSP refuses.
+        uiConfig: { layout: 'BaseLayout', deepLinking: true, defaultModelsExpandDepth: 0 },
+        staticCSP: true,
+        // The spec is never sent to validator.swagger.io, and a plain-http instance (a LAN
+        // address) must not have its scripts upgraded to an https:// that does not answer.
+        transformStaticCSP: (header) =>
+          header
+            .replace(' validator.swagger.io', '')
+            .replace(/\s*upgrade-insecure-requests;?/, '')
+            .trim(),
+      })
       api.get('/openapi.json', { schema: { hide: true } }, async () => api.swagger())
       // every operation's error responses, from the route and its OperationDoc (schemas/openapi.ts)
       api.addHook('onRoute', documentFailures)

@@ -146,7 +146,13 @@ export const DATASOURCE_UPDATE_EXAMPLES = [
 export const DatasourceCreateRequest: Json = {
   description: 'A datasource: its type, the credentials of that type (with its name) and, optionally, its tenancy.',
   oneOf: variants('TenancySettings'),
-  examples: DATASOURCE_CREATE_EXAMPLES,
+  'x-examples': {
+    postgres: {
+      summary: 'PostgreSQL, rows of each client in a table (TABLE tenancy)',
+      value: DATASOURCE_CREATE_EXAMPLES[0],
+    },
+    csv: { summary: 'CSV files uploaded under FILES_ROOT/files', value: DATASOURCE_CREATE_EXAMPLES[1] },
+  },
 }
 
 /** `PUT /api/v2/datasource` as documented: the complete credentials of the same type; tenancy merges. */

@@ -110,6 +110,12 @@ const metricEmbed = {
   accessSettings: { ...READ_ONLY_ACCESS },
 } as const
 
+/** Named examples (the document only: no route validates these schemas). */
+const namedEmbedExamples = {
+  dashboard: { summary: 'A dashboard embed, with its full accessSettings', value: dashboardEmbed },
+  metric: { summary: 'An embed of one metric', value: metricEmbed },
+}
+
 /**
  * For `/openapi.json` only: the create body per embedType, with the accessSettings fields the
  * service requires on create (the route validates CreateEmbedBody; the service checks these and
@@ -147,7 +153,7 @@ export const CreateEmbedRequest = Type.Union(
       { additionalProperties: false, title: 'Metric embed' },
     ),
   ],
-  { examples: [dashboardEmbed, metricEmbed] },
+  { 'x-examples': namedEmbedExamples },
 )
 
 export const IdResponse = Type.Object({ id: Type.String(), error: Type.Null() })
@@ -238,7 +244,7 @@ export const LegacyDeleteEmbedBody = Type.Object(
 
 /** For `/openapi.json`: the preferred create path, which also takes the legacy delete body. */
 export const CreateOrDeleteEmbedRequest = Type.Union([...CreateEmbedRequest.anyOf, LegacyDeleteEmbedBody], {
-  examples: [dashboardEmbed, metricEmbed],
+  'x-examples': namedEmbedExamples,
 })
 
 export const RenameEmbedBody = Type.Object(

@@ -24,10 +24,16 @@ export const WorkspaceBody = Type.Object(
   },
   {
     additionalProperties: false,
-    examples: [
-      { name: 'main', connectionType: 'DATAMART', datamartName: 'sales', themeName: 'default' },
-      { name: 'raw', connectionType: 'DATASOURCE', datasourceName: 'warehouse' },
-    ],
+    'x-examples': {
+      datamart: {
+        summary: 'Dashboards over a datamart',
+        value: { name: 'main', connectionType: 'DATAMART', datamartName: 'sales', themeName: 'default' },
+      },
+      datasource: {
+        summary: 'Dashboards straight over a datasource',
+        value: { name: 'raw', connectionType: 'DATASOURCE', datasourceName: 'warehouse' },
+      },
+    },
   },
 )
 

@@ -12,6 +12,7 @@ import { installJsonBodyParsing } from './plugins/app/json-body.js'
 import { proxyTrust } from './plugins/app/rate-limit/client.js'
 import rateLimit from './plugins/app/rate-limit/plugin.js'
 import { MemoryRateLimitStore, RedisRateLimitStore } from './plugins/app/rate-limit/stores.js'
+import { DashboardDocumentSchema } from './query/document-schema.js'
 import adminAccount from './routes/admin/admin-account.js'
 import serviceToken from './routes/admin/service-token.js'
 import dashboardLists from './routes/data-app/dashboards.js'
@@ -29,6 +30,8 @@ import datasourceFiles from './routes/service/datasource-files.js'
 import datasources from './routes/service/datasources.js'
 import workspaces from './routes/service/workspaces.js'
 import { ErrorResponse } from './schemas/common.js'
+import { DATASOURCE_COMPONENTS } from './schemas/datasource-request.js'
+import { documentFailures } from './schemas/openapi.js'
 import { createServices, type Services } from './services/index.js'
 import { AJV_OPTIONS } from './validation/schema-errors.js'
 
@@ -63,7 +66,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       const given = req.headers['x-request-id']
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
     },
-    ajv: { customOptions: { ...AJV_OPTIONS } },
+    ajv: {
+      customOptions: { ...AJV_OPTIONS },
+      // named examples of a body in /openapi.json (an annotation: validation ignores it)
+      plugins: [(ajv) => ajv.addKeyword({ keyword: 'x-examples' })],
+    },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // A malformed URL escape or an over-long path parameter is refused by the router before
     // the error handler is reached: answer those in the error shape too.
@@ -82,6 +89,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installErrorHandling(app)
   installJsonBodyParsing(app)
   app.addSchema(ErrorResponse)
+  // named schemas the document references (#/components/schemas/…); no route validates with them
+  app.addSchema(DashboardDocumentSchema)
+  for (const schema of DATASOURCE_COMPONENTS) app.addSchema(schema)
 
   let closing = false
   app.addHook('preClose', async () => {
@@ -140,8 +150,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         },
         refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
       })
-      await api.register(swaggerUi, { routePrefix: '/docs', staticCSP: true })
+      await api.register(swaggerUi, {
+        routePrefix: '/docs',
+        theme: { title: 'Strata API reference' },
+        // No top bar: its Swagger logo is an SVG with an inline <style>, which the CSP refuses.
+        uiConfig: { layout: 'BaseLayout', deepLinking: true, defaultModelsExpandDepth: 0 },
+        staticCSP: true,
+        // The spec is never sent to validator.swagger.io, and a plain-http instance (a LAN
+        // address) must not have its scripts upgraded to an https:// that does not answer.
+        transformStaticCSP: (header) =>
+          header
+            .replace(' validator.swagger.io', '')
+            .replace(/\s*upgrade-insecure-requests;?/, '')
+            .trim(),
+      })
       api.get('/openapi.json', { schema: { hide: true } }, async () => api.swagger())
+      // every operation's error responses, from the route and its OperationDoc (schemas/openapi.ts)
+      api.addHook('onRoute', documentFailures)
 
       await api.register(health)
       await api.register(adminAccount)

@@ -30,8 +30,9 @@ function isStale(): boolean {
  * build is never used by mistake. Unit-test runs of other folders stay fast.
  */
 function mayRunLiveTests(argv: readonly string[]): boolean {
-  // test/reliability holds live-process tests too (durability, shutdown, faults, soak)
-  const liveDirs = ['process', 'reliability'].map((dir) => join(SERVER_DIR, 'test', dir))
+  // test/reliability holds live-process tests too (durability, shutdown, faults, soak), and the
+  // browser tests start the built server as well
+  const liveDirs = ['process', 'reliability', 'browser'].map((dir) => join(SERVER_DIR, 'test', dir))
   const filters: string[] = []
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string

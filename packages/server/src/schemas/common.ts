@@ -1,4 +1,4 @@
-import { type TSchema, Type } from '@fastify/type-provider-typebox'
+import { Type } from '@fastify/type-provider-typebox'
 import { worded } from '../validation/schema-errors.js'
 
 export const ErrorResponse = Type.Object(
@@ -15,23 +15,6 @@ export const ErrorResponse = Type.Object(
 // The wording of string patterns in a 400 (`worded(pattern, 'host[:port]')`) lives with the
 // rest of the validation messages.
 export { worded }
-
-/** Response schemas for a route: its 200 body plus the shared error shape. */
-export function responses<T extends TSchema>(ok: T) {
-  const error = Type.Ref('ErrorResponse')
-  return {
-    200: ok,
-    400: error,
-    401: error,
-    403: error,
-    404: error,
-    409: error,
-    413: error,
-    415: error,
-    429: error,
-    500: error,
-  }
-}
 
 /** Query-string booleans and numbers are strings (spec convention 4). */
 export const BooleanString = Type.Union([Type.Literal('true'), Type.Literal('false')])

@@ -23,7 +23,10 @@ export const DashboardListBody = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ isPagination: true, pageNumber: 1, filters: { dashboardNames: ['Sales overview'] } }],
+  },
 )
 export const DashboardList = Type.Object({
   data: Type.Array(Type.Object({ name: Type.String(), externalDashboardId: Type.String(), embedId: Type.String() })),
@@ -51,11 +54,12 @@ export const MetricList = Type.Object({
   ),
 })
 
-export const ExportDashboardBody = Type.Object({ dashboardId: Id, workspaceName: Id }, { additionalProperties: false })
-export const DashboardExport = Type.Object({
-  _meta: Type.Object({ exportedAt: Type.String(), workspaceName: Type.String(), dashboardId: Type.String() }),
-  data: Type.Record(Type.String(), Type.Unknown()),
-})
+export const ExportDashboardBody = Type.Object(
+  { dashboardId: Id, workspaceName: Id },
+  { additionalProperties: false, examples: [{ dashboardId: 'sales-overview', workspaceName: 'main' }] },
+)
+const ExportMeta = Type.Object({ exportedAt: Type.String(), workspaceName: Type.String(), dashboardId: Type.String() })
+export const DashboardExport = Type.Object({ _meta: ExportMeta, data: Type.Record(Type.String(), Type.Unknown()) })
 
 export const ImportDashboardBody = Type.Object(
   {
@@ -78,7 +82,7 @@ export const ImportDashboardResponse = Type.Object({
   }),
 })
 
-/** DESIGN.md §2.12: the import's body with the id of the dashboard to replace required. */
+/** The import's body with the id of the dashboard to replace required. */
 export const UpdateDashboardBody = Type.Object(
   {
     workspaceName: Id,
@@ -94,12 +98,83 @@ export const DeletedResponse = Type.Object({ id: Type.String(), error: Type.Null
 export const ValidateDashboardResponse = Type.Object({
   data: Type.Object({
     valid: Type.Boolean({ description: 'Every metric compiled and ran (with no rows returned)' }),
-    metrics: Type.Array(
-      Type.Object({
-        metricId: Type.String(),
-        valid: Type.Boolean(),
-        error: Type.Optional(Type.String({ description: "The compiler's or the warehouse's reason" })),
-      }),
+    metrics: Type.Immutable(
+      Type.Array(
+        Type.Object({
+          metricId: Type.String(),
+          valid: Type.Boolean(),
+          error: Type.Optional(Type.String({ description: "The compiler's or the warehouse's reason" })),
+        }),
+      ),
     ),
   }),
 })
+
+/**
+ * The dashboard routes validate `importDashboardData` as an object: the service checks it
+ * against the document schema and the workspace's model, naming the path of the problem
+ * (`importDashboardData.metrics[2].query.from: …`). `/openapi.json` shows these bodies instead,
+ * whose document is the named DashboardDocument schema (query/document-schema.ts).
+ */
+export const DashboardDocumentRef = Type.Ref('DashboardDocument')
+
+/** A complete, valid dashboard document: the examples of the import, update and validate bodies. */
+export const EXAMPLE_DOCUMENT = {
+  name: 'Sales overview',
+  description: 'Revenue and orders by country and month',
+  filters: [
+    { name: 'country', label: 'Country', type: 'multi-select', table: 'public.orders', column: 'country' },
+    {
+      name: 'period',
+      label: 'Period',
+      type: 'date-range',
+      table: 'public.orders',
+      column: 'ordered_at',
+      default: 'Last 90 days',
+    },
+  ],
+  layout: [
+    { metricId: 'revenue', x: 0, y: 0, w: 4, h: 2 },
+    { metricId: 'revenue_by_country', x: 4, y: 0, w: 8, h: 4 },
+  ],
+  metrics: [
+    {
+      metricId: 'revenue',
+      name: 'Revenue',
+      chart: { type: 'single-value' },
+      query: { from: 'public.orders', measures: [{ name: 'revenue', aggregate: 'sum', column: 'amount' }] },
+      comparison: { period: 'previous-period' },
+    },
+    {
+      metricId: 'revenue_by_country',
+      name: 'Revenue by country',
+      chart: { type: 'bar', x: 'country', y: ['revenue'] },
+      query: {
+        from: 'public.orders',
+        measures: [{ name: 'revenue', aggregate: 'sum', column: 'amount' }],
+        dimensions: [{ name: 'country', column: 'country' }],
+        orderBy: [{ name: 'revenue', direction: 'desc' }],
+        limit: 10,
+      },
+      filters: [{ name: 'status', label: 'Order status', type: 'multi-select', column: 'status' }],
+    },
+  ],
+}
+
+const importExample = {
+  workspaceName: 'main',
+  importDashboardData: EXAMPLE_DOCUMENT,
+  dashboardId: 'sales-overview',
+  dashboardName: 'Sales overview',
+  schemaPairs: [{ replaceSchema: 'staging', targetSchema: 'public' }],
+}
+
+export const ImportDashboardRequest = Type.Object(
+  { ...ImportDashboardBody.properties, importDashboardData: DashboardDocumentRef },
+  { additionalProperties: false, examples: [importExample] },
+)
+export const UpdateDashboardRequest = Type.Object(
+  { ...UpdateDashboardBody.properties, importDashboardData: DashboardDocumentRef },
+  { additionalProperties: false, examples: [importExample] },
+)
+export const DashboardExportDocument = Type.Object({ _meta: ExportMeta, data: DashboardDocumentRef })

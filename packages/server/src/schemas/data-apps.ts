@@ -1,7 +1,10 @@
 import { Type } from '@fastify/type-provider-typebox'
 import { AlphanumericName, BooleanString, PageNumberString, worded } from './common.js'
 
-export const CreateDataAppBody = Type.Object({ name: AlphanumericName }, { additionalProperties: false })
+export const CreateDataAppBody = Type.Object(
+  { name: AlphanumericName },
+  { additionalProperties: false, examples: [{ name: 'salesapp' }] },
+)
 export const CreateDataAppResponse = Type.Object({ name: Type.String(), key: Type.String() })
 
 export const DataAppList = Type.Object({
@@ -12,13 +15,15 @@ export const DataAppList = Type.Object({
       createdAt: Type.String(),
       updatedAt: Type.String(),
       embedCount: Type.Integer(),
-      embeds: Type.Array(
-        Type.Object({
-          name: Type.String(),
-          embedId: Type.String(),
-          createdAt: Type.String(),
-          updatedAt: Type.String(),
-        }),
+      embeds: Type.Immutable(
+        Type.Array(
+          Type.Object({
+            name: Type.String(),
+            embedId: Type.String(),
+            createdAt: Type.String(),
+            updatedAt: Type.String(),
+          }),
+        ),
       ),
     }),
   ),
@@ -30,7 +35,10 @@ export const CreateApiTokenBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 100 }),
     description: Type.Optional(Type.String({ maxLength: 500 })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ dataAppName: 'salesapp', name: 'backend-eu', description: 'The EU backend, rotated quarterly' }],
+  },
 )
 
 export const ApiTokenListQuery = Type.Object(
@@ -65,6 +73,6 @@ const Domain = Type.String({
 
 export const WhitelistDomainsBody = Type.Object(
   { domains: Type.Array(Domain, { maxItems: 100 }) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ domains: ['app.example.com', '*.customer.com', 'localhost:3000'] }] },
 )
 export const WhitelistDomainsResponse = Type.Object({ data: Type.Array(Type.String()) })

@@ -59,6 +59,35 @@ export const RelationshipInput = Type.Object(
 
 const TenancySettingsInput = Type.Object({}, { additionalProperties: true, description: 'as on the datasource' })
 
+/** Two tables of the example warehouse, joined; a client column, a label, a hidden and a custom column. */
+const exampleTables = {
+  tableList: [
+    {
+      schemaName: 'public',
+      name: 'orders',
+      label: 'Orders',
+      clientColumn: 'tenant',
+      columns: [
+        { name: 'amount', label: 'Amount', defaultSort: 'DESC' },
+        { name: 'internal_note', isHide: true },
+        { name: 'amount_eur', isCustomColumn: true, sql: 'amount * 0.92', label: 'Amount (EUR)' },
+      ],
+    },
+    { schemaName: 'public', name: 'customers', label: 'Customers', clientColumn: 'tenant' },
+  ],
+  relationships: [
+    {
+      parentTable: 'public.customers',
+      parentColumn: 'id',
+      childTable: 'public.orders',
+      childColumn: 'customer_id',
+      name: 'customer orders',
+      cardinality: 'OneToMany',
+      joinType: 'LEFT JOIN',
+    },
+  ],
+}
+
 export const CreateDatamartBody = Type.Object(
   {
     name: Name,
@@ -67,7 +96,7 @@ export const CreateDatamartBody = Type.Object(
     relationships: Type.Optional(Type.Array(RelationshipInput, { maxItems: 1000 })),
     tenancySettings: Type.Optional(TenancySettingsInput),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name: 'sales', datasourceName: 'warehouse', ...exampleTables }] },
 )
 
 export const UpdateDatamartBody = Type.Object(
@@ -77,13 +106,16 @@ export const UpdateDatamartBody = Type.Object(
     relationships: Type.Optional(Type.Array(RelationshipInput, { maxItems: 1000 })),
     tenancySettings: Type.Optional(TenancySettingsInput),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ datamartName: 'sales', ...exampleTables }] },
 )
 
 export const DatamartIdResponse = Type.Object({ id: Type.String(), error: Type.Null() })
 
 export const DeleteDatamartQuery = Type.Object({ datamartName: Name }, { additionalProperties: false })
-export const DeleteDatamartBody = Type.Object({ datamartName: Name }, { additionalProperties: false })
+export const DeleteDatamartBody = Type.Object(
+  { datamartName: Name },
+  { additionalProperties: false, examples: [{ datamartName: 'sales' }] },
+)
 
 export const DatamartListQuery = Type.Object(
   {
@@ -100,7 +132,7 @@ export const DatamartListBody = Type.Object(
     pageNumber: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
     expandDetails: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ isPagination: true, pageNumber: 1, expandDetails: false }] },
 )
 
 const DatamartColumn = Type.Object({

@@ -24,10 +24,12 @@ export const DatasourceResponse = Type.Object({
     createdAt: Type.String(),
     updatedAt: Type.String(),
     warnings: Type.Optional(
-      Type.Array(Type.String(), {
-        description:
-          'Present when the datasource was saved but introspection found no table (the reason and what to do)',
-      }),
+      Type.Immutable(
+        Type.Array(Type.String(), {
+          description:
+            'Present when the datasource was saved but introspection found no table (the reason and what to do)',
+        }),
+      ),
     ),
   }),
   error: Type.Null(),
@@ -41,11 +43,11 @@ export const DeletedResponse = Type.Object({ id: Type.String(), error: Type.Null
 export const SyncBody = Type.Object(
   {
     input: Type.Object(
-      { datasourceId: Type.String({ minLength: 1, maxLength: 200 }) },
+      { datasourceId: Type.String({ minLength: 1, maxLength: 200, description: 'The id from create, or the name' }) },
       { additionalProperties: false },
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ input: { datasourceId: 'warehouse' } }] },
 )
 export const MessageResponse = Type.Object({ data: Type.Object({ message: Type.String() }) })
 
@@ -75,7 +77,10 @@ export const FileParams = Type.Object(
 )
 
 /** The raw file: any Content-Type, never parsed. */
-export const FileBody = Type.Unknown({ description: 'The file itself, as the raw body (up to FILE_UPLOAD_LIMIT)' })
+export const FileBody = Type.Unknown({
+  description: 'The file itself, as the raw body (up to FILE_UPLOAD_LIMIT)',
+  examples: ['country,amount,ordered_at\nDE,120.50,2026-01-15\nFR,80.00,2026-01-16\n'],
+})
 
 export const StoredFileResponse = Type.Object({
   data: Type.Object({

@@ -60,16 +60,100 @@ function partial<T extends Record<string, TSchema>>(fields: T) {
 /** Every field optional: create-time requiredness is checked by the service (it depends on embedType). */
 export const AccessSettings = partial(accessFields)
 
+const EmbedName = Type.String({ minLength: 1, maxLength: 200, description: 'Defaults to the embed id' })
+
 export const CreateEmbedBody = Type.Object(
   {
     dashboardId: Id,
     embedType: Type.Union([Type.Literal('dashboard'), Type.Literal('metric')]),
     metricId: Type.Optional(Id),
     workspaceName: Id,
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(EmbedName),
     accessSettings: Type.Optional(AccessSettings),
   },
   { additionalProperties: false },
+)
+
+/** accessSettings with `required` required and every other field optional. */
+function accessSettingsRequiring(required: readonly AccessField[], description: string) {
+  const fields = Object.fromEntries(
+    Object.entries(accessFields).map(([k, v]) => [k, required.includes(k as AccessField) ? v : Type.Optional(v)]),
+  ) as unknown as Record<AccessField, TSchema>
+  return Type.Object(fields, { additionalProperties: false, description })
+}
+
+/** A complete accessSettings: every field, the required ones included. */
+export const EXAMPLE_ACCESS_SETTINGS = {
+  datamartName: 'sales',
+  ...READ_ONLY_ACCESS,
+  isAllowAiPilot: false,
+  isAllowEndUserDashboardFilter: true,
+  dashboardFilterColumns: [{ tableName: 'public.orders', columns: ['country', 'status'] }],
+  isAllowUnderlyingData: true,
+  joinModel: 'single',
+  tableTenancySettings: [{ name: 'public.orders', clientColumn: 'tenant' }],
+} as const
+
+const dashboardEmbed = {
+  dashboardId: 'sales-overview',
+  embedType: 'dashboard',
+  workspaceName: 'main',
+  name: 'Sales overview',
+  accessSettings: EXAMPLE_ACCESS_SETTINGS,
+} as const
+const metricEmbed = {
+  dashboardId: 'sales-overview',
+  embedType: 'metric',
+  metricId: 'revenue',
+  workspaceName: 'main',
+  name: 'Revenue',
+  accessSettings: { ...READ_ONLY_ACCESS },
+} as const
+
+/** Named examples (the document only: no route validates these schemas). */
+const namedEmbedExamples = {
+  dashboard: { summary: 'A dashboard embed, with its full accessSettings', value: dashboardEmbed },
+  metric: { summary: 'An embed of one metric', value: metricEmbed },
+}
+
+/**
+ * For `/openapi.json` only: the create body per embedType, with the accessSettings fields the
+ * service requires on create (the route validates CreateEmbedBody; the service checks these and
+ * answers a 400 naming the missing field).
+ */
+export const CreateEmbedRequest = Type.Union(
+  [
+    Type.Object(
+      {
+        dashboardId: Id,
+        embedType: Type.Literal('dashboard'),
+        workspaceName: Id,
+        name: Type.Optional(EmbedName),
+        accessSettings: accessSettingsRequiring(
+          ['datamartName', ...REQUIRED_ON_CREATE],
+          'Required for a dashboard embed, with datamartName and every permission flag.',
+        ),
+      },
+      { additionalProperties: false, title: 'Dashboard embed' },
+    ),
+    Type.Object(
+      {
+        dashboardId: Id,
+        embedType: Type.Literal('metric'),
+        metricId: Id,
+        workspaceName: Id,
+        name: Type.Optional(EmbedName),
+        accessSettings: Type.Optional(
+          accessSettingsRequiring(
+            REQUIRED_ON_CREATE,
+            'Optional for a metric embed; when given, every permission flag.',
+          ),
+        ),
+      },
+      { additionalProperties: false, title: 'Metric embed' },
+    ),
+  ],
+  { 'x-examples': namedEmbedExamples },
 )
 
 export const IdResponse = Type.Object({ id: Type.String(), error: Type.Null() })
@@ -79,10 +163,26 @@ export const LegacyDeleteResponse = Type.Object({ id: Type.String(), error: Type
 export const UpdateEmbedBody = Type.Object(
   {
     embedId: Id,
-    accessSettings: Type.Object({}, { additionalProperties: true }),
+    accessSettings: Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description:
+          'The accessSettings fields to change (any subset); the others keep their values. Checked by the service: an unknown field or a wrong type is 400 INVALID_ACCESS_SETTINGS.',
+      },
+    ),
     workspaceName: Type.Optional(Id),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        embedId: 'emb_1f2e3d4c5b6a7988',
+        accessSettings: { isAllowUnderlyingData: false, joinModel: 'multi' },
+        workspaceName: 'main',
+      },
+    ],
+  },
 )
 
 export const ListEmbedsQuery = Type.Object(
@@ -99,7 +199,7 @@ export const ListEmbedsBody = Type.Object(
     pageNumber: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
     clientId: Type.Optional(Id),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ isPagination: true, pageNumber: 1, clientId: 'acme' }] },
 )
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])
@@ -139,8 +239,13 @@ export const LegacyDeleteEmbedQuery = Type.Object(
 )
 export const LegacyDeleteEmbedBody = Type.Object(
   { embedId: Id, isDeleteDashboard: Type.Optional(Type.Boolean()) },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'Delete an embed (legacy form)' },
 )
+
+/** For `/openapi.json`: the preferred create path, which also takes the legacy delete body. */
+export const CreateOrDeleteEmbedRequest = Type.Union([...CreateEmbedRequest.anyOf, LegacyDeleteEmbedBody], {
+  'x-examples': namedEmbedExamples,
+})
 
 export const RenameEmbedBody = Type.Object(
   {
@@ -148,41 +253,70 @@ export const RenameEmbedBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
     isRenameDashboard: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ embedId: 'emb_1f2e3d4c5b6a7988', name: 'Sales (EMEA)', isRenameDashboard: true }],
+  },
 )
 export const RenameResponse = Type.Object({ id: Type.String(), name: Type.String(), error: Type.Null() })
 
 export const ExportEmbedQuery = Type.Object({ embedId: Id }, { additionalProperties: false })
-export const ExportEmbedBody = Type.Object({ embedId: Id }, { additionalProperties: false })
+export const ExportEmbedBody = Type.Object(
+  { embedId: Id },
+  { additionalProperties: false, examples: [{ embedId: 'emb_1f2e3d4c5b6a7988' }] },
+)
 
-export const EmbedExport = Type.Object({
-  _meta: Type.Object({
-    exportedAt: Type.String(),
-    embedId: Type.String(),
-    name: Type.String(),
-    embedType: Type.String(),
-    dashboardId: Type.String(),
-    embedDataAppAccessSetting: Type.Record(Type.String(), Type.Unknown()),
-  }),
-  data: Type.Record(Type.String(), Type.Unknown()),
+const EmbedExportMeta = Type.Object({
+  exportedAt: Type.String(),
+  embedId: Type.String(),
+  name: Type.String(),
+  embedType: Type.String(),
+  dashboardId: Type.String(),
+  embedDataAppAccessSetting: Type.Record(Type.String(), Type.Unknown()),
 })
+export const EmbedExport = Type.Object({ _meta: EmbedExportMeta, data: Type.Record(Type.String(), Type.Unknown()) })
+/** For `/openapi.json`: the exported document is the named DashboardDocument schema. */
+export const EmbedExportDocument = Type.Object({ _meta: EmbedExportMeta, data: Type.Ref('DashboardDocument') })
 
 export const SchemaPairs = Type.Array(
   Type.Object({ replaceSchema: Id, targetSchema: Id }, { additionalProperties: false }),
   { maxItems: 100 },
 )
 
-export const EmptyDashboardEmbedBody = Type.Object(
+const emptyDashboardEmbedFields = {
+  dashboardId: Id,
+  workspaceName: Id,
+  clientId: Id,
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  isRenameDashboard: Type.Optional(Type.Boolean()),
+  importDashboardData: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  schemaPairs: Type.Optional(SchemaPairs),
+  accessSettings: AccessSettings,
+}
+export const EmptyDashboardEmbedBody = Type.Object(emptyDashboardEmbedFields, { additionalProperties: false })
+
+/** For `/openapi.json`: the document is the named DashboardDocument schema, accessSettings as required on create. */
+export const EmptyDashboardEmbedRequest = Type.Object(
   {
-    dashboardId: Id,
-    workspaceName: Id,
-    clientId: Id,
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    isRenameDashboard: Type.Optional(Type.Boolean()),
-    importDashboardData: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-    schemaPairs: Type.Optional(SchemaPairs),
-    accessSettings: AccessSettings,
+    ...emptyDashboardEmbedFields,
+    importDashboardData: Type.Optional(Type.Ref('DashboardDocument')),
+    accessSettings: accessSettingsRequiring(
+      ['datamartName', ...REQUIRED_ON_CREATE],
+      'With datamartName and every permission flag, as for a dashboard embed.',
+    ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        dashboardId: 'acme-sales',
+        workspaceName: 'main',
+        clientId: 'acme',
+        name: 'Acme sales',
+        isRenameDashboard: true,
+        accessSettings: EXAMPLE_ACCESS_SETTINGS,
+      },
+    ],
+  },
 )
 export const EmptyDashboardEmbedResponse = Type.Object({ id: Type.String(), name: Type.String(), error: Type.Null() })

@@ -82,7 +82,32 @@ export const GuestTokenBody = Type.Object(
     datasourceName: Type.Optional(Str),
     datamartName: Type.Optional(Str),
   },
-  strict,
+  {
+    ...strict,
+    examples: [
+      {
+        dataAppName: 'salesapp',
+        clientId: 'acme',
+        params: {
+          rlsSettings: [{ metricId: 'revenue', values: { region: ['EMEA'] } }],
+          appFilters: [{ metricId: 'revenue_by_country', values: { status: ['paid', 'shipped'] } }],
+          dashboardAppFilters: [
+            { dashboardId: 'sales-overview', values: { Country: ['DE', 'FR'] }, isShowOnUrl: true },
+          ],
+          hideDashboardFilters: ['period'],
+          allowedEmbeds: ['sales-overview'],
+          accessPermissions: {
+            isAllowEndUserDashboardFilter: true,
+            dashboardFilterColumns: [{ tableName: 'public.orders', columns: ['country'] }],
+          },
+          userIdentifier: 'user-42',
+          timezone: 'Europe/Berlin',
+        },
+        permissions: { isEnableDownloadMetrics: true, isEnableUnderlyingData: false, isShowDashboardName: true },
+        expiryTime: 3_600_000,
+      },
+    ],
+  },
 )
 export type GuestTokenRequest = Static<typeof GuestTokenBody>
 

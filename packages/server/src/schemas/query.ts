@@ -14,9 +14,21 @@ export const MetricQueryBody = Type.Object(
     metricFilter: Type.Optional(Filters),
     datasourceName: Type.Optional(Id),
     dataMartName: Type.Optional(Id),
-    pageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'ours: pages of 100 rows' })),
+    pageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Pages of 100 rows' })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        embedId: 'emb_1f2e3d4c5b6a7988',
+        metricId: 'revenue_by_country',
+        clientId: 'acme',
+        dashboardFilter: { Country: ['DE', 'FR'], period: 'Last 90 days' },
+        metricFilter: { status: ['paid'] },
+        pageNumber: 1,
+      },
+    ],
+  },
 )
 
 export const RuntimeQueryBody = Type.Object(
@@ -26,12 +38,22 @@ export const RuntimeQueryBody = Type.Object(
     metricFilter: Type.Optional(Filters),
     pageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        metricId: 'revenue_by_country',
+        dashboardFilter: { period: { startDate: '2026-01-01', endDate: '2026-03-31' } },
+        metricFilter: { status: ['paid', 'shipped'] },
+        pageNumber: 1,
+      },
+    ],
+  },
 )
 
 export const MetricQueryResult = Type.Object(
   {
-    data: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+    data: Type.Immutable(Type.Array(Type.Record(Type.String(), Type.Unknown()))),
     timeTaken: Type.Number({ description: 'milliseconds' }),
     comparisonValue: Type.Optional(
       Type.Number({
@@ -41,8 +63,8 @@ export const MetricQueryResult = Type.Object(
     ),
     totalRecords: Type.Integer(),
     metaData: Type.Object({
-      columns: Type.Array(Type.Object({ name: Type.String(), dataType: Type.String() })),
-      groupbyColumnList: Type.Array(Type.String()),
+      columns: Type.Immutable(Type.Array(Type.Object({ name: Type.String(), dataType: Type.String() }))),
+      groupbyColumnList: Type.Immutable(Type.Array(Type.String())),
     }),
     metricid: Type.String(),
     error: Type.Null(),

@@ -22,7 +22,19 @@ export const WorkspaceBody = Type.Object(
     customSummaryPrompt: Type.Optional(Type.String({ maxLength: 10_000 })),
     themeName: Type.Optional(Type.String({ maxLength: 200 })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    'x-examples': {
+      datamart: {
+        summary: 'Dashboards over a datamart',
+        value: { name: 'main', connectionType: 'DATAMART', datamartName: 'sales', themeName: 'default' },
+      },
+      datasource: {
+        summary: 'Dashboards straight over a datasource',
+        value: { name: 'raw', connectionType: 'DATASOURCE', datasourceName: 'warehouse' },
+      },
+    },
+  },
 )
 
 export const WorkspaceResponse = Type.Object({

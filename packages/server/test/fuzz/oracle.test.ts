@@ -83,12 +83,33 @@ describe('the fuzzer’s oracle', () => {
 
   it('a deeply nested body served is a violation, refused it is not', async () => {
     const nesting = { where: 'body', at: 'dashboardFilter.*', depth: 5_000, shape: 'array' } as const
-    const op = { method: 'POST', path: '/ok', params: [], body: { type: 'object' }, security: undefined }
+    const op = { method: 'POST', path: '/ok', params: [], body: { type: 'object' }, security: undefined, responses: {} }
     const deep = request('POST', '/ok', { op, nesting, payload: '{}', headers: { 'content-type': 'application/json' } })
     expect(await verdict(deep)).toEqual(['a body nested 5000 levels deep (at dashboardFilter.*) was served 200'])
     expect(
       await verdict(request('POST', '/ok', { op, payload: '{}', headers: { 'content-type': 'application/json' } })),
     ).toEqual([])
     expect(await verdict(request('GET', '/ok-error', { nesting }))).toEqual([])
+  })
+
+  it('a failure /openapi.json does not list for the operation is a violation', async () => {
+    const op = (responses: Record<string, string[]>) => ({
+      method: 'GET',
+      path: '/ok-error',
+      params: [],
+      body: undefined,
+      security: undefined,
+      responses,
+    })
+    const listed = op({ '400': ['INVALID_REQUEST_BODY'] })
+    expect(await verdict(request('GET', '/ok-error', { op: listed }))).toEqual([])
+    expect(await verdict(request('GET', '/ok-error', { op: op({ '400': ['QUERY_ERROR'] }) }))).toEqual([
+      '400 INVALID_REQUEST_BODY is not documented for the operation',
+    ])
+    expect(await verdict(request('GET', '/ok-error', { op: op({}) }))).toEqual([
+      'status 400 (INVALID_REQUEST_BODY) is not documented for the operation',
+    ])
+    // a request that reached another route (a path parameter holding a `/`) is not the operation's answer
+    expect((await verdict(request('GET', '/ok-error/x', { op: op({}) }))).join()).not.toMatch(/not documented/)
   })
 })

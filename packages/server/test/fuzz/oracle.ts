@@ -31,7 +31,7 @@ export function violations(req: FuzzRequest, res: Answer): string[] {
   if (/\bat [^\n]*\.(ts|js):\d+:\d+|node_modules\//.test(body)) out.push('a stack trace in the answer')
   if (status >= 400) {
     if (!/^application\/json/i.test(type)) out.push(`error with content-type "${type}"`)
-    if (req.method !== 'HEAD') out.push(...errorShape(body))
+    if (req.method !== 'HEAD') out.push(...errorShape(body), ...undocumented(req, status, body))
   } else if (status === 200 && req.method !== 'HEAD' && !/^text\/csv/.test(type)) {
     if (!/^application\/json/i.test(type)) out.push(`200 with content-type "${type}"`)
     else {
@@ -52,6 +52,31 @@ export function violations(req: FuzzRequest, res: Answer): string[] {
   }
   if (({} as Record<string, unknown>).polluted !== undefined) out.push('Object.prototype was polluted')
   return out
+}
+
+/**
+ * The failure is one /openapi.json lists for the operation: its status, with its code named.
+ * Only when the request reached the operation's route (a fuzzed path parameter holding a `/`
+ * reaches another route, or none: the router's 404).
+ */
+function undocumented(req: FuzzRequest, status: number, body: string): string[] {
+  const op = req.op
+  if (!op) return []
+  const path = req.url.split('?')[0] ?? ''
+  const template = new RegExp(
+    `^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}/?$`,
+  )
+  if (!template.test(path)) return []
+  let code: unknown
+  try {
+    code = (JSON.parse(body) as { error?: { code?: unknown } }).error?.code
+  } catch {
+    return []
+  }
+  if (status === 404 && code === 'NOT_FOUND') return [] // a path parameter the router refused to match
+  const documented = op.responses[String(status)]
+  if (!documented) return [`status ${status} (${String(code)}) is not documented for the operation`]
+  return documented.includes(String(code)) ? [] : [`${status} ${String(code)} is not documented for the operation`]
 }
 
 function errorShape(body: string): string[] {

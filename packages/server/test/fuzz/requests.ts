@@ -13,6 +13,8 @@ export interface Operation {
   readonly body: JsonSchema | undefined
   /** The token kind the operation takes; undefined when it needs none. */
   readonly security: TokenKind | undefined
+  /** Status → the error codes its response documents (`- \`CODE\`: …` lines of its description). */
+  readonly responses: Readonly<Record<string, readonly string[]>>
 }
 
 interface OpenApiDocument {
@@ -23,6 +25,7 @@ interface OpenApiOperation {
   readonly parameters?: { name: string; in: string; required?: boolean; schema: JsonSchema }[]
   readonly requestBody?: { content?: Record<string, { schema?: JsonSchema }> }
   readonly security?: Record<string, unknown>[]
+  readonly responses?: Record<string, { description?: string }>
 }
 
 const METHODS = ['get', 'post', 'put', 'delete', 'patch'] as const
@@ -46,6 +49,12 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         })),
         body: op.requestBody?.content?.['application/json']?.schema,
         security: scheme,
+        responses: Object.fromEntries(
+          Object.entries(op.responses ?? {}).map(([status, r]) => [
+            status,
+            [...(r.description ?? '').matchAll(/^- `([A-Z_]+)`/gm)].map((m) => m[1] as string),
+          ]),
+        ),
       })
     }
   }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { AccessTokenResponse, CreateAdminBody, RefreshBody, SessionResponse, SignInBody } from '../../schemas/admin.js'
-import { responses } from '../../schemas/common.js'
+import { docs } from './admin.docs.js'
 
 /** Admin bootstrap and sign-in; no bearer token (DESIGN.md §2.1). */
 const adminAccount: FastifyPluginAsyncTypebox = async (app) => {
@@ -9,12 +9,7 @@ const adminAccount: FastifyPluginAsyncTypebox = async (app) => {
     '/api/v2/admin-account',
     {
       config: { rateLimitGroup: 'auth', selfHostedOnly: true },
-      schema: {
-        tags: ['administration'],
-        summary: 'Create the admin account (only while none exists)',
-        body: CreateAdminBody,
-        response: responses(AccessTokenResponse),
-      },
+      schema: { ...docs.createAdminAccount, body: CreateAdminBody, response: { 200: AccessTokenResponse } },
     },
     async (request) => ({ data: await admin.create(request.body) }),
   )
@@ -22,12 +17,7 @@ const adminAccount: FastifyPluginAsyncTypebox = async (app) => {
     '/api/v2/admin-account/jwt',
     {
       config: { rateLimitGroup: 'auth' },
-      schema: {
-        tags: ['administration'],
-        summary: 'Create Admin JWT (sign in)',
-        body: SignInBody,
-        response: responses(SessionResponse),
-      },
+      schema: { ...docs.createAdminJwt, body: SignInBody, response: { 200: SessionResponse } },
     },
     async (request) => ({ data: await admin.signIn(request.body.email, request.body.password) }),
   )
@@ -35,12 +25,7 @@ const adminAccount: FastifyPluginAsyncTypebox = async (app) => {
     '/api/v2/admin-account/jwt/refresh',
     {
       config: { rateLimitGroup: 'refresh' },
-      schema: {
-        tags: ['administration'],
-        summary: 'Refresh the admin JWT; the refresh token is single-use',
-        body: RefreshBody,
-        response: responses(SessionResponse),
-      },
+      schema: { ...docs.refreshAdminJwt, body: RefreshBody, response: { 200: SessionResponse } },
     },
     async (request) => ({ data: await admin.refresh(request.body.refreshToken) }),
   )

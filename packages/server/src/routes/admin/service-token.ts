@@ -7,9 +7,7 @@ import {
   ResetPasswordResponse,
   RotateServiceTokenBody,
 } from '../../schemas/admin.js'
-import { responses } from '../../schemas/common.js'
-
-const security = [{ adminToken: [] }]
+import { docs } from './admin.docs.js'
 
 /** Routes that take the admin access token (a JWT from sign-in). */
 const serviceToken: FastifyPluginAsyncTypebox = async (app) => {
@@ -19,26 +17,14 @@ const serviceToken: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/v2/service-token',
     {
-      schema: {
-        tags: ['administration'],
-        summary: 'Create the service token (replaces the current one at once)',
-        security,
-        body: CreateServiceTokenBody,
-        response: responses(KeyResponse),
-      },
+      schema: { ...docs.createServiceToken, body: CreateServiceTokenBody, response: { 200: KeyResponse } },
     },
     async (request) => serviceTokens.create(principalOf(request, 'admin').organizationId, request.body.token),
   )
   app.post(
     '/api/v2/service-token/rotate',
     {
-      schema: {
-        tags: ['administration'],
-        summary: 'Rotate the service token; the old one works for expireAt more seconds',
-        security,
-        body: RotateServiceTokenBody,
-        response: responses(KeyResponse),
-      },
+      schema: { ...docs.rotateServiceToken, body: RotateServiceTokenBody, response: { 200: KeyResponse } },
     },
     async (request) =>
       serviceTokens.rotate(principalOf(request, 'admin').organizationId, request.body.token, request.body.expireAt),
@@ -47,13 +33,7 @@ const serviceToken: FastifyPluginAsyncTypebox = async (app) => {
     '/api/v2/service-token/reset-password',
     {
       config: { rateLimitGroup: 'auth', selfHostedOnly: true },
-      schema: {
-        tags: ['administration'],
-        summary: 'Reset the admin password (self-hosted only)',
-        security,
-        body: ResetPasswordBody,
-        response: responses(ResetPasswordResponse),
-      },
+      schema: { ...docs.resetAdminPassword, body: ResetPasswordBody, response: { 200: ResetPasswordResponse } },
     },
     async (request) => {
       const { currentPassword, password } = request.body

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { principalOf, requireDataAppKey } from '../../auth/hooks.js'
-import { responses } from '../../schemas/common.js'
 import {
   DashboardList,
   DashboardListBody,
@@ -9,9 +8,7 @@ import {
   MetricListQuery,
 } from '../../schemas/dashboards.js'
 import { pageOf } from '../pagination.js'
-
-const security = [{ dataAppKey: [] }]
-const tags = ['dashboards']
+import { docs } from './dashboards.docs.js'
 
 /** Dashboards and metrics lists; data app key. */
 const dashboardLists: FastifyPluginAsyncTypebox = async (app) => {
@@ -22,13 +19,7 @@ const dashboardLists: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/v2/data-app/dashboards',
     {
-      schema: {
-        tags,
-        summary: 'List dashboards',
-        security,
-        querystring: DashboardListQuery,
-        response: responses(DashboardList),
-      },
+      schema: { ...docs.listDashboards, querystring: DashboardListQuery, response: { 200: DashboardList } },
     },
     async (request) => {
       const { isPagination, pageNumber, dashboardNames } = request.query
@@ -47,14 +38,7 @@ const dashboardLists: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/v2/data-app/dashboards',
     {
-      schema: {
-        tags,
-        summary: 'List dashboards (legacy, typed body)',
-        deprecated: true,
-        security,
-        body: DashboardListBody,
-        response: responses(DashboardList),
-      },
+      schema: { ...docs.listDashboardsLegacy, body: DashboardListBody, response: { 200: DashboardList } },
     },
     async (request) => {
       const { isPagination, pageNumber, filters } = request.body ?? {}
@@ -71,13 +55,7 @@ const dashboardLists: FastifyPluginAsyncTypebox = async (app) => {
     '/api/v2/data-app/metrics',
     {
       config: { authFailure: { code: 'INVALID_DATA_APP_API_KEY', status: 400 } },
-      schema: {
-        tags,
-        summary: 'List the metrics of an embed visible to a client',
-        security,
-        querystring: MetricListQuery,
-        response: responses(MetricList),
-      },
+      schema: { ...docs.listMetrics, querystring: MetricListQuery, response: { 200: MetricList } },
     },
     async (request) => {
       const { embedId, clientId, isPagination, pageNumber, userIdentifier } = request.query

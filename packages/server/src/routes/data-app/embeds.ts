@@ -3,14 +3,17 @@ import type { FastifyReply } from 'fastify'
 import { principalOf, requireDataAppKey } from '../../auth/hooks.js'
 import type { AuthFailure } from '../../errors.js'
 import { check } from '../../schemas/check.js'
-import { responses } from '../../schemas/common.js'
 import {
   CreateEmbedBody,
+  CreateEmbedRequest,
+  CreateOrDeleteEmbedRequest,
   DeleteEmbedQuery,
   DeleteResponse,
   EmbedExport,
+  EmbedExportDocument,
   EmbedList,
   EmptyDashboardEmbedBody,
+  EmptyDashboardEmbedRequest,
   EmptyDashboardEmbedResponse,
   ExportEmbedBody,
   ExportEmbedQuery,
@@ -24,10 +27,10 @@ import {
   RenameResponse,
   UpdateEmbedBody,
 } from '../../schemas/embeds.js'
+import { documentedAs } from '../../schemas/openapi.js'
 import { pageOf } from '../pagination.js'
+import { docs } from './embeds.docs.js'
 
-const security = [{ dataAppKey: [] }]
-const tags = ['embeds']
 /** The spec's Errors table: how each embed endpoint answers a bad data app key. */
 const auth = (code: AuthFailure['code'], status: AuthFailure['status']) => ({ authFailure: { code, status } })
 const key401 = auth('INVALID_DATA_APP_API_KEY', 401)
@@ -44,15 +47,13 @@ const embeds: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/v2/data-app/embeds',
     {
-      config: key401,
+      config: { ...key401, ...documentedAs({ body: CreateOrDeleteEmbedRequest }) },
       attachValidation: true,
       schema: {
-        tags,
-        summary: 'Create an embed; with ?embedId=… and body { embedId } it is the legacy delete',
-        security,
+        ...docs.createEmbed,
         querystring: LegacyDeleteEmbedQuery,
         body: Type.Union([CreateEmbedBody, LegacyDeleteEmbedBody]),
-        response: responses(Type.Union([IdResponse, LegacyDeleteResponse])),
+        response: { 200: Type.Union([IdResponse, LegacyDeleteResponse]) },
       },
     },
     async (request) => {
@@ -72,15 +73,8 @@ const embeds: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/v2/dataApp/embeds',
     {
-      config: key401,
-      schema: {
-        tags,
-        summary: 'Create an embed (legacy path)',
-        deprecated: true,
-        security,
-        body: CreateEmbedBody,
-        response: responses(IdResponse),
-      },
+      config: { ...key401, ...documentedAs({ body: CreateEmbedRequest }) },
+      schema: { ...docs.createEmbedLegacy, body: CreateEmbedBody, response: { 200: IdResponse } },
     },
     async (request) => ({ id: (await service.create(dataApp(request), request.body)).embedId, error: null }),
   )
@@ -89,7 +83,7 @@ const embeds: FastifyPluginAsyncTypebox = async (app) => {
     '/api/v2/data-app/embeds',
     {
       config: key400,
-      schema: { tags, summary: 'List embeds', security, querystring: ListEmbedsQuery, response: responses(EmbedList) },
+      schema: { ...docs.listEmbeds, querystring: ListEmbedsQuery, response: { 200: EmbedList } },
     },
     async (request) => {
       const { isPagination, pageNumber, clientId } = request.query
@@ -101,14 +95,7 @@ const embeds: FastifyPluginAsyncTypebox = async (app) => {
     '/api/v2/dataApp/embed/list',
     {
       config: key400,
-      schema: {
-        tags,
-        summary: 'List embeds (legacy, typed body)',
-        deprecated: true,
-        security,
-        body: ListEmbedsBody,
-        response: responses(EmbedList),
-      },
+      schema: { ...docs.listEmbedsLegacy, body: ListEmbedsBody, response: { 200: EmbedList } },
     },
     async (request) => {
       const { isPagination, pageNumber, clientId } = request.body ?? {}
@@ -117,22 +104,15 @@ const embeds: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  for (const [method, url, deprecated] of [
-    ['PUT', '/api/v2/data-app/embeds', false],
-    ['POST', '/api/v2/dataApp/embed/update', true],
+  for (const [method, url, doc] of [
+    ['PUT', '/api/v2/data-app/embeds', docs.updateEmbed],
+    ['POST', '/api/v2/dataApp/embed/update', docs.updateEmbedLegacy],
   ] as const) {
     app.route({
       method,
       url,
       config: auth('AUTHENTICATION_ERR', 401),
-      schema: {
-        tags,
-        summary: 'Update an embed (partial accessSettings, effective at once)',
-        deprecated,
-        security,
-        body: UpdateEmbedBody,
-        response: responses(IdResponse),
-      },
+      schema: { ...doc, body: UpdateEmbedBody, response: { 200: IdResponse } },
       handler: async (request) => {
         const { embedId, accessSettings, workspaceName } = request.body
         return { id: await service.update(dataApp(request), embedId, accessSettings, workspaceName), error: null }
@@ -144,13 +124,7 @@ const embeds: FastifyPluginAsyncTypebox = async (app) => {
     '/api/v2/data-app/embeds',
     {
       config: key401,
-      schema: {
-        tags,
-        summary: 'Delete an embed (and its dashboard with isDeleteDashboard=true); its guest tokens stop at once',
-        security,
-        querystring: DeleteEmbedQuery,
-        response: responses(DeleteResponse),
-      },
+      schema: { ...docs.deleteEmbed, querystring: DeleteEmbedQuery, response: { 200: DeleteResponse } },
     },
     async (request) => {
       const { embedId, isDeleteDashboard } = request.query
@@ -161,13 +135,7 @@ const embeds: FastifyPluginAsyncTypebox = async (app) => {
     '/api/v2/data-app/embeds/rename',
     {
       config: key400,
-      schema: {
-        tags,
-        summary: 'Rename an embed (and its dashboard)',
-        security,
-        body: RenameEmbedBody,
-        response: responses(RenameResponse),
-      },
+      schema: { ...docs.renameEmbed, body: RenameEmbedBody, response: { 200: RenameResponse } },
     },
     async (request) => {
       const { embedId, name, isRenameDashboard } = request.body
@@ -176,6 +144,7 @@ const embeds: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
+  const exportConfig = { ...key401, ...documentedAs({ ok: EmbedExportDocument }) }
   const exportEmbed = async (request: Parameters<typeof principalOf>[0], reply: FastifyReply, embedId: string) => {
     const document = await service.export(dataApp(request), embedId)
     reply.header(
@@ -187,64 +156,37 @@ const embeds: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/v2/data-app/embeds/export',
     {
-      config: key401,
-      schema: {
-        tags,
-        summary: 'Export an embed with its dashboard document',
-        security,
-        querystring: ExportEmbedQuery,
-        response: responses(EmbedExport),
-      },
+      config: exportConfig,
+      schema: { ...docs.exportEmbed, querystring: ExportEmbedQuery, response: { 200: EmbedExport } },
     },
     async (request, reply) => exportEmbed(request, reply, request.query.embedId),
   )
   app.get(
     '/api/v2/dataApp/embeds/export',
     {
-      config: key401,
-      schema: {
-        tags,
-        summary: 'Export an embed (legacy path)',
-        deprecated: true,
-        security,
-        querystring: ExportEmbedQuery,
-        response: responses(EmbedExport),
-      },
+      config: exportConfig,
+      schema: { ...docs.exportEmbedLegacy, querystring: ExportEmbedQuery, response: { 200: EmbedExport } },
     },
     async (request, reply) => exportEmbed(request, reply, request.query.embedId),
   )
   app.post(
     '/api/v2/dataApp/embeds/export',
     {
-      config: key401,
-      schema: {
-        tags,
-        summary: 'Export an embed (legacy, typed body)',
-        deprecated: true,
-        security,
-        body: ExportEmbedBody,
-        response: responses(EmbedExport),
-      },
+      config: exportConfig,
+      schema: { ...docs.exportEmbedLegacyBody, body: ExportEmbedBody, response: { 200: EmbedExport } },
     },
     async (request, reply) => exportEmbed(request, reply, request.body.embedId),
   )
 
-  for (const [url, deprecated] of [
-    ['/api/v2/data-app/dashboard-embeds', false],
-    ['/api/v2/dataApp/dashboard-embeds', true],
+  for (const [url, doc] of [
+    ['/api/v2/data-app/dashboard-embeds', docs.createDashboardEmbed],
+    ['/api/v2/dataApp/dashboard-embeds', docs.createDashboardEmbedLegacy],
   ] as const) {
     app.post(
       url,
       {
-        config: key401,
-        schema: {
-          tags,
-          summary: 'Create Empty Dashboard Embed: a new dashboard (empty or imported) and its embed',
-          deprecated,
-          security,
-          body: EmptyDashboardEmbedBody,
-          response: responses(EmptyDashboardEmbedResponse),
-        },
+        config: { ...key401, ...documentedAs({ body: EmptyDashboardEmbedRequest }) },
+        schema: { ...doc, body: EmptyDashboardEmbedBody, response: { 200: EmptyDashboardEmbedResponse } },
       },
       async (request) => {
         const embed = await service.createWithDashboard(dataApp(request), request.body)

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { principalOf, requireDataAppKey } from '../../auth/hooks.js'
-import { responses } from '../../schemas/common.js'
 import { GuestTokenBody, GuestTokenResponse } from '../../schemas/guest-tokens.js'
+import { docs } from './guest-tokens.docs.js'
 
 /** Guest token minting: strict body (any undeclared field is a 400); data app key. */
 const guestTokens: FastifyPluginAsyncTypebox = async (app) => {
@@ -11,13 +11,7 @@ const guestTokens: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/v2/guest-token/create',
     {
-      schema: {
-        tags: ['guest tokens'],
-        summary: 'Mint a guest token for one end user (opaque; claims stay server-side)',
-        security: [{ dataAppKey: [] }],
-        body: GuestTokenBody,
-        response: responses(GuestTokenResponse),
-      },
+      schema: { ...docs.createGuestToken, body: GuestTokenBody, response: { 200: GuestTokenResponse } },
     },
     async (request) => service.mint(principalOf(request, 'dataApp'), request.body),
   )

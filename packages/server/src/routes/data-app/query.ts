@@ -1,30 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { principalOf, requireDataAppKey } from '../../auth/hooks.js'
 import { ApiError } from '../../errors.js'
-import { responses } from '../../schemas/common.js'
 import { MetricQueryBody, MetricQueryResult } from '../../schemas/query.js'
 import { sendResult } from '../metric-result.js'
+import { docs } from './query.docs.js'
 
 /** The metric query for backends (secret key): tenancy from the clientId it names. */
 const metricQuery: FastifyPluginAsyncTypebox = async (app) => {
   const { embeds, dashboards, metricQueries } = app.services
   requireDataAppKey(app)
 
-  for (const [url, deprecated] of [
-    ['/api/v2/data-app/query', false],
-    ['/api/v2/dataApp/query', true],
+  for (const [url, doc] of [
+    ['/api/v2/data-app/query', docs.queryMetric],
+    ['/api/v2/dataApp/query', docs.queryMetricLegacy],
   ] as const) {
     app.post(
       url,
       {
-        schema: {
-          tags: ['metric query'],
-          summary: 'Query a metric of an embed for one client',
-          deprecated,
-          security: [{ dataAppKey: [] }],
-          body: MetricQueryBody,
-          response: responses(MetricQueryResult),
-        },
+        schema: { ...doc, body: MetricQueryBody, response: { 200: MetricQueryResult } },
       },
       async (request, reply) => {
         const { embedId, metricId, clientId, dashboardFilter, metricFilter, datasourceName, dataMartName, pageNumber } =

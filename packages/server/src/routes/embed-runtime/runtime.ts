@@ -1,15 +1,14 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
 import { principalOf, requireGuestToken } from '../../auth/hooks.js'
 import { notFound } from '../../plugins/app/error-handler.js'
-import { MetricFormatsSchema } from '../../query/document-schema.js'
-import { responses } from '../../schemas/common.js'
+import { DashboardFilterSchema, LayoutItemSchema, MetricFormatsSchema } from '../../query/document-schema.js'
+import { documentedAs } from '../../schemas/openapi.js'
 import { MetricQueryResult, RuntimeQueryBody } from '../../schemas/query.js'
 import { fieldsError } from '../../validation/fields.js'
 import { sendResult } from '../metric-result.js'
 import { corsForGuests } from './cors.js'
+import { docs } from './runtime.docs.js'
 
-const security = [{ guestToken: [] }]
-const tags = ['embed runtime']
 const Params = Type.Object({ embedId: Type.String({ minLength: 1, maxLength: 200 }) })
 const MetricParams = Type.Object({
   embedId: Type.String({ minLength: 1, maxLength: 200 }),
@@ -26,23 +25,45 @@ const RuntimeEmbed = Type.Object({
   dashboard: Type.Object({
     dashboardId: Type.String(),
     name: Type.String(),
-    filters: Type.Array(Type.Record(Type.String(), Type.Unknown())),
-    layout: Type.Array(Type.Record(Type.String(), Type.Unknown())),
-  }),
-  metrics: Type.Array(
-    Type.Object({
-      metricId: Type.String(),
-      name: Type.String(),
-      chart: Type.Unknown(),
-      formats: Type.Optional(MetricFormatsSchema),
-      timeGrains: Type.Optional(
-        Type.Record(Type.String(), Type.String(), {
-          description: 'Dimension name → its timeGrain (hour, day, week, month, quarter, year), for axis labels',
+    filters: Type.Immutable(
+      Type.Array(
+        Type.Object({
+          ...DashboardFilterSchema.properties,
+          locked: Type.Optional(Type.Literal(true, { description: 'The token fixes its value' })),
+          pinned: Type.Optional(Type.Unknown({ description: 'The fixed value, when the token shows it' })),
+          isShowOnUrl: Type.Optional(Type.Boolean()),
         }),
       ),
-    }),
+    ),
+    layout: Type.Immutable(Type.Array(LayoutItemSchema)),
+  }),
+  metrics: Type.Immutable(
+    Type.Array(
+      Type.Object({
+        metricId: Type.String(),
+        name: Type.String(),
+        chart: Type.Unknown(),
+        formats: Type.Optional(MetricFormatsSchema),
+        timeGrains: Type.Optional(
+          Type.Record(Type.String(), Type.String(), {
+            description: 'Dimension name → its timeGrain (hour, day, week, month, quarter, year), for axis labels',
+          }),
+        ),
+      }),
+    ),
   ),
-  permissions: Type.Record(Type.String(), Type.Boolean()),
+  permissions: Type.Object(
+    {
+      download: Type.Boolean(),
+      underlyingData: Type.Boolean(),
+      endUserDashboardFilter: Type.Boolean(),
+      showSideBar: Type.Boolean(),
+      showDashboardName: Type.Boolean(),
+      customizeLayout: Type.Boolean(),
+      metricCreation: Type.Boolean(),
+    },
+    { description: "What the browser may do with this embed: the token's permissions AND the embed's settings" },
+  ),
   timezone: Type.String(),
 })
 
@@ -67,13 +88,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/:embedId',
     {
-      schema: {
-        tags,
-        summary: 'Load an embed for the browser',
-        security,
-        params: Params,
-        response: responses(RuntimeEmbed),
-      },
+      schema: { ...docs.getRuntimeEmbed, params: Params, response: { 200: RuntimeEmbed } },
     },
     async (request) => service.load(claims(request), request.params.embedId),
   )
@@ -81,12 +96,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     '/:embedId/query',
     {
       schema: {
-        tags,
-        summary: 'Query a metric with the token’s tenancy and filters',
-        security,
+        ...docs.queryRuntimeMetric,
         params: Params,
         body: RuntimeQueryBody,
-        response: responses(MetricQueryResult),
+        response: { 200: MetricQueryResult },
       },
     },
     async (request, reply) =>
@@ -96,12 +109,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     '/:embedId/underlying',
     {
       schema: {
-        tags,
-        summary: 'The rows behind a metric, 100 a page (underlying-data permission)',
-        security,
+        ...docs.getUnderlyingData,
         params: Params,
         body: RuntimeQueryBody,
-        response: responses(MetricQueryResult),
+        response: { 200: MetricQueryResult },
       },
     },
     async (request, reply) =>
@@ -110,13 +121,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/:embedId/metrics/:metricId/download',
     {
+      // the answer is CSV, its failures JSON
+      config: documentedAs({ ok: { content: { 'text/csv': { schema: Type.String() } } } }),
       schema: {
-        tags,
-        summary: 'Download a metric as CSV (download permission)',
-        security,
+        ...docs.downloadMetric,
         params: MetricParams,
         querystring: DownloadQuery,
-        response: { ...responses(Type.String({ description: 'text/csv' })) },
+        response: { 200: Type.String({ description: 'The metric as CSV' }) },
       },
     },
     async (request, reply) => {

@@ -1,20 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { principalOf, requireServiceToken } from '../../auth/hooks.js'
-import { responses } from '../../schemas/common.js'
 import {
   DashboardExport,
+  DashboardExportDocument,
   DeleteDashboardQuery,
   DeletedResponse,
   ExportDashboardBody,
   ImportDashboardBody,
+  ImportDashboardRequest,
   ImportDashboardResponse,
   UpdateDashboardBody,
+  UpdateDashboardRequest,
   ValidateDashboardResponse,
 } from '../../schemas/dashboards.js'
+import { documentedAs } from '../../schemas/openapi.js'
 import type { Dashboard } from '../../services/dashboards/dashboards.js'
-
-const security = [{ serviceToken: [] }]
-const tags = ['dashboards']
+import { docs } from './dashboards.docs.js'
 
 /** The import's answer (also the update's). */
 function imported(verb: string, dashboard: Dashboard, workspaceName: string) {
@@ -40,14 +41,8 @@ const dashboards: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/v2/data-app/export-dashboard',
     {
-      config: { authFailure: { code: 'AUTH_ERROR', status: 400 } },
-      schema: {
-        tags,
-        summary: 'Export a dashboard document (attachment dashboard-{dashboardId}.json)',
-        security,
-        body: ExportDashboardBody,
-        response: responses(DashboardExport),
-      },
+      config: { authFailure: { code: 'AUTH_ERROR', status: 400 }, ...documentedAs({ ok: DashboardExportDocument }) },
+      schema: { ...docs.exportDashboard, body: ExportDashboardBody, response: { 200: DashboardExport } },
     },
     async (request, reply) => {
       const { dashboardId, workspaceName } = request.body
@@ -60,14 +55,11 @@ const dashboards: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/v2/data-app/import-dashboard',
     {
-      config: { authFailure: { code: 'AUTHENTICATION_ERROR', status: 400 } },
-      schema: {
-        tags,
-        summary: 'Import a dashboard document into a workspace',
-        security,
-        body: ImportDashboardBody,
-        response: responses(ImportDashboardResponse),
+      config: {
+        authFailure: { code: 'AUTHENTICATION_ERROR', status: 400 },
+        ...documentedAs({ body: ImportDashboardRequest }),
       },
+      schema: { ...docs.importDashboard, body: ImportDashboardBody, response: { 200: ImportDashboardResponse } },
     },
     async (request) =>
       imported('Imported', await service.import(org(request), request.body), request.body.workspaceName),
@@ -75,15 +67,8 @@ const dashboards: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/api/v2/data-app/dashboard',
     {
-      schema: {
-        tags,
-        summary: 'Replace a dashboard document in place (its embeds and guest tokens keep working)',
-        description:
-          'The import body with the dashboardId to replace; checked like an import (the model, then every metric run on the warehouse with no rows returned). An unknown dashboardId is 400 INVALID_REQUEST_BODY.',
-        security,
-        body: UpdateDashboardBody,
-        response: responses(ImportDashboardResponse),
-      },
+      config: documentedAs({ body: UpdateDashboardRequest }),
+      schema: { ...docs.updateDashboard, body: UpdateDashboardBody, response: { 200: ImportDashboardResponse } },
     },
     async (request) =>
       imported('Updated', await service.update(org(request), request.body), request.body.workspaceName),
@@ -91,14 +76,7 @@ const dashboards: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/api/v2/data-app/dashboard',
     {
-      schema: {
-        tags,
-        summary: 'Delete a dashboard no embed uses',
-        description: 'Refused (400 INVALID_REQUEST_BODY, naming them) while embeds use the dashboard.',
-        security,
-        querystring: DeleteDashboardQuery,
-        response: responses(DeletedResponse),
-      },
+      schema: { ...docs.deleteDashboard, querystring: DeleteDashboardQuery, response: { 200: DeletedResponse } },
     },
     async (request) => ({
       ...(await service.remove(org(request), request.query.workspaceName, request.query.dashboardId)),
@@ -108,15 +86,8 @@ const dashboards: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/v2/data-app/validate-dashboard',
     {
-      schema: {
-        tags,
-        summary: 'Check a dashboard document without saving it',
-        description:
-          'The import body. The document is checked against the workspace model (400 as on import when it does not fit), then every metric, SQL metrics included, is compiled and run on the warehouse with no rows returned; each metric answers valid or the reason.',
-        security,
-        body: ImportDashboardBody,
-        response: responses(ValidateDashboardResponse),
-      },
+      config: documentedAs({ body: ImportDashboardRequest }),
+      schema: { ...docs.validateDashboard, body: ImportDashboardBody, response: { 200: ValidateDashboardResponse } },
     },
     async (request) => ({ data: await service.check(org(request), request.body) }),
   )

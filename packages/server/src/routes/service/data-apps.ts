@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { principalOf, requireServiceToken } from '../../auth/hooks.js'
 import { KeyResponse } from '../../schemas/admin.js'
-import { responses } from '../../schemas/common.js'
 import {
   ApiTokenList,
   ApiTokenListQuery,
@@ -12,8 +11,8 @@ import {
   RevokeApiTokenQuery,
 } from '../../schemas/data-apps.js'
 import { pageOf } from '../pagination.js'
+import { docs } from './data-apps.docs.js'
 
-const security = [{ serviceToken: [] }]
 /** The spec answers a bad service token on api-tokens with AUTHENTICATION_ERROR 400. */
 const apiTokensAuth = { authFailure: { code: 'AUTHENTICATION_ERROR', status: 400 } } as const
 
@@ -26,32 +25,20 @@ const dataApps: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/v2/data-app',
     {
-      schema: {
-        tags: ['data apps'],
-        summary: 'Create a data app and its first API key (shown once)',
-        security,
-        body: CreateDataAppBody,
-        response: responses(CreateDataAppResponse),
-      },
+      schema: { ...docs.createDataApp, body: CreateDataAppBody, response: { 200: CreateDataAppResponse } },
     },
     async (request) => dataApps.create(org(request), request.body.name),
   )
   app.get(
     '/api/v2/data-app',
-    { schema: { tags: ['data apps'], summary: 'List data apps', security, response: responses(DataAppList) } },
+    { schema: { ...docs.listDataApps, response: { 200: DataAppList } } },
     async (request) => ({ data: await dataApps.list(org(request)) }),
   )
   app.post(
     '/api/v2/data-app/api-tokens',
     {
       config: apiTokensAuth,
-      schema: {
-        tags: ['data apps'],
-        summary: 'Create an API key for a data app (shown once)',
-        security,
-        body: CreateApiTokenBody,
-        response: responses(KeyResponse),
-      },
+      schema: { ...docs.createApiToken, body: CreateApiTokenBody, response: { 200: KeyResponse } },
     },
     async (request) => {
       const { dataAppName, name, description } = request.body
@@ -62,13 +49,7 @@ const dataApps: FastifyPluginAsyncTypebox = async (app) => {
     '/api/v2/data-app/api-tokens',
     {
       config: apiTokensAuth,
-      schema: {
-        tags: ['data apps'],
-        summary: 'List the API keys of a data app (identifiers, never secrets)',
-        security,
-        querystring: ApiTokenListQuery,
-        response: responses(ApiTokenList),
-      },
+      schema: { ...docs.listApiTokens, querystring: ApiTokenListQuery, response: { 200: ApiTokenList } },
     },
     async (request) => {
       const { dataAppName, isPagination, pageNumber } = request.query
@@ -79,13 +60,7 @@ const dataApps: FastifyPluginAsyncTypebox = async (app) => {
     '/api/v2/data-app/api-tokens',
     {
       config: apiTokensAuth,
-      schema: {
-        tags: ['data apps'],
-        summary: 'Revoke an API key at once',
-        security,
-        querystring: RevokeApiTokenQuery,
-        response: responses(KeyResponse),
-      },
+      schema: { ...docs.revokeApiToken, querystring: RevokeApiTokenQuery, response: { 200: KeyResponse } },
     },
     async (request) => dataApps.revokeApiKey(org(request), request.query.dataAppName, request.query.key),
   )

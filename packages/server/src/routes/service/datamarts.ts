@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { principalOf, requireServiceToken } from '../../auth/hooks.js'
-import { responses } from '../../schemas/common.js'
 import {
   CreateDatamartBody,
   DatamartIdResponse,
@@ -12,9 +11,7 @@ import {
   UpdateDatamartBody,
 } from '../../schemas/datamarts.js'
 import { pageOf } from '../pagination.js'
-
-const security = [{ serviceToken: [] }]
-const tags = ['datamarts']
+import { docs } from './datamarts.docs.js'
 
 /** Datamarts (the semantic model over a datasource); service token. Legacy paths included. */
 const datamarts: FastifyPluginAsyncTypebox = async (app) => {
@@ -25,13 +22,7 @@ const datamarts: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/v2/data-app/datamarts',
     {
-      schema: {
-        tags,
-        summary: 'Create a datamart',
-        security,
-        body: CreateDatamartBody,
-        response: responses(DatamartIdResponse),
-      },
+      schema: { ...docs.createDatamart, body: CreateDatamartBody, response: { 200: DatamartIdResponse } },
     },
     async (request) => {
       const { name, datasourceName, ...input } = request.body
@@ -41,13 +32,7 @@ const datamarts: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/api/v2/data-app/datamarts',
     {
-      schema: {
-        tags,
-        summary: 'Replace the table configuration of a datamart',
-        security,
-        body: UpdateDatamartBody,
-        response: responses(DatamartIdResponse),
-      },
+      schema: { ...docs.updateDatamart, body: UpdateDatamartBody, response: { 200: DatamartIdResponse } },
     },
     async (request) => {
       const { datamartName, ...input } = request.body
@@ -57,40 +42,21 @@ const datamarts: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/api/v2/data-app/datamart',
     {
-      schema: {
-        tags,
-        summary: 'Delete a datamart',
-        security,
-        querystring: DeleteDatamartQuery,
-        response: responses(DatamartIdResponse),
-      },
+      schema: { ...docs.deleteDatamart, querystring: DeleteDatamartQuery, response: { 200: DatamartIdResponse } },
     },
     async (request) => ({ id: await service.delete(org(request), request.query.datamartName), error: null }),
   )
   app.post(
     '/api/v2/dataApp/datamart/delete',
     {
-      schema: {
-        tags,
-        summary: 'Delete a datamart (legacy)',
-        deprecated: true,
-        security,
-        body: DeleteDatamartBody,
-        response: responses(DatamartIdResponse),
-      },
+      schema: { ...docs.deleteDatamartLegacy, body: DeleteDatamartBody, response: { 200: DatamartIdResponse } },
     },
     async (request) => ({ id: await service.delete(org(request), request.body.datamartName), error: null }),
   )
   app.get(
     '/api/v2/data-app/datamarts',
     {
-      schema: {
-        tags,
-        summary: 'List datamarts; expandDetails omitted = expanded, else only "true" expands',
-        security,
-        querystring: DatamartListQuery,
-        response: responses(DatamartList),
-      },
+      schema: { ...docs.listDatamarts, querystring: DatamartListQuery, response: { 200: DatamartList } },
     },
     async (request) => {
       const { isPagination, pageNumber, expandDetails } = request.query
@@ -101,14 +67,7 @@ const datamarts: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/v2/dataApp/datamart/list',
     {
-      schema: {
-        tags,
-        summary: 'List datamarts (legacy, typed body)',
-        deprecated: true,
-        security,
-        body: DatamartListBody,
-        response: responses(DatamartList),
-      },
+      schema: { ...docs.listDatamartsLegacy, body: DatamartListBody, response: { 200: DatamartList } },
     },
     async (request) => {
       const { isPagination, pageNumber, expandDetails } = request.body ?? {}

@@ -2,8 +2,8 @@ import type { Readable } from 'node:stream'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { requireServiceToken } from '../../auth/hooks.js'
 import { ApiError } from '../../errors.js'
-import { responses } from '../../schemas/common.js'
 import { FileBody, FileParams, StoredFileResponse } from '../../schemas/datasources.js'
+import { docs } from './datasources.docs.js'
 
 /**
  * The files of csv datasources (DESIGN.md §2.11); service token. Its own encapsulated context:
@@ -20,14 +20,11 @@ const datasourceFiles: FastifyPluginAsyncTypebox = async (app) => {
     '/api/v2/datasource/files/:datasourceName/:fileName',
     {
       schema: {
-        tags: ['datasources'],
-        summary:
-          'Store a file (.csv, .parquet, .json) for csv datasources under FILES_ROOT, replacing one of that name',
-        security: [{ serviceToken: [] }],
+        ...docs.uploadDatasourceFile,
         consumes: ['application/octet-stream'],
         params: FileParams,
         body: FileBody,
-        response: responses(StoredFileResponse),
+        response: { 200: StoredFileResponse },
       },
     },
     async (request, reply) => {

@@ -1,0 +1,52 @@
+import { GUEST_TOKEN, type OperationError, operations } from '../../schemas/openapi.js'
+
+const browser =
+  "For the web component in the browser: takes a guest token; a page on another origin must be in the data app's whitelist-domains (CORS)."
+const denied: OperationError = [
+  403,
+  'UNAUTHORIZED',
+  'The id is outside the allowedEmbeds of the token, a permission it needs is off, a filter is hidden or not allowed, or the origin is not whitelisted.',
+]
+const tokenOrEmbedGone: OperationError = [
+  401,
+  'AUTHENTICATION_ERROR',
+  'The guest token is missing, invalid, expired or revoked, or the embed was deleted.',
+]
+const running: readonly OperationError[] = [
+  [400, 'EMBED_PARAM_ERROR', 'The metric is not in this embed.'],
+  [400, 'INVALID_REQUEST_BODY', 'Also when a filter key names no filter or a value does not fit its filter.'],
+  [400, 'DATASOURCE_CONNECTION_ERROR'],
+  [400, 'QUERY_ERROR'],
+  [400, 'QUERY_TIMEOUT'],
+]
+
+/** The web component's API under /api/v2/embed/runtime; guest token. */
+export const docs = operations('embed runtime', {
+  getRuntimeEmbed: {
+    summary: 'Load an embed: its dashboard, metrics and permissions',
+    description: `${browser} \`embedId\` is an embed id or the dashboardId of an embed of the data app. Answers the dashboard (filters, layout), its metrics (chart options, time grains) and the effective permissions and time zone.`,
+    auth: GUEST_TOKEN,
+    errors: [tokenOrEmbedGone, denied],
+  },
+  queryRuntimeMetric: {
+    summary: "Query a metric with the token's tenancy and filters",
+    description: `${browser} Runs a metric with the tenancy, RLS values and fixed filters of the token, narrowed by the end user's \`dashboardFilter\` and \`metricFilter\` (when the embed allows end-user filters). Results are cached per tenant; \`Strata-Truncated: true\` marks rows cut at QUERY_ROW_LIMIT.`,
+    auth: GUEST_TOKEN,
+    errors: [tokenOrEmbedGone, denied, ...running],
+    returns: 'The rows of the metric with their columns.',
+  },
+  getUnderlyingData: {
+    summary: 'The rows behind a metric, 100 a page',
+    description: `${browser} The raw rows behind a structured metric, under the same tenancy and filters, 100 per \`pageNumber\`; needs the underlying-data permission (embed and token).`,
+    auth: GUEST_TOKEN,
+    errors: [tokenOrEmbedGone, denied, ...running],
+    returns: 'The rows behind the metric.',
+  },
+  downloadMetric: {
+    summary: 'Download a metric as CSV',
+    description: `${browser} The metric's rows as a CSV attachment, under the same tenancy and filters (\`dashboardFilter\`: a JSON object in the query string); needs the download permission of the token.`,
+    auth: GUEST_TOKEN,
+    errors: [tokenOrEmbedGone, denied, ...running],
+    returns: 'The CSV file (text/csv).',
+  },
+})

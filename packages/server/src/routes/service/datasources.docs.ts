@@ -1,0 +1,81 @@
+import { operations, SERVICE_TOKEN } from '../../schemas/openapi.js'
+
+const credentialsInvalid =
+  'Also when the credentials do not fit datasourceType (the message names the field, e.g. `credentials.port must be an integer between 1 and 65535`), or the TABLE tenancy table or its columns do not exist.'
+
+/** Datasources and the files of csv datasources; service token. */
+export const docs = operations('datasources', {
+  createDatasource: {
+    summary: 'Create a datasource: check the credentials, connect, cache the schema',
+    description:
+      'Validates the credentials of `datasourceType` (one schema per type: unknown fields refused, no coercion), tests the connection, introspects the tables and saves the datasource with its credentials encrypted. Nothing is saved when a step fails. When the introspection finds no table the datasource is saved and the answer carries `data.warnings`. Takes the service token.',
+    auth: SERVICE_TOKEN,
+    errors: [
+      [400, 'INVALID_REQUEST_BODY', `${credentialsInvalid} Also when a datasource of that name exists.`],
+      [400, 'DATASOURCE_CONNECTION_ERROR'],
+      [400, 'DATASOURCE_NOT_SUPPORTED'],
+      [400, 'QUERY_ERROR', 'The introspection of the tables failed.'],
+    ],
+    returns: 'The datasource, without any credential field; `id` is what sync takes.',
+  },
+  updateDatasource: {
+    summary: 'Replace the credentials of a datasource; tenancy settings merge',
+    description:
+      '`credentials.name` selects the datasource and `datasourceType` must be its type; the credentials are replaced as a whole (partial credentials are refused), checked, tested and the schema introspected again, as on create. `tenancySettings` merge into the stored ones (null removes a field). Cached results of the datasource are dropped on every instance. Takes the service token.',
+    auth: SERVICE_TOKEN,
+    errors: [
+      [
+        400,
+        'INVALID_REQUEST_BODY',
+        `${credentialsInvalid} Also when no datasource has that name, or datasourceType differs from its type.`,
+      ],
+      [400, 'DATASOURCE_CONNECTION_ERROR'],
+      [400, 'DATASOURCE_NOT_SUPPORTED'],
+      [400, 'QUERY_ERROR', 'The introspection of the tables failed.'],
+    ],
+    returns: 'The datasource, without any credential field.',
+  },
+  syncDatasource: {
+    summary: 'Refresh the cached schema of a datasource',
+    description:
+      'Introspects the tables again (`input.datasourceId`: the `id` from create, or the name) and bumps the schema version, which drops the cached results that depended on the old one. Takes the service token.',
+    auth: SERVICE_TOKEN,
+    errors: [
+      [400, 'DATASOURCE_ID_ERROR'],
+      [400, 'DATASOURCE_CONNECTION_ERROR'],
+      [400, 'QUERY_ERROR', 'The introspection of the tables failed.'],
+    ],
+  },
+  listDatasources: {
+    summary: 'List datasources',
+    description:
+      'The datasources of the organization (name, type, creation time), never their credentials; pages of 10 with `isPagination=true`. Takes the service token.',
+    auth: SERVICE_TOKEN,
+  },
+  deleteDatasource: {
+    summary: 'Delete a datasource no datamart or workspace uses',
+    description:
+      'Deletes the datasource and closes its connection pool on every instance; files uploaded under its name stay in FILES_ROOT. Refused, naming them, while a datamart or a DATASOURCE workspace uses it. Takes the service token.',
+    auth: SERVICE_TOKEN,
+    errors: [
+      [400, 'INVALID_DATASOURCE_NAME', 'No datasource has that name.'],
+      [400, 'INVALID_REQUEST_BODY', 'Also while a datamart or a DATASOURCE workspace uses the datasource.'],
+    ],
+    returns: 'The id of the deleted datasource.',
+  },
+  uploadDatasourceFile: {
+    summary: 'Store a file (.csv, .parquet, .json) for csv datasources',
+    description:
+      'Stores the raw body, whatever its Content-Type, as `FILES_ROOT/<datasourceName>/<fileName>`, replacing a file of that name once the upload is complete (a refused or cut-off upload leaves nothing). Use the answered `path`, or its folder, as the `path` of a `csv` datasource. Takes the service token.',
+    auth: SERVICE_TOKEN,
+    errors: [
+      [
+        400,
+        'INVALID_REQUEST_BODY',
+        'Also when a name breaks the rule (1-128 letters, digits, `_ - .`, not first; the file name ends in .csv, .parquet or .json) or the body is empty.',
+      ],
+      [413, 'PAYLOAD_TOO_LARGE', 'The file is larger than FILE_UPLOAD_LIMIT (100 MiB by default).'],
+    ],
+    returns: 'Where the file is, relative to FILES_ROOT, and its size.',
+  },
+})

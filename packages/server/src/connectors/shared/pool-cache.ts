@@ -1,4 +1,14 @@
 import { LRUCache } from 'lru-cache'
+import type { ConnectorOptions } from '../types.js'
+import { DEFAULT_TENANT_POOLS } from './execution.js'
+
+/**
+ * Pools a connector keeps: `maxTenantPools` tenant databases, +1 because the configured
+ * database shares the cache with them but is used most.
+ */
+export function tenantPoolLimit(options: Pick<ConnectorOptions, 'maxTenantPools'>): number {
+  return (options.maxTenantPools ?? DEFAULT_TENANT_POOLS) + 1
+}
 
 export interface PoolCacheOptions<P> {
   /** Pools kept open at once; the least recently used one is closed past this. */

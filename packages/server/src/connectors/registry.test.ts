@@ -12,6 +12,7 @@ import { capabilitiesOf, createConnector, dialectOf, type ParameterStyle, REGIST
 import { type ConnectorOptions, DATASOURCE_TYPES, type DatasourceType } from './types.js'
 
 const options: ConnectorOptions = { connectTimeoutMs: 1000, poolMax: 2 }
+const base = { params: [], timeoutMs: 5000, maxRows: 10 }
 const UNSUPPORTED: DatasourceType[] = [
   'snowflake',
   'bigquery',
@@ -115,6 +116,33 @@ describe('connector registry', () => {
     const error = await awss3.test().catch((e: unknown) => e)
     expect((error as ApiError).code).toBe('DATASOURCE_CONNECTION_ERROR')
     await expect(awss3.close()).resolves.toBeUndefined()
+  })
+
+  it('a closed connector rejects every call with DATASOURCE_CONNECTION_ERROR and never loads or opens anything again', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'strata-registry-'))
+    try {
+      await writeFile(path.join(dir, 'a.csv'), 'x\n1\n')
+      const unused = createConnector('csv', { name: 'c', path: 'a.csv' }, { ...options, filesRoot: dir })
+      await unused.close()
+      const used = createConnector('csv', { name: 'c', path: 'a.csv' }, { ...options, filesRoot: dir })
+      await used.test()
+      await used.close()
+      for (const connector of [unused, used]) {
+        for (const call of [
+          () => connector.test(),
+          () => connector.execute('select 1', base),
+          () => connector.databases(),
+        ]) {
+          const error = (await call().catch((e: unknown) => e)) as ApiError
+          expect([error.code, error.message]).toEqual([
+            'DATASOURCE_CONNECTION_ERROR',
+            'Could not connect to the datasource: the connector is closed',
+          ])
+        }
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 
   it('one row per type: the credentials schema the API validates with, and for live types dialect, capabilities, loader', () => {

@@ -9,7 +9,7 @@
  * deployment never loads a driver it never uses.
  */
 import { CREDENTIAL_SCHEMAS, type CredentialsByType } from './credentials/schemas.js'
-import { notSupported } from './errors.js'
+import { connectionError, notSupported } from './errors.js'
 import type { Connector, ConnectorOptions, DatasourceType, DialectName, QueryResult, TableInfo } from './types.js'
 
 /** How `ExecuteOptions.params` are referenced in the SQL a connector runs (params[0] shown). */
@@ -197,10 +197,16 @@ export function createConnector<T extends DatasourceType>(
   return lazy(live.dialect, () => live.load(credentials, options, type))
 }
 
-/** Defers loading the connector module (and its driver) to the first call. */
+/**
+ * Defers loading the connector module (and its driver) to the first call. Once closed, every
+ * call rejects with DATASOURCE_CONNECTION_ERROR: a closed connector never opens pools again (a
+ * datasource that changed gets a new connector).
+ */
 function lazy(dialect: DialectName, load: () => Promise<Connector>): Connector {
   let loaded: Promise<Connector> | undefined
+  let closed = false
   const get = () => {
+    if (closed) return Promise.reject(connectionError('the connector is closed'))
     loaded ??= load()
     return loaded
   }
@@ -211,6 +217,7 @@ function lazy(dialect: DialectName, load: () => Promise<Connector>): Connector {
     databases: async () => (await get()).databases(),
     execute: async (sql, options): Promise<QueryResult> => (await get()).execute(sql, options),
     close: async () => {
+      closed = true
       const connector = await loaded?.catch(() => undefined)
       await connector?.close()
     },

@@ -47,6 +47,55 @@ export function notSupported(message: string): ApiError {
   return new ApiError('DATASOURCE_NOT_SUPPORTED', 400, message)
 }
 
+/**
+ * How one driver's errors read: the only part of translation that differs between engines.
+ * Each family's `errors.ts` defines one; `translateDriverError` applies the common order.
+ */
+export interface DriverErrors {
+  /** The engine stopped the statement at its own time limit (statement_timeout, max_statement_time …). */
+  isTimeout(err: unknown): boolean
+  /** The connection or the credentials are unusable (not the query): the connection is dropped too. */
+  isConnectionFailure(err: unknown): boolean
+  /** The engine's message, cleaned of echoes (default: the error's message). Redacted afterwards. */
+  message?(err: unknown): string
+  /** Why the connection failed (default: the socket-level reason, else the message). */
+  connectionReason?(err: unknown, message: string, connecting: boolean): string
+}
+
+export interface TranslationContext {
+  /** The statement's time limit; without it no error is read as a timeout. */
+  readonly timeoutMs?: number
+  /** Our own deadline fired (the server's limit did not answer first). */
+  readonly timedOut?: boolean
+  /** The caller's AbortSignal fired. */
+  readonly aborted?: boolean
+  /** Still connecting (a pool's connect, a server probe): every failure is a connection failure. */
+  readonly connecting?: boolean
+  /** Values never repeated in a message (the password). */
+  readonly secrets: readonly (string | undefined)[]
+}
+
+/**
+ * A driver error → the typed ApiError, in one order for every engine: a cancel the caller asked
+ * for, our deadline, a failure while connecting, the engine's own time limit, an unusable
+ * connection, and otherwise the engine's message as QUERY_ERROR. The driver error is the cause.
+ */
+export function translateDriverError(err: unknown, ctx: TranslationContext, driver: DriverErrors): ApiError {
+  if (ctx.aborted) return queryCancelled(err)
+  if (ctx.timedOut && ctx.timeoutMs !== undefined) {
+    return ctx.connecting
+      ? connectionError(`no answer within ${ctx.timeoutMs} ms`, err)
+      : queryTimeout(ctx.timeoutMs, err)
+  }
+  const message = redact(driver.message?.(err) ?? errorMessage(err), ctx.secrets)
+  const connecting = ctx.connecting === true
+  if (!connecting && ctx.timeoutMs !== undefined && driver.isTimeout(err)) return queryTimeout(ctx.timeoutMs, err)
+  if (connecting || driver.isConnectionFailure(err)) {
+    return connectionError(driver.connectionReason?.(err, message, connecting) ?? networkReason(err) ?? message, err)
+  }
+  return queryError(message, err)
+}
+
 /** Node's socket-level error codes: the host could not be reached or the connection broke. */
 const NETWORK_CODES: Readonly<Record<string, string>> = {
   ECONNREFUSED: 'connection refused',

@@ -4,10 +4,15 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../errors.js'
-import { createConnector, dialectOf } from './registry.js'
+import type { BaseDialect } from '../query/dialects/base.js'
+import { getDialect } from '../query/dialects/registry.js'
+import { CREDENTIAL_SCHEMAS } from './credentials/schemas.js'
+import type { ValidCredentials } from './credentials/validate.js'
+import { capabilitiesOf, createConnector, dialectOf, type ParameterStyle, REGISTRY } from './registry.js'
 import { type ConnectorOptions, DATASOURCE_TYPES, type DatasourceType } from './types.js'
 
 const options: ConnectorOptions = { connectTimeoutMs: 1000, poolMax: 2 }
+const base = { params: [], timeoutMs: 5000, maxRows: 10 }
 const UNSUPPORTED: DatasourceType[] = [
   'snowflake',
   'bigquery',
@@ -20,6 +25,19 @@ const UNSUPPORTED: DatasourceType[] = [
   'firebolt',
 ]
 const DRIVERS = /node_modules[\\/](pg|mysql2|mssql|@clickhouse[\\/]client|@duckdb[\\/]node-api)[\\/]/
+
+/** Partial credentials: the connectors here are created and never (or barely) used. */
+const partial = <T extends DatasourceType = DatasourceType>(credentials: object) => credentials as ValidCredentials<T>
+const someCredentials = (type: DatasourceType) =>
+  partial(type === 'awss3' ? { endpoint: 'file:///tmp', bucket: 'b' } : {})
+
+/** params[0] in each style, as the dialect of a type with that style writes it. */
+const FIRST_PLACEHOLDER: Record<ParameterStyle, RegExp> = {
+  $n: /^\$1$/,
+  '?': /^\?$/,
+  '{pN:Type}': /^\{p0:String\}$/,
+  '@pN': /^@p0$/,
+}
 
 function loadedDrivers(): string[] {
   const cache = createRequire(import.meta.url).cache
@@ -39,9 +57,10 @@ function rejection(fn: () => unknown): ApiError {
 describe('connector registry', () => {
   it('every datasource type either has a connector speaking its dialect or is DATASOURCE_NOT_SUPPORTED', async () => {
     for (const type of DATASOURCE_TYPES) {
-      const credentials = type === 'awss3' ? { endpoint: 'file:///tmp', bucket: 'b' } : {}
+      const credentials = someCredentials(type)
       if (UNSUPPORTED.includes(type)) {
         expect(dialectOf(type)).toBeUndefined()
+        expect(capabilitiesOf(type)).toBeUndefined()
         const e = rejection(() => createConnector(type, credentials, options))
         expect([e.code, e.status]).toEqual(['DATASOURCE_NOT_SUPPORTED', 400])
         expect(e.message).toMatch(new RegExp(`^${type} datasources are not supported yet`))
@@ -58,20 +77,22 @@ describe('connector registry', () => {
       const e = rejection(() =>
         createConnector(
           'awss3',
-          { bucket: 'b', region: 'r', accessKeyId: 'a', secretAccessKey: 's', endpoint },
+          { name: 's3', bucket: 'b', region: 'r', accessKeyId: 'a', secretAccessKey: 's', endpoint },
           options,
         ),
       )
       expect(e.code).toBe('DATASOURCE_NOT_SUPPORTED')
       expect(e.message).toMatch(/^awss3 datasources are not supported yet/)
     }
-    expect(createConnector('awss3', { bucket: 'b', endpoint: 'file:///srv/mirror' }, options).dialect).toBe('duckdb')
+    expect(
+      createConnector('awss3', partial<'awss3'>({ bucket: 'b', endpoint: 'file:///srv/mirror' }), options).dialect,
+    ).toBe('duckdb')
   })
 
   it('drivers load lazily: creating connectors loads none; the first call loads only its own', async () => {
     for (const type of DATASOURCE_TYPES) {
       if (UNSUPPORTED.includes(type)) continue
-      createConnector(type, type === 'awss3' ? { endpoint: 'file:///tmp', bucket: 'b' } : {}, options)
+      createConnector(type, someCredentials(type), options)
     }
     expect(loadedDrivers()).toEqual([])
     const dir = await mkdtemp(path.join(tmpdir(), 'strata-registry-'))
@@ -87,9 +108,66 @@ describe('connector registry', () => {
   })
 
   it('a connector that fails to construct rejects on use and closes cleanly', async () => {
-    const awss3 = createConnector('awss3', { bucket: '..', endpoint: 'file:///nonexistent-strata-dir' }, options)
+    const awss3 = createConnector(
+      'awss3',
+      partial<'awss3'>({ bucket: '..', endpoint: 'file:///nonexistent-strata-dir' }),
+      options,
+    )
     const error = await awss3.test().catch((e: unknown) => e)
     expect((error as ApiError).code).toBe('DATASOURCE_CONNECTION_ERROR')
     await expect(awss3.close()).resolves.toBeUndefined()
+  })
+
+  it('a closed connector rejects every call with DATASOURCE_CONNECTION_ERROR and never loads or opens anything again', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'strata-registry-'))
+    try {
+      await writeFile(path.join(dir, 'a.csv'), 'x\n1\n')
+      const unused = createConnector('csv', { name: 'c', path: 'a.csv' }, { ...options, filesRoot: dir })
+      await unused.close()
+      const used = createConnector('csv', { name: 'c', path: 'a.csv' }, { ...options, filesRoot: dir })
+      await used.test()
+      await used.close()
+      for (const connector of [unused, used]) {
+        for (const call of [
+          () => connector.test(),
+          () => connector.execute('select 1', base),
+          () => connector.databases(),
+        ]) {
+          const error = (await call().catch((e: unknown) => e)) as ApiError
+          expect([error.code, error.message]).toEqual([
+            'DATASOURCE_CONNECTION_ERROR',
+            'Could not connect to the datasource: the connector is closed',
+          ])
+        }
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('one row per type: the credentials schema the API validates with, and for live types dialect, capabilities, loader', () => {
+    expect(Object.keys(REGISTRY).sort()).toEqual([...DATASOURCE_TYPES].sort())
+    for (const type of DATASOURCE_TYPES) {
+      expect(REGISTRY[type].credentials, type).toBe(CREDENTIAL_SCHEMAS[type])
+      expect(REGISTRY[type].connector === undefined, type).toBe(UNSUPPORTED.includes(type))
+    }
+  })
+
+  it('the capabilities agree with the dialect: its placeholders have the parameter style, FULL JOIN exists where fullJoin says', () => {
+    for (const type of DATASOURCE_TYPES) {
+      const live = REGISTRY[type].connector
+      if (!live) continue
+      const dialect = getDialect(live.dialect) as BaseDialect
+      const { parameterStyle, fullJoin } = live.capabilities
+      expect(dialect.placeholder(0, 'text'), `${type}: ${parameterStyle}`).toMatch(FIRST_PLACEHOLDER[parameterStyle])
+      if (fullJoin) expect(dialect.joinKeyword('FULL'), type).toMatch(/^FULL/)
+      else expect(() => dialect.joinKeyword('FULL'), type).toThrow(/FULL JOIN/)
+    }
+  })
+
+  it('params.timezone is the session time zone for exactly the types the API names', () => {
+    const named = DATASOURCE_TYPES.filter((type) => capabilitiesOf(type)?.timezoneParam)
+    // The API's list is clickhouse, trino, redshift, cockroachdb, postgres, mssql; trino has no connector yet.
+    expect(named.sort()).toEqual(['clickhouse', 'cockroachdb', 'mssql', 'postgres', 'redshift'])
   })
 })

@@ -1,126 +1,212 @@
 /**
- * Datasource type → connector. The switch is exhaustive (`assertNever`): adding a type to
- * DATASOURCE_TYPES fails to compile until it is handled here. Driver packages load lazily: the
- * connector module (and with it pg, mysql2, @clickhouse/client, @duckdb/node-api or mssql) is
- * imported on the first call that needs it, so a deployment never loads a driver it never uses.
+ * Datasource type → everything the server knows about it, in one table: its credentials schema,
+ * and for the types this build can query, the dialect, the capabilities and the connector
+ * loader. The table is a mapped type over DATASOURCE_TYPES: adding a type fails to compile until
+ * it has a row, and each row's loader receives the static type of that row's schema (no casts).
+ *
+ * Driver packages load lazily: a row's `load` imports the connector module (and with it pg,
+ * mysql2, @clickhouse/client, @duckdb/node-api or mssql) on the first call that needs it, so a
+ * deployment never loads a driver it never uses.
  */
-import { notSupported } from './errors.js'
-import type {
-  AwsS3Credentials,
-  ClickhouseCredentials,
-  Connector,
-  ConnectorOptions,
-  CsvCredentials,
-  DatasourceType,
-  DialectName,
-  MssqlCredentials,
-  MysqlCredentials,
-  PostgresCredentials,
-  QueryResult,
-  TableInfo,
-} from './types.js'
+import { CREDENTIAL_SCHEMAS, type CredentialsByType } from './credentials/schemas.js'
+import { connectionError, notSupported } from './errors.js'
+import type { Connector, ConnectorOptions, DatasourceType, DialectName, QueryResult, TableInfo } from './types.js'
 
-export function assertNever(value: never): never {
-  throw new Error(`Unhandled value: ${String(value)}`)
+/** How `ExecuteOptions.params` are referenced in the SQL a connector runs (params[0] shown). */
+export type ParameterStyle =
+  /** `$1`: Postgres, DuckDB. */
+  | '$n'
+  /** `?`, positional, each used once: MySQL. */
+  | '?'
+  /** `{p0:String}`, named and typed, bound by the server from `param_p0`: ClickHouse. */
+  | '{pN:Type}'
+  /** `@p0`, named: SQL Server. */
+  | '@pN'
+
+/** What a DATABASE-tenancy clientId names: `databases()` lists these, `ExecuteOptions.database` picks one. */
+export type TenancyUnit = 'database' | 'schema' | 'dataset' | 'index'
+
+/** What services may rely on, per type: read these instead of listing engines. */
+export interface Capabilities {
+  /**
+   * The connector sets the session time zone from `ExecuteOptions.timezone`: instants come back
+   * rendered in it (and the engine's date functions follow it).
+   */
+  readonly sessionTimeZone: boolean
+  /**
+   * A guest token's `params.timezone` is passed on as the session time zone. The API names the
+   * types it applies to: clickhouse, trino, redshift, cockroachdb, postgres, mssql. (For every
+   * type the token's zone still drives date presets and time-zone-converted columns.)
+   */
+  readonly timezoneParam: boolean
+  /** FULL [OUTER] JOIN exists: a datamart relationship may use it. */
+  readonly fullJoin: boolean
+  readonly parameterStyle: ParameterStyle
+  readonly tenancyUnit: TenancyUnit
+}
+
+/** A type this build has a connector for. */
+export interface LiveType<T extends DatasourceType> {
+  readonly dialect: DialectName
+  readonly capabilities: Capabilities
+  /** Imports the connector module (and its driver) and builds the connector: on first use only. */
+  readonly load: (credentials: CredentialsByType[T], options: ConnectorOptions, type: T) => Promise<Connector>
+  /** Why this build cannot serve these credentials (checked before anything loads), else undefined. */
+  readonly refuse?: (credentials: CredentialsByType[T]) => string | undefined
+}
+
+export interface RegistryEntry<T extends DatasourceType> {
+  /** The TypeBox schema the API validates this type's credentials with. */
+  readonly credentials: (typeof CREDENTIAL_SCHEMAS)[T]
+  /** Absent: no connector for this type yet (DATASOURCE_NOT_SUPPORTED). */
+  readonly connector?: LiveType<T>
+}
+
+const POSTGRES: Capabilities = {
+  sessionTimeZone: true,
+  timezoneParam: true,
+  fullJoin: true,
+  parameterStyle: '$n',
+  tenancyUnit: 'database',
+}
+const MYSQL: Capabilities = {
+  sessionTimeZone: true,
+  timezoneParam: false,
+  fullJoin: false,
+  parameterStyle: '?',
+  tenancyUnit: 'database',
+}
+const DUCKDB: Capabilities = {
+  sessionTimeZone: true,
+  timezoneParam: false,
+  fullJoin: true,
+  parameterStyle: '$n',
+  // one in-memory database per datasource; its files are tables of schema `main`
+  tenancyUnit: 'schema',
+}
+
+const postgres: LiveType<'postgres' | 'redshift' | 'cockroachdb'> = {
+  dialect: 'postgres',
+  capabilities: POSTGRES,
+  load: async (credentials, options, type) =>
+    new (await import('./postgres/connector.js')).PostgresConnector(credentials, options, type),
+}
+
+const mysql: LiveType<'mysql' | 'singlestore'> = {
+  dialect: 'mysql',
+  capabilities: MYSQL,
+  load: async (credentials, options, type) =>
+    new (await import('./mysql/connector.js')).MysqlConnector(credentials, options, type),
+}
+
+export const REGISTRY: { readonly [T in DatasourceType]: RegistryEntry<T> } = {
+  postgres: { credentials: CREDENTIAL_SCHEMAS.postgres, connector: postgres },
+  redshift: { credentials: CREDENTIAL_SCHEMAS.redshift, connector: postgres },
+  cockroachdb: { credentials: CREDENTIAL_SCHEMAS.cockroachdb, connector: postgres },
+  mysql: { credentials: CREDENTIAL_SCHEMAS.mysql, connector: mysql },
+  singlestore: { credentials: CREDENTIAL_SCHEMAS.singlestore, connector: mysql },
+  clickhouse: {
+    credentials: CREDENTIAL_SCHEMAS.clickhouse,
+    connector: {
+      dialect: 'clickhouse',
+      capabilities: {
+        sessionTimeZone: true, // session_timezone, ClickHouse 23.6+; older servers: their own zone only
+        timezoneParam: true,
+        fullJoin: true,
+        parameterStyle: '{pN:Type}',
+        tenancyUnit: 'database',
+      },
+      load: async (credentials, options) =>
+        new (await import('./clickhouse/connector.js')).ClickhouseConnector(credentials, options),
+    },
+  },
+  mssql: {
+    credentials: CREDENTIAL_SCHEMAS.mssql,
+    connector: {
+      dialect: 'mssql',
+      capabilities: {
+        sessionTimeZone: false, // SQL Server has none: the zone is accepted and not applied
+        timezoneParam: true,
+        fullJoin: true,
+        parameterStyle: '@pN',
+        tenancyUnit: 'database',
+      },
+      load: async (credentials, options) =>
+        new (await import('./mssql/connector.js')).MssqlConnector(credentials, options),
+    },
+  },
+  csv: {
+    credentials: CREDENTIAL_SCHEMAS.csv,
+    connector: {
+      dialect: 'duckdb',
+      capabilities: DUCKDB,
+      load: async (credentials, options) =>
+        new (await import('./duckdb/connector.js')).DuckdbConnector({ kind: 'csv', credentials }, options),
+    },
+  },
+  awss3: {
+    credentials: CREDENTIAL_SCHEMAS.awss3,
+    connector: {
+      dialect: 'duckdb',
+      capabilities: DUCKDB,
+      refuse: (credentials) =>
+        typeof credentials.endpoint === 'string' && credentials.endpoint.startsWith('file://')
+          ? undefined
+          : 'awss3 datasources are not supported yet with a real S3 endpoint (this build has no S3 reader); a local mirror works with endpoint file:///<dir>',
+      load: async (credentials, options) =>
+        new (await import('./duckdb/connector.js')).DuckdbConnector({ kind: 'awss3', credentials }, options),
+    },
+  },
+  snowflake: { credentials: CREDENTIAL_SCHEMAS.snowflake },
+  bigquery: { credentials: CREDENTIAL_SCHEMAS.bigquery },
+  databricks: { credentials: CREDENTIAL_SCHEMAS.databricks },
+  elasticsearch: { credentials: CREDENTIAL_SCHEMAS.elasticsearch },
+  opensearch: { credentials: CREDENTIAL_SCHEMAS.opensearch },
+  mongodb: { credentials: CREDENTIAL_SCHEMAS.mongodb },
+  trino: { credentials: CREDENTIAL_SCHEMAS.trino },
+  athena: { credentials: CREDENTIAL_SCHEMAS.athena },
+  firebolt: { credentials: CREDENTIAL_SCHEMAS.firebolt },
 }
 
 /** The dialect each type speaks, or undefined when it has no connector yet. */
 export function dialectOf(type: DatasourceType): DialectName | undefined {
-  switch (type) {
-    case 'postgres':
-    case 'redshift':
-    case 'cockroachdb':
-      return 'postgres'
-    case 'mysql':
-    case 'singlestore':
-      return 'mysql'
-    case 'clickhouse':
-      return 'clickhouse'
-    case 'csv':
-    case 'awss3':
-      return 'duckdb'
-    case 'mssql':
-      return 'mssql'
-    case 'snowflake':
-    case 'bigquery':
-    case 'databricks':
-    case 'elasticsearch':
-    case 'opensearch':
-    case 'mongodb':
-    case 'trino':
-    case 'athena':
-    case 'firebolt':
-      return undefined
-    default:
-      return assertNever(type)
-  }
+  return REGISTRY[type].connector?.dialect
+}
+
+/** What a type's connector supports, or undefined when it has none yet. */
+export function capabilitiesOf(type: DatasourceType): Capabilities | undefined {
+  return REGISTRY[type].connector?.capabilities
 }
 
 /**
  * A connector for the datasource. Throws DATASOURCE_NOT_SUPPORTED (400) for types without one
- * (and for awss3 without a local `file:///` endpoint). Credentials are validated upstream.
+ * (and for credentials the row refuses: awss3 without a local `file:///` endpoint). Credentials
+ * are validated against the row's schema before they get here.
  */
-export function createConnector(type: DatasourceType, credentials: unknown, options: ConnectorOptions): Connector {
-  switch (type) {
-    case 'postgres':
-    case 'redshift':
-    case 'cockroachdb':
-      return lazy('postgres', async () => {
-        const { PostgresConnector } = await import('./postgres/connector.js')
-        return new PostgresConnector(credentials as PostgresCredentials, options, type)
-      })
-    case 'mysql':
-    case 'singlestore':
-      return lazy('mysql', async () => {
-        const { MysqlConnector } = await import('./mysql/connector.js')
-        return new MysqlConnector(credentials as MysqlCredentials, options, type)
-      })
-    case 'clickhouse':
-      return lazy('clickhouse', async () => {
-        const { ClickhouseConnector } = await import('./clickhouse/connector.js')
-        return new ClickhouseConnector(credentials as ClickhouseCredentials, options)
-      })
-    case 'csv':
-      return lazy('duckdb', async () => {
-        const { DuckdbConnector } = await import('./duckdb/connector.js')
-        return new DuckdbConnector({ kind: 'csv', credentials: credentials as CsvCredentials }, options)
-      })
-    case 'awss3': {
-      const s3 = credentials as AwsS3Credentials
-      if (typeof s3?.endpoint !== 'string' || !s3.endpoint.startsWith('file://')) {
-        throw notSupported(
-          'awss3 datasources are not supported yet with a real S3 endpoint (this build has no S3 reader); a local mirror works with endpoint file:///<dir>',
-        )
-      }
-      return lazy('duckdb', async () => {
-        const { DuckdbConnector } = await import('./duckdb/connector.js')
-        return new DuckdbConnector({ kind: 'awss3', credentials: s3 }, options)
-      })
-    }
-    case 'mssql':
-      return lazy('mssql', async () => {
-        const { MssqlConnector } = await import('./mssql/connector.js')
-        return new MssqlConnector(credentials as MssqlCredentials, options)
-      })
-    case 'snowflake':
-    case 'bigquery':
-    case 'databricks':
-    case 'elasticsearch':
-    case 'opensearch':
-    case 'mongodb':
-    case 'trino':
-    case 'athena':
-    case 'firebolt':
-      throw notSupported(`${type} datasources are not supported yet by this server (no connector for ${type})`)
-    default:
-      return assertNever(type)
+export function createConnector<T extends DatasourceType>(
+  type: T,
+  credentials: CredentialsByType[T],
+  options: ConnectorOptions,
+): Connector {
+  const live: LiveType<T> | undefined = REGISTRY[type].connector
+  if (live === undefined) {
+    throw notSupported(`${type} datasources are not supported yet by this server (no connector for ${type})`)
   }
+  const refusal = live.refuse?.(credentials)
+  if (refusal !== undefined) throw notSupported(refusal)
+  return lazy(live.dialect, () => live.load(credentials, options, type))
 }
 
-/** Defers loading the connector module (and its driver) to the first call. */
+/**
+ * Defers loading the connector module (and its driver) to the first call. Once closed, every
+ * call rejects with DATASOURCE_CONNECTION_ERROR: a closed connector never opens pools again (a
+ * datasource that changed gets a new connector).
+ */
 function lazy(dialect: DialectName, load: () => Promise<Connector>): Connector {
   let loaded: Promise<Connector> | undefined
+  let closed = false
   const get = () => {
+    if (closed) return Promise.reject(connectionError('the connector is closed'))
     loaded ??= load()
     return loaded
   }
@@ -131,6 +217,7 @@ function lazy(dialect: DialectName, load: () => Promise<Connector>): Connector {
     databases: async () => (await get()).databases(),
     execute: async (sql, options): Promise<QueryResult> => (await get()).execute(sql, options),
     close: async () => {
+      closed = true
       const connector = await loaded?.catch(() => undefined)
       await connector?.close()
     },

@@ -1,6 +1,7 @@
 /**
  * The contract between the server and a customer's warehouse. One folder per datasource
- * family implements `Connector`; the registry maps a datasource type to its factory.
+ * family implements `Connector`; the registry (registry.ts) maps each datasource type to its
+ * credentials schema, dialect, capabilities and connector.
  * Connectors never read the environment and never build SQL from values: compiled SQL
  * arrives with its bound parameters in the dialect's placeholder style.
  */
@@ -32,6 +33,7 @@ export type DatasourceType = (typeof DATASOURCE_TYPES)[number]
 export type { ColumnInfo, DataType, DialectName, TableInfo } from '../query/types.js'
 
 import type { DataType, DialectName, TableInfo } from '../query/types.js'
+import type { CredentialsByType } from './credentials/schemas.js'
 
 export interface ExecuteOptions {
   /** Bound values, in the order of the placeholders (or by name p0, p1 … for ClickHouse). */
@@ -82,77 +84,22 @@ export interface ConnectorOptions {
   readonly filesRoot?: string
 }
 
-/** Credentials of the families that have a live connector; validated before they get here. */
-export interface PostgresCredentials {
-  readonly name: string
-  readonly host: string
-  readonly port: number
-  readonly username: string
-  readonly password: string
-  readonly database: string
-  readonly schema: string
-  readonly sslMode?: boolean
-  readonly sshTunnel?: 'enable' | 'disable'
-  readonly sshHost?: string
-  readonly sshPort?: number
-  readonly sshUsername?: string
-  readonly sshPrivateKey?: string
-}
-
+/**
+ * Credentials of the families that have a live connector: the static types of their TypeBox
+ * schemas (credentials/schemas.ts), which the API validated them against before they get here.
+ */
+export type PostgresCredentials = CredentialsByType['postgres' | 'redshift' | 'cockroachdb']
 /** mysql, singlestore (singlestore requires `database`; for mysql it is our optional addition). */
-export interface MysqlCredentials {
-  readonly name: string
-  readonly host: string
-  readonly port: number
-  readonly user: string
-  readonly password: string
-  readonly database?: string
-}
-
-export interface ClickhouseCredentials {
-  readonly name: string
-  readonly host: string
-  readonly port: number
-  readonly user: string
-  readonly password: string
-  /** Our optional addition: the default database (else `default`). */
-  readonly database?: string
-  /** Our optional addition: https instead of http. */
-  readonly ssl?: boolean
-}
-
-export interface MssqlCredentials {
-  readonly name: string
-  readonly server: string
-  readonly port: number
-  readonly user: string
-  readonly password: string
-  readonly database?: string
-  readonly isDisableDatabase?: boolean
-  readonly readOnlyIntent?: boolean
-}
-
+export type MysqlCredentials = CredentialsByType['mysql' | 'singlestore']
+export type ClickhouseCredentials = CredentialsByType['clickhouse']
+export type MssqlCredentials = CredentialsByType['mssql']
 /**
  * csv (our definition): local CSV/Parquet/JSON files read by DuckDB. Each file is a table in
  * schema `main`; `path` is a directory (every *.csv, *.parquet, *.json in it) or one file.
  */
-export interface CsvCredentials {
-  readonly name: string
-  readonly path: string
-  /** Our optional addition: CSV delimiter, default auto-detected. */
-  readonly delimiter?: string
-}
-
+export type CsvCredentials = CredentialsByType['csv']
 /**
  * awss3 (our definition). `endpoint` of the form `file:///dir` reads a local mirror through
  * DuckDB (the local-file half); real S3 needs httpfs, which this build lacks.
  */
-export interface AwsS3Credentials {
-  readonly name: string
-  readonly bucket: string
-  readonly region: string
-  readonly accessKeyId: string
-  readonly secretAccessKey: string
-  readonly prefix?: string
-  readonly endpoint?: string
-}
+export type AwsS3Credentials = CredentialsByType['awss3']

@@ -7,8 +7,16 @@
  */
 import { randomUUID } from 'node:crypto'
 import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickhouse/client'
-import { connectionError, queryCancelled } from '../errors.js'
-import { PoolCache } from '../shared/pool-cache.js'
+import { connectionError } from '../errors.js'
+import {
+  BACKSTOP_TIMEOUT_MS,
+  CANCEL_GRACE_MS,
+  checkMaxRows,
+  guarded,
+  METADATA_TIMEOUT_MS,
+  throwIfAborted,
+} from '../shared/execution.js'
+import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
 import { checkTimeZone } from '../shared/values.js'
 import type {
   ClickhouseCredentials,
@@ -19,14 +27,15 @@ import type {
   QueryResult,
   TableInfo,
 } from '../types.js'
-import { isConnectionFailure, translateClickhouseError } from './errors.js'
+import { CLICKHOUSE_ERRORS } from './errors.js'
 import { buildQueryRequest, describeQuery, type QueryRequest, type ServerInfo, serverInfo } from './request.js'
 import { convertValue, dataTypeOf, isNullable } from './type-mapping.js'
 
-const DEFAULT_TENANT_POOLS = 16
-const METADATA_TIMEOUT_MS = 60_000
-/** The server enforces max_execution_time in whole seconds; our own deadline comes after. */
-const CANCEL_GRACE_MS = 1_500
+/**
+ * The server enforces max_execution_time in whole seconds (rounded up): our own deadline comes
+ * a little later than elsewhere.
+ */
+const WHOLE_SECONDS_GRACE_MS = CANCEL_GRACE_MS + 500
 const SYSTEM_DATABASES = ['system', 'INFORMATION_SCHEMA', 'information_schema']
 
 interface Column {
@@ -51,7 +60,7 @@ export class ClickhouseConnector implements Connector {
     this.#credentials = credentials
     this.#options = options
     this.#clients = new PoolCache<ClickHouseClient>({
-      max: (options.maxTenantPools ?? DEFAULT_TENANT_POOLS) + 1,
+      max: tenantPoolLimit(options),
       create: (database) => this.#createClient(database),
       close: (client) => client.close(),
     })
@@ -118,10 +127,9 @@ export class ClickhouseConnector implements Connector {
   }
 
   async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {
-    const maxRows = options.maxRows
-    if (!Number.isSafeInteger(maxRows) || maxRows < 0) throw new RangeError('maxRows must be a whole number')
+    const maxRows = checkMaxRows(options.maxRows)
     if (options.timezone !== undefined) checkTimeZone(options.timezone)
-    if (options.signal?.aborted) throw queryCancelled(options.signal.reason)
+    throwIfAborted(options.signal)
     const server = await this.server()
     const request = buildQueryRequest(sql, options, server, randomUUID())
     return this.#clients.use(options.database ?? this.#database, (client) =>
@@ -234,9 +242,10 @@ export class ClickhouseConnector implements Connector {
   }
 
   /**
-   * Runs one request under our deadline and the caller's signal. The server enforces
-   * max_execution_time itself; when our deadline or the signal fires first we abort the HTTP
-   * request and KILL the query by its id, so it does not run on without a reader.
+   * Runs one request through the execution core. The server enforces max_execution_time itself;
+   * when our deadline or the signal fires first we abort the HTTP request and KILL the query by
+   * its id, so it does not run on without a reader. While connecting, the deadline is the
+   * connect timeout and only the request is aborted.
    */
   async #guarded<T>(
     client: ClickHouseClient,
@@ -245,35 +254,25 @@ export class ClickhouseConnector implements Connector {
     work: (signal: AbortSignal, queryId: string) => Promise<T>,
   ): Promise<T> {
     const controller = new AbortController()
-    let timedOut = false
-    let aborted = false
-    const deadline = settings.connecting ? settings.timeoutMs : settings.timeoutMs + CANCEL_GRACE_MS
-    const timer = setTimeout(() => {
-      timedOut = true
-      controller.abort()
-      if (!settings.connecting) this.#kill(client, queryId)
-    }, deadline)
-    const onAbort = () => {
-      aborted = true
-      controller.abort()
-      this.#kill(client, queryId)
-    }
-    settings.signal?.addEventListener('abort', onAbort, { once: true })
-    try {
-      return await work(controller.signal, queryId)
-    } catch (err) {
-      if (!settings.connecting && isConnectionFailure(err)) this.#server = undefined
-      throw translateClickhouseError(err, {
+    const connecting = settings.connecting === true
+    return guarded(
+      {
         timeoutMs: settings.timeoutMs,
-        timedOut,
-        aborted,
-        connecting: settings.connecting,
+        signal: settings.signal,
+        cancelGraceMs: connecting ? 0 : WHOLE_SECONDS_GRACE_MS,
+        connecting,
+        errors: CLICKHOUSE_ERRORS,
         secrets: [this.#credentials.password],
-      })
-    } finally {
-      clearTimeout(timer)
-      settings.signal?.removeEventListener('abort', onAbort)
-    }
+        cancel: () => {
+          controller.abort()
+          if (!connecting || settings.signal?.aborted) this.#kill(client, queryId)
+        },
+        release: ({ broken }) => {
+          if (broken && !connecting) this.#server = undefined // probe again: the server may have changed
+        },
+      },
+      () => work(controller.signal, queryId),
+    )
   }
 
   #kill(client: ClickHouseClient, queryId: string): void {
@@ -295,7 +294,7 @@ export class ClickhouseConnector implements Connector {
       application: 'strata',
       max_open_connections: this.#options.poolMax,
       // Deadlines are ours (abort signals); this only bounds a request nobody else bounds.
-      request_timeout: 10 * 60_000,
+      request_timeout: BACKSTOP_TIMEOUT_MS,
       log: { level: ClickHouseLogLevel.OFF },
     })
   }

@@ -5,13 +5,11 @@
  */
 import type { ApiError } from '../../errors.js'
 import {
-  connectionError,
+  type DriverErrors,
   errorMessage,
   networkReason,
-  queryCancelled,
-  queryError,
-  queryTimeout,
-  redact,
+  type TranslationContext,
+  translateDriverError,
 } from '../errors.js'
 
 const TIMEOUT_CODES = new Set([159]) // TIMEOUT_EXCEEDED
@@ -42,15 +40,6 @@ export function cleanMessage(message: string): string {
   return (m?.[1] ?? message).trim()
 }
 
-export interface ClickhouseErrorContext {
-  readonly timeoutMs?: number
-  readonly timedOut?: boolean
-  readonly aborted?: boolean
-  /** The request was still connecting (test(), server probe): every failure is a connection failure. */
-  readonly connecting?: boolean
-  readonly secrets: readonly (string | undefined)[]
-}
-
 export function isConnectionFailure(err: unknown): boolean {
   const code = serverCode(err)
   return (code !== undefined && CONNECTION_CODES.has(code)) || networkReason(err) !== undefined
@@ -74,16 +63,17 @@ function connectionReason(err: unknown, message: string): string {
   return message.length <= MAX_REASON_LENGTH ? message : `${message.slice(0, MAX_REASON_LENGTH - 1)}…`
 }
 
-export function translateClickhouseError(err: unknown, ctx: ClickhouseErrorContext): ApiError {
-  const message = redact(cleanMessage(errorMessage(err)), ctx.secrets)
-  if (ctx.aborted) return queryCancelled(err)
-  const code = serverCode(err)
-  if (ctx.timeoutMs !== undefined && !ctx.connecting) {
-    if (ctx.timedOut || (code !== undefined && (TIMEOUT_CODES.has(code) || CANCELLED_CODES.has(code)))) {
-      return queryTimeout(ctx.timeoutMs, err)
-    }
-  }
-  if (ctx.timedOut && ctx.connecting) return connectionError(`no answer within ${ctx.timeoutMs} ms`, err)
-  if (ctx.connecting || isConnectionFailure(err)) return connectionError(connectionReason(err, message), err)
-  return queryError(message, err)
+export const CLICKHOUSE_ERRORS: DriverErrors = {
+  isTimeout: (err) => {
+    const code = serverCode(err)
+    return code !== undefined && (TIMEOUT_CODES.has(code) || CANCELLED_CODES.has(code))
+  },
+  isConnectionFailure,
+  message: (err) => cleanMessage(errorMessage(err)),
+  connectionReason: (err, message) => connectionReason(err, message),
+}
+
+/** With `connecting: true` (test(), the server probe), every failure is a connection failure. */
+export function translateClickhouseError(err: unknown, ctx: TranslationContext): ApiError {
+  return translateDriverError(err, ctx, CLICKHOUSE_ERRORS)
 }

@@ -5,15 +5,7 @@
  * server_type …) are in rules.ts, beside these schemas.
  */
 import Type, { type Static, type TObject } from 'typebox'
-import type {
-  AwsS3Credentials,
-  ClickhouseCredentials,
-  CsvCredentials,
-  DatasourceType,
-  MssqlCredentials,
-  MysqlCredentials,
-  PostgresCredentials,
-} from '../types.js'
+import type { DatasourceType } from '../types.js'
 import { choice, credentials, flag, host, longText, password, port, text } from './fields.js'
 
 const { Optional } = Type
@@ -174,19 +166,5 @@ export const CREDENTIAL_SCHEMAS = {
   }),
 } as const satisfies Record<DatasourceType, TObject>
 
-/** The credentials each type accepts once validated. */
+/** The credentials each type accepts once validated: what its connector receives (types.ts). */
 export type CredentialsByType = { [T in DatasourceType]: Static<(typeof CREDENTIAL_SCHEMAS)[T]> }
-
-/** Fails to compile when a schema no longer fits the interface its live connector consumes. */
-type Fits<A extends B, B> = A
-export type LiveConnectorCredentials = [
-  Fits<CredentialsByType['postgres'], PostgresCredentials>,
-  Fits<CredentialsByType['redshift'], PostgresCredentials>,
-  Fits<CredentialsByType['cockroachdb'], PostgresCredentials>,
-  Fits<CredentialsByType['mysql'], MysqlCredentials>,
-  Fits<CredentialsByType['singlestore'], MysqlCredentials>,
-  Fits<CredentialsByType['clickhouse'], ClickhouseCredentials>,
-  Fits<CredentialsByType['mssql'], MssqlCredentials>,
-  Fits<CredentialsByType['csv'], CsvCredentials>,
-  Fits<CredentialsByType['awss3'], AwsS3Credentials>,
-]

@@ -20,7 +20,8 @@ import {
   StatementType,
 } from '@duckdb/node-api'
 import { ApiError } from '../../errors.js'
-import { connectionError, queryCancelled, queryError } from '../errors.js'
+import { connectionError, queryError } from '../errors.js'
+import { checkMaxRows, guarded, METADATA_TIMEOUT_MS, throwIfAborted } from '../shared/execution.js'
 import { checkTimeZone } from '../shared/values.js'
 import type {
   AwsS3Credentials,
@@ -32,7 +33,7 @@ import type {
   QueryResult,
   TableInfo,
 } from '../types.js'
-import { translateDuckdbError, translateOpenError } from './errors.js'
+import { DUCKDB_ERRORS, translateOpenError } from './errors.js'
 import { recheck } from './files-root.js'
 import { csvSources, type SourceFile, type Sources, s3Sources } from './sources.js'
 import { dataTypeOfId, dataTypeOfName } from './type-mapping.js'
@@ -44,7 +45,6 @@ export type DuckdbSource =
 
 const SCHEMA = 'main'
 const DEFAULT_MEMORY_LIMIT_MB = 1024
-const METADATA_TIMEOUT_MS = 60_000
 
 interface Lease {
   readonly conn: DuckDBConnection
@@ -134,76 +134,85 @@ export class DuckdbConnector implements Connector {
   }
 
   async #query(sql: string, options: ExecuteOptions, selectOnly = false): Promise<QueryResult> {
-    const maxRows = options.maxRows
-    if (!Number.isSafeInteger(maxRows) || maxRows < 0) throw new RangeError('maxRows must be a whole number')
+    const maxRows = checkMaxRows(options.maxRows)
     const timeZone = options.timezone ?? 'UTC'
     checkTimeZone(timeZone)
     if (options.database !== undefined && options.database !== SCHEMA) {
       throw connectionError(`no database "${options.database.slice(0, 100)}" (this datasource has only "${SCHEMA}")`)
     }
-    if (options.signal?.aborted) throw queryCancelled(options.signal.reason)
+    throwIfAborted(options.signal)
     const opened = await this.#open()
     if (opened.viewed.length > 0) await recheck(opened.sources.root, opened.viewed, opened.sources.field)
     const lease = opened.idle.pop() ?? { conn: await opened.instance.connect(), timeZone: undefined }
     const { conn } = lease
-    let timedOut = false
-    let aborted = false
-    let reusable = false
-    const timer = setTimeout(() => {
-      timedOut = true
-      conn.interrupt()
-    }, options.timeoutMs)
-    const onAbort = () => {
-      aborted = true
-      conn.interrupt()
+    return guarded(
+      {
+        timeoutMs: options.timeoutMs,
+        signal: options.signal,
+        cancelGraceMs: 0, // in-process: the interrupt is the limit
+        errors: DUCKDB_ERRORS,
+        secrets: [],
+        cancel: () => conn.interrupt(),
+        release: ({ reusable }) => {
+          if (reusable && !this.#closed && opened.idle.length < MAX_IDLE) opened.idle.push(lease)
+          else conn.closeSync()
+        },
+      },
+      async (statement) => {
+        // a cut-off stream or an error may leave the connection mid-result: not reused
+        const result = await this.#run(lease, sql, options, maxRows, timeZone, selectOnly).catch((err: unknown) => {
+          statement.discard()
+          throw err
+        })
+        if (result.truncated) statement.discard()
+        return result
+      },
+    )
+  }
+
+  async #run(
+    lease: Lease,
+    sql: string,
+    options: ExecuteOptions,
+    maxRows: number,
+    timeZone: string,
+    selectOnly: boolean,
+  ): Promise<QueryResult> {
+    const { conn } = lease
+    if (lease.timeZone !== timeZone) {
+      lease.timeZone = undefined
+      const set = await conn.prepare('SET TimeZone = $1')
+      set.bind([timeZone])
+      await set.run()
+      set.destroySync()
+      lease.timeZone = timeZone
     }
-    options.signal?.addEventListener('abort', onAbort, { once: true })
-    try {
-      if (lease.timeZone !== timeZone) {
-        lease.timeZone = undefined
-        const set = await conn.prepare('SET TimeZone = $1')
-        set.bind([timeZone])
-        await set.run()
-        set.destroySync()
-        lease.timeZone = timeZone
-      }
-      const prepared = await conn.prepare(sql)
-      if (selectOnly && prepared.statementType !== StatementType.SELECT) {
-        prepared.destroySync()
-        throw queryError('only SELECT statements can run on this datasource')
-      }
-      if (options.params.length > 0) prepared.bind(options.params.map(toDuckParam))
-      const result = await prepared.stream()
-      const names = result.columnNames()
-      const columns = result
-        .columnTypes()
-        .map((t, i) => ({ name: names[i] ?? `column${i}`, dataType: dataTypeOfId(t.typeId) }))
-      const rows: Record<string, unknown>[] = []
-      let truncated = false
-      read: for (;;) {
-        const chunk = await result.fetchChunk()
-        if (!chunk || chunk.rowCount === 0) break
-        for (const values of chunk.getRows()) {
-          if (rows.length === maxRows) {
-            truncated = true
-            break read
-          }
-          rows.push(toRow(values, names, timeZone))
-        }
-      }
+    const prepared = await conn.prepare(sql)
+    if (selectOnly && prepared.statementType !== StatementType.SELECT) {
       prepared.destroySync()
-      reusable = !truncated
-      return { columns, rows, truncated }
-    } catch (err) {
-      if (err instanceof ApiError) throw err
-      throw translateDuckdbError(err, { timeoutMs: options.timeoutMs, timedOut, aborted })
-    } finally {
-      clearTimeout(timer)
-      options.signal?.removeEventListener('abort', onAbort)
-      // a cut-off stream, an error or an interrupt may leave the connection mid-result: not reused
-      if (reusable && !timedOut && !aborted && !this.#closed && opened.idle.length < MAX_IDLE) opened.idle.push(lease)
-      else conn.closeSync()
+      throw queryError('only SELECT statements can run on this datasource')
     }
+    if (options.params.length > 0) prepared.bind(options.params.map(toDuckParam))
+    const result = await prepared.stream()
+    const names = result.columnNames()
+    const columns = result
+      .columnTypes()
+      .map((t, i) => ({ name: names[i] ?? `column${i}`, dataType: dataTypeOfId(t.typeId) }))
+    const rows: Record<string, unknown>[] = []
+    let truncated = false
+    read: for (;;) {
+      const chunk = await result.fetchChunk()
+      if (!chunk || chunk.rowCount === 0) break
+      for (const values of chunk.getRows()) {
+        if (rows.length === maxRows) {
+          truncated = true
+          break read
+        }
+        rows.push(toRow(values, names, timeZone))
+      }
+    }
+    prepared.destroySync()
+    return { columns, rows, truncated }
   }
 
   #open(): Promise<Opened> {

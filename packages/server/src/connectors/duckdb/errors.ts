@@ -3,22 +3,27 @@
  * `Catalog Error: Table with name x does not exist!` or `INTERRUPT Error: Interrupted!`.
  */
 import type { ApiError } from '../../errors.js'
-import { connectionError, errorMessage, queryCancelled, queryError, queryTimeout } from '../errors.js'
+import {
+  connectionError,
+  type DriverErrors,
+  errorMessage,
+  type TranslationContext,
+  translateDriverError,
+} from '../errors.js'
 
 export function isInterrupt(err: unknown): boolean {
   return /^INTERRUPT Error/i.test(errorMessage(err))
 }
 
-export interface DuckdbErrorContext {
-  readonly timeoutMs: number
-  readonly timedOut: boolean
-  readonly aborted: boolean
+/** DuckDB runs in-process: there is no connection to lose, and its errors are the query's. */
+export const DUCKDB_ERRORS: DriverErrors = {
+  isTimeout: isInterrupt,
+  isConnectionFailure: () => false,
+  message: (err) => firstLines(errorMessage(err)),
 }
 
-export function translateDuckdbError(err: unknown, ctx: DuckdbErrorContext): ApiError {
-  if (ctx.aborted) return queryCancelled(err)
-  if (ctx.timedOut || isInterrupt(err)) return queryTimeout(ctx.timeoutMs, err)
-  return queryError(firstLines(errorMessage(err)), err)
+export function translateDuckdbError(err: unknown, ctx: TranslationContext): ApiError {
+  return translateDriverError(err, ctx, DUCKDB_ERRORS)
 }
 
 /** Opening the files (views over them) failed: the datasource is unusable as configured. */

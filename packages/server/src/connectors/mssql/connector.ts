@@ -6,8 +6,8 @@
  * with AT TIME ZONE where a query needs it).
  */
 import sql from 'mssql'
-import { queryCancelled } from '../errors.js'
-import { PoolCache } from '../shared/pool-cache.js'
+import { checkMaxRows, guarded, METADATA_TIMEOUT_MS, throwIfAborted } from '../shared/execution.js'
+import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
 import type {
   ColumnInfo,
   Connector,
@@ -18,12 +18,9 @@ import type {
   QueryResult,
   TableInfo,
 } from '../types.js'
-import { translateMssqlError } from './errors.js'
+import { MSSQL_ERRORS, translateMssqlError } from './errors.js'
 import { buildRequest, mssqlConfig } from './request.js'
 import { convertValue, dataTypeOfName, declarationOf } from './type-mapping.js'
-
-const DEFAULT_TENANT_POOLS = 16
-const METADATA_TIMEOUT_MS = 60_000
 
 interface PoolEntry {
   readonly pool: sql.ConnectionPool
@@ -46,7 +43,7 @@ export class MssqlConnector implements Connector {
     this.#credentials = credentials
     this.#options = options
     this.#pools = new PoolCache<PoolEntry>({
-      max: (options.maxTenantPools ?? DEFAULT_TENANT_POOLS) + 1,
+      max: tenantPoolLimit(options),
       create: (key) => {
         const pool = new sql.ConnectionPool(mssqlConfig(credentials, options, key === '' ? undefined : key))
         pool.on('error', () => undefined)
@@ -108,9 +105,7 @@ export class MssqlConnector implements Connector {
   }
 
   execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {
-    if (!Number.isSafeInteger(options.maxRows) || options.maxRows < 0) {
-      throw new RangeError('maxRows must be a whole number')
-    }
+    checkMaxRows(options.maxRows)
     return this.#run(options.database, sql, options.params, options)
   }
 
@@ -140,13 +135,18 @@ export class MssqlConnector implements Connector {
     params: readonly unknown[],
     settings: RunSettings,
   ): Promise<QueryResult> {
-    if (settings.signal?.aborted) throw queryCancelled(settings.signal.reason)
+    throwIfAborted(settings.signal)
     const key = database ?? ''
     return this.#pools.use(key, async (entry) =>
       this.#stream(await this.#connected(entry, key), text, params, settings),
     )
   }
 
+  /**
+   * One streamed request through the execution core. SQL Server has no per-statement time
+   * limit a login can set, so our deadline is the limit: at `timeoutMs` the request is cancelled
+   * (a TDS attention: the server stops the statement, the connection stays usable).
+   */
   #stream(
     pool: sql.ConnectionPool,
     text: string,
@@ -154,67 +154,56 @@ export class MssqlConnector implements Connector {
     settings: RunSettings,
   ): Promise<QueryResult> {
     const request = buildRequest(pool, params)
-    return new Promise<QueryResult>((resolve, reject) => {
-      let columns: { name: string; declaration: string; dataType: DataType }[] | undefined
-      const rows: Record<string, unknown>[] = []
-      let truncated = false
-      let timedOut = false
-      let aborted = false
-      let failure: unknown
-      let recordsets = 0
-      const timer = setTimeout(() => {
-        timedOut = true
-        request.cancel()
-      }, settings.timeoutMs)
-      const onAbort = () => {
-        aborted = true
-        request.cancel()
-      }
-      settings.signal?.addEventListener('abort', onAbort, { once: true })
-      request.on('recordset', (meta: sql.IColumnMetadata) => {
-        recordsets++
-        if (recordsets > 1) return // only the first result set is the answer
-        columns = Object.values(meta)
-          .sort((a, b) => a.index - b.index)
-          .map((c) => {
-            const declaration = declarationOf(c.type)
-            return { name: c.name, declaration, dataType: dataTypeOfName(declaration) }
+    return guarded(
+      {
+        timeoutMs: settings.timeoutMs,
+        signal: settings.signal,
+        cancelGraceMs: 0,
+        errors: MSSQL_ERRORS,
+        secrets: [this.#credentials.password],
+        cancel: () => request.cancel(),
+      },
+      (statement) =>
+        new Promise<QueryResult>((resolve, reject) => {
+          let columns: { name: string; declaration: string; dataType: DataType }[] | undefined
+          const rows: Record<string, unknown>[] = []
+          let truncated = false
+          let failure: unknown
+          let recordsets = 0
+          request.on('recordset', (meta: sql.IColumnMetadata) => {
+            recordsets++
+            if (recordsets > 1) return // only the first result set is the answer
+            columns = Object.values(meta)
+              .sort((a, b) => a.index - b.index)
+              .map((c) => {
+                const declaration = declarationOf(c.type)
+                return { name: c.name, declaration, dataType: dataTypeOfName(declaration) }
+              })
           })
-      })
-      request.on('row', (row: Record<string, unknown>) => {
-        if (recordsets > 1 || truncated) return
-        if (rows.length === settings.maxRows) {
-          truncated = true
-          request.cancel()
-          return
-        }
-        const out: Record<string, unknown> = {}
-        for (const c of columns ?? []) out[c.name] = convertValue(row[c.name], c.declaration)
-        rows.push(out)
-      })
-      request.on('error', (err: unknown) => {
-        // Cancelling after maxRows + 1 rows is how we stop early; that is not a failure.
-        if (truncated && !timedOut && !aborted) return
-        failure ??= err
-      })
-      request.on('done', () => {
-        clearTimeout(timer)
-        settings.signal?.removeEventListener('abort', onAbort)
-        if (failure !== undefined) {
-          reject(
-            translateMssqlError(failure, {
-              timeoutMs: settings.timeoutMs,
-              timedOut,
-              aborted,
-              secrets: [this.#credentials.password],
-            }),
-          )
-          return
-        }
-        resolve({ columns: (columns ?? []).map(({ name, dataType }) => ({ name, dataType })), rows, truncated })
-      })
-      // The callback form: in stream mode results arrive as events, and no promise can go unhandled.
-      request.query(text, () => undefined)
-    })
+          request.on('row', (row: Record<string, unknown>) => {
+            if (recordsets > 1 || truncated) return
+            if (rows.length === settings.maxRows) {
+              truncated = true
+              request.cancel()
+              return
+            }
+            const out: Record<string, unknown> = {}
+            for (const c of columns ?? []) out[c.name] = convertValue(row[c.name], c.declaration)
+            rows.push(out)
+          })
+          request.on('error', (err: unknown) => {
+            // Cancelling after maxRows + 1 rows is how we stop early; that is not a failure.
+            if (truncated && !statement.timedOut && !statement.aborted) return
+            failure ??= err
+          })
+          request.on('done', () => {
+            if (failure !== undefined) reject(failure)
+            else
+              resolve({ columns: (columns ?? []).map(({ name, dataType }) => ({ name, dataType })), rows, truncated })
+          })
+          // The callback form: in stream mode results arrive as events, and no promise can go unhandled.
+          request.query(text, () => undefined)
+        }),
+    )
   }
 }

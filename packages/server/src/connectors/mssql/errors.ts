@@ -4,14 +4,11 @@
  */
 import type { ApiError } from '../../errors.js'
 import {
-  connectionError,
+  type DriverErrors,
   errorCode,
-  errorMessage,
   networkReason,
-  queryCancelled,
-  queryError,
-  queryTimeout,
-  redact,
+  type TranslationContext,
+  translateDriverError,
 } from '../errors.js'
 
 const CONNECTION_CODES = new Set(['ELOGIN', 'ESOCKET', 'ECONNCLOSED', 'EINSTLOOKUP', 'ENOTOPEN', 'ENOCONN'])
@@ -22,14 +19,6 @@ const CONNECTION_NUMBERS = new Set([
   18452, // untrusted domain login
   916, // principal cannot access the database
 ])
-
-export interface MssqlErrorContext {
-  readonly timeoutMs?: number
-  readonly timedOut?: boolean
-  readonly aborted?: boolean
-  readonly connecting?: boolean
-  readonly secrets: readonly (string | undefined)[]
-}
 
 function inner(err: unknown): unknown {
   return (err as { originalError?: unknown } | null)?.originalError ?? err
@@ -45,17 +34,17 @@ export function isConnectionFailure(err: unknown): boolean {
   )
 }
 
-export function translateMssqlError(err: unknown, ctx: MssqlErrorContext): ApiError {
-  const message = redact(errorMessage(err), ctx.secrets)
-  if (ctx.aborted) return queryCancelled(err)
-  const code = errorCode(err)
-  if (ctx.connecting) {
-    const reason = code === 'ETIMEOUT' ? `connection timed out (${message})` : (networkReason(inner(err)) ?? message)
-    return connectionError(reason, err)
-  }
-  if (ctx.timeoutMs !== undefined && (ctx.timedOut || code === 'ECANCEL' || code === 'ETIMEOUT')) {
-    return queryTimeout(ctx.timeoutMs, err)
-  }
-  if (isConnectionFailure(err)) return connectionError(networkReason(inner(err)) ?? message, err)
-  return queryError(message, err)
+export const MSSQL_ERRORS: DriverErrors = {
+  // ECANCEL: our request.cancel() at the deadline; ETIMEOUT: the driver's own request timeout.
+  isTimeout: (err) => errorCode(err) === 'ECANCEL' || errorCode(err) === 'ETIMEOUT',
+  isConnectionFailure,
+  connectionReason: (err, message, connecting) =>
+    connecting && errorCode(err) === 'ETIMEOUT'
+      ? `connection timed out (${message})`
+      : (networkReason(inner(err)) ?? message),
+}
+
+/** With `connecting: true` (a pool's connect), every failure is a connection failure. */
+export function translateMssqlError(err: unknown, ctx: TranslationContext): ApiError {
+  return translateDriverError(err, ctx, MSSQL_ERRORS)
 }

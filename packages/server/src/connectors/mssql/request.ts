@@ -4,11 +4,8 @@
  * types; mssql sends them through sp_executesql, never spliced into the text.
  */
 import sql from 'mssql'
+import { BACKSTOP_TIMEOUT_MS, IDLE_TIMEOUT_MS } from '../shared/execution.js'
 import type { ConnectorOptions, MssqlCredentials } from '../types.js'
-
-const IDLE_TIMEOUT_MS = 30_000
-/** Our own timer cancels each request; this only bounds one nobody else does. */
-const BACKSTOP_REQUEST_TIMEOUT_MS = 10 * 60_000
 
 /**
  * `isDisableDatabase: true` leaves the database out of the login, so the server uses the login's
@@ -23,7 +20,7 @@ export function mssqlConfig(credentials: MssqlCredentials, options: ConnectorOpt
     password: credentials.password,
     ...(db === undefined ? {} : { database: db }),
     connectionTimeout: options.connectTimeoutMs,
-    requestTimeout: BACKSTOP_REQUEST_TIMEOUT_MS,
+    requestTimeout: BACKSTOP_TIMEOUT_MS, // our own deadline cancels each request first
     pool: { max: options.poolMax, min: 0, idleTimeoutMillis: IDLE_TIMEOUT_MS },
     options: {
       encrypt: true,

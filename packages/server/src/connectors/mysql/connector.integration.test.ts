@@ -70,10 +70,6 @@ describe.skipIf(!up)('mysql connector (live MariaDB, 127.0.0.1:3306)', () => {
     })
   })
 
-  it('test() connects and runs a trivial query', async () => {
-    await expect(connector.test()).resolves.toBeUndefined()
-  })
-
   it('wrong password, missing database, closed port → DATASOURCE_CONNECTION_ERROR within the timeout', async () => {
     const cases: [MysqlCredentials, RegExp][] = [
       [{ ...credentials, password: 'wrong-password' }, /Access denied/],
@@ -124,17 +120,6 @@ describe.skipIf(!up)('mysql connector (live MariaDB, 127.0.0.1:3306)', () => {
     const dbs = await connector.databases()
     expect(dbs).toEqual(expect.arrayContaining(['test', tenantA, tenantB]))
     for (const system of ['mysql', 'information_schema', 'performance_schema', 'sys']) expect(dbs).not.toContain(system)
-  })
-
-  it('execute() binds ? parameters server-side (hostile strings come back as data)', async () => {
-    const hostile = "'; drop table x; --"
-    const echoed = await connector.execute('select ? as v, ? as n', { ...base, params: [hostile, 7] })
-    expect(echoed.rows).toEqual([{ v: hostile, n: 7 }])
-    const none = await connector.execute(`select count(*) as c from ${table} where name = ?`, {
-      ...base,
-      params: [hostile],
-    })
-    expect(none.rows).toEqual([{ c: 0 }])
   })
 
   it('execute() returns JSON-safe values and column types', async () => {
@@ -193,16 +178,6 @@ describe.skipIf(!up)('mysql connector (live MariaDB, 127.0.0.1:3306)', () => {
     )
     expect(Number(running[0][0]?.n)).toBe(0)
     expect((await connector.execute('select 1 as one', base)).rows).toEqual([{ one: 1 }])
-  })
-
-  it('an aborted signal KILLs the running query', async () => {
-    const controller = new AbortController()
-    setTimeout(() => controller.abort(), 200)
-    const { error, ms } = await caught(
-      connector.execute('select sleep(5)', { ...base, timeoutMs: 10_000, signal: controller.signal }),
-    )
-    expectCode(error, 'QUERY_ERROR')
-    expect(ms).toBeLessThan(2000)
   })
 
   it('a failing query → QUERY_ERROR with the server message', async () => {

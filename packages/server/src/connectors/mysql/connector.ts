@@ -7,21 +7,23 @@
  * and read-only transactions (`tx_read_only` / `transaction_read_only`; not on SingleStore).
  */
 import mysql from 'mysql2/promise'
-import { queryCancelled } from '../errors.js'
-import { PoolCache } from '../shared/pool-cache.js'
+import {
+  CANCEL_GRACE_MS,
+  checkMaxRows,
+  guarded,
+  IDLE_TIMEOUT_MS,
+  METADATA_TIMEOUT_MS,
+  throwIfAborted,
+} from '../shared/execution.js'
+import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
 import { bytesToJson, checkTimeZone, isoDateTime, offsetAt, safeInteger } from '../shared/values.js'
 import type { Connector, ConnectorOptions, ExecuteOptions, MysqlCredentials, QueryResult, TableInfo } from '../types.js'
-import { isConnectionFailure, translateMysqlConnectError, translateMysqlError } from './errors.js'
+import { MYSQL_ERRORS, translateMysqlError } from './errors.js'
 import { DATETIME_CODES, dataTypeOfCode, dataTypeOfName } from './type-mapping.js'
 
 export type MysqlFamily = 'mysql' | 'singlestore'
 type Flavor = 'mysql' | 'mariadb' | 'singlestore'
 
-const DEFAULT_TENANT_POOLS = 16
-const IDLE_TIMEOUT_MS = 30_000
-const METADATA_TIMEOUT_MS = 60_000
-const CANCEL_GRACE_MS = 1_000
-const DESTROY_GRACE_MS = 3_000
 const NO_LIMIT = '18446744073709551615'
 const ER_UNKNOWN_TIME_ZONE = 1298
 
@@ -50,7 +52,7 @@ export class MysqlConnector implements Connector {
     this.#options = options
     this.#family = family
     this.#pools = new PoolCache<mysql.Pool>({
-      max: (options.maxTenantPools ?? DEFAULT_TENANT_POOLS) + 1,
+      max: tenantPoolLimit(options),
       create: (database) => this.#createPool(database === '' ? undefined : database),
       close: (pool) => pool.end(),
     })
@@ -101,8 +103,7 @@ export class MysqlConnector implements Connector {
   }
 
   async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {
-    const maxRows = options.maxRows
-    if (!Number.isSafeInteger(maxRows) || maxRows < 0) throw new RangeError('maxRows must be a whole number')
+    const maxRows = checkMaxRows(options.maxRows)
     const [rows, fields] = await this.#session(options.database, { ...options, selectLimit: maxRows + 1 }, (conn) =>
       conn.execute<mysql.RowDataPacket[]>(sql, options.params.map(toMysqlParam)),
     )
@@ -124,7 +125,7 @@ export class MysqlConnector implements Connector {
     work: (conn: mysql.PoolConnection) => Promise<T>,
   ): Promise<T> {
     if (settings.timezone !== undefined) checkTimeZone(settings.timezone)
-    if (settings.signal?.aborted) throw queryCancelled(settings.signal.reason)
+    throwIfAborted(settings.signal)
     const key = database ?? this.#credentials.database ?? ''
     return this.#pools.use(key, (pool) => this.#sessionOn(pool, key, settings, work))
   }
@@ -135,48 +136,24 @@ export class MysqlConnector implements Connector {
     settings: SessionSettings,
     work: (conn: mysql.PoolConnection) => Promise<T>,
   ): Promise<T> {
-    const secrets = [this.#credentials.password]
     const conn = await this.#connect(pool, key)
-    let timedOut = false
-    let aborted = false
-    let broken = false
-    let settled = false
-    const destroy = () => {
-      if (settled) return
-      broken = true
-      conn.destroy()
-    }
-    const flavor = this.#flavor ?? 'mysql'
-    // SingleStore has no per-statement time limit variable: the KILL is the limit there.
-    const cancelAfter = flavor === 'singlestore' ? settings.timeoutMs : settings.timeoutMs + CANCEL_GRACE_MS
-    const cancelTimer = setTimeout(() => {
-      timedOut = true
-      this.#kill(conn.threadId)
-    }, cancelAfter)
-    const destroyTimer = setTimeout(destroy, cancelAfter + DESTROY_GRACE_MS)
-    const onAbort = () => {
-      if (settled) return
-      aborted = true
-      this.#kill(conn.threadId)
-      setTimeout(destroy, DESTROY_GRACE_MS).unref()
-    }
-    settings.signal?.addEventListener('abort', onAbort, { once: true })
-    try {
-      await this.#applySession(conn, settings)
-      return await work(conn)
-    } catch (err) {
-      if (isConnectionFailure(err)) broken = true
-      throw translateMysqlError(err, { timeoutMs: settings.timeoutMs, timedOut, aborted, secrets })
-    } finally {
-      settled = true
-      clearTimeout(cancelTimer)
-      clearTimeout(destroyTimer)
-      settings.signal?.removeEventListener('abort', onAbort)
-      // After a KILL was sent, the connection never goes back to the pool: a late KILL must not
-      // hit the next caller's statement on the same thread.
-      if (broken || timedOut || aborted) conn.destroy()
-      else conn.release()
-    }
+    return guarded(
+      {
+        timeoutMs: settings.timeoutMs,
+        signal: settings.signal,
+        // SingleStore has no per-statement time limit variable: the KILL is the limit there.
+        cancelGraceMs: this.#flavor === 'singlestore' ? 0 : CANCEL_GRACE_MS,
+        errors: MYSQL_ERRORS,
+        secrets: [this.#credentials.password],
+        cancel: () => this.#kill(conn.threadId),
+        drop: () => conn.destroy(),
+        release: ({ reusable }) => (reusable ? conn.release() : conn.destroy()),
+      },
+      async () => {
+        await this.#applySession(conn, settings)
+        return work(conn)
+      },
+    )
   }
 
   async #connect(pool: mysql.Pool, key: string): Promise<mysql.PoolConnection> {
@@ -187,14 +164,14 @@ export class MysqlConnector implements Connector {
       if ((err as { errno?: number }).errno === 1049 && key !== (this.#credentials.database ?? '')) {
         this.#pools.delete(key)
       }
-      throw translateMysqlConnectError(err, [this.#credentials.password])
+      throw translateMysqlError(err, { connecting: true, secrets: [this.#credentials.password] })
     }
     if (this.#flavor === undefined) {
       try {
         this.#flavor = await this.#detectFlavor(conn)
       } catch (err) {
         conn.destroy()
-        throw translateMysqlConnectError(err, [this.#credentials.password])
+        throw translateMysqlError(err, { connecting: true, secrets: [this.#credentials.password] })
       }
     }
     return conn

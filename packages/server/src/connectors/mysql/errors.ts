@@ -4,14 +4,11 @@
  */
 import type { ApiError } from '../../errors.js'
 import {
-  connectionError,
+  type DriverErrors,
   errorCode,
-  errorMessage,
   networkReason,
-  queryCancelled,
-  queryError,
-  queryTimeout,
-  redact,
+  type TranslationContext,
+  translateDriverError,
 } from '../errors.js'
 
 /** Server errors that mean the connection or the credentials are unusable. */
@@ -43,13 +40,6 @@ const TIMEOUT_ERRNOS = new Set([
   1317, // ER_QUERY_INTERRUPTED: our KILL QUERY after the deadline
 ])
 
-export interface MysqlErrorContext {
-  readonly timeoutMs?: number
-  readonly timedOut?: boolean
-  readonly aborted?: boolean
-  readonly secrets: readonly (string | undefined)[]
-}
-
 function errno(err: unknown): number | undefined {
   const n = (err as { errno?: unknown } | null)?.errno
   return typeof n === 'number' ? n : undefined
@@ -63,18 +53,15 @@ export function isConnectionFailure(err: unknown): boolean {
   return networkReason(err) !== undefined || (err as { fatal?: unknown } | null)?.fatal === true
 }
 
-export function translateMysqlError(err: unknown, ctx: MysqlErrorContext): ApiError {
-  const message = redact(errorMessage(err), ctx.secrets)
-  if (ctx.aborted) return queryCancelled(err)
-  const n = errno(err)
-  if (ctx.timeoutMs !== undefined && (ctx.timedOut || (n !== undefined && TIMEOUT_ERRNOS.has(n)))) {
-    return queryTimeout(ctx.timeoutMs, err)
-  }
-  if (isConnectionFailure(err)) return connectionError(networkReason(err) ?? message, err)
-  return queryError(message, err)
+export const MYSQL_ERRORS: DriverErrors = {
+  isTimeout: (err) => {
+    const n = errno(err)
+    return n !== undefined && TIMEOUT_ERRNOS.has(n)
+  },
+  isConnectionFailure,
 }
 
-/** While connecting, every failure is a connection failure. */
-export function translateMysqlConnectError(err: unknown, secrets: readonly (string | undefined)[]): ApiError {
-  return connectionError(networkReason(err) ?? redact(errorMessage(err), secrets), err)
+/** With `connecting: true` (a pool's connect), every failure is a connection failure. */
+export function translateMysqlError(err: unknown, ctx: TranslationContext): ApiError {
+  return translateDriverError(err, ctx, MYSQL_ERRORS)
 }

@@ -78,10 +78,6 @@ describe.skipIf(!up)('postgres connector (live, 127.0.0.1:5432)', () => {
     })
   })
 
-  it('test() connects and runs a trivial query', async () => {
-    await expect(connector.test()).resolves.toBeUndefined()
-  })
-
   it('an unknown role, a missing database, a closed port → DATASOURCE_CONNECTION_ERROR within the timeout', async () => {
     // This server trusts 127.0.0.1 (pg_hba), so a wrong password cannot fail here; an unknown
     // role is the credential error it does report (28P01 is covered by errors.test.ts).
@@ -131,19 +127,6 @@ describe.skipIf(!up)('postgres connector (live, 127.0.0.1:5432)', () => {
     const dbs = await connector.databases()
     expect(dbs).toEqual(expect.arrayContaining(['test', tenantA, tenantB]))
     expect(dbs).not.toContain('template0')
-  })
-
-  it('execute() binds $n parameters (hostile strings come back as data) under search_path = schema', async () => {
-    const hostile = "'; drop table orders; --"
-    const echoed = await connector.execute('select $1::text as v, $2::int as n', { ...base, params: [hostile, 7] })
-    expect(echoed.rows).toEqual([{ v: hostile, n: 7 }])
-    const none = await connector.execute('select count(*) as c from orders where name = $1', {
-      ...base,
-      params: [hostile],
-    })
-    expect(none.rows).toEqual([{ c: 0 }])
-    const still = await connector.execute('select count(*) as c from orders', base)
-    expect(still.rows).toEqual([{ c: 2 }])
   })
 
   it('execute() returns JSON-safe values and column types', async () => {
@@ -213,16 +196,6 @@ describe.skipIf(!up)('postgres connector (live, 127.0.0.1:5432)', () => {
     expect(running.rows[0].n).toBe(0)
     // The pooled connection is still usable afterwards.
     expect((await connector.execute('select 1 as one', base)).rows).toEqual([{ one: 1 }])
-  })
-
-  it('an aborted signal cancels the running query on the server', async () => {
-    const controller = new AbortController()
-    setTimeout(() => controller.abort(), 200)
-    const { error, ms } = await caught(
-      connector.execute('select pg_sleep(5)', { ...base, timeoutMs: 10_000, signal: controller.signal }),
-    )
-    expectCode(error, 'QUERY_ERROR')
-    expect(ms).toBeLessThan(2000)
   })
 
   it('a failing query → QUERY_ERROR with the server message; read-only transaction', async () => {

@@ -14,9 +14,16 @@
  * `BEGIN READ ONLY` … `ROLLBACK`, which also undoes any setting it changed (three round trips).
  */
 import pg from 'pg'
-import type { ApiError } from '../../errors.js'
-import { connectionError, errorCode, errorMessage, networkReason, queryCancelled, redact } from '../errors.js'
-import { PoolCache } from '../shared/pool-cache.js'
+import { errorCode } from '../errors.js'
+import {
+  CANCEL_GRACE_MS,
+  checkMaxRows,
+  guarded,
+  IDLE_TIMEOUT_MS,
+  METADATA_TIMEOUT_MS,
+  throwIfAborted,
+} from '../shared/execution.js'
+import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
 import { SshTunnel } from '../shared/ssh-tunnel.js'
 import { checkTimeZone, decimalNumber, isoDateTime, safeInteger } from '../shared/values.js'
 import type {
@@ -27,20 +34,10 @@ import type {
   QueryResult,
   TableInfo,
 } from '../types.js'
-import { isConnectionFailure, translatePgError } from './errors.js'
+import { PG_ERRORS, translatePgError } from './errors.js'
 import { dataTypeOfName, dataTypeOfOid } from './type-mapping.js'
 
 export type PostgresFamily = 'postgres' | 'redshift' | 'cockroachdb'
-
-const DEFAULT_TENANT_POOLS = 16
-const IDLE_TIMEOUT_MS = 30_000
-const METADATA_TIMEOUT_MS = 60_000
-/** After the server's own statement_timeout should have fired: cancel from our side. */
-const CANCEL_GRACE_MS = 1_000
-/** After that: the connection is presumed dead and destroyed, so the API still answers. */
-const DESTROY_GRACE_MS = 3_000
-
-/** Constants, inlined as literals in SQL: Redshift has no array parameters. */
 
 /** Text parsers for values JSON cannot carry as pg parses them by default (Date loses the zone). */
 const PARSERS: Readonly<Record<number, (text: string) => unknown>> = {
@@ -116,8 +113,7 @@ export class PostgresConnector implements Connector {
           })
         : undefined
     this.#pools = new PoolCache<pg.Pool>({
-      // +1: the configured database shares the cache with tenant databases but is used most.
-      max: (options.maxTenantPools ?? DEFAULT_TENANT_POOLS) + 1,
+      max: tenantPoolLimit(options),
       create: (database) => this.#createPool(database),
       close: (pool) => pool.end(),
     })
@@ -205,7 +201,7 @@ export class PostgresConnector implements Connector {
     work: (client: pg.PoolClient) => Promise<T>,
   ): Promise<T> {
     if (settings.timezone !== undefined) checkTimeZone(settings.timezone)
-    if (settings.signal?.aborted) throw queryCancelled(settings.signal.reason)
+    throwIfAborted(settings.signal)
     if (this.#tunnel) this.#endpoint = await this.#tunnel.ensure()
     const key = database ?? this.#credentials.database
     return this.#pools.use(key, (pool) => this.#transaction(pool, key, settings, work))
@@ -243,61 +239,43 @@ export class PostgresConnector implements Connector {
     work: (client: pg.PoolClient) => Promise<T>,
   ): Promise<T> {
     const client = await this.#connect(pool, key)
-    const secrets = [this.#credentials.password]
-    let timedOut = false
-    let aborted = false
-    let broken = false
-    let settled = false
     const pid = (client as unknown as { processID?: number | null }).processID ?? undefined
-    const destroy = () => {
-      if (settled) return
-      broken = true
-      ;(client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy()
-    }
-    const cancelTimer = setTimeout(() => {
-      timedOut = true
-      this.#cancelBackend(pid)
-    }, settings.timeoutMs + CANCEL_GRACE_MS)
-    const destroyTimer = setTimeout(destroy, settings.timeoutMs + CANCEL_GRACE_MS + DESTROY_GRACE_MS)
-    const onAbort = () => {
-      if (settled) return
-      aborted = true
-      this.#cancelBackend(pid)
-      setTimeout(destroy, DESTROY_GRACE_MS).unref()
-    }
-    settings.signal?.addEventListener('abort', onAbort, { once: true })
     const status = reported.get(client)
-    let before: string | undefined
-    try {
-      await this.#configure(client, settings)
-      if (status?.get(READ_ONLY) !== 'on') {
-        // The server does not report the setting: a read-only transaction, always rolled back.
-        await client.query('BEGIN READ ONLY')
+    return guarded(
+      {
+        timeoutMs: settings.timeoutMs,
+        signal: settings.signal,
+        cancelGraceMs: CANCEL_GRACE_MS, // statement_timeout, set on the session, fires first
+        errors: PG_ERRORS,
+        secrets: [this.#credentials.password],
+        cancel: () => this.#cancelBackend(pid),
+        drop: () =>
+          (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy(),
+        release: ({ reusable }) => client.release(reusable ? undefined : true),
+      },
+      async (statement) => {
+        await this.#configure(client, settings)
+        if (status?.get(READ_ONLY) !== 'on') {
+          // The server does not report the setting: a read-only transaction, always rolled back.
+          await client.query('BEGIN READ ONLY')
+          try {
+            return await work(client)
+          } finally {
+            await client.query('ROLLBACK').catch(() => statement.discard())
+          }
+        }
+        const before = status.get('TimeZone')
         try {
           return await work(client)
         } finally {
-          await client.query('ROLLBACK').catch(() => {
-            broken = true
-          })
+          // A statement that switched the session's read-only default or time zone (set_config):
+          // the connection must not serve the next caller.
+          if (before !== undefined && (status.get(READ_ONLY) !== 'on' || status.get('TimeZone') !== before)) {
+            statement.discard()
+          }
         }
-      }
-      before = status.get('TimeZone')
-      return await work(client)
-    } catch (err) {
-      if (isConnectionFailure(err)) broken = true
-      throw translatePgError(err, { timeoutMs: settings.timeoutMs, timedOut, aborted, secrets })
-    } finally {
-      settled = true
-      clearTimeout(cancelTimer)
-      clearTimeout(destroyTimer)
-      settings.signal?.removeEventListener('abort', onAbort)
-      // A statement that switched the session's read-only default or time zone (set_config):
-      // the connection must not serve the next caller.
-      if (before !== undefined && (status?.get(READ_ONLY) !== 'on' || status.get('TimeZone') !== before)) broken = true
-      // After a cancel request was sent, the connection never goes back to the pool: a late
-      // pg_cancel_backend must not hit the next caller's statement on the same backend.
-      client.release(broken || timedOut || aborted ? true : undefined)
-    }
+      },
+    )
   }
 
   async #connect(pool: pg.Pool, key: string): Promise<pg.PoolClient> {
@@ -305,13 +283,8 @@ export class PostgresConnector implements Connector {
       return await pool.connect()
     } catch (err) {
       if (errorCode(err) === '3D000' && key !== this.#credentials.database) this.#pools.delete(key)
-      throw this.#connectionError(err)
+      throw translatePgError(err, { connecting: true, secrets: [this.#credentials.password] })
     }
-  }
-
-  #connectionError(err: unknown): ApiError {
-    const reason = networkReason(err) ?? redact(errorMessage(err), [this.#credentials.password])
-    return connectionError(reason, err)
   }
 
   /** Asks the server to cancel a running statement, over a separate short-lived connection. */
@@ -360,11 +333,6 @@ export class PostgresConnector implements Connector {
 /** `search_path` takes identifiers: quote the schema so its exact name is used. */
 function searchPath(schema: string): string {
   return `"${schema.replace(/"/g, '""')}"`
-}
-
-function checkMaxRows(maxRows: number): number {
-  if (!Number.isSafeInteger(maxRows) || maxRows < 0) throw new RangeError(`maxRows must be a whole number`)
-  return maxRows
 }
 
 /**

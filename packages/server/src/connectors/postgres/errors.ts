@@ -4,14 +4,12 @@
  */
 import type { ApiError } from '../../errors.js'
 import {
-  connectionError,
+  type DriverErrors,
   errorCode,
   errorMessage,
   networkReason,
-  queryCancelled,
-  queryError,
-  queryTimeout,
-  redact,
+  type TranslationContext,
+  translateDriverError,
 } from '../errors.js'
 
 /** SQLSTATEs that mean "you cannot use this connection/database", not "your query is wrong". */
@@ -37,14 +35,6 @@ const CONNECTION_MESSAGES = [
   /Client has encountered a connection error/i,
 ]
 
-export interface PgErrorContext {
-  readonly timeoutMs?: number
-  /** Our own deadline (not the server's statement_timeout) fired first. */
-  readonly timedOut?: boolean
-  readonly aborted?: boolean
-  readonly secrets: readonly (string | undefined)[]
-}
-
 export function isConnectionFailure(err: unknown): boolean {
   const code = errorCode(err)
   if (code !== undefined && (CONNECTION_STATES.has(code) || code.startsWith('08'))) return true
@@ -54,12 +44,11 @@ export function isConnectionFailure(err: unknown): boolean {
   return !isSqlState && CONNECTION_MESSAGES.some((re) => re.test(errorMessage(err)))
 }
 
-export function translatePgError(err: unknown, ctx: PgErrorContext): ApiError {
-  const message = redact(errorMessage(err), ctx.secrets)
-  if (ctx.aborted) return queryCancelled(err)
-  if (ctx.timedOut && ctx.timeoutMs !== undefined) return queryTimeout(ctx.timeoutMs, err)
-  const code = errorCode(err)
-  if (code === '57014' && ctx.timeoutMs !== undefined) return queryTimeout(ctx.timeoutMs, err) // statement_timeout
-  if (isConnectionFailure(err)) return connectionError(networkReason(err) ?? message, err)
-  return queryError(message, err)
+export const PG_ERRORS: DriverErrors = {
+  isTimeout: (err) => errorCode(err) === '57014', // query_canceled: statement_timeout (or our cancel)
+  isConnectionFailure,
+}
+
+export function translatePgError(err: unknown, ctx: TranslationContext): ApiError {
+  return translateDriverError(err, ctx, PG_ERRORS)
 }

@@ -1,4 +1,15 @@
 import { LRUCache } from 'lru-cache'
+import { connectionError } from '../errors.js'
+import type { ConnectorOptions } from '../types.js'
+import { DEFAULT_TENANT_POOLS } from './execution.js'
+
+/**
+ * Pools a connector keeps: `maxTenantPools` tenant databases, +1 because the configured
+ * database shares the cache with them but is used most.
+ */
+export function tenantPoolLimit(options: Pick<ConnectorOptions, 'maxTenantPools'>): number {
+  return (options.maxTenantPools ?? DEFAULT_TENANT_POOLS) + 1
+}
 
 export interface PoolCacheOptions<P> {
   /** Pools kept open at once; the least recently used one is closed past this. */
@@ -37,7 +48,7 @@ export class PoolCache<P extends object> {
 
   /** Runs `work` with the pool of `key` (created if needed), holding it open meanwhile. */
   async use<T>(key: string, work: (pool: P) => Promise<T>): Promise<T> {
-    if (this.#closed) throw new Error('The connector is closed')
+    if (this.#closed) throw connectionError('the connector is closed')
     let entry = this.#pools.get(key)
     if (entry === undefined) {
       entry = { pool: this.#options.create(key), active: 0, idle: undefined }

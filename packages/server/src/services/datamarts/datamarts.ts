@@ -1,6 +1,7 @@
 import type { Static } from '@fastify/type-provider-typebox'
 import type { TenancySettings } from '../../connectors/credentials/validate.js'
 import { validateTenancySettings } from '../../connectors/credentials/validate.js'
+import { capabilitiesOf } from '../../connectors/registry.js'
 import type { TableInfo } from '../../connectors/types.js'
 import { ApiError, badRequest } from '../../errors.js'
 import type {
@@ -251,6 +252,11 @@ function normalise(
     }
   })
   const relationships = (input.relationships ?? []).map((r, i): DatamartRelationshipConfig => {
+    if (r.joinType === 'FULL JOIN' && capabilitiesOf(datasource.type)?.fullJoin === false) {
+      throw badRequest(
+        `relationships[${i}].joinType: ${datasource.type} datasources have no FULL JOIN; use INNER, LEFT or RIGHT JOIN`,
+      )
+    }
     for (const side of ['parent', 'child'] as const) {
       const table = r[`${side}Table`]
       const columnName = r[`${side}Column`]

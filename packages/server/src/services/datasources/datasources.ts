@@ -1,4 +1,4 @@
-import type { TenancySettings } from '../../connectors/credentials/validate.js'
+import type { TenancySettings, ValidCredentials } from '../../connectors/credentials/validate.js'
 import {
   mergeTenancySettings,
   validateCredentials,
@@ -231,7 +231,8 @@ export class Datasources {
     const live = this.live.get(row.id)
     if (live && live.version === row.schema_version) return live.connector
     if (live) void live.connector.close().catch(() => {})
-    const credentials: unknown = JSON.parse(this.keyring.decrypt(row.credentials, row.id))
+    // Validated against the type's schema when they were saved (create, update).
+    const credentials = JSON.parse(this.keyring.decrypt(row.credentials, row.id)) as ValidCredentials
     const connector = createConnector(row.type as DatasourceType, credentials, this.options)
     this.live.set(row.id, { connector, version: row.schema_version })
     return connector
@@ -274,7 +275,7 @@ export class Datasources {
    */
   private async probe(
     type: DatasourceType,
-    credentials: unknown,
+    credentials: ValidCredentials,
     tenancy: TenancySettings | undefined,
   ): Promise<Introspection> {
     const connector = createConnector(type, credentials, this.options)

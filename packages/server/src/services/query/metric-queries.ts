@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache'
-import type { DatasourceType, DataType } from '../../connectors/types.js'
+import { capabilitiesOf } from '../../connectors/registry.js'
+import type { DataType } from '../../connectors/types.js'
 import { ApiError, badRequest } from '../../errors.js'
 import { bindRequest, rebind, type Scalar } from '../../query/bind.js'
 import { type CompiledQuery, type CompileInput, compileMetric, type Tenancy } from '../../query/compile.js'
@@ -57,15 +58,6 @@ export interface MetricRequest {
   readonly underlying?: boolean
 }
 
-/** Engines whose session time zone `params.timezone` sets (spec: params table). */
-const SESSION_TIMEZONE: ReadonlySet<DatasourceType> = new Set([
-  'clickhouse',
-  'trino',
-  'redshift',
-  'cockroachdb',
-  'postgres',
-  'mssql',
-])
 const PAGE_ROWS = 100
 /** What the compiled-statement cache may hold (its keys and SQL text). */
 const COMPILED_BYTES = 16 * 1024 * 1024
@@ -168,7 +160,8 @@ export class MetricQueries {
     )
     const statements = bindStatements(compiled, bound.values, dialect)
     const database = tenancy.kind === 'database' ? tenancy.database : undefined
-    const sessionZone = SESSION_TIMEZONE.has(source.datasource.type) ? timezone : undefined
+    // params.timezone is the session time zone on the types the API names (capabilities).
+    const sessionZone = capabilitiesOf(source.datasource.type)?.timezoneParam ? timezone : undefined
     const { value } = await this.cache.get(
       {
         datasourceId: source.datasource.id,
@@ -342,7 +335,8 @@ export class MetricQueries {
     if (settings?.tenancyLevel === 'DATABASE') {
       const databases = await this.databasesOf(source)
       if (!databases.includes(clientId)) {
-        throw badRequest(`clientId: ${clientId} is not a database of datasource ${source.datasource.name}`)
+        const unit = capabilitiesOf(source.datasource.type)?.tenancyUnit ?? 'database'
+        throw badRequest(`clientId: ${clientId} is not a ${unit} of datasource ${source.datasource.name}`)
       }
       return { kind: 'database', database: clientId }
     }

@@ -13,7 +13,7 @@ import {
   RawJson,
 } from './nesting.js'
 import { type Operation, operationsOf } from './requests.js'
-import type { SchemaContext } from './schema-arbitraries.js'
+import type { JsonSchema, SchemaContext } from './schema-arbitraries.js'
 
 /** How deep arrays and objects nest in JSON text (brackets in strings do not count), by a linear scan. */
 function depthOf(text: string): number {
@@ -87,10 +87,16 @@ describe('the nesting mutations of the fuzzer', () => {
       dashboardFilter: [{ country: ['DE'], amount: { min: 20 } }],
       metricFilter: [{ paid: ['paid'] }],
     }
-    const ctx: SchemaContext = { resolve: () => undefined, pool: (field) => pools[field] }
+    let components: Record<string, JsonSchema> = {}
+    const ctx: SchemaContext = {
+      resolve: (ref) => components[ref.replace('#/components/schemas/', '')],
+      pool: (field) => pools[field],
+    }
     beforeAll(async () => {
       t = await createTestApp('sqlite', { LOG_LEVEL: 'silent' })
-      ops = operationsOf((await t.app.inject({ method: 'GET', url: '/openapi.json' })).json())
+      const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json()
+      components = doc.components.schemas
+      ops = operationsOf(doc)
     })
     afterAll(async () => t.close())
 
@@ -110,8 +116,22 @@ describe('the nesting mutations of the fuzzer', () => {
         expect(found, path).toContain('dashboardFilter.*[0]')
         expect(found, path).toContain('dashboardFilter.*.*')
       }
+      // the document (the DashboardDocument schema), down to a chart's free-form options
       expect(labels('POST', '/api/v2/data-app/import-dashboard')).toEqual(
-        expect.arrayContaining(['importDashboardData', 'importDashboardData.*', 'schemaPairs[0].targetSchema']),
+        expect.arrayContaining([
+          'importDashboardData',
+          'importDashboardData.metrics[0].query.where[0].values[0]',
+          'importDashboardData.metrics[0].chart.*',
+          'schemaPairs[0].targetSchema',
+        ]),
+      )
+      // the credentials of each datasourceType
+      expect(labels('POST', '/api/v2/datasource')).toEqual(
+        expect.arrayContaining([
+          'credentials.sshPrivateKey',
+          'credentials.credentials_json',
+          'tenancySettings.tableName',
+        ]),
       )
       expect(labels('POST', '/api/v2/guest-token/create')).toEqual(
         expect.arrayContaining(['params.dashboardAppFilters[0].values.*', 'params.rlsSettings[0].values.*[0]']),

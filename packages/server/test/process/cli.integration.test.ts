@@ -469,7 +469,7 @@ describe.skipIf(!hasPostgres)('strata CLI: the whole setup against a Postgres wa
     expect((await request(url, 'GET', `/api/v2/embed/runtime/${embedId}`, { token: embedOnly })).status).toBe(200)
     const other = await request(url, 'GET', '/api/v2/embed/runtime/emb_000000000000', { token: embedOnly })
     expect([other.status, (other.body as { error?: { code?: string } }).error?.code]).toEqual([403, 'UNAUTHORIZED'])
-  })
+  }, 120_000) // ~20 CLI processes each start Node: slow on a loaded machine, never a timing assertion
 
   it('refuses with the API code on stderr, exit 1, and never echoes a token or key', async () => {
     const env = { STRATA_SERVICE_TOKEN: serviceToken, STRATA_DATA_APP_KEY: dataAppKey }
@@ -518,5 +518,5 @@ describe.skipIf(!hasPostgres)('strata CLI: the whole setup against a Postgres wa
     writeFileSync(badJson, '{ nope')
     const notJson = await cli(['create-datasource', '--file', badJson], env)
     expect(notJson.stderr.trim()).toBe(`strata: FILE_ERROR: ${badJson} is not valid JSON`)
-  })
+  }, 120_000) // ~20 CLI processes each start Node: slow on a loaded machine, never a timing assertion
 })

@@ -112,6 +112,9 @@ function baseOption(theme: ChartTheme): Record<string, unknown> {
   }
 }
 
+/** A line's first and last labels sit on the plot's edges: aligned inward, they are never cut. */
+const EDGE_LABELS_INSIDE = { alignMinLabel: 'left', alignMaxLabel: 'right' } as const
+
 function buildCartesian(metric: RuntimeMetric, type: ChartType, result: QueryResult, ctx: BuildContext): Visual {
   const { chart } = metric
   const { theme, locale } = ctx
@@ -158,8 +161,7 @@ function buildCartesian(metric: RuntimeMetric, type: ChartType, result: QueryRes
     // width. A long time axis may skip ticks (ECharts' own spacing), a category axis never does.
     axisLabel:
       timed && categories.length > 24
-        ? // a line's first and last labels sit on the plot's edges: align them inward, never cut
-          { color: theme.muted, hideOverlap: true, ...(seriesType === 'bar' ? {} : EDGE_LABELS_INSIDE) }
+        ? { color: theme.muted, hideOverlap: true, ...(seriesType === 'bar' ? {} : EDGE_LABELS_INSIDE) }
         : { color: theme.muted, interval: 0, hideOverlap: false, overflow: 'truncate' },
   }
   // One axis for every measure: it carries their format when they all read in the same unit.
@@ -223,7 +225,6 @@ function categoriesOf(
 }
 
 const CHAR_PX = 7
-const EDGE_LABELS_INSIDE = { alignMinLabel: 'left', alignMaxLabel: 'right' } as const
 const LINE_LABEL_MAX = 140
 
 /**

@@ -98,7 +98,7 @@ describe('connector conformance coverage', () => {
 async function available(fixture: Fixture): Promise<boolean> {
   const { server } = fixture
   if ('service' in server) return requireService(server.service.name, server.service.host, server.service.port)
-  return 'inProcess' in server
+  return 'inProcess' in server || 'standIn' in server
 }
 
 for (const type of DATASOURCE_TYPES) {
@@ -107,7 +107,8 @@ for (const type of DATASOURCE_TYPES) {
   const up = await available(fixture)
   const noServer = 'none' in fixture.server ? fixture.server.none : undefined
 
-  describe(`${type} connector conformance`, () => {
+  const standIn = 'standIn' in fixture.server ? ` (against a stand-in: ${fixture.server.standIn})` : ''
+  describe(`${type} connector conformance${standIn}`, () => {
     const capabilities = capabilitiesOf(type)
     let p: Prepared
     let connector: Connector

@@ -58,6 +58,12 @@ const searchEngine: Rule<'elasticsearch' | 'opensearch'> = {
   },
 }
 
+/** An endpoint override (DESIGN §2.11): an http(s):// URL, when given. */
+const httpEndpoint = (field: string, value: string | undefined): Violation | undefined =>
+  value === undefined || /^https?:\/\/[^/]/i.test(value)
+    ? undefined
+    : { field, problem: 'must be an http:// or https:// URL' }
+
 function isJsonObject(text: string): boolean {
   try {
     const parsed: unknown = JSON.parse(text)
@@ -90,10 +96,13 @@ export const CONDITIONAL_RULES: Rules = {
   elasticsearch: searchEngine,
   opensearch: searchEngine,
   bigquery: {
-    doc: ['`credentials_json` must be a JSON object (the content of the service account key file).'],
+    doc: [
+      '`credentials_json` must be a JSON object (the content of the service account key file).',
+      '`apiEndpoint`, when given, must be an http:// or https:// URL.',
+    ],
     check: (c) =>
       isJsonObject(c.credentials_json)
-        ? undefined
+        ? httpEndpoint('apiEndpoint', c.apiEndpoint)
         : { field: 'credentials_json', problem: 'must be a JSON object (the service account key file) as a string' },
   },
   awss3: {
@@ -121,11 +130,15 @@ export const CONDITIONAL_RULES: Rules = {
     },
   },
   athena: {
-    doc: ['`s3OutputLocation` must be an s3:// URI.'],
+    doc: ['`s3OutputLocation` must be an s3:// URI.', '`endpoint`, when given, must be an http:// or https:// URL.'],
     check: (c) =>
       /^s3:\/\/./i.test(c.s3OutputLocation)
-        ? undefined
+        ? httpEndpoint('endpoint', c.endpoint)
         : { field: 's3OutputLocation', problem: 'must be an s3:// URI' },
+  },
+  firebolt: {
+    doc: ['`apiEndpoint`, when given, must be an http:// or https:// URL.'],
+    check: (c) => httpEndpoint('apiEndpoint', c.apiEndpoint),
   },
 }
 

@@ -105,6 +105,9 @@ export const CREDENTIAL_SCHEMAS = {
     project_id: text('Project ID', 'Google Cloud project that runs the queries.'),
     dataset_location: text('Dataset location', 'Location of the datasets, e.g. US or europe-west1.'),
     dataset_id: Optional(text('Dataset ID', 'Limit introspection to this dataset.')),
+    apiEndpoint: Optional(
+      host('API endpoint', 'An http(s):// URL replacing https://bigquery.googleapis.com (private link, proxy).', ours),
+    ),
   }),
   databricks: credentials('Databricks credentials', {
     serverHostname: host('Server hostname', 'Workspace hostname, e.g. dbc-1234.cloud.databricks.com.'),
@@ -145,6 +148,9 @@ export const CREDENTIAL_SCHEMAS = {
     account_name: text('Account name', 'Firebolt account.'),
     database: text('Database', 'Database to query.'),
     engine_name: text('Engine name', 'Engine that runs the queries.'),
+    apiEndpoint: Optional(
+      host('API endpoint', 'An http(s):// URL replacing https://api.app.firebolt.io (private link, proxy).', ours),
+    ),
   }),
   athena: credentials('Amazon Athena credentials', {
     region: text('Region', 'AWS region, e.g. eu-west-1.'),
@@ -154,6 +160,13 @@ export const CREDENTIAL_SCHEMAS = {
     workgroup: Optional(text('Workgroup', 'Athena workgroup (default: primary).')),
     catalog: Optional(text('Catalog', 'Data catalog (default: AwsDataCatalog).')),
     database: Optional(text('Database', 'Default database.')),
+    endpoint: Optional(
+      host(
+        'Endpoint',
+        'An http(s):// URL replacing https://athena.<region>.amazonaws.com (VPC endpoint, proxy).',
+        ours,
+      ),
+    ),
   }),
   trino: credentials('Trino credentials', {
     host: host('Host', 'Hostname or IP address of the Trino coordinator.'),

@@ -324,6 +324,9 @@ describe('validateCredentials: field rules', () => {
     ['csv', { path: '/etc' }, 'credentials.path must be relative to FILES_ROOT, not absolute'],
     ['csv', { path: 'a/../../x' }, 'credentials.path must not contain ".." (it must stay under FILES_ROOT)'],
     ['athena', { s3OutputLocation: 'results/' }, 'credentials.s3OutputLocation must be an s3:// URI'],
+    ['athena', { endpoint: 'athena.local:443' }, 'credentials.endpoint must be an http:// or https:// URL'],
+    ['bigquery', { apiEndpoint: 'file:///etc' }, 'credentials.apiEndpoint must be an http:// or https:// URL'],
+    ['firebolt', { apiEndpoint: 'api.firebolt.io' }, 'credentials.apiEndpoint must be an http:// or https:// URL'],
   ] as const)('%s %j → %s', (type, patch, message) => {
     expect(credentialsFailure(type, { ...VALID[type], ...patch })).toBe(message)
   })

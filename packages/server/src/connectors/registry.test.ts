@@ -37,6 +37,7 @@ const FIRST_PLACEHOLDER: Record<ParameterStyle, RegExp> = {
   '?': /^\?$/,
   '{pN:Type}': /^\{p0:String\}$/,
   '@pN': /^@p0$/,
+  json: /^\{"\$param":0\}$/,
 }
 
 function loadedDrivers(): string[] {

@@ -22,6 +22,11 @@ export type ParameterStyle =
   | '{pN:Type}'
   /** `@p0`, named: SQL Server. */
   | '@pN'
+  /**
+   * `{"$param":0}`: the statement is a JSON request (search engines, document stores), and the
+   * connector puts params[0] in that object's place as a value (never into a string).
+   */
+  | 'json'
 
 /** What a DATABASE-tenancy clientId names: `databases()` lists these, `ExecuteOptions.database` picks one. */
 export type TenancyUnit = 'database' | 'schema' | 'dataset' | 'index'

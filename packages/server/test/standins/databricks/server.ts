@@ -65,7 +65,10 @@ interface Statement {
   totalRows?: number
   truncated?: boolean
   conn?: DuckDBConnection
+  /** Until the warehouse "starts" it (pendingMs). */
+  timer?: ReturnType<typeof setTimeout>
   readonly finished: Promise<void>
+  finish: () => void
 }
 
 /** What the stand-in was asked, for tests to check what went over the wire. */
@@ -137,7 +140,7 @@ export class DatabricksStandIn {
   }
 
   async close(): Promise<void> {
-    for (const s of this.#statements.values()) s.conn?.interrupt()
+    for (const s of this.#statements.values()) this.#cancel(s)
     await Promise.all([...this.#statements.values()].map((s) => s.finished.catch(() => undefined)))
     await new Promise<void>((resolve) => this.#server.close(() => resolve()))
     this.#server.closeAllConnections()
@@ -208,16 +211,13 @@ export class DatabricksStandIn {
     }
     const id = randomUUID()
     let finish: () => void = () => undefined
-    const statement: Statement = {
-      id,
-      sql: b.statement,
-      state: 'PENDING',
-      finished: new Promise<void>((resolve) => {
-        finish = resolve
-      }),
-    }
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve
+    })
+    const statement: Statement = { id, sql: b.statement, state: 'PENDING', finished, finish }
     this.#statements.set(id, statement)
-    setTimeout(() => {
+    statement.timer = setTimeout(() => {
+      statement.timer = undefined
       this.#execute(statement, {
         catalog: typeof b.catalog === 'string' ? b.catalog : undefined,
         schema: typeof b.schema === 'string' ? b.schema : undefined,
@@ -288,6 +288,10 @@ export class DatabricksStandIn {
   #cancel(s: Statement): void {
     if (s.state !== 'PENDING' && s.state !== 'RUNNING') return
     s.state = 'CANCELED'
+    if (s.timer !== undefined) {
+      clearTimeout(s.timer) // never started: nothing runs
+      s.finish()
+    }
     s.conn?.interrupt()
   }
 

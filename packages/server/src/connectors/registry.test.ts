@@ -16,7 +16,6 @@ const base = { params: [], timeoutMs: 5000, maxRows: 10 }
 const UNSUPPORTED: DatasourceType[] = [
   'snowflake',
   'bigquery',
-  'databricks',
   'elasticsearch',
   'opensearch',
   'mongodb',
@@ -37,6 +36,7 @@ const FIRST_PLACEHOLDER: Record<ParameterStyle, RegExp> = {
   '?': /^\?$/,
   '{pN:Type}': /^\{p0:String\}$/,
   '@pN': /^@p0$/,
+  ':pN': /^:p0$/,
   json: /^\{"\$param":0\}$/,
 }
 

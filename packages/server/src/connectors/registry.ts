@@ -22,6 +22,8 @@ export type ParameterStyle =
   | '{pN:Type}'
   /** `@p0`, named: SQL Server. */
   | '@pN'
+  /** `:p0`, named and typed by the request (`parameters: [{ name, value, type }]`): Databricks. */
+  | ':pN'
   /**
    * `{"$param":0}`: the statement is a JSON request (search engines, document stores), and the
    * connector puts params[0] in that object's place as a value (never into a string).
@@ -164,7 +166,21 @@ export const REGISTRY: { readonly [T in DatasourceType]: RegistryEntry<T> } = {
   },
   snowflake: { credentials: CREDENTIAL_SCHEMAS.snowflake },
   bigquery: { credentials: CREDENTIAL_SCHEMAS.bigquery },
-  databricks: { credentials: CREDENTIAL_SCHEMAS.databricks },
+  databricks: {
+    credentials: CREDENTIAL_SCHEMAS.databricks,
+    connector: {
+      dialect: 'databricks',
+      capabilities: {
+        sessionTimeZone: false, // the Statement Execution API keeps no session: nothing to SET TIME ZONE on
+        timezoneParam: false,
+        fullJoin: true,
+        parameterStyle: ':pN',
+        tenancyUnit: 'schema', // a schema of the warehouse's default catalog (the request's `schema`)
+      },
+      load: async (credentials, options) =>
+        new (await import('./databricks/connector.js')).DatabricksConnector(credentials, options),
+    },
+  },
   elasticsearch: { credentials: CREDENTIAL_SCHEMAS.elasticsearch },
   opensearch: { credentials: CREDENTIAL_SCHEMAS.opensearch },
   mongodb: { credentials: CREDENTIAL_SCHEMAS.mongodb },

@@ -93,6 +93,8 @@ export type PostgresCredentials = CredentialsByType['postgres' | 'redshift' | 'c
 export type MysqlCredentials = CredentialsByType['mysql' | 'singlestore']
 export type ClickhouseCredentials = CredentialsByType['clickhouse']
 export type MssqlCredentials = CredentialsByType['mssql']
+/** databricks: `serverHostname` (host, host:port or URL), `httpPath` of a SQL warehouse, `token`. */
+export type DatabricksCredentials = CredentialsByType['databricks']
 /**
  * csv (our definition): local CSV/Parquet/JSON files read by DuckDB. Each file is a table in
  * schema `main`; `path` is a directory (every *.csv, *.parquet, *.json in it) or one file.

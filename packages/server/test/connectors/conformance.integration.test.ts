@@ -52,6 +52,8 @@ function placeholder(style: ParameterStyle, i: number, type: 'string' | 'integer
       return `{p${i}:${type === 'string' ? 'String' : 'Int32'}}`
     case '@pN':
       return `@p${i}`
+    case ':pN':
+      return type === 'string' ? `:p${i}` : `CAST(:p${i} AS INT)`
     case 'json':
       return JSON.stringify({ $param: i })
   }

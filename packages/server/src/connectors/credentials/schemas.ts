@@ -110,8 +110,11 @@ export const CREDENTIAL_SCHEMAS = {
     ),
   }),
   databricks: credentials('Databricks credentials', {
-    serverHostname: host('Server hostname', 'Workspace hostname, e.g. dbc-1234.cloud.databricks.com.'),
-    httpPath: text('HTTP path', 'HTTP path of the SQL warehouse or cluster.'),
+    serverHostname: host(
+      'Server hostname',
+      'Workspace hostname, e.g. dbc-1234.cloud.databricks.com; also host:port or an http(s):// URL (endpoint override).',
+    ),
+    httpPath: text('HTTP path', 'HTTP path of the SQL warehouse: /sql/1.0/warehouses/<id> (clusters are not served).'),
     token: text('Access token', 'Personal access token.', { secret: true }),
   }),
   elasticsearch: searchEngine('Elasticsearch'),

@@ -2,6 +2,7 @@ import { badRequest } from '../../errors.js'
 import type { DialectName } from '../types.js'
 import type { Dialect } from './base.js'
 import { ClickhouseDialect } from './clickhouse.js'
+import { DatabricksDialect } from './databricks.js'
 import { DuckdbDialect } from './duckdb.js'
 import { MssqlDialect } from './mssql.js'
 import { MysqlDialect } from './mysql.js'
@@ -14,6 +15,7 @@ export const dialects: ReadonlyMap<DialectName, Dialect> = new Map<DialectName, 
   ['clickhouse', new ClickhouseDialect()],
   ['duckdb', new DuckdbDialect()],
   ['mssql', new MssqlDialect()],
+  ['databricks', new DatabricksDialect()],
 ])
 
 export function getDialect(name: DialectName): Dialect {

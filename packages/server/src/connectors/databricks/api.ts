@@ -1,0 +1,201 @@
+/**
+ * A small client of Databricks' SQL Statement Execution API 2.0 over Node's fetch
+ * (docs.databricks.com/api/workspace/statementexecution): submit `POST /api/2.0/sql/statements`,
+ * status `GET /api/2.0/sql/statements/{id}`, further result chunks by the opaque
+ * `next_chunk_internal_link` (or `GET …/result/chunks/{n}`), cancel `POST …/{id}/cancel`, all
+ * with `Authorization: Bearer <token>`. The wire shapes below are the API's (snake_case JSON).
+ * Failures are thrown as the errors at the end of this file and read by errors.ts.
+ */
+import type { StatementParameter } from './params.js'
+
+export type StatementState = 'PENDING' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELED' | 'CLOSED'
+
+export interface ExecuteStatementRequest {
+  readonly statement: string
+  readonly warehouse_id: string
+  readonly catalog?: string
+  readonly schema?: string
+  readonly parameters?: readonly StatementParameter[]
+  /** String, e.g. "1001": the API's int64 fields travel as JSON numbers or strings. */
+  readonly row_limit?: number
+  readonly format: 'JSON_ARRAY'
+  readonly disposition: 'INLINE'
+  /** `0s` (answer at once with the statement ID) or 5–50 s. */
+  readonly wait_timeout: string
+  readonly on_wait_timeout: 'CONTINUE' | 'CANCEL'
+}
+
+export interface ColumnInfo {
+  readonly name: string
+  readonly type_name?: string
+  readonly type_text?: string
+  readonly position?: number
+}
+
+export interface ResultData {
+  /** JSON_ARRAY: each value its string representation, or null. */
+  readonly data_array?: (string | null)[][]
+  readonly chunk_index?: number
+  readonly row_count?: number | string
+  readonly next_chunk_index?: number
+  readonly next_chunk_internal_link?: string
+}
+
+export interface StatementResponse {
+  readonly statement_id: string
+  readonly status: {
+    readonly state: StatementState
+    readonly error?: { readonly error_code?: string; readonly message?: string }
+    readonly sql_state?: string
+  }
+  readonly manifest?: {
+    readonly format?: string
+    readonly schema?: { readonly column_count?: number; readonly columns?: readonly ColumnInfo[] }
+    readonly total_chunk_count?: number
+    readonly total_row_count?: number | string
+    readonly truncated?: boolean
+  }
+  readonly result?: ResultData
+}
+
+/** The service answered with an HTTP error (its JSON `error_code`/`message` when it gave one). */
+export class DatabricksHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errorCode: string | undefined,
+    /** The service's own message (JSON only: a foreign HTML page is never kept). */
+    readonly serviceMessage: string | undefined,
+  ) {
+    super(`HTTP ${status}${errorCode ? ` ${errorCode}` : ''}${serviceMessage ? `: ${serviceMessage}` : ''}`)
+    this.name = 'DatabricksHttpError'
+  }
+}
+
+/** The answer was not the API's JSON (some other HTTP service at that address). */
+export class NotDatabricksError extends Error {
+  constructor(what: string) {
+    super(`the server did not answer as the Databricks SQL Statement Execution API (${what})`)
+    this.name = 'NotDatabricksError'
+  }
+}
+
+/** The statement ended FAILED, CANCELED or CLOSED on the warehouse. */
+export class StatementError extends Error {
+  constructor(
+    readonly state: StatementState,
+    readonly errorCode: string | undefined,
+    readonly serviceMessage: string | undefined,
+    readonly sqlState: string | undefined,
+  ) {
+    super(
+      state === 'FAILED'
+        ? (serviceMessage ?? `the statement failed${errorCode ? ` (${errorCode})` : ''}`)
+        : state === 'CANCELED'
+          ? 'the statement was cancelled on the warehouse'
+          : 'the statement was closed before its result was read',
+    )
+    this.name = 'StatementError'
+  }
+}
+
+const MAX_MESSAGE = 1000
+
+export class StatementClient {
+  readonly #baseUrl: string
+  readonly #token: string
+
+  constructor(baseUrl: string, token: string) {
+    this.#baseUrl = baseUrl
+    this.#token = token
+  }
+
+  submit(body: ExecuteStatementRequest, signal: AbortSignal): Promise<StatementResponse> {
+    return this.#call('POST', '/api/2.0/sql/statements', body, signal).then(statementResponse)
+  }
+
+  status(statementId: string, signal: AbortSignal): Promise<StatementResponse> {
+    return this.#call('GET', `/api/2.0/sql/statements/${encodeURIComponent(statementId)}`, undefined, signal).then(
+      statementResponse,
+    )
+  }
+
+  /**
+   * The next chunk: by `next_chunk_internal_link` when it is a path of this statement's chunks
+   * on this workspace (the link is opaque, but our token only ever goes to our own host), else
+   * by its index.
+   */
+  chunk(statementId: string, previous: ResultData, signal: AbortSignal): Promise<ResultData> {
+    const prefix = `/api/2.0/sql/statements/${encodeURIComponent(statementId)}/result/chunks/`
+    const link = previous.next_chunk_internal_link
+    const path =
+      link?.startsWith(prefix) && /^\d+(\?[\w=&-]*)?$/.test(link.slice(prefix.length))
+        ? (link as string)
+        : `${prefix}${Number(previous.next_chunk_index)}`
+    return this.#call('GET', path, undefined, signal).then(resultData)
+  }
+
+  async cancel(statementId: string, signal: AbortSignal): Promise<void> {
+    await this.#call('POST', `/api/2.0/sql/statements/${encodeURIComponent(statementId)}/cancel`, {}, signal)
+  }
+
+  async #call(method: 'GET' | 'POST', path: string, body: unknown, signal: AbortSignal): Promise<unknown> {
+    const res = await fetch(`${this.#baseUrl}${path}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${this.#token}`,
+        Accept: 'application/json',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        'User-Agent': 'strata',
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      // A redirect is a login page or a proxy's, never the API: not followed with our token.
+      redirect: 'manual',
+      signal,
+    })
+    const text = await res.text()
+    const json = parseJson(res.headers.get('content-type'), text)
+    if (!res.ok) {
+      const e = json as { error_code?: unknown; message?: unknown } | undefined
+      throw new DatabricksHttpError(
+        res.status,
+        typeof e?.error_code === 'string' ? e.error_code.slice(0, 100) : undefined,
+        typeof e?.message === 'string' ? e.message.slice(0, MAX_MESSAGE) : undefined,
+      )
+    }
+    if (json === undefined) throw new NotDatabricksError(`HTTP ${res.status} without a JSON body`)
+    return json
+  }
+}
+
+function parseJson(contentType: string | null, text: string): unknown {
+  if (!contentType?.toLowerCase().includes('json')) return undefined
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
+
+const STATES = new Set<string>(['PENDING', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELED', 'CLOSED'])
+
+function statementResponse(json: unknown): StatementResponse {
+  const r = json as Partial<StatementResponse> | null
+  if (typeof r?.statement_id !== 'string' || !STATES.has(String(r.status?.state))) {
+    throw new NotDatabricksError('no statement_id and status')
+  }
+  return r as StatementResponse
+}
+
+function resultData(json: unknown): ResultData {
+  const r = json as ResultData | null
+  if (r === null || typeof r !== 'object' || (r.data_array !== undefined && !Array.isArray(r.data_array))) {
+    throw new NotDatabricksError('no result chunk')
+  }
+  return r
+}
+
+/** A terminal state other than SUCCEEDED, as the error it is. */
+export function statementError(response: StatementResponse): StatementError {
+  const { state, error, sql_state } = response.status
+  return new StatementError(state, error?.error_code, error?.message?.slice(0, MAX_MESSAGE), sql_state)
+}

@@ -60,8 +60,6 @@ interface Running {
   timedOut: boolean
 }
 
-class StatementError extends Error {}
-
 export class FireboltStandIn {
   readonly options: StandInOptions
   readonly received: Received[] = []
@@ -119,7 +117,7 @@ export class FireboltStandIn {
     this.#instance?.closeSync()
   }
 
-  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<undefined> {
     const url = new URL(req.url ?? '/', this.url)
     const body = await read(req)
     if (req.method === 'POST' && url.pathname === '/oauth/token') return this.#token(body, res)
@@ -135,7 +133,7 @@ export class FireboltStandIn {
     json(res, 404, { message: 'not found' })
   }
 
-  #token(body: string, res: ServerResponse): void {
+  #token(body: string, res: ServerResponse): undefined {
     const form = new URLSearchParams(body)
     if (form.get('grant_type') !== 'client_credentials') {
       return json(res, 400, {
@@ -151,24 +149,24 @@ export class FireboltStandIn {
     json(res, 200, { access_token: token, expires_in: 3600, token_type: 'Bearer' })
   }
 
-  #system(sql: string, res: ServerResponse): void {
+  #system(sql: string, res: ServerResponse): undefined {
     const database = /^USE DATABASE "([^"]*)"$/i.exec(sql.trim())?.[1]
     if (database !== undefined) {
       if (!this.options.databases.includes(database))
         return error(res, `Database '${database}' does not exist or not authorized.`)
       res.setHeader('Firebolt-Update-Parameters', `database=${database}`)
-      return void res.end('')
+      return end(res)
     }
     const engine = /^USE ENGINE "([^"]*)"$/i.exec(sql.trim())?.[1]
     if (engine !== undefined) {
       if (engine !== this.options.engine) return error(res, `Engine '${engine}' does not exist or not authorized.`)
       res.setHeader('Firebolt-Update-Endpoint', `${this.url}/engine/query?engine=${encodeURIComponent(engine)}`)
-      return void res.end('')
+      return end(res)
     }
     error(res, 'the stand-in system engine answers USE DATABASE and USE ENGINE only')
   }
 
-  async #engine(url: URL, sql: string, res: ServerResponse): Promise<void> {
+  async #engine(url: URL, sql: string, res: ServerResponse): Promise<undefined> {
     const params = url.searchParams
     this.received.push({ path: url.pathname, params, sql })
     if (params.get('engine') !== this.options.engine) return error(res, 'unknown engine')
@@ -183,7 +181,7 @@ export class FireboltStandIn {
         r.cancelled = true
         r.conn.interrupt()
       }
-      return void res.end('')
+      return end(res)
     }
     if (/^SELECT query_id FROM information_schema\.engine_running_queries WHERE query_label = \$1$/i.test(sql.trim())) {
       const ids = [...this.#running.values()].filter((r) => r.label === bound[0]).map((r) => [r.id])
@@ -243,6 +241,12 @@ export class FireboltStandIn {
   }
 }
 
+/** An empty 200 answer. */
+function end(res: ServerResponse): undefined {
+  res.end('')
+  return undefined
+}
+
 function read(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     let body = ''
@@ -255,14 +259,15 @@ function read(req: IncomingMessage): Promise<string> {
   })
 }
 
-function json(res: ServerResponse, status: number, body: unknown): void {
+function json(res: ServerResponse, status: number, body: unknown): undefined {
   res.writeHead(status, { 'content-type': 'application/json' })
   res.end(JSON.stringify(body))
+  return undefined
 }
 
 /** Firebolt's structured error body. */
-function error(res: ServerResponse, description: string): void {
-  json(res, 400, { errors: [{ name: 'QueryError', severity: 'ERROR', source: 'User Error', description }] })
+function error(res: ServerResponse, description: string): undefined {
+  return json(res, 400, { errors: [{ name: 'QueryError', severity: 'ERROR', source: 'User Error', description }] })
 }
 
 function parseParameters(text: string | null): unknown[] {

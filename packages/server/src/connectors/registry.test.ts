@@ -21,9 +21,8 @@ const UNSUPPORTED: DatasourceType[] = [
   'mongodb',
   'trino',
   'athena',
-  'firebolt',
 ]
-const DRIVERS = /node_modules[\\/](pg|mysql2|mssql|@clickhouse[\\/]client|@duckdb[\\/]node-api)[\\/]/
+const DRIVERS = /node_modules[\\/](pg|mysql2|mssql|@clickhouse[\\/]client|@duckdb[\\/]node-api|firebolt-sdk)[\\/]/
 
 /** Partial credentials: the connectors here are created and never (or barely) used. */
 const partial = <T extends DatasourceType = DatasourceType>(credentials: object) => credentials as ValidCredentials<T>

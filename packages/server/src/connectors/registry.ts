@@ -186,7 +186,21 @@ export const REGISTRY: { readonly [T in DatasourceType]: RegistryEntry<T> } = {
   mongodb: { credentials: CREDENTIAL_SCHEMAS.mongodb },
   trino: { credentials: CREDENTIAL_SCHEMAS.trino },
   athena: { credentials: CREDENTIAL_SCHEMAS.athena },
-  firebolt: { credentials: CREDENTIAL_SCHEMAS.firebolt },
+  firebolt: {
+    credentials: CREDENTIAL_SCHEMAS.firebolt,
+    connector: {
+      dialect: 'firebolt',
+      capabilities: {
+        sessionTimeZone: true, // the time_zone setting, sent with every statement
+        timezoneParam: false, // not among the types the API names
+        fullJoin: true, // FULL [OUTER] JOIN (SELECT reference, JOIN clause)
+        parameterStyle: '$n', // fb_numeric: bound by the server
+        tenancyUnit: 'database',
+      },
+      load: async (credentials, options) =>
+        new (await import('./firebolt/connector.js')).FireboltConnector(credentials, options),
+    },
+  },
 }
 
 /** The dialect each type speaks, or undefined when it has no connector yet. */

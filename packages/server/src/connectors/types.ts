@@ -105,3 +105,5 @@ export type CsvCredentials = CredentialsByType['csv']
  * DuckDB (the local-file half); real S3 needs httpfs, which this build lacks.
  */
 export type AwsS3Credentials = CredentialsByType['awss3']
+/** firebolt: a service account (client credentials), the account, database and engine. */
+export type FireboltCredentials = CredentialsByType['firebolt']

@@ -41,6 +41,7 @@ const PARSER_DIALECT: Record<DialectName, 'postgresql' | 'mysql' | 'clickhouse' 
   duckdb: 'duckdb',
   mssql: 'mssql',
   databricks: 'databricks',
+  firebolt: 'postgresql', // Firebolt's SQL is PostgreSQL-compliant (docs.firebolt.io, SQL reference)
 }
 
 const VARIABLE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g

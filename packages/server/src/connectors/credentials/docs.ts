@@ -26,6 +26,7 @@ export const LIVE_CONNECTOR_TYPES: readonly DatasourceType[] = [
   'csv',
   'awss3',
   'databricks',
+  'firebolt',
 ]
 
 const ORIGIN: Partial<Record<DatasourceType, string>> = {

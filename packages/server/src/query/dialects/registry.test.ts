@@ -46,6 +46,10 @@ const EXPECTED: Record<DialectName, CompiledSql> = {
     // the tenant once, referenced twice: an `=` for data skipping, then the byte comparison
     params: PARAMS,
   },
+  firebolt: {
+    sql: `SELECT CAST(date_trunc('month', "t0"."ordered_on") AS DATE) AS "month", SUM("t0"."amount") AS "revenue" FROM (SELECT * FROM "public"."orders" AS "t0" WHERE "t0"."client_id" = $1) AS "t0" WHERE ("t0"."status" IN ($2, $3) AND "t0"."status" ILIKE $4) GROUP BY 1 ORDER BY "month" ASC LIMIT 10 OFFSET 20`,
+    params: PARAMS,
+  },
 }
 
 /** Time-zone conversion of a naive timestamp per dialect (the zone is always a parameter). */
@@ -56,6 +60,7 @@ const TZ: Record<DialectName, string> = {
   duckdb: `timezone($1, timezone('UTC', "t0"."created_at"))`,
   mssql: "CAST(([t0].[created_at] AT TIME ZONE 'UTC') AT TIME ZONE @p0 AS datetime2)",
   databricks: "convert_timezone('UTC', :p0, `t0`.`created_at`)",
+  firebolt: `(("t0"."created_at" AT TIME ZONE 'UTC') AT TIME ZONE $1)`,
 }
 
 describe.each([...dialects.keys()])('dialect %s', (name) => {

@@ -4,6 +4,7 @@ import type { Dialect } from './base.js'
 import { ClickhouseDialect } from './clickhouse.js'
 import { DatabricksDialect } from './databricks.js'
 import { DuckdbDialect } from './duckdb.js'
+import { FireboltDialect } from './firebolt.js'
 import { MssqlDialect } from './mssql.js'
 import { MysqlDialect } from './mysql.js'
 import { PostgresDialect } from './postgres.js'
@@ -16,6 +17,7 @@ export const dialects: ReadonlyMap<DialectName, Dialect> = new Map<DialectName, 
   ['duckdb', new DuckdbDialect()],
   ['mssql', new MssqlDialect()],
   ['databricks', new DatabricksDialect()],
+  ['firebolt', new FireboltDialect()],
 ])
 
 export function getDialect(name: DialectName): Dialect {

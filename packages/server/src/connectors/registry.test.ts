@@ -19,12 +19,11 @@ const UNSUPPORTED: DatasourceType[] = [
   'databricks',
   'elasticsearch',
   'opensearch',
-  'mongodb',
   'trino',
   'athena',
   'firebolt',
 ]
-const DRIVERS = /node_modules[\\/](pg|mysql2|mssql|@clickhouse[\\/]client|@duckdb[\\/]node-api)[\\/]/
+const DRIVERS = /node_modules[\\/](pg|mysql2|mssql|mongodb|@clickhouse[\\/]client|@duckdb[\\/]node-api)[\\/]/
 
 /** Partial credentials: the connectors here are created and never (or barely) used. */
 const partial = <T extends DatasourceType = DatasourceType>(credentials: object) => credentials as ValidCredentials<T>

@@ -5,10 +5,10 @@
  * zone). Identifiers are field and collection names from the introspected schema, checked here
  * (a field with `.` or a leading `$` cannot be addressed by a path and is refused).
  */
-import type { RawSql, Select } from '../../ast.js'
+import type { JoinType, RawSql, Select } from '../../ast.js'
 import type { DialectName } from '../../types.js'
 import type { CompiledSql, Dialect } from '../base.js'
-import { checkField, PipelineRenderer } from './render.js'
+import { checkField, lookupJoin, PipelineRenderer, paramRef } from './render.js'
 
 /** Regular-expression metacharacters: escaped so that a contains value matches literally. */
 const REGEX_SPECIAL = /[\\^$.*+?()[\]{}|/-]/g
@@ -21,6 +21,16 @@ export class MongodbDialect implements Dialect {
   /** A field name as a JSON string (after the checks above); the pipeline holds it as a path. */
   quoteIdentifier(name: string): string {
     return JSON.stringify(checkField(name))
+  }
+
+  /** How params[index] appears in the request text. */
+  placeholder(index: number): string {
+    return JSON.stringify(paramRef(index))
+  }
+
+  /** LEFT and INNER joins are `$lookup`; RIGHT and FULL are refused (a 400 naming the JOIN). */
+  joinKeyword(type: JoinType): string {
+    return lookupJoin(type)
   }
 
   render(node: Select | RawSql): CompiledSql {

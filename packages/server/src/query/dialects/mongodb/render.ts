@@ -9,7 +9,18 @@
  * databases) is refused with a 400 naming it.
  */
 import { type ApiError, badRequest } from '../../../errors.js'
-import type { Aggregate, Expr, Join, Param, RawSql, Select, SelectItem, Source, TableSource } from '../../ast.js'
+import type {
+  Aggregate,
+  Expr,
+  Join,
+  JoinType,
+  Param,
+  RawSql,
+  Select,
+  SelectItem,
+  Source,
+  TableSource,
+} from '../../ast.js'
 import type { Slot } from '../../bind.js'
 import type { CompiledSql } from '../base.js'
 import { type Json, type MongoRequest, outputField, PARAM_KEY, SESSION_TIMEZONE } from './request.js'
@@ -32,6 +43,15 @@ function checkCollection(name: string): string {
   }
   return name
 }
+
+/** The one kind of join a pipeline has: `$lookup` (+ `$unwind`), LEFT or INNER. */
+export function lookupJoin(type: JoinType): '$lookup' {
+  if (type !== 'LEFT' && type !== 'INNER') throw refuse(`a ${type} JOIN`)
+  return '$lookup'
+}
+
+/** `{"$param": i}`: where params[i] goes. */
+export const paramRef = (index: number): Obj => ({ [PARAM_KEY]: index })
 
 const refuse = (what: string): ApiError =>
   badRequest(`MongoDB datasources cannot run ${what}: a metric on MongoDB compiles to an aggregation pipeline`)
@@ -139,7 +159,7 @@ export class PipelineRenderer {
   }
 
   private lookup(j: Join, root: TableSource): Json[] {
-    if (j.type !== 'LEFT' && j.type !== 'INNER') throw refuse(`a ${j.type} JOIN`)
+    lookupJoin(j.type)
     const { table, tenant } = this.base(j.source)
     if (table.schema !== root.schema) throw refuse('a join across databases')
     const on = j.on
@@ -322,7 +342,7 @@ export class PipelineRenderer {
       this.slots.push(p.slot ?? null)
       this.seen.set(p, index)
     }
-    return { [PARAM_KEY]: index }
+    return paramRef(index)
   }
 }
 

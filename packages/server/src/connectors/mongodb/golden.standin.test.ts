@@ -74,7 +74,11 @@ beforeAll(async () => {
     'tenants',
     TENANTS.map((name, i) => ({ id: i + 1, name })),
   )
-  standIn.insert(DB, 'customers', customers)
+  standIn.insert(
+    DB,
+    'customers',
+    customers.map((c) => ({ ...c })),
+  )
   standIn.insert(
     DB,
     'orders',

@@ -183,7 +183,21 @@ export const REGISTRY: { readonly [T in DatasourceType]: RegistryEntry<T> } = {
   },
   elasticsearch: { credentials: CREDENTIAL_SCHEMAS.elasticsearch },
   opensearch: { credentials: CREDENTIAL_SCHEMAS.opensearch },
-  mongodb: { credentials: CREDENTIAL_SCHEMAS.mongodb },
+  mongodb: {
+    credentials: CREDENTIAL_SCHEMAS.mongodb,
+    connector: {
+      dialect: 'mongodb',
+      capabilities: {
+        sessionTimeZone: true, // the zone is an argument of the compiled $dateTrunc/$dateToString; dates render in it
+        timezoneParam: false,
+        fullJoin: false, // $lookup: LEFT and INNER joins only
+        parameterStyle: 'json',
+        tenancyUnit: 'database',
+      },
+      load: async (credentials, options) =>
+        new (await import('./mongodb/connector.js')).MongodbConnector(credentials, options),
+    },
+  },
   trino: { credentials: CREDENTIAL_SCHEMAS.trino },
   athena: { credentials: CREDENTIAL_SCHEMAS.athena },
   firebolt: {

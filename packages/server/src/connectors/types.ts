@@ -95,6 +95,8 @@ export type ClickhouseCredentials = CredentialsByType['clickhouse']
 export type MssqlCredentials = CredentialsByType['mssql']
 /** databricks: `serverHostname` (host, host:port or URL), `httpPath` of a SQL warehouse, `token`. */
 export type DatabricksCredentials = CredentialsByType['databricks']
+/** mongodb: the spec's host, port, user, password (host/port are the endpoint). */
+export type MongodbCredentials = CredentialsByType['mongodb']
 /**
  * csv (our definition): local CSV/Parquet/JSON files read by DuckDB. Each file is a table in
  * schema `main`; `path` is a directory (every *.csv, *.parquet, *.json in it) or one file.

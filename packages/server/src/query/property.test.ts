@@ -70,11 +70,40 @@ const M: Metric = metric(
 )
 const SQL_M: Metric = metric(undefined, { sql: 'select * from orders where c = {{clientId}} and r IN ({{region}})' })
 
-function compiles(fn: () => { sql: string; countSql?: { sql: string }; comparison?: { sql: string } }): void {
+type Statement = { sql: string; params: unknown[] }
+type Out = Statement & { countSql?: Statement; comparison?: Statement }
+
+/** Tables of `model()` with a client column: tenant-scoped wherever they are read. */
+const TENANT_COLLECTIONS = new Set(['orders', 'customers'])
+
+/**
+ * A JSON request (document stores): the tenant `$match` on the clientId is the first stage of the
+ * pipeline and of every `$lookup` sub-pipeline into a tenant-scoped collection.
+ */
+function tenantFirst(statement: Statement, clientId: string): void {
+  const request = JSON.parse(statement.sql) as { collection: string; pipeline: unknown[] }
+  const isTenantMatch = (stage: unknown) => {
+    const match = (stage as { $match?: Record<string, { $eq?: { $param?: number } }> }).$match
+    const index = match?.client_id?.$eq?.$param
+    return index !== undefined && Object.keys(match ?? {}).length === 1 && statement.params[index] === clientId
+  }
+  const check = (collection: string, pipeline: unknown[]) => {
+    if (TENANT_COLLECTIONS.has(collection)) expect(isTenantMatch(pipeline[0]), collection).toBe(true)
+    for (const stage of pipeline) {
+      const lookup = (stage as { $lookup?: { from: string; pipeline: unknown[] } }).$lookup
+      if (lookup) check(lookup.from, lookup.pipeline)
+    }
+  }
+  check(request.collection, request.pipeline)
+}
+
+function compiles(fn: () => Out, clientId?: string): void {
   try {
     const out = fn()
-    for (const sql of [out.sql, out.countSql?.sql, out.comparison?.sql]) {
-      if (sql !== undefined) expect(sql.toLowerCase()).not.toContain(MARK)
+    for (const statement of [out, out.countSql, out.comparison]) {
+      if (statement === undefined) continue
+      expect(statement.sql.toLowerCase()).not.toContain(MARK)
+      if (clientId !== undefined && statement.sql.startsWith('{')) tenantFirst(statement, clientId)
     }
   } catch (e) {
     if (!(e instanceof ApiError) || e.status !== 400) throw e
@@ -97,7 +126,7 @@ describe.each([...dialects.entries()])('hostile input on %s', (_name, dialect) =
             timezone,
             page: { limit: 10, offset: 5 },
           })
-          compiles(() => compileMetric({ metric: M, model: model(), dialect, context }))
+          compiles(() => compileMetric({ metric: M, model: model(), dialect, context }), clientId)
           compiles(() =>
             compileMetric({ metric: SQL_M, model: model(), dialect, context: { ...context, filters: [] } }),
           )

@@ -34,7 +34,10 @@ export interface SqlMetricScope {
   readonly tables: readonly TableReference[]
 }
 
-const PARSER_DIALECT: Record<DialectName, 'postgresql' | 'mysql' | 'clickhouse' | 'duckdb' | 'mssql' | 'databricks'> = {
+/** The SQL parser's dialect; engines whose statements are not SQL (mongodb) have none. */
+const PARSER_DIALECT: Partial<
+  Record<DialectName, 'postgresql' | 'mysql' | 'clickhouse' | 'duckdb' | 'mssql' | 'databricks'>
+> = {
   postgres: 'postgresql',
   mysql: 'mysql',
   clickhouse: 'clickhouse',
@@ -334,9 +337,12 @@ export function analyzeSqlMetric(
   model: SemanticModel,
   where: string,
 ): SqlMetricScope {
+  const parser = PARSER_DIALECT[dialect]
+  if (parser === undefined)
+    throw badRequest(`${where}: ${dialect} datasources do not run SQL, so SQL metrics are refused`)
   let statements: Json[]
   try {
-    statements = parse(masked(text), PARSER_DIALECT[dialect]) as unknown as Json[]
+    statements = parse(masked(text), parser) as unknown as Json[]
   } catch (err) {
     throw badRequest(`${where}: the SQL does not parse as ${dialect}: ${(err as Error).message}`)
   }

@@ -23,6 +23,7 @@ export const LIVE_CONNECTOR_TYPES: readonly DatasourceType[] = [
   'singlestore',
   'clickhouse',
   'mssql',
+  'mongodb',
   'csv',
   'awss3',
   'databricks',

@@ -1,9 +1,31 @@
 import { describe, expect, it } from 'vitest'
-import { ctx, metric } from '../../../test/fixtures/query.js'
+import { ctx, metric, model } from '../../../test/fixtures/query.js'
 import { compileMetric } from '../compile.js'
 import { buildModel } from '../model.js'
+import type { Dialect } from './base.js'
 import { clickhouseType } from './clickhouse.js'
 import { dialects } from './registry.js'
+
+/** Dialects whose statements are one JSON request (document stores, search engines), not SQL. */
+const isJson = (dialect: Dialect) =>
+  compileMetric({
+    metric: metric({ from: 'orders', measures: [{ name: 'n', aggregate: 'count' }] }),
+    model: model(),
+    dialect,
+    context: ctx(),
+  }).sql.startsWith('{')
+
+/** Every key of a parsed JSON request. */
+function keysOf(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) keysOf(v, out)
+  else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      out.push(k)
+      keysOf(v, out)
+    }
+  }
+  return out
+}
 
 const HOSTILE = [
   'plain',
@@ -50,6 +72,10 @@ function lex(dialect: string, quoted: string): [string, string] {
 describe.each([...dialects.entries()])('identifier escaping: %s', (name, dialect) => {
   it.each(HOSTILE)('quotes %j as exactly one identifier', (id) => {
     const quoted = dialect.quoteIdentifier(id)
+    if (isJson(dialect)) {
+      expect(JSON.parse(quoted)).toBe(id) // one JSON string
+      return
+    }
     const [read, rest] = lex(name, quoted)
     expect(read).toBe(id)
     expect(rest).toBe('')
@@ -75,6 +101,13 @@ describe.each([...dialects.entries()])('identifier escaping: %s', (name, dialect
         dimensions: [{ name: id.slice(0, 40), column: id }],
       })
       const { sql, params } = compileMetric({ metric: m, model, dialect, context: ctx() })
+      if (isJson(dialect)) {
+        // Names are only string values (a collection, a `$field` path): every key is our own.
+        for (const key of keysOf(JSON.parse(sql))) expect(key).toMatch(/^(\$[A-Za-z]+|[a-z_]+\d*)$/)
+        expect(sql).toContain(JSON.stringify(`$${id}`))
+        expect(params).toEqual([])
+        continue
+      }
       // Strip every quoted identifier: what remains must be our own SQL skeleton.
       let skeleton = ''
       let rest = sql
@@ -93,6 +126,14 @@ describe.each([...dialects.entries()])('identifier escaping: %s', (name, dialect
   })
 
   it('escapes LIKE wildcards of a contains value in JS, never in SQL', () => {
+    if (isJson(dialect)) {
+      // a regular expression (case-insensitive) that matches the value literally
+      const needle = '100%_a\\b.*(x|y)[z]{2}+?^$/-'
+      const re = new RegExp(`^${dialect.containsPattern(needle)}$`, 'i')
+      expect(re.test(needle.toUpperCase())).toBe(true)
+      expect(re.test('100%_a\\bXX(x|y)[z]{2}+?^$/-')).toBe(false)
+      return
+    }
     const pattern = dialect.containsPattern('100%_a\\b')
     expect(pattern.startsWith('%') && pattern.endsWith('%')).toBe(true)
     expect(pattern.slice(1, -1)).not.toMatch(/(^|[^\\])[%_]/)

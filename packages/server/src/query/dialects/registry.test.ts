@@ -50,7 +50,68 @@ const EXPECTED: Record<DialectName, CompiledSql> = {
     sql: `SELECT CAST(date_trunc('month', "t0"."ordered_on") AS DATE) AS "month", SUM("t0"."amount") AS "revenue" FROM (SELECT * FROM "public"."orders" AS "t0" WHERE "t0"."client_id" = $1) AS "t0" WHERE ("t0"."status" IN ($2, $3) AND "t0"."status" ILIKE $4) GROUP BY 1 ORDER BY "month" ASC LIMIT 10 OFFSET 20`,
     params: PARAMS,
   },
+  // One aggregation request (JSON): the tenant $match first, the conditions with SQL's NULL
+  // semantics, $dateTrunc in the session zone (filled in by the connector), output fields f0…
+  mongodb: {
+    sql: JSON.stringify({
+      database: 'public',
+      collection: 'orders',
+      pipeline: [
+        { $match: { client_id: { $eq: { $param: 0 } } } },
+        {
+          $match: {
+            $expr: {
+              $and: [
+                {
+                  $and: [
+                    { $ne: [{ $ifNull: ['$status', null] }, null] },
+                    { $in: ['$status', [{ $literal: { $param: 1 } }, { $literal: { $param: 2 } }]] },
+                  ],
+                },
+                {
+                  $and: [
+                    { $eq: [{ $type: '$status' }, 'string'] },
+                    { $regexMatch: { input: '$status', regex: { $literal: { $param: 3 } }, options: 'i' } },
+                  ],
+                },
+              ],
+            },
+          },
+        },
+        {
+          $group: {
+            _id: {
+              k0: {
+                $ifNull: [
+                  {
+                    $dateToString: {
+                      date: { $dateTrunc: { date: '$ordered_on', unit: 'month', timezone: { $session: 'timezone' } } },
+                      format: '%Y-%m-%d',
+                      timezone: { $session: 'timezone' },
+                    },
+                  },
+                  null,
+                ],
+              },
+            },
+            a1: { $sum: '$amount' },
+            n1: { $sum: { $cond: [{ $ne: [{ $ifNull: ['$amount', null] }, null] }, 1, 0] } },
+          },
+        },
+        { $project: { _id: 0, f0: '$_id.k0', f1: { $cond: [{ $gt: ['$n1', 0] }, '$a1', null] } } },
+        { $sort: { f0: 1 } },
+        { $skip: 20 },
+        { $limit: 10 },
+      ],
+      columns: ['month', 'revenue'],
+    }),
+    // the contains value is a regular expression matching the text literally
+    params: ['acme', 'paid', 'shipped', '50%_off'],
+  },
 }
+
+/** Statements that are one JSON request (document stores, search engines) rather than SQL. */
+const isJson = (statement: string) => statement.startsWith('{')
 
 /** Time-zone conversion of a naive timestamp per dialect (the zone is always a parameter). */
 const TZ: Record<DialectName, string> = {
@@ -61,6 +122,14 @@ const TZ: Record<DialectName, string> = {
   mssql: "CAST(([t0].[created_at] AT TIME ZONE 'UTC') AT TIME ZONE @p0 AS datetime2)",
   databricks: "convert_timezone('UTC', :p0, `t0`.`created_at`)",
   firebolt: `(("t0"."created_at" AT TIME ZONE 'UTC') AT TIME ZONE $1)`,
+  mongodb: JSON.stringify({
+    f0: {
+      $ifNull: [
+        { $dateToString: { date: '$created_at', format: '%Y-%m-%d %H:%M:%S', timezone: { $literal: { $param: 0 } } } },
+        null,
+      ],
+    },
+  }).slice(1, -1),
 }
 
 describe.each([...dialects.keys()])('dialect %s', (name) => {
@@ -74,7 +143,7 @@ describe.each([...dialects.keys()])('dialect %s', (name) => {
   it('converts a flagged column to the token time zone, bound as a parameter', () => {
     const m = metric({ from: 'orders', dimensions: [{ name: 'at', column: 'created_at' }] })
     const out = compileMetric({ metric: m, model: model(), dialect, context: ctx({ timezone: 'Europe/Paris' }) })
-    expect(out.sql).toContain(`${TZ[name]} AS ${dialect.quoteIdentifier('at')}`)
+    expect(out.sql).toContain(isJson(out.sql) ? TZ[name] : `${TZ[name]} AS ${dialect.quoteIdentifier('at')}`)
     expect(out.params).toEqual(['Europe/Paris'])
   })
 
@@ -87,7 +156,8 @@ describe.each([...dialects.keys()])('dialect %s', (name) => {
           dimensions: [{ name: 'g', column: 'ordered_on', timeGrain }],
         })
         const out = compileMetric({ metric: m, model: model(), dialect, context: ctx() })
-        expect(out.sql).toMatch(/^SELECT .+ FROM .+ GROUP BY .+$/)
+        if (isJson(out.sql)) expect(JSON.parse(out.sql).pipeline).toContainEqual({ $group: expect.anything() })
+        else expect(out.sql).toMatch(/^SELECT .+ FROM .+ GROUP BY .+$/)
         expect(out.params).toEqual([])
         expect(out.columns[0]?.dataType).toBe(timeGrain === 'hour' ? 'datetime' : 'date')
       }

@@ -5,6 +5,7 @@ import { ClickhouseDialect } from './clickhouse.js'
 import { DatabricksDialect } from './databricks.js'
 import { DuckdbDialect } from './duckdb.js'
 import { FireboltDialect } from './firebolt.js'
+import { MongodbDialect } from './mongodb/dialect.js'
 import { MssqlDialect } from './mssql.js'
 import { MysqlDialect } from './mysql.js'
 import { PostgresDialect } from './postgres.js'
@@ -18,6 +19,7 @@ export const dialects: ReadonlyMap<DialectName, Dialect> = new Map<DialectName, 
   ['mssql', new MssqlDialect()],
   ['databricks', new DatabricksDialect()],
   ['firebolt', new FireboltDialect()],
+  ['mongodb', new MongodbDialect()],
 ])
 
 export function getDialect(name: DialectName): Dialect {

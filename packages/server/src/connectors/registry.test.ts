@@ -14,7 +14,6 @@ import { type ConnectorOptions, DATASOURCE_TYPES, type DatasourceType } from './
 const options: ConnectorOptions = { connectTimeoutMs: 1000, poolMax: 2 }
 const base = { params: [], timeoutMs: 5000, maxRows: 10 }
 const UNSUPPORTED: DatasourceType[] = [
-  'snowflake',
   'bigquery',
   'databricks',
   'elasticsearch',
@@ -24,7 +23,7 @@ const UNSUPPORTED: DatasourceType[] = [
   'athena',
   'firebolt',
 ]
-const DRIVERS = /node_modules[\\/](pg|mysql2|mssql|@clickhouse[\\/]client|@duckdb[\\/]node-api)[\\/]/
+const DRIVERS = /node_modules[\\/](pg|mysql2|mssql|snowflake-sdk|@clickhouse[\\/]client|@duckdb[\\/]node-api)[\\/]/
 
 /** Partial credentials: the connectors here are created and never (or barely) used. */
 const partial = <T extends DatasourceType = DatasourceType>(credentials: object) => credentials as ValidCredentials<T>
@@ -38,6 +37,7 @@ const FIRST_PLACEHOLDER: Record<ParameterStyle, RegExp> = {
   '{pN:Type}': /^\{p0:String\}$/,
   '@pN': /^@p0$/,
   json: /^\{"\$param":0\}$/,
+  ':n': /^:1$/,
 }
 
 function loadedDrivers(): string[] {

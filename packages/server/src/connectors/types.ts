@@ -93,6 +93,8 @@ export type PostgresCredentials = CredentialsByType['postgres' | 'redshift' | 'c
 export type MysqlCredentials = CredentialsByType['mysql' | 'singlestore']
 export type ClickhouseCredentials = CredentialsByType['clickhouse']
 export type MssqlCredentials = CredentialsByType['mssql']
+/** snowflake: `host` is the account host, or `host:port`, or an http(s):// URL (DESIGN §2.11). */
+export type SnowflakeCredentials = CredentialsByType['snowflake']
 /**
  * csv (our definition): local CSV/Parquet/JSON files read by DuckDB. Each file is a table in
  * schema `main`; `path` is a directory (every *.csv, *.parquet, *.json in it) or one file.

@@ -54,6 +54,8 @@ function placeholder(style: ParameterStyle, i: number, type: 'string' | 'integer
       return `@p${i}`
     case 'json':
       return JSON.stringify({ $param: i })
+    case ':n':
+      return `:${i + 1}`
   }
 }
 

@@ -437,7 +437,9 @@ export class SnowflakeStandIn {
     const first = rows.slice(0, size)
     for (let i = size; i < rows.length; i += size) query.chunks.push(rows.slice(i, i + size))
     const body = success(query.session, query.id, rowtype, first) as { data: Record<string, unknown> }
+    // `total` and `returned` count the whole result, chunks included (the client reads getNumRows from `returned`)
     body.data.total = rows.length
+    body.data.returned = rows.length
     if (query.chunks.length > 0) {
       body.data.chunks = query.chunks.map((c, i) => ({
         url: `http://127.0.0.1:${this.port}/chunks/${query.id}/${i}`,

@@ -23,6 +23,7 @@ export const LIVE_CONNECTOR_TYPES: readonly DatasourceType[] = [
   'singlestore',
   'clickhouse',
   'mssql',
+  'snowflake',
   'csv',
   'awss3',
 ]

@@ -13,9 +13,9 @@ import { type ConnectorOptions, DATASOURCE_TYPES, type DatasourceType } from './
 
 const options: ConnectorOptions = { connectTimeoutMs: 1000, poolMax: 2 }
 const base = { params: [], timeoutMs: 5000, maxRows: 10 }
-const UNSUPPORTED: DatasourceType[] = ['snowflake', 'bigquery', 'elasticsearch', 'opensearch', 'trino', 'athena']
+const UNSUPPORTED: DatasourceType[] = ['bigquery', 'elasticsearch', 'opensearch', 'trino', 'athena']
 const DRIVERS =
-  /node_modules[\\/](pg|mysql2|mssql|mongodb|@clickhouse[\\/]client|@duckdb[\\/]node-api|firebolt-sdk)[\\/]/
+  /node_modules[\\/](pg|mysql2|mssql|mongodb|snowflake-sdk|@clickhouse[\\/]client|@duckdb[\\/]node-api|firebolt-sdk)[\\/]/
 
 /** Partial credentials: the connectors here are created and never (or barely) used. */
 const partial = <T extends DatasourceType = DatasourceType>(credentials: object) => credentials as ValidCredentials<T>
@@ -30,6 +30,7 @@ const FIRST_PLACEHOLDER: Record<ParameterStyle, RegExp> = {
   '@pN': /^@p0$/,
   ':pN': /^:p0$/,
   json: /^\{"\$param":0\}$/,
+  ':n': /^:1$/,
 }
 
 function loadedDrivers(): string[] {

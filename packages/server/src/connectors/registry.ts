@@ -5,7 +5,7 @@
  * it has a row, and each row's loader receives the static type of that row's schema (no casts).
  *
  * Driver packages load lazily: a row's `load` imports the connector module (and with it pg,
- * mysql2, @clickhouse/client, @duckdb/node-api or mssql) on the first call that needs it, so a
+ * mysql2, @clickhouse/client, @duckdb/node-api, mssql or snowflake-sdk) on the first call that needs it, so a
  * deployment never loads a driver it never uses.
  */
 import { CREDENTIAL_SCHEMAS, type CredentialsByType } from './credentials/schemas.js'
@@ -24,6 +24,8 @@ export type ParameterStyle =
   | '@pN'
   /** `:p0`, named and typed by the request (`parameters: [{ name, value, type }]`): Databricks. */
   | ':pN'
+  /** `:1`, numbered from 1, reusable: Snowflake (bound by snowflake-sdk). */
+  | ':n'
   /**
    * `{"$param":0}`: the statement is a JSON request (search engines, document stores), and the
    * connector puts params[0] in that object's place as a value (never into a string).
@@ -164,7 +166,21 @@ export const REGISTRY: { readonly [T in DatasourceType]: RegistryEntry<T> } = {
         new (await import('./duckdb/connector.js')).DuckdbConnector({ kind: 'awss3', credentials }, options),
     },
   },
-  snowflake: { credentials: CREDENTIAL_SCHEMAS.snowflake },
+  snowflake: {
+    credentials: CREDENTIAL_SCHEMAS.snowflake,
+    connector: {
+      dialect: 'snowflake',
+      capabilities: {
+        sessionTimeZone: true, // ALTER SESSION SET TIMEZONE
+        timezoneParam: false, // the API does not name snowflake for params.timezone
+        fullJoin: true,
+        parameterStyle: ':n',
+        tenancyUnit: 'database', // the session's database; "SCHEMA"."TABLE" resolves in it
+      },
+      load: async (credentials, options) =>
+        new (await import('./snowflake/connector.js')).SnowflakeConnector(credentials, options),
+    },
+  },
   bigquery: { credentials: CREDENTIAL_SCHEMAS.bigquery },
   databricks: {
     credentials: CREDENTIAL_SCHEMAS.databricks,

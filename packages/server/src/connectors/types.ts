@@ -97,6 +97,8 @@ export type MssqlCredentials = CredentialsByType['mssql']
 export type DatabricksCredentials = CredentialsByType['databricks']
 /** mongodb: the spec's host, port, user, password (host/port are the endpoint). */
 export type MongodbCredentials = CredentialsByType['mongodb']
+/** snowflake: `host` is the account host, or `host:port`, or an http(s):// URL (DESIGN §2.11). */
+export type SnowflakeCredentials = CredentialsByType['snowflake']
 /**
  * csv (our definition): local CSV/Parquet/JSON files read by DuckDB. Each file is a table in
  * schema `main`; `path` is a directory (every *.csv, *.parquet, *.json in it) or one file.

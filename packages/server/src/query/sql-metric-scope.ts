@@ -36,7 +36,7 @@ export interface SqlMetricScope {
 
 /** The SQL parser's dialect; engines whose statements are not SQL (mongodb) have none. */
 const PARSER_DIALECT: Partial<
-  Record<DialectName, 'postgresql' | 'mysql' | 'clickhouse' | 'duckdb' | 'mssql' | 'databricks'>
+  Record<DialectName, 'postgresql' | 'mysql' | 'clickhouse' | 'duckdb' | 'mssql' | 'databricks' | 'snowflake'>
 > = {
   postgres: 'postgresql',
   mysql: 'mysql',
@@ -45,6 +45,7 @@ const PARSER_DIALECT: Partial<
   mssql: 'mssql',
   databricks: 'databricks',
   firebolt: 'postgresql', // Firebolt's SQL is PostgreSQL-compliant (docs.firebolt.io, SQL reference)
+  snowflake: 'snowflake',
 }
 
 const VARIABLE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g

@@ -14,6 +14,7 @@ export type DialectName =
   | 'databricks'
   | 'firebolt'
   | 'mongodb'
+  | 'snowflake'
 
 /** Our portable column types (metaData.columns[].dataType of the metric query result). */
 export type DataType = 'string' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime' | 'json' | 'unknown'

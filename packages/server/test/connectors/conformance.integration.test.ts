@@ -56,6 +56,8 @@ function placeholder(style: ParameterStyle, i: number, type: 'string' | 'integer
       return type === 'string' ? `:p${i}` : `CAST(:p${i} AS INT)`
     case 'json':
       return JSON.stringify({ $param: i })
+    case ':n':
+      return `:${i + 1}`
   }
 }
 

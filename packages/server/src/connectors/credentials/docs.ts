@@ -24,6 +24,7 @@ export const LIVE_CONNECTOR_TYPES: readonly DatasourceType[] = [
   'clickhouse',
   'mssql',
   'mongodb',
+  'snowflake',
   'csv',
   'awss3',
   'databricks',

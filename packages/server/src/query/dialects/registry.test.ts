@@ -108,6 +108,11 @@ const EXPECTED: Record<DialectName, CompiledSql> = {
     // the contains value is a regular expression matching the text literally
     params: ['acme', 'paid', 'shipped', '50%_off'],
   },
+  snowflake: {
+    sql: `SELECT CAST(DATE_TRUNC('MONTH', "t0"."ordered_on") AS DATE) AS "month", SUM("t0"."amount") AS "revenue" FROM (SELECT * FROM "public"."orders" AS "t0" WHERE ("t0"."client_id" = :1 AND COLLATE(TO_VARCHAR("t0"."client_id"), '') = :1)) AS "t0" WHERE ("t0"."status" IN (:2, :3) AND "t0"."status" ILIKE :4 ESCAPE '\\\\') GROUP BY 1 ORDER BY "month" ASC LIMIT 10 OFFSET 20`,
+    // `:1` names the tenant twice (one bound value); `'\\'` is one backslash in Snowflake SQL
+    params: PARAMS,
+  },
 }
 
 /** Statements that are one JSON request (document stores, search engines) rather than SQL. */
@@ -130,6 +135,7 @@ const TZ: Record<DialectName, string> = {
       ],
     },
   }).slice(1, -1),
+  snowflake: `CONVERT_TIMEZONE('UTC', :1, "t0"."created_at")`,
 }
 
 describe.each([...dialects.keys()])('dialect %s', (name) => {

@@ -9,6 +9,7 @@ import { MongodbDialect } from './mongodb/dialect.js'
 import { MssqlDialect } from './mssql.js'
 import { MysqlDialect } from './mysql.js'
 import { PostgresDialect } from './postgres.js'
+import { SnowflakeDialect } from './snowflake.js'
 
 /** Every dialect the compiler emits, by name. Tests loop over this map. */
 export const dialects: ReadonlyMap<DialectName, Dialect> = new Map<DialectName, Dialect>([
@@ -20,6 +21,7 @@ export const dialects: ReadonlyMap<DialectName, Dialect> = new Map<DialectName, 
   ['databricks', new DatabricksDialect()],
   ['firebolt', new FireboltDialect()],
   ['mongodb', new MongodbDialect()],
+  ['snowflake', new SnowflakeDialect()],
 ])
 
 export function getDialect(name: DialectName): Dialect {

@@ -1,6 +1,7 @@
 import { badRequest } from '../../errors.js'
 import type { DialectName } from '../types.js'
 import type { Dialect } from './base.js'
+import { BigqueryDialect } from './bigquery.js'
 import { ClickhouseDialect } from './clickhouse.js'
 import { DuckdbDialect } from './duckdb.js'
 import { MssqlDialect } from './mssql.js'
@@ -14,6 +15,7 @@ export const dialects: ReadonlyMap<DialectName, Dialect> = new Map<DialectName, 
   ['clickhouse', new ClickhouseDialect()],
   ['duckdb', new DuckdbDialect()],
   ['mssql', new MssqlDialect()],
+  ['bigquery', new BigqueryDialect()],
 ])
 
 export function getDialect(name: DialectName): Dialect {

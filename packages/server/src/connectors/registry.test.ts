@@ -15,7 +15,6 @@ const options: ConnectorOptions = { connectTimeoutMs: 1000, poolMax: 2 }
 const base = { params: [], timeoutMs: 5000, maxRows: 10 }
 const UNSUPPORTED: DatasourceType[] = [
   'snowflake',
-  'bigquery',
   'databricks',
   'elasticsearch',
   'opensearch',
@@ -24,7 +23,8 @@ const UNSUPPORTED: DatasourceType[] = [
   'athena',
   'firebolt',
 ]
-const DRIVERS = /node_modules[\\/](pg|mysql2|mssql|@clickhouse[\\/]client|@duckdb[\\/]node-api)[\\/]/
+const DRIVERS =
+  /node_modules[\\/](pg|mysql2|mssql|@clickhouse[\\/]client|@duckdb[\\/]node-api|@google-cloud[\\/]bigquery)[\\/]/
 
 /** Partial credentials: the connectors here are created and never (or barely) used. */
 const partial = <T extends DatasourceType = DatasourceType>(credentials: object) => credentials as ValidCredentials<T>

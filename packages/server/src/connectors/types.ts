@@ -93,6 +93,8 @@ export type PostgresCredentials = CredentialsByType['postgres' | 'redshift' | 'c
 export type MysqlCredentials = CredentialsByType['mysql' | 'singlestore']
 export type ClickhouseCredentials = CredentialsByType['clickhouse']
 export type MssqlCredentials = CredentialsByType['mssql']
+/** bigquery: a service account key (JSON), the project running the jobs, the datasets' location. */
+export type BigqueryCredentials = CredentialsByType['bigquery']
 /**
  * csv (our definition): local CSV/Parquet/JSON files read by DuckDB. Each file is a table in
  * schema `main`; `path` is a directory (every *.csv, *.parquet, *.json in it) or one file.

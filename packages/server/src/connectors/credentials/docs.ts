@@ -25,6 +25,7 @@ export const LIVE_CONNECTOR_TYPES: readonly DatasourceType[] = [
   'mssql',
   'csv',
   'awss3',
+  'bigquery',
 ]
 
 const ORIGIN: Partial<Record<DatasourceType, string>> = {

@@ -50,7 +50,7 @@ interface SchemaField {
 interface QueryParameter {
   name?: string
   parameterType: { type: string; arrayType?: { type: string } }
-  parameterValue: { value?: string | null; arrayValues?: { value?: string }[] }
+  parameterValue: { value?: unknown; arrayValues?: { value?: unknown }[] }
 }
 
 interface QueryConfig {
@@ -90,6 +90,8 @@ export interface BigqueryStandIn {
   readonly jobs: readonly JobState['configuration'][]
   /** Token requests answered (issued or refused). */
   readonly tokenRequests: number
+  /** getQueryResults calls answered with rows (pages read). */
+  readonly pagesServed: number
   close(): Promise<void>
 }
 
@@ -169,8 +171,10 @@ function duckType(t: QueryParameter['parameterType']): DuckDBType {
   }
 }
 
-function duckValue(text: string | null | undefined, type: string): DuckDBValue {
-  if (text === null || text === undefined) return null
+/** A parameter value: text per the REST reference, though the SDK sends booleans and numbers as JSON values. */
+function duckValue(value: unknown, type: string): DuckDBValue {
+  if (value === null || value === undefined) return null
+  const text = String(value)
   switch (type) {
     case 'INT64':
     case 'INTEGER':
@@ -180,7 +184,7 @@ function duckValue(text: string | null | undefined, type: string): DuckDBValue {
       return Number(text)
     case 'BOOL':
     case 'BOOLEAN':
-      return text === 'true'
+      return text.toLowerCase() === 'true'
     case 'TIMESTAMP':
       return new DuckDBTimestampTZValue(BigInt(Date.parse(text.replace(' ', 'T'))) * 1000n)
     case 'DATE': {
@@ -193,7 +197,8 @@ function duckValue(text: string | null | undefined, type: string): DuckDBValue {
 }
 
 export async function startBigqueryStandIn(
-  options: { projectId?: string; location?: string } = {},
+  /** maxPageRows: the most rows one page carries (BigQuery caps pages by size), to exercise pageToken. */
+  options: { projectId?: string; location?: string; maxPageRows?: number } = {},
 ): Promise<BigqueryStandIn> {
   const projectId = options.projectId ?? 'strata-standin'
   const location = options.location ?? 'US'
@@ -204,6 +209,7 @@ export async function startBigqueryStandIn(
   const jobs = new Map<string, JobState>()
   const received: JobState['configuration'][] = []
   let tokenRequests = 0
+  let pagesServed = 0
   let base = ''
   let key: TestKey | undefined
 
@@ -327,12 +333,16 @@ export async function startBigqueryStandIn(
       })
       return
     }
-    if (job.error) return googleError(res, job.error.code, job.error.reason, job.error.message)
+    if (job.error) {
+      googleError(res, job.error.code, job.error.reason, job.error.message)
+      return
+    }
     const rows = job.rows ?? []
     const start = Number(query.get('pageToken') ?? query.get('startIndex') ?? 0)
-    const size = Math.min(Number(query.get('maxResults') ?? 100_000) || 100_000, 100_000)
+    const size = Math.min(Number(query.get('maxResults') ?? 100_000) || 100_000, options.maxPageRows ?? 100_000)
     const page = rows.slice(start, start + size)
     const micros = query.get('formatOptions.useInt64Timestamp') === 'true'
+    pagesServed++
     const types = (job.schema ?? []).map((f) => f.type)
     send(res, 200, {
       kind: 'bigquery#getQueryResultsResponse',
@@ -405,7 +415,6 @@ export async function startBigqueryStandIn(
       )
     }
     const rest = path.slice(prefix.length)
-    let m: RegExpExecArray | null
     if (req.method === 'GET' && rest === '/datasets') {
       const all = await datasets()
       const start = Number(url.searchParams.get('pageToken') ?? 0)
@@ -421,7 +430,9 @@ export async function startBigqueryStandIn(
         ...(start + size < all.length ? { nextPageToken: String(start + size) } : {}),
       })
     }
-    if ((m = /^\/datasets\/([^/]+)(\/tables(?:\/([^/]+))?)?$/.exec(rest)) && req.method === 'GET') {
+    const datasetPath = /^\/datasets\/([^/]+)(\/tables(?:\/([^/]+))?)?$/.exec(rest)
+    if (datasetPath && req.method === 'GET') {
+      const m = datasetPath
       const dataset = decodeURIComponent(m[1] as string)
       if (!(await datasets()).includes(dataset)) {
         return googleError(res, 404, 'notFound', `Not found: Dataset ${projectId}:${dataset}`)
@@ -491,7 +502,8 @@ export async function startBigqueryStandIn(
       params.set('formatOptions.useInt64Timestamp', 'true')
       return results(res, job, params)
     }
-    if ((m = /^\/(jobs|queries)\/([^/]+)(\/cancel)?$/.exec(rest))) {
+    const m = /^\/(jobs|queries)\/([^/]+)(\/cancel)?$/.exec(rest)
+    if (m) {
       const job = jobs.get(decodeURIComponent(m[2] as string))
       if (job === undefined) return googleError(res, 404, 'notFound', `Not found: Job ${projectId}:${m[2]}`)
       if (m[1] === 'jobs' && m[3] !== undefined && req.method === 'POST') {
@@ -535,6 +547,9 @@ export async function startBigqueryStandIn(
     jobs: received,
     get tokenRequests() {
       return tokenRequests
+    },
+    get pagesServed() {
+      return pagesServed
     },
     close: async () => {
       for (const job of jobs.values()) job.connection?.interrupt()

@@ -44,12 +44,14 @@ function network(err: unknown): string | undefined {
   return networkReason(err) ?? networkReason((err as GoogleError | null)?.cause)
 }
 
-const CONNECTION_REASONS = new Set(['authError', 'accessDenied', 'unauthorized', 'forbidden'])
+/** 403 reasons that are about load, not about the credentials: the query failed, the connection did not. */
+const QUOTA_REASONS = new Set(['quotaExceeded', 'rateLimitExceeded', 'billingNotEnabled', 'responseTooLarge'])
 
 export function isConnectionFailure(err: unknown): boolean {
   if (network(err) !== undefined || oauthError(err) !== undefined) return true
   const status = httpStatus(err)
-  if (status === 401 || status === 403) return reasonOf(err) === undefined || CONNECTION_REASONS.has(reasonOf(err)!)
+  if (status === 401) return true
+  if (status === 403) return !QUOTA_REASONS.has(reasonOf(err) ?? '')
   // an HTTP answer that is not Google's error format: something else answered
   return status !== undefined && reasonOf(err) === undefined
 }

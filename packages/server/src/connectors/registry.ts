@@ -20,7 +20,7 @@ export type ParameterStyle =
   | '?'
   /** `{p0:String}`, named and typed, bound by the server from `param_p0`: ClickHouse. */
   | '{pN:Type}'
-  /** `@p0`, named: SQL Server. */
+  /** `@p0`, named: SQL Server, BigQuery. */
   | '@pN'
   /** `:p0`, named and typed by the request (`parameters: [{ name, value, type }]`): Databricks. */
   | ':pN'
@@ -181,7 +181,21 @@ export const REGISTRY: { readonly [T in DatasourceType]: RegistryEntry<T> } = {
         new (await import('./snowflake/connector.js')).SnowflakeConnector(credentials, options),
     },
   },
-  bigquery: { credentials: CREDENTIAL_SCHEMAS.bigquery },
+  bigquery: {
+    credentials: CREDENTIAL_SCHEMAS.bigquery,
+    connector: {
+      dialect: 'bigquery',
+      capabilities: {
+        sessionTimeZone: true, // the job's time_zone connection property; TIMESTAMPs rendered in it
+        timezoneParam: false, // the API's list of types does not name bigquery
+        fullJoin: true,
+        parameterStyle: '@pN', // named @p0…, reusable, as SQL Server's
+        tenancyUnit: 'dataset',
+      },
+      load: async (credentials, options) =>
+        new (await import('./bigquery/connector.js')).BigqueryConnector(credentials, options),
+    },
+  },
   databricks: {
     credentials: CREDENTIAL_SCHEMAS.databricks,
     connector: {

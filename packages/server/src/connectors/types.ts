@@ -99,6 +99,8 @@ export type DatabricksCredentials = CredentialsByType['databricks']
 export type MongodbCredentials = CredentialsByType['mongodb']
 /** snowflake: `host` is the account host, or `host:port`, or an http(s):// URL (DESIGN §2.11). */
 export type SnowflakeCredentials = CredentialsByType['snowflake']
+/** bigquery: a service account key (JSON), the project running the jobs, the datasets' location. */
+export type BigqueryCredentials = CredentialsByType['bigquery']
 /**
  * csv (our definition): local CSV/Parquet/JSON files read by DuckDB. Each file is a table in
  * schema `main`; `path` is a directory (every *.csv, *.parquet, *.json in it) or one file.

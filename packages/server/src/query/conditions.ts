@@ -72,7 +72,7 @@ export function rangeCondition(t: Target, range: WallRange, env: Env): Expr | nu
   const bound = (w: WallTime) => {
     if (t.column.dataType === 'date') return dateString(w)
     if (t.converted) return wallString(w)
-    return env.dialect.instantValue(fromWall(w, env.timezone))
+    return env.dialect.instantValue(fromWall(w, env.timezone), t.column.nativeType)
   }
   return and([
     range.start.year > 1 ? cmp('>=', t.expr, param(bound(range.start))) : null,

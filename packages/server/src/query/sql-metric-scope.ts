@@ -36,7 +36,10 @@ export interface SqlMetricScope {
 
 /** The SQL parser's dialect; engines whose statements are not SQL (mongodb) have none. */
 const PARSER_DIALECT: Partial<
-  Record<DialectName, 'postgresql' | 'mysql' | 'clickhouse' | 'duckdb' | 'mssql' | 'databricks' | 'snowflake'>
+  Record<
+    DialectName,
+    'postgresql' | 'mysql' | 'clickhouse' | 'duckdb' | 'mssql' | 'databricks' | 'snowflake' | 'bigquery'
+  >
 > = {
   postgres: 'postgresql',
   mysql: 'mysql',
@@ -46,6 +49,7 @@ const PARSER_DIALECT: Partial<
   databricks: 'databricks',
   firebolt: 'postgresql', // Firebolt's SQL is PostgreSQL-compliant (docs.firebolt.io, SQL reference)
   snowflake: 'snowflake',
+  bigquery: 'bigquery',
 }
 
 const VARIABLE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g

@@ -15,6 +15,7 @@ export type DialectName =
   | 'firebolt'
   | 'mongodb'
   | 'snowflake'
+  | 'bigquery'
 
 /** Our portable column types (metaData.columns[].dataType of the metric query result). */
 export type DataType = 'string' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime' | 'json' | 'unknown'

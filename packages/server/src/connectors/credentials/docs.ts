@@ -29,6 +29,7 @@ export const LIVE_CONNECTOR_TYPES: readonly DatasourceType[] = [
   'awss3',
   'databricks',
   'firebolt',
+  'bigquery',
 ]
 
 const ORIGIN: Partial<Record<DatasourceType, string>> = {

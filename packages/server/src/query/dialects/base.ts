@@ -22,8 +22,8 @@ export interface Dialect {
   quoteIdentifier(name: string): string
   /** A SELECT, or trusted raw SQL with bound parameters (a SQL metric). */
   render(node: Select | RawSql): CompiledSql
-  /** The value to bind for an instant compared with a (naive-UTC or zoned) timestamp column. */
-  instantValue(instant: Date): unknown
+  /** The value to bind for an instant compared with a (naive-UTC or zoned) timestamp column of that native type. */
+  instantValue(instant: Date, nativeType?: string): unknown
   /** The LIKE pattern (bound as a parameter) of a case-insensitive substring match. */
   containsPattern(needle: string): string
   /** A JS value as the driver takes it (what rendering binds; `rebind` applies it too). */
@@ -88,7 +88,7 @@ export abstract class BaseDialect implements Dialect {
     return value
   }
 
-  instantValue(instant: Date): unknown {
+  instantValue(instant: Date, _nativeType?: string): unknown {
     return instant.toISOString()
   }
 

@@ -52,7 +52,7 @@ function lex(dialect: string, quoted: string): [string, string] {
   let out = ''
   for (let i = 1; i < quoted.length; i++) {
     const ch = quoted[i] as string
-    if (dialect === 'clickhouse' && ch === '\\') {
+    if ((dialect === 'clickhouse' || dialect === 'bigquery') && ch === '\\') {
       out += quoted[++i]
       continue
     }

@@ -113,6 +113,11 @@ const EXPECTED: Record<DialectName, CompiledSql> = {
     // `:1` names the tenant twice (one bound value); `'\\'` is one backslash in Snowflake SQL
     params: PARAMS,
   },
+  bigquery: {
+    // Google's reference for each construct is cited in dialects/bigquery.ts; the ZetaSQL analyser accepts it (bigquery.zetasql.test.ts)
+    sql: 'SELECT DATE_TRUNC(CAST(`t0`.`ordered_on` AS DATE), MONTH) AS `month`, SUM(`t0`.`amount`) AS `revenue` FROM (SELECT * FROM `public`.`orders` AS `t0` WHERE CAST(CAST(`t0`.`client_id` AS STRING) AS BYTES) = CAST(@p0 AS BYTES)) AS `t0` WHERE (`t0`.`status` IN (@p1, @p2) AND LOWER(`t0`.`status`) LIKE @p3) GROUP BY 1 ORDER BY `month` ASC LIMIT 10 OFFSET 20',
+    params: PARAMS,
+  },
 }
 
 /** Statements that are one JSON request (document stores, search engines) rather than SQL. */
@@ -136,6 +141,7 @@ const TZ: Record<DialectName, string> = {
     },
   }).slice(1, -1),
   snowflake: `CONVERT_TIMEZONE('UTC', :1, "t0"."created_at")`,
+  bigquery: "DATETIME(TIMESTAMP(`t0`.`created_at`, 'UTC'), @p0)",
 }
 
 describe.each([...dialects.keys()])('dialect %s', (name) => {

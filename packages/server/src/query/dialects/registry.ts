@@ -1,6 +1,7 @@
 import { badRequest } from '../../errors.js'
 import type { DialectName } from '../types.js'
 import type { Dialect } from './base.js'
+import { BigqueryDialect } from './bigquery.js'
 import { ClickhouseDialect } from './clickhouse.js'
 import { DatabricksDialect } from './databricks.js'
 import { DuckdbDialect } from './duckdb.js'
@@ -22,6 +23,7 @@ export const dialects: ReadonlyMap<DialectName, Dialect> = new Map<DialectName, 
   ['firebolt', new FireboltDialect()],
   ['mongodb', new MongodbDialect()],
   ['snowflake', new SnowflakeDialect()],
+  ['bigquery', new BigqueryDialect()],
 ])
 
 export function getDialect(name: DialectName): Dialect {

@@ -17,7 +17,7 @@ const server = new S3rver({
   directory,
   // Its V4 check signs bucket-level requests (ListObjectsV2: `/bucket/?list-type=2`) without the
   // trailing slash that S3 and the SDK sign, so it would refuse every listing: key IDs are still
-  // checked (InvalidAccessKeyId); signatures are proven by signing.standin.test.ts.
+  // checked (InvalidAccessKeyId); signatures are proven by src/connectors/awss3/protocol.standin.test.ts.
   allowMismatchedSignatures: true,
   configureBuckets: buckets.map((name) => ({ name })),
 })

@@ -4,7 +4,7 @@
  * in a temporary directory. It speaks S3's REST API (ListObjectsV2 with continuation tokens,
  * GetObject, PutObject, DeleteObject, S3's XML errors such as NoSuchBucket) and knows one key
  * pair: an unknown access key ID is refused (InvalidAccessKeyId), but signatures are not
- * verified (s3rver-process.cjs says why): signing has its own test (signing.standin.test.ts).
+ * verified (s3rver-process.cjs says why): signing has its own test (src/connectors/awss3/protocol.standin.test.ts).
  * Objects are put through the official SDK, as a user would.
  */
 import { type ChildProcess, spawn } from 'node:child_process'

@@ -12,14 +12,16 @@ import type { LocalS3 } from './server.js'
 
 export const GOLDEN_TABLES = ['tenants', 'customers', 'orders'] as const
 
-/** One Parquet file per golden table, as bytes. */
-export async function goldenParquet(): Promise<Record<(typeof GOLDEN_TABLES)[number], Buffer>> {
+/** One Parquet file per golden table, as bytes; `extra` statements run on schema `g` first. */
+export async function goldenParquet(
+  extra: readonly string[] = [],
+): Promise<Record<(typeof GOLDEN_TABLES)[number], Buffer>> {
   const dir = await mkdtemp(path.join(tmpdir(), 'strata-golden-parquet-'))
   const instance = await DuckDBInstance.create(':memory:')
   const conn = await instance.connect()
   try {
     await conn.run('CREATE SCHEMA g')
-    for (const statement of goldenSql('duckdb', 'g')) await conn.run(statement)
+    for (const statement of [...goldenSql('duckdb', 'g'), ...extra]) await conn.run(statement)
     const out = {} as Record<(typeof GOLDEN_TABLES)[number], Buffer>
     for (const table of GOLDEN_TABLES) {
       const file = path.join(dir, `${table}.parquet`)

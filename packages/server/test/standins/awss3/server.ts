@@ -52,7 +52,7 @@ export async function startLocalS3(buckets: readonly string[]): Promise<LocalS3>
     endpoint,
     forcePathStyle: true,
     region: S3RVER_REGION,
-    credentials: S3RVER_KEYS,
+    credentials: { ...S3RVER_KEYS }, // a copy: the SDK marks the object it is given
     requestChecksumCalculation: 'WHEN_REQUIRED',
   })
   return {

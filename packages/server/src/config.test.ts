@@ -18,6 +18,8 @@ describe('parseConfig', () => {
       shutdownTimeoutMs: 30000,
       filesRoot: '/srv/strata/.data/files',
       fileUploadLimit: 100 * 1024 * 1024,
+      cacheDir: '/srv/strata/.data/cache',
+      s3CacheMaxBytes: 512 * 1024 * 1024,
     })
     expect(config.rateLimits).toEqual({
       global: { max: 500, windowMs: 120_000 },

@@ -59,6 +59,10 @@ export interface Config {
   readonly filesRoot: string
   /** Largest file the upload route stores, in bytes. */
   readonly fileUploadLimit: number
+  /** Where awss3 datasources cache their S3 objects (`DATA_DIR/cache`). */
+  readonly cacheDir: string
+  /** Total bytes of data files one awss3 datasource may cache. */
+  readonly s3CacheMaxBytes: number
 }
 
 export class ConfigError extends Error {
@@ -217,5 +221,7 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     duckdbMemoryLimitMb: integer(env, 'DUCKDB_MEMORY_LIMIT_MB', 1024, 16, 1_048_576),
     filesRoot: resolve(cwd, text(env, 'FILES_ROOT') ?? join(dataDir, 'files')),
     fileUploadLimit: integer(env, 'FILE_UPLOAD_LIMIT', 100 * 1024 * 1024, 1024, 1024 ** 4),
+    cacheDir: join(dataDir, 'cache'),
+    s3CacheMaxBytes: integer(env, 'S3_CACHE_MAX_BYTES', 512 * 1024 * 1024, 1024, 1024 ** 4),
   }
 }

@@ -5,7 +5,7 @@
  * it has a row, and each row's loader receives the static type of that row's schema (no casts).
  *
  * Driver packages load lazily: a row's `load` imports the connector module (and with it pg,
- * mysql2, @clickhouse/client, @duckdb/node-api, mssql or snowflake-sdk) on the first call that needs it, so a
+ * mysql2, @clickhouse/client, @duckdb/node-api, mssql, @aws-sdk/client-s3 or another vendor SDK) on the first call that needs it, so a
  * deployment never loads a driver it never uses.
  */
 import { CREDENTIAL_SCHEMAS, type CredentialsByType } from './credentials/schemas.js'
@@ -158,12 +158,11 @@ export const REGISTRY: { readonly [T in DatasourceType]: RegistryEntry<T> } = {
     connector: {
       dialect: 'duckdb',
       capabilities: DUCKDB,
-      refuse: (credentials) =>
-        typeof credentials.endpoint === 'string' && credentials.endpoint.startsWith('file://')
-          ? undefined
-          : 'awss3 datasources are not supported yet with a real S3 endpoint (this build has no S3 reader); a local mirror works with endpoint file:///<dir>',
+      // file:///dir: a local mirror read in place; otherwise S3 (the SDK loads only then)
       load: async (credentials, options) =>
-        new (await import('./duckdb/connector.js')).DuckdbConnector({ kind: 'awss3', credentials }, options),
+        credentials.endpoint?.startsWith('file://')
+          ? new (await import('./duckdb/connector.js')).DuckdbConnector({ kind: 'awss3', credentials }, options)
+          : (await import('./awss3/connector.js')).createS3Connector(credentials, options),
     },
   },
   snowflake: {
@@ -259,7 +258,7 @@ export function capabilitiesOf(type: DatasourceType): Capabilities | undefined {
 
 /**
  * A connector for the datasource. Throws DATASOURCE_NOT_SUPPORTED (400) for types without one
- * (and for credentials the row refuses: awss3 without a local `file:///` endpoint). Credentials
+ * (and for credentials a row refuses). Credentials
  * are validated against the row's schema before they get here.
  */
 export function createConnector<T extends DatasourceType>(

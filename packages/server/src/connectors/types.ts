@@ -82,6 +82,13 @@ export interface ConnectorOptions {
    * read; without it they read none.
    */
   readonly filesRoot?: string
+  /**
+   * awss3 over S3: the directory under which each datasource's objects are cached
+   * (`<cacheDir>/s3/<hash of the credentials>`); default the OS temp dir's `strata-cache`.
+   */
+  readonly cacheDir?: string
+  /** awss3 over S3: total bytes of data files one datasource may cache, default 512 MiB. */
+  readonly s3CacheMaxBytes?: number
 }
 
 /**
@@ -107,8 +114,8 @@ export type BigqueryCredentials = CredentialsByType['bigquery']
  */
 export type CsvCredentials = CredentialsByType['csv']
 /**
- * awss3 (our definition). `endpoint` of the form `file:///dir` reads a local mirror through
- * DuckDB (the local-file half); real S3 needs httpfs, which this build lacks.
+ * awss3 (our definition). An http(s) `endpoint` (or none: AWS in `region`) is S3, read through
+ * a local cache (awss3/); `file:///dir` reads a local mirror under FILES_ROOT directly.
  */
 export type AwsS3Credentials = CredentialsByType['awss3']
 /** firebolt: a service account (client credentials), the account, database and engine. */

@@ -60,6 +60,8 @@ export async function createServices(config: Config): Promise<Services> {
       poolMax: config.poolMax,
       duckdbMemoryLimitMb: config.duckdbMemoryLimitMb,
       filesRoot: config.filesRoot,
+      cacheDir: config.cacheDir,
+      s3CacheMaxBytes: config.s3CacheMaxBytes,
     },
     bus,
   )

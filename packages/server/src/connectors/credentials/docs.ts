@@ -35,7 +35,7 @@ export const LIVE_CONNECTOR_TYPES: readonly DatasourceType[] = [
 const ORIGIN: Partial<Record<DatasourceType, string>> = {
   csv: "The hosted API defines no fields for this type: these are Strata's. Files are read by DuckDB from under `FILES_ROOT`, where `PUT /api/v2/datasource/files/:datasourceName/:fileName` stores them; each file is a table in schema `main`.",
   awss3:
-    "The hosted API defines no fields for this type: these are Strata's. Only an `endpoint` of the form `file:///dir`, `dir` under `FILES_ROOT` (a local mirror read through DuckDB), connects in this build; real S3 answers DATASOURCE_NOT_SUPPORTED.",
+    "The hosted API defines no fields for this type: these are Strata's. S3 (an `http(s)://` endpoint, or none: AWS in `region`) is read through a local cache of the objects, refreshed on sync; an `endpoint` of the form `file:///dir`, `dir` under `FILES_ROOT`, reads a local mirror in place.",
   athena:
     "The hosted API defines no fields for this type: these are Strata's, after the Athena API (results go to `s3OutputLocation`).",
   trino: "The hosted API defines no fields for this type: these are Strata's, after Trino's client protocol.",

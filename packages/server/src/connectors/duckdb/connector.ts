@@ -1,5 +1,5 @@
 /**
- * csv and awss3 (local file:/// mirror) through DuckDB: one in-memory instance per datasource,
+ * csv and awss3 through DuckDB: one in-memory instance per datasource,
  * opened on first use, with one view per file in schema `main`. Once the views exist the
  * instance is sandboxed: file access is limited to exactly those files and external access is
  * switched off for good (DuckDB refuses to switch it back on), so SQL cannot read other files.
@@ -7,6 +7,9 @@
  * real path when they are listed, again once they are loaded (a link swapped in meanwhile
  * discards the instance), and before every query for the files DuckDB reads again per query
  * (Parquet views).
+ * awss3 over S3 reads a local cache of the bucket (FileCache, awss3/cache.ts) the same way, every
+ * file loaded into memory; introspect() refreshes the cache and, when the files changed, the
+ * instance is rebuilt from it on the next call.
  * A query runs on a connection of its own (interrupt() cancels just that one); connections are
  * kept for reuse after a query that succeeded, with the TimeZone they were last set to, so a
  * query sets it only when it changes. A connection that saw an error or a cancellation is closed.
@@ -35,13 +38,15 @@ import type {
 } from '../types.js'
 import { DUCKDB_ERRORS, translateOpenError } from './errors.js'
 import { recheck } from './files-root.js'
-import { csvSources, type SourceFile, type Sources, s3Sources } from './sources.js'
+import { csvSources, type FileCache, type SourceFile, type Sources, s3Sources } from './sources.js'
 import { dataTypeOfId, dataTypeOfName } from './type-mapping.js'
 import { toDuckParam, toJson } from './values.js'
 
 export type DuckdbSource =
   | { readonly kind: 'csv'; readonly credentials: CsvCredentials }
   | { readonly kind: 'awss3'; readonly credentials: AwsS3Credentials }
+  /** Files a remote store keeps locally (awss3 over S3). */
+  | { readonly kind: 'cached'; readonly cache: FileCache }
 
 const SCHEMA = 'main'
 const DEFAULT_MEMORY_LIMIT_MB = 1024
@@ -80,6 +85,7 @@ export class DuckdbConnector implements Connector {
   }
 
   async test(): Promise<void> {
+    if (this.#source.kind === 'cached') await this.#source.cache.check()
     await this.#query('select 1', { params: [], timeoutMs: METADATA_TIMEOUT_MS, maxRows: 1 })
   }
 
@@ -89,6 +95,7 @@ export class DuckdbConnector implements Connector {
   }
 
   async introspect(database?: string): Promise<TableInfo[]> {
+    if (this.#source.kind === 'cached') await this.#refresh(this.#source.cache)
     const result = await this.#query(
       `select table_schema, table_name, column_name, data_type, is_nullable
          from information_schema.columns
@@ -121,6 +128,11 @@ export class DuckdbConnector implements Connector {
 
   async close(): Promise<void> {
     this.#closed = true
+    await this.#discard()
+  }
+
+  /** Drops the instance (the next call opens a new one), as close() does. */
+  async #discard(): Promise<void> {
     const opened = this.#opened
     this.#opened = undefined
     if (opened) {
@@ -131,6 +143,13 @@ export class DuckdbConnector implements Connector {
         })
         .catch(() => undefined)
     }
+  }
+
+  /** Refreshes the cache; an instance over files that changed is rebuilt on the next call. */
+  async #refresh(cache: FileCache): Promise<void> {
+    if (this.#closed) throw connectionError('the connector is closed')
+    const { changed } = await cache.refresh()
+    if (changed) await this.#discard()
   }
 
   async #query(sql: string, options: ExecuteOptions, selectOnly = false): Promise<QueryResult> {
@@ -227,11 +246,18 @@ export class DuckdbConnector implements Connector {
     return this.#opened
   }
 
-  async #create(): Promise<Opened> {
-    const sources =
-      this.#source.kind === 'csv'
-        ? await csvSources(this.#source.credentials, this.#filesRoot)
-        : await s3Sources(this.#source.credentials, this.#filesRoot)
+  #create(): Promise<Opened> {
+    switch (this.#source.kind) {
+      case 'csv':
+        return csvSources(this.#source.credentials, this.#filesRoot).then((s) => this.#load(s))
+      case 'awss3':
+        return s3Sources(this.#source.credentials, this.#filesRoot).then((s) => this.#load(s))
+      case 'cached':
+        return this.#source.cache.use((s) => this.#load(s))
+    }
+  }
+
+  async #load(sources: Sources): Promise<Opened> {
     const { files } = sources
     // Bounded before anything is loaded: the parsed files count against it too. The value is our
     // own validated integer. Past it a load or query fails (DuckDB's "Out of Memory" error).
@@ -245,7 +271,8 @@ export class DuckdbConnector implements Connector {
           try {
             // Text formats are parsed once into memory (a view would re-parse the file on every
             // query: ~0.5 s for 100k CSV rows); Parquet is columnar already and stays a view.
-            const kind = file.reader === 'parquet' ? 'VIEW' : 'TABLE'
+            // A cache (materialize) may change under us: everything is loaded.
+            const kind = file.reader === 'parquet' && !sources.materialize ? 'VIEW' : 'TABLE'
             await conn.run(
               `CREATE ${kind} ${quotedIdentifier(SCHEMA)}.${quotedIdentifier(file.table)} AS SELECT * FROM ${reader}`,
             )
@@ -262,7 +289,7 @@ export class DuckdbConnector implements Connector {
       // A link swapped in while DuckDB read the files would have been followed: look again.
       const paths = files.map((f) => f.path)
       await recheck(sources.root, paths, sources.field)
-      const viewed = files.filter((f) => f.reader === 'parquet').map((f) => f.path)
+      const viewed = sources.materialize ? [] : files.filter((f) => f.reader === 'parquet').map((f) => f.path)
       return { instance, sources, viewed, idle: [] }
     } catch (err) {
       instance.closeSync()

@@ -56,8 +56,28 @@ export function isLocalEndpoint(endpoint: string | undefined): boolean {
 /** The files of a datasource, and what confines them: the real FILES_ROOT and the field to name. */
 export interface Sources {
   readonly root: string
-  readonly field: 'credentials.path' | 'credentials.endpoint'
+  readonly field: 'credentials.path' | 'credentials.endpoint' | 'credentials.bucket'
   readonly files: readonly SourceFile[]
+  /**
+   * Load every file into memory, Parquet included: the files are a cache that a refresh may
+   * replace or delete while the instance serves queries (awss3 over S3), so nothing may be read
+   * from them again after loading.
+   */
+  readonly materialize?: boolean
+}
+
+/**
+ * Files kept locally from a remote store (awss3 over S3: awss3/cache.ts), read by the same
+ * DuckDB reader as local files. The connector reads them only inside `use`, so a refresh
+ * never changes them mid-load.
+ */
+export interface FileCache {
+  /** Proves the store is reachable with these credentials (one bounded request). */
+  check(): Promise<void>
+  /** Runs `load` over the cached files, fetching them first when nothing is cached yet. */
+  use<T>(load: (sources: Sources) => Promise<T>): Promise<T>
+  /** Lists the store again, fetches what changed, drops what is gone; `changed`: the files differ. */
+  refresh(): Promise<{ readonly changed: boolean }>
 }
 
 /**

@@ -34,12 +34,14 @@ export interface SqlMetricScope {
   readonly tables: readonly TableReference[]
 }
 
-const PARSER_DIALECT: Record<DialectName, 'postgresql' | 'mysql' | 'clickhouse' | 'duckdb' | 'mssql'> = {
+/** null: the engine has no SQL a metric could be written in (search engines). */
+const PARSER_DIALECT: Record<DialectName, 'postgresql' | 'mysql' | 'clickhouse' | 'duckdb' | 'mssql' | null> = {
   postgres: 'postgresql',
   mysql: 'mysql',
   clickhouse: 'clickhouse',
   duckdb: 'duckdb',
   mssql: 'mssql',
+  elasticsearch: null,
 }
 
 const VARIABLE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g
@@ -332,9 +334,11 @@ export function analyzeSqlMetric(
   model: SemanticModel,
   where: string,
 ): SqlMetricScope {
+  const parser = PARSER_DIALECT[dialect]
+  if (parser === null) throw badRequest(`${where}: SQL metrics cannot run on ${dialect} datasources (no SQL)`)
   let statements: Json[]
   try {
-    statements = parse(masked(text), PARSER_DIALECT[dialect]) as unknown as Json[]
+    statements = parse(masked(text), parser) as unknown as Json[]
   } catch (err) {
     throw badRequest(`${where}: the SQL does not parse as ${dialect}: ${(err as Error).message}`)
   }

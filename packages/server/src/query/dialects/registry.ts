@@ -3,6 +3,7 @@ import type { DialectName } from '../types.js'
 import type { Dialect } from './base.js'
 import { ClickhouseDialect } from './clickhouse.js'
 import { DuckdbDialect } from './duckdb.js'
+import { ElasticsearchDialect } from './elasticsearch/dialect.js'
 import { MssqlDialect } from './mssql.js'
 import { MysqlDialect } from './mysql.js'
 import { PostgresDialect } from './postgres.js'
@@ -14,6 +15,7 @@ export const dialects: ReadonlyMap<DialectName, Dialect> = new Map<DialectName, 
   ['clickhouse', new ClickhouseDialect()],
   ['duckdb', new DuckdbDialect()],
   ['mssql', new MssqlDialect()],
+  ['elasticsearch', new ElasticsearchDialect()],
 ])
 
 export function getDialect(name: DialectName): Dialect {

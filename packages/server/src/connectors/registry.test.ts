@@ -13,18 +13,9 @@ import { type ConnectorOptions, DATASOURCE_TYPES, type DatasourceType } from './
 
 const options: ConnectorOptions = { connectTimeoutMs: 1000, poolMax: 2 }
 const base = { params: [], timeoutMs: 5000, maxRows: 10 }
-const UNSUPPORTED: DatasourceType[] = [
-  'snowflake',
-  'bigquery',
-  'databricks',
-  'elasticsearch',
-  'opensearch',
-  'mongodb',
-  'trino',
-  'athena',
-  'firebolt',
-]
-const DRIVERS = /node_modules[\\/](pg|mysql2|mssql|@clickhouse[\\/]client|@duckdb[\\/]node-api)[\\/]/
+const UNSUPPORTED: DatasourceType[] = ['snowflake', 'bigquery', 'databricks', 'mongodb', 'trino', 'athena', 'firebolt']
+const DRIVERS =
+  /node_modules[\\/](pg|mysql2|mssql|@clickhouse[\\/]client|@duckdb[\\/]node-api|@elastic[\\/]elasticsearch|@opensearch-project[\\/]opensearch)[\\/]/
 
 /** Partial credentials: the connectors here are created and never (or barely) used. */
 const partial = <T extends DatasourceType = DatasourceType>(credentials: object) => credentials as ValidCredentials<T>

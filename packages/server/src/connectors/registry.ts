@@ -104,6 +104,22 @@ const mysql: LiveType<'mysql' | 'singlestore'> = {
     new (await import('./mysql/connector.js')).MysqlConnector(credentials, options, type),
 }
 
+/** elasticsearch, opensearch: one JSON search request per statement (query/dialects/elasticsearch). */
+const SEARCH: Capabilities = {
+  sessionTimeZone: true, // date_histogram and date ranges take ExecuteOptions.timezone; instants render in it
+  timezoneParam: false,
+  fullJoin: false, // no joins at all: one index per request
+  parameterStyle: 'json',
+  tenancyUnit: 'index',
+}
+
+const search: LiveType<'elasticsearch' | 'opensearch'> = {
+  dialect: 'elasticsearch',
+  capabilities: SEARCH,
+  load: async (credentials, options, type) =>
+    new (await import('./elasticsearch/connector.js')).SearchConnector(credentials, options, type),
+}
+
 export const REGISTRY: { readonly [T in DatasourceType]: RegistryEntry<T> } = {
   postgres: { credentials: CREDENTIAL_SCHEMAS.postgres, connector: postgres },
   redshift: { credentials: CREDENTIAL_SCHEMAS.redshift, connector: postgres },
@@ -165,8 +181,8 @@ export const REGISTRY: { readonly [T in DatasourceType]: RegistryEntry<T> } = {
   snowflake: { credentials: CREDENTIAL_SCHEMAS.snowflake },
   bigquery: { credentials: CREDENTIAL_SCHEMAS.bigquery },
   databricks: { credentials: CREDENTIAL_SCHEMAS.databricks },
-  elasticsearch: { credentials: CREDENTIAL_SCHEMAS.elasticsearch },
-  opensearch: { credentials: CREDENTIAL_SCHEMAS.opensearch },
+  elasticsearch: { credentials: CREDENTIAL_SCHEMAS.elasticsearch, connector: search },
+  opensearch: { credentials: CREDENTIAL_SCHEMAS.opensearch, connector: search },
   mongodb: { credentials: CREDENTIAL_SCHEMAS.mongodb },
   trino: { credentials: CREDENTIAL_SCHEMAS.trino },
   athena: { credentials: CREDENTIAL_SCHEMAS.athena },

@@ -100,8 +100,8 @@ function renderSelect(s: Select, ps: JsonParams): SearchStatement {
     }
   })
   if (dims.length === 0) {
-    const total = columns.some((c) => c.from === 'total')
-    const body = { size: 0, track_total_hits: total, query, aggs }
+    // the exact document count: COUNT(*), and a SUM over no documents is NULL as in SQL
+    const body = { size: 0, track_total_hits: true, query, aggs }
     return { index: from.index, body, plan: { shape: 'metrics', columns } }
   }
   const composite: Json = { composite: { size: COMPOSITE_PAGE, sources }, aggs }

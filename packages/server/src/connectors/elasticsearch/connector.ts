@@ -35,6 +35,8 @@ import { dataTypeOf, rowValue, sourceValue } from './values.js'
 
 /** Groups collected at most to sort them by a measure (ORDER BY a measure needs every group). */
 export const GROUP_CAP = 100_000
+/** The default index.max_result_window: documents are read at most this far. */
+const MAX_RESULT_WINDOW = 10_000
 /** How long an index's mapping and the list of units are reused. */
 const METADATA_TTL_MS = 60_000
 
@@ -284,8 +286,13 @@ class PlanRun {
         return { columns: this.columns(plan.columns), rows: rows.slice(0, this.maxRows), truncated }
       }
       case 'hits': {
-        const window = Math.min(plan.limit ?? Number.POSITIVE_INFINITY, this.maxRows + 1)
-        const answer = await this.search({ ...body, from: plan.offset ?? 0, size: window })
+        const from = plan.offset ?? 0
+        // from + size may not pass the index's max_result_window (10 000 by default)
+        const window = Math.max(
+          0,
+          Math.min(plan.limit ?? Number.POSITIVE_INFINITY, this.maxRows + 1, MAX_RESULT_WINDOW - from),
+        )
+        const answer = await this.search({ ...body, from, size: window })
         const rows = (answer.hits?.hits ?? []).map((h) => {
           const row: Row = {}
           for (const o of plan.columns) row[o.name] = this.value(sourceValue(h._source ?? {}, o.field ?? ''), o)

@@ -133,7 +133,11 @@ export function keywordFields(node: unknown, fields: ReadonlyMap<string, FieldIn
   if (node === null || typeof node !== 'object') return node
   return Object.fromEntries(
     Object.entries(node).map(([k, v]) => {
-      if (FIELD_KEYED.has(k) && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      // a query keyed by its field (`terms: { status: [...] }`), not an aggregation or composite
+      // source naming it (`terms: { field: 'status' }`)
+      const isQuery =
+        v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as { field?: unknown }).field !== 'string'
+      if (FIELD_KEYED.has(k) && isQuery) {
         return [k, Object.fromEntries(Object.entries(v).map(([f, x]) => [field(f), x]))]
       }
       if (k === 'field' && typeof v === 'string') return [k, field(v)]

@@ -13,9 +13,9 @@ import { type ConnectorOptions, DATASOURCE_TYPES, type DatasourceType } from './
 
 const options: ConnectorOptions = { connectTimeoutMs: 1000, poolMax: 2 }
 const base = { params: [], timeoutMs: 5000, maxRows: 10 }
-const UNSUPPORTED: DatasourceType[] = ['elasticsearch', 'opensearch', 'trino', 'athena']
+const UNSUPPORTED: DatasourceType[] = ['trino', 'athena']
 const DRIVERS =
-  /node_modules[\\/](pg|mysql2|mssql|mongodb|@google-cloud[\\/]bigquery|snowflake-sdk|@clickhouse[\\/]client|@duckdb[\\/]node-api|firebolt-sdk|@aws-sdk[\\/]client-s3)[\\/]/
+  /node_modules[\\/](pg|mysql2|mssql|mongodb|@google-cloud[\\/]bigquery|snowflake-sdk|@clickhouse[\\/]client|@duckdb[\\/]node-api|firebolt-sdk|@aws-sdk[\\/]client-s3|@elastic[\\/]elasticsearch|@opensearch-project[\\/]opensearch)[\\/]/
 
 /** Partial credentials: the connectors here are created and never (or barely) used. */
 const partial = <T extends DatasourceType = DatasourceType>(credentials: object) => credentials as ValidCredentials<T>

@@ -108,6 +108,22 @@ const mysql: LiveType<'mysql' | 'singlestore'> = {
     new (await import('./mysql/connector.js')).MysqlConnector(credentials, options, type),
 }
 
+/** elasticsearch, opensearch: one JSON search request per statement (query/dialects/elasticsearch). */
+const SEARCH: Capabilities = {
+  sessionTimeZone: true, // date_histogram and date ranges take ExecuteOptions.timezone; instants render in it
+  timezoneParam: false,
+  fullJoin: false, // no joins at all: one index per request
+  parameterStyle: 'json',
+  tenancyUnit: 'index',
+}
+
+const search: LiveType<'elasticsearch' | 'opensearch'> = {
+  dialect: 'elasticsearch',
+  capabilities: SEARCH,
+  load: async (credentials, options, type) =>
+    new (await import('./elasticsearch/connector.js')).SearchConnector(credentials, options, type),
+}
+
 export const REGISTRY: { readonly [T in DatasourceType]: RegistryEntry<T> } = {
   postgres: { credentials: CREDENTIAL_SCHEMAS.postgres, connector: postgres },
   redshift: { credentials: CREDENTIAL_SCHEMAS.redshift, connector: postgres },
@@ -210,8 +226,8 @@ export const REGISTRY: { readonly [T in DatasourceType]: RegistryEntry<T> } = {
         new (await import('./databricks/connector.js')).DatabricksConnector(credentials, options),
     },
   },
-  elasticsearch: { credentials: CREDENTIAL_SCHEMAS.elasticsearch },
-  opensearch: { credentials: CREDENTIAL_SCHEMAS.opensearch },
+  elasticsearch: { credentials: CREDENTIAL_SCHEMAS.elasticsearch, connector: search },
+  opensearch: { credentials: CREDENTIAL_SCHEMAS.opensearch, connector: search },
   mongodb: {
     credentials: CREDENTIAL_SCHEMAS.mongodb,
     connector: {

@@ -68,6 +68,41 @@ const M: Metric = metric(
   },
   { rls: [{ variable: 'region', column: 'region', table: 'countries' }], comparison: { period: 'previous-year' } },
 )
+/** One table only: the metric a search engine's dialect (one request, no joins) can compile. */
+const ONE: Metric = metric(
+  {
+    from: 'orders',
+    measures: [{ name: 'n', aggregate: 'count' }],
+    dimensions: [{ name: 'm', column: 'created_at', timeGrain: 'month' }],
+  },
+  { rls: [{ variable: 'region', column: 'status' }], comparison: { period: 'previous-year' } },
+)
+/**
+ * An Elasticsearch request under TABLE tenancy: the query is one bool of filter clauses only (ANDed, no
+ * `should` beside them), the first the tenant's exact term bound to clientId; nothing else can
+ * widen it. Returns how many statements were checked.
+ */
+function tenantScoped(out: CompiledLike, params: (c: CompiledLike) => readonly unknown[], clientId: string): number {
+  let checked = 0
+  for (const c of [out, out.countSql, out.comparison]) {
+    if (c === undefined) continue
+    const body = (JSON.parse(c.sql) as { body: { query: { bool: Record<string, unknown[]> } } }).body
+    expect(Object.keys(body.query)).toEqual(['bool'])
+    expect(Object.keys(body.query.bool)).toEqual(['filter'])
+    const first = body.query.bool.filter?.[0] as { term: { client_id: { value: { $param: number } } } }
+    expect(Object.keys(first)).toEqual(['term'])
+    expect(params(c)[first.term.client_id.value.$param]).toBe(clientId)
+    checked++
+  }
+  return checked
+}
+interface CompiledLike {
+  sql: string
+  params: readonly unknown[]
+  countSql?: CompiledLike
+  comparison?: CompiledLike
+}
+
 const SQL_M: Metric = metric(undefined, { sql: 'select * from orders where c = {{clientId}} and r IN ({{region}})' })
 
 type Statement = { sql: string; params: unknown[] }
@@ -77,7 +112,7 @@ type Out = Statement & { countSql?: Statement; comparison?: Statement }
 const TENANT_COLLECTIONS = new Set(['orders', 'customers'])
 
 /**
- * A JSON request (document stores): the tenant `$match` on the clientId is the first stage of the
+ * A MongoDB request: the tenant `$match` on the clientId is the first stage of the
  * pipeline and of every `$lookup` sub-pipeline into a tenant-scoped collection.
  */
 function tenantFirst(statement: Statement, clientId: string): void {
@@ -110,8 +145,9 @@ function compiles(fn: () => Out, clientId?: string): void {
   }
 }
 
-describe.each([...dialects.entries()])('hostile input on %s', (_name, dialect) => {
+describe.each([...dialects.entries()])('hostile input on %s', (name, dialect) => {
   it('values, clientId and RLS values only ever become params', () => {
+    let scoped = 0
     fc.assert(
       fc.property(
         fc.array(filterArb, { maxLength: 4 }),
@@ -126,7 +162,15 @@ describe.each([...dialects.entries()])('hostile input on %s', (_name, dialect) =
             timezone,
             page: { limit: 10, offset: 5 },
           })
-          compiles(() => compileMetric({ metric: M, model: model(), dialect, context }), clientId)
+          compiles(
+            () => compileMetric({ metric: M, model: model(), dialect, context }),
+            name === 'mongodb' ? clientId : undefined,
+          )
+          compiles(() => {
+            const out = compileMetric({ metric: ONE, model: model(), dialect, context })
+            if (name === 'elasticsearch') scoped += tenantScoped(out, (c) => c.params, clientId)
+            return out
+          })
           compiles(() =>
             compileMetric({ metric: SQL_M, model: model(), dialect, context: { ...context, filters: [] } }),
           )
@@ -134,6 +178,8 @@ describe.each([...dialects.entries()])('hostile input on %s', (_name, dialect) =
       ),
       { numRuns: 300 },
     )
+    // the structure check ran on real requests, not only on refusals
+    if (name === 'elasticsearch') expect(scoped).toBeGreaterThan(30)
   })
 
   it('hostile rls keys, time zones and paging fail as 400s', () => {

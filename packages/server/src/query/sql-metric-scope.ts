@@ -34,12 +34,10 @@ export interface SqlMetricScope {
   readonly tables: readonly TableReference[]
 }
 
-/** The SQL parser's dialect; engines whose statements are not SQL (mongodb) have none. */
-const PARSER_DIALECT: Partial<
-  Record<
-    DialectName,
-    'postgresql' | 'mysql' | 'clickhouse' | 'duckdb' | 'mssql' | 'databricks' | 'snowflake' | 'bigquery'
-  >
+/** The SQL parser's dialect; null: the engine has no SQL a metric could be written in (mongodb, search engines). */
+const PARSER_DIALECT: Record<
+  DialectName,
+  'postgresql' | 'mysql' | 'clickhouse' | 'duckdb' | 'mssql' | 'databricks' | 'snowflake' | 'bigquery' | null
 > = {
   postgres: 'postgresql',
   mysql: 'mysql',
@@ -50,6 +48,8 @@ const PARSER_DIALECT: Partial<
   firebolt: 'postgresql', // Firebolt's SQL is PostgreSQL-compliant (docs.firebolt.io, SQL reference)
   snowflake: 'snowflake',
   bigquery: 'bigquery',
+  elasticsearch: null,
+  mongodb: null,
 }
 
 const VARIABLE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g
@@ -343,8 +343,7 @@ export function analyzeSqlMetric(
   where: string,
 ): SqlMetricScope {
   const parser = PARSER_DIALECT[dialect]
-  if (parser === undefined)
-    throw badRequest(`${where}: ${dialect} datasources do not run SQL, so SQL metrics are refused`)
+  if (parser === null) throw badRequest(`${where}: SQL metrics cannot run on ${dialect} datasources (no SQL)`)
   let statements: Json[]
   try {
     statements = parse(masked(text), parser) as unknown as Json[]

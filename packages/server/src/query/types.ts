@@ -16,6 +16,7 @@ export type DialectName =
   | 'mongodb'
   | 'snowflake'
   | 'bigquery'
+  | 'elasticsearch'
 
 /** Our portable column types (metaData.columns[].dataType of the metric query result). */
 export type DataType = 'string' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime' | 'json' | 'unknown'

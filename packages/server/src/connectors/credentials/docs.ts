@@ -30,6 +30,8 @@ export const LIVE_CONNECTOR_TYPES: readonly DatasourceType[] = [
   'databricks',
   'firebolt',
   'bigquery',
+  'elasticsearch',
+  'opensearch',
 ]
 
 const ORIGIN: Partial<Record<DatasourceType, string>> = {

@@ -2,18 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { ctx, metric, model } from '../../../test/fixtures/query.js'
 import { compileMetric } from '../compile.js'
 import { buildModel } from '../model.js'
-import type { Dialect } from './base.js'
 import { clickhouseType } from './clickhouse.js'
 import { dialects } from './registry.js'
-
-/** Dialects whose statements are one JSON request (document stores, search engines), not SQL. */
-const isJson = (dialect: Dialect) =>
-  compileMetric({
-    metric: metric({ from: 'orders', measures: [{ name: 'n', aggregate: 'count' }] }),
-    model: model(),
-    dialect,
-    context: ctx(),
-  }).sql.startsWith('{')
 
 /** Every key of a parsed JSON request. */
 function keysOf(value: unknown, out: string[] = []): string[] {
@@ -45,8 +35,30 @@ const HOSTILE = [
   '/* c */ -- d',
 ]
 
+/** Dialects that are not SQL: identifiers are JSON strings of one JSON request. */
+const JSON_DIALECTS: ReadonlySet<string> = new Set(['elasticsearch', 'mongodb'])
+
+/** Every string (keys included) of a parsed JSON value. */
+function strings(v: unknown, out: string[] = []): string[] {
+  if (typeof v === 'string') out.push(v)
+  else if (Array.isArray(v)) for (const x of v) strings(x, out)
+  else if (v !== null && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      out.push(k)
+      strings(x, out)
+    }
+  }
+  return out
+}
+
 /** Reads one quoted identifier back the way the engine's lexer would; returns [name, rest]. */
 function lex(dialect: string, quoted: string): [string, string] {
+  if (JSON_DIALECTS.has(dialect)) {
+    // a JSON string token: up to the first quote not escaped by a backslash
+    const end = /^"(?:[^"\\]|\\.)*"/.exec(quoted)?.[0]
+    if (end === undefined) throw new Error(`unterminated identifier ${quoted}`)
+    return [JSON.parse(end) as string, quoted.slice(end.length)]
+  }
   const open = quoted[0]
   const close = open === '[' ? ']' : (open as string)
   let out = ''
@@ -72,7 +84,7 @@ function lex(dialect: string, quoted: string): [string, string] {
 describe.each([...dialects.entries()])('identifier escaping: %s', (name, dialect) => {
   it.each(HOSTILE)('quotes %j as exactly one identifier', (id) => {
     const quoted = dialect.quoteIdentifier(id)
-    if (isJson(dialect)) {
+    if (JSON_DIALECTS.has(name)) {
       expect(JSON.parse(quoted)).toBe(id) // one JSON string
       return
     }
@@ -101,10 +113,17 @@ describe.each([...dialects.entries()])('identifier escaping: %s', (name, dialect
         dimensions: [{ name: id.slice(0, 40), column: id }],
       })
       const { sql, params } = compileMetric({ metric: m, model, dialect, context: ctx() })
-      if (isJson(dialect)) {
-        // Names are only string values (a collection, a `$field` path): every key is our own.
-        for (const key of keysOf(JSON.parse(sql))) expect(key).toMatch(/^(\$[A-Za-z]+|[a-z_]+\d*)$/)
-        expect(sql).toContain(JSON.stringify(`$${id}`))
+      if (JSON_DIALECTS.has(name)) {
+        if (name === 'mongodb') {
+          // Names are only string values (a collection, a `$field` path): every key is our own.
+          for (const key of keysOf(JSON.parse(sql))) expect(key).toMatch(/^(\$[A-Za-z]+|[a-z_]+\d*)$/)
+          expect(sql).toContain(JSON.stringify(`$${id}`))
+        } else {
+          // parses as one request, and a hostile name is only ever a whole string of it
+          const names = new Set([id, id.slice(0, 40), `${id.slice(0, 40)}_n`])
+          const hostile = strings(JSON.parse(sql)).filter((x) => /DROP|--|\/\*|;|["`\][]/.test(x))
+          expect(hostile.filter((x) => !names.has(x))).toEqual([])
+        }
         expect(params).toEqual([])
         continue
       }
@@ -126,12 +145,18 @@ describe.each([...dialects.entries()])('identifier escaping: %s', (name, dialect
   })
 
   it('escapes LIKE wildcards of a contains value in JS, never in SQL', () => {
-    if (isJson(dialect)) {
-      // a regular expression (case-insensitive) that matches the value literally
-      const needle = '100%_a\\b.*(x|y)[z]{2}+?^$/-'
-      const re = new RegExp(`^${dialect.containsPattern(needle)}$`, 'i')
-      expect(re.test(needle.toUpperCase())).toBe(true)
-      expect(re.test('100%_a\\bXX(x|y)[z]{2}+?^$/-')).toBe(false)
+    if (JSON_DIALECTS.has(name)) {
+      if (name === 'mongodb') {
+        // a regular expression (case-insensitive) that matches the value literally
+        const needle = '100%_a\\b.*(x|y)[z]{2}+?^$/-'
+        const re = new RegExp(`^${dialect.containsPattern(needle)}$`, 'i')
+        expect(re.test(needle.toUpperCase())).toBe(true)
+        expect(re.test('100%_a\\bXX(x|y)[z]{2}+?^$/-')).toBe(false)
+      } else {
+        // a `wildcard` query value: `*` and `?` are its wildcards, `\` its escape
+        const pattern = dialect.containsPattern('100*?_a\\b')
+        expect(pattern).toBe('*100\\*\\?_a\\\\b*')
+      }
       return
     }
     const pattern = dialect.containsPattern('100%_a\\b')

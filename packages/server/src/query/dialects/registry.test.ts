@@ -19,6 +19,10 @@ const CONTEXT = ctx({
 })
 const PARAMS = ['acme', 'paid', 'shipped', '%50\\%\\_off%']
 
+/** Dialects that are not SQL: their `sql` is one JSON request (checked by structure below). */
+const JSON_DIALECTS: ReadonlySet<DialectName> = new Set(['elasticsearch', 'mongodb'])
+const P = (i: number) => ({ $param: i })
+
 const EXPECTED: Record<DialectName, CompiledSql> = {
   postgres: {
     sql: `SELECT CAST(date_trunc('month', "t0"."ordered_on") AS DATE) AS "month", SUM("t0"."amount") AS "revenue" FROM (SELECT * FROM "public"."orders" AS "t0" WHERE "t0"."client_id" = $1) AS "t0" WHERE ("t0"."status" IN ($2, $3) AND "t0"."status" ILIKE $4 ESCAPE '\\') GROUP BY 1 ORDER BY "month" ASC LIMIT 10 OFFSET 20`,
@@ -118,10 +122,68 @@ const EXPECTED: Record<DialectName, CompiledSql> = {
     sql: 'SELECT DATE_TRUNC(CAST(`t0`.`ordered_on` AS DATE), MONTH) AS `month`, SUM(`t0`.`amount`) AS `revenue` FROM (SELECT * FROM `public`.`orders` AS `t0` WHERE CAST(CAST(`t0`.`client_id` AS STRING) AS BYTES) = CAST(@p0 AS BYTES)) AS `t0` WHERE (`t0`.`status` IN (@p1, @p2) AND LOWER(`t0`.`status`) LIKE @p3) GROUP BY 1 ORDER BY `month` ASC LIMIT 10 OFFSET 20',
     params: PARAMS,
   },
+  // One _search request (Elasticsearch/OpenSearch query DSL, checked against the Elasticsearch 8/9
+  // and OpenSearch 2 references): the tenant's term first in bool.filter, the composite paged by
+  // after_key, the month grain a date_histogram in the session zone; order/limit/offset are the
+  // plan the connector applies to the collected buckets.
+  elasticsearch: {
+    sql: JSON.stringify({
+      index: 'orders',
+      body: {
+        size: 0,
+        track_total_hits: false,
+        query: {
+          bool: {
+            filter: [
+              { term: { client_id: { value: P(0) } } },
+              { terms: { status: [P(1), P(2)] } },
+              { wildcard: { status: { value: P(3), case_insensitive: true } } },
+            ],
+          },
+        },
+        aggs: {
+          groups: {
+            composite: {
+              size: 1000,
+              sources: [
+                {
+                  k0: {
+                    date_histogram: {
+                      field: 'ordered_on',
+                      calendar_interval: 'month',
+                      time_zone: { $session: 'timezone' },
+                      missing_bucket: true,
+                    },
+                  },
+                },
+              ],
+            },
+            aggs: { m1: { sum: { field: 'amount' } } },
+          },
+        },
+      },
+      plan: {
+        shape: 'groups',
+        columns: [
+          {
+            name: 'month',
+            from: 'key',
+            source: 'k0',
+            field: 'ordered_on',
+            grain: 'month',
+            zone: { $session: 'timezone' },
+          },
+          { name: 'revenue', from: 'agg', agg: 'm1', fn: 'sum', field: 'amount' },
+        ],
+        order: [{ column: 'month', direction: 'asc' }],
+        limit: 10,
+        offset: 20,
+      },
+    }),
+    // the contains needle as a wildcard pattern: `%` and `_` are plain characters there
+    params: ['acme', 'paid', 'shipped', '*50%_off*'],
+  },
 }
-
-/** Statements that are one JSON request (document stores, search engines) rather than SQL. */
-const isJson = (statement: string) => statement.startsWith('{')
 
 /** Time-zone conversion of a naive timestamp per dialect (the zone is always a parameter). */
 const TZ: Record<DialectName, string> = {
@@ -142,6 +204,8 @@ const TZ: Record<DialectName, string> = {
   }).slice(1, -1),
   snowflake: `CONVERT_TIMEZONE('UTC', :1, "t0"."created_at")`,
   bigquery: "DATETIME(TIMESTAMP(`t0`.`created_at`, 'UTC'), @p0)",
+  // a document's field, rendered by the connector in the zone bound as params[0]
+  elasticsearch: JSON.stringify({ name: 'at', from: 'source', field: 'created_at', zone: P(0) }),
 }
 
 describe.each([...dialects.keys()])('dialect %s', (name) => {
@@ -155,7 +219,7 @@ describe.each([...dialects.keys()])('dialect %s', (name) => {
   it('converts a flagged column to the token time zone, bound as a parameter', () => {
     const m = metric({ from: 'orders', dimensions: [{ name: 'at', column: 'created_at' }] })
     const out = compileMetric({ metric: m, model: model(), dialect, context: ctx({ timezone: 'Europe/Paris' }) })
-    expect(out.sql).toContain(isJson(out.sql) ? TZ[name] : `${TZ[name]} AS ${dialect.quoteIdentifier('at')}`)
+    expect(out.sql).toContain(JSON_DIALECTS.has(name) ? TZ[name] : `${TZ[name]} AS ${dialect.quoteIdentifier('at')}`)
     expect(out.params).toEqual(['Europe/Paris'])
   })
 
@@ -168,7 +232,8 @@ describe.each([...dialects.keys()])('dialect %s', (name) => {
           dimensions: [{ name: 'g', column: 'ordered_on', timeGrain }],
         })
         const out = compileMetric({ metric: m, model: model(), dialect, context: ctx() })
-        if (isJson(out.sql)) expect(JSON.parse(out.sql).pipeline).toContainEqual({ $group: expect.anything() })
+        if (name === 'mongodb') expect(JSON.parse(out.sql).pipeline).toContainEqual({ $group: expect.anything() })
+        else if (name === 'elasticsearch') expect(out.sql).toMatch(jsonGroupBy(timeGrain, aggregate))
         else expect(out.sql).toMatch(/^SELECT .+ FROM .+ GROUP BY .+$/)
         expect(out.params).toEqual([])
         expect(out.columns[0]?.dataType).toBe(timeGrain === 'hour' ? 'datetime' : 'date')
@@ -176,6 +241,16 @@ describe.each([...dialects.keys()])('dialect %s', (name) => {
     }
   })
 })
+
+/** A composite over a date_histogram of the grain, with the aggregate as its sub-aggregation. */
+function jsonGroupBy(grain: string, aggregate: string): RegExp {
+  const agg = { sum: 'sum', count: 'value_count', 'count-distinct': 'cardinality', avg: 'avg', min: 'min', max: 'max' }[
+    aggregate
+  ]
+  return new RegExp(
+    `"composite":\\{.*"date_histogram":\\{"field":"ordered_on","calendar_interval":"${grain}".*"aggs":\\{"m1":\\{"${agg}":\\{"field":"amount"`,
+  )
+}
 
 it('getDialect refuses an unknown name with a 400', () => {
   expect(() => getDialect('oracle' as DialectName)).toThrow(expect.objectContaining({ status: 400 }))

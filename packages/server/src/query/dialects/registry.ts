@@ -5,6 +5,7 @@ import { BigqueryDialect } from './bigquery.js'
 import { ClickhouseDialect } from './clickhouse.js'
 import { DatabricksDialect } from './databricks.js'
 import { DuckdbDialect } from './duckdb.js'
+import { ElasticsearchDialect } from './elasticsearch/dialect.js'
 import { FireboltDialect } from './firebolt.js'
 import { MongodbDialect } from './mongodb/dialect.js'
 import { MssqlDialect } from './mssql.js'
@@ -24,6 +25,7 @@ export const dialects: ReadonlyMap<DialectName, Dialect> = new Map<DialectName, 
   ['mongodb', new MongodbDialect()],
   ['snowflake', new SnowflakeDialect()],
   ['bigquery', new BigqueryDialect()],
+  ['elasticsearch', new ElasticsearchDialect()],
 ])
 
 export function getDialect(name: DialectName): Dialect {

@@ -1,0 +1,172 @@
+/**
+ * Semantic goldens against the search STAND-IN (not a live test): the golden metric set
+ * (test/fixtures/golden-cases.ts) is compiled by the elasticsearch dialect, run through the
+ * connector and both official clients on the stand-in (which evaluates the query DSL and
+ * aggregations with mingo), and must return the rows DuckDB gives for the same hand-written
+ * oracle SQL over the same golden data — the expected results of the live golden test. The
+ * metrics one search request cannot express must be refused with a 400 naming why (listed below).
+ */
+import { DuckDBInstance } from '@duckdb/node-api'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { GOLDEN_CASES } from '../../../test/fixtures/golden-cases.js'
+import { GOLDEN_NOW, goldenDatamart, goldenRows, goldenSql } from '../../../test/fixtures/golden-data.js'
+import { SearchStandIn } from '../../../test/standins/search/server.js'
+import { ApiError } from '../../errors.js'
+import { type CompileContext, compileMetric } from '../../query/compile.js'
+import { getDialect } from '../../query/dialects/registry.js'
+import { buildModel } from '../../query/model.js'
+import type { Connector } from '../types.js'
+import { SearchConnector } from './connector.js'
+
+/** Golden cases one search request cannot express, and the refusal each must give. */
+const REFUSED: Record<string, RegExp> = {
+  'avg by customer country through the join, both tables tenant-scoped': /join/,
+  'value form: string on a joined table (dashboard filter)': /join/,
+  'value form: { sql, columnName } from the token (trusted)': /subquery/,
+  'text filter: case-insensitive contains on a joined column': /join/,
+  'RLS variable bound to a joined column (list)': /join/,
+  'TABLE tenancy through the tenancy table': /subquery/,
+  'SQL metric with {{clientId}} and a metric-filter list': /SQL metric|no SQL/,
+  'custom SQL column from the datamart': /custom SQL column/,
+}
+
+function norm(v: unknown): unknown {
+  if (v === null || v === undefined) return null
+  if (typeof v === 'bigint') return Number(v)
+  if (typeof v === 'boolean') return v ? 1 : 0
+  if (typeof v === 'number') return Math.round(v * 1e4) / 1e4
+  if (typeof v === 'string') {
+    if (/^-?\d+(\.\d+)?$/.test(v)) return norm(Number(v))
+    const m = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}:\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(v)
+    if (m) return m[2] ? `${m[1]} ${m[2]}` : m[1]
+  }
+  return v
+}
+const normRows = (rows: readonly Record<string, unknown>[], ordered: boolean): string[] => {
+  const out = rows.map((r) =>
+    JSON.stringify(
+      Object.keys(r)
+        .sort()
+        .map((k) => [k, norm(r[k])]),
+    ),
+  )
+  return ordered ? out : out.sort()
+}
+
+const SCHEMA = 'golden'
+
+function loadGolden(standIn: SearchStandIn): void {
+  const { customers, orders } = goldenRows()
+  standIn.createIndex('tenants', { id: { type: 'integer' }, name: { type: 'keyword' } }, [
+    { id: 1, name: 'acme' },
+    { id: 2, name: 'globex' },
+    { id: 3, name: 'initech' },
+  ])
+  standIn.createIndex(
+    'customers',
+    {
+      id: { type: 'integer' },
+      client_id: { type: 'keyword' },
+      name: { type: 'text', fields: { keyword: { type: 'keyword' } } },
+      country: { type: 'keyword' },
+      segment: { type: 'keyword' },
+    },
+    customers.map((c) => ({ ...c })),
+  )
+  standIn.createIndex(
+    'orders',
+    {
+      id: { type: 'integer' },
+      client_id: { type: 'keyword' },
+      tenant_id: { type: 'integer' },
+      customer_id: { type: 'integer' },
+      amount: { type: 'double' },
+      // text + keyword: exact matches and grouping must read the sub-field
+      status: { type: 'text', fields: { keyword: { type: 'keyword' } } },
+      paid: { type: 'boolean' },
+      created_at: { type: 'date', format: 'yyyy-MM-dd HH:mm:ss' },
+      ordered_on: { type: 'date', format: 'yyyy-MM-dd' },
+      note: { type: 'text', fields: { keyword: { type: 'keyword' } } },
+    },
+    orders.map((o) => ({ ...o })),
+  )
+}
+
+for (const flavour of ['elasticsearch', 'opensearch'] as const) {
+  describe(`golden metrics on the ${flavour} stand-in (mingo), expected rows from DuckDB`, () => {
+    const standIn = new SearchStandIn({ flavour, users: { u: 'golden-pass' } })
+    let connector: Connector
+    let duck: { run: (sql: string) => Promise<Record<string, unknown>[]>; close: () => void }
+
+    beforeAll(async () => {
+      loadGolden(standIn)
+      await standIn.start()
+      connector = new SearchConnector(
+        { name: 'g', server_type: 'self-managed', server_url: standIn.url, username: 'u', password: 'golden-pass' },
+        { connectTimeoutMs: 5000, poolMax: 2 },
+        flavour,
+      )
+      const db = await DuckDBInstance.create(':memory:')
+      const conn = await db.connect()
+      await conn.run(`CREATE SCHEMA "${SCHEMA}"`)
+      for (const s of goldenSql('duckdb', SCHEMA)) await conn.run(s)
+      duck = {
+        run: async (sql) => (await conn.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[],
+        close: () => conn.closeSync(),
+      }
+    })
+    afterAll(async () => {
+      await connector?.close()
+      duck?.close()
+      await standIn.stop()
+    })
+
+    it.each(GOLDEN_CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+      const tables = await connector.introspect()
+      const model = buildModel(tables, goldenDatamart('', c.convertCreatedAt === true))
+      const context: { -readonly [K in keyof CompileContext]: CompileContext[K] } = {
+        tenancy: { kind: 'none' },
+        rls: {},
+        filters: [],
+        timezone: 'UTC',
+        now: GOLDEN_NOW,
+        ...c.context?.('', (t) => t),
+      }
+      // DATABASE tenancy: the unit is an index, which replaces the metric's
+      if (context.tenancy.kind === 'database') context.tenancy = { kind: 'database', database: 'orders' }
+      const refusal = REFUSED[c.name]
+      const compile = () => compileMetric({ metric: c.metric, model, dialect: getDialect('elasticsearch'), context })
+      if (refusal !== undefined) {
+        let error: unknown
+        try {
+          compile()
+        } catch (e) {
+          error = e
+        }
+        expect(error).toBeInstanceOf(ApiError)
+        expect((error as ApiError).status).toBe(400)
+        expect((error as ApiError).message).toMatch(refusal)
+        return
+      }
+      const compiled = compile()
+      const target = c.check === 'count' ? compiled.countSql : c.check === 'comparison' ? compiled.comparison : compiled
+      expect(target, `${c.name}: nothing compiled for ${c.check}`).toBeDefined()
+      if (target === undefined) return
+      const database = context.tenancy.kind === 'database' ? 'orders' : undefined
+      const actual = await connector.execute(target.sql, {
+        params: target.params,
+        timeoutMs: 10_000,
+        maxRows: 10_000,
+        ...(database ? { database } : {}),
+      })
+      const oracle = typeof c.expected === 'string' ? c.expected : c.expected.duckdb
+      expect(oracle, `${c.name}: no DuckDB oracle`).toBeDefined()
+      const sql = (oracle as string).replace(/\{([oct])\}/g, (_, t: string) =>
+        t === 'o' ? `"${SCHEMA}".orders` : t === 'c' ? `"${SCHEMA}".customers` : `"${SCHEMA}".tenants`,
+      )
+      const expected = await duck.run(sql)
+      expect(actual.rows.length, `${c.name} returned no rows`).toBeGreaterThan(c.allowEmpty ? -1 : 0)
+      expect(normRows(actual.rows, c.ordered === true)).toEqual(normRows(expected, c.ordered === true))
+    })
+  })
+}

@@ -169,6 +169,25 @@ describe('mongodb connector (stand-in)', () => {
     expect(await run('$')).toEqual([{ n: 1 }])
   })
 
+  it('a dry run (validate-dashboard) runs the compiled pipeline behind a $match no document passes', async () => {
+    const dialect = getDialect('mongodb')
+    const compiled = compileMetric({
+      metric: metric({
+        from: 'shop.orders',
+        measures: [{ name: 'n', aggregate: 'count' }],
+        dimensions: [{ name: 'status', column: 'status' }],
+      }),
+      model: buildModel(await connector.introspect('shop')),
+      dialect,
+      context: ctx(),
+    })
+    const options = { ...BASE, params: compiled.params }
+    expect((await connector.execute(compiled.sql, options)).rows.length).toBeGreaterThan(0)
+    const [dry, second] = dialect.dryRun(compiled.sql)
+    expect(second).toBeUndefined()
+    expect((await connector.execute(dry, options)).rows).toEqual([])
+  })
+
   it('caps rows at maxRows across getMore batches and closes the cursor', async () => {
     const all = request('many', [{ $project: { _id: 0, i: 1 } }])
     const capped = await connector.execute(all, { ...BASE, maxRows: 120 })

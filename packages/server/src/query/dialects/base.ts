@@ -28,6 +28,12 @@ export interface Dialect {
   containsPattern(needle: string): string
   /** A JS value as the driver takes it (what rendering binds; `rebind` applies it too). */
   bindValue(value: unknown): unknown
+  /**
+   * A dry run of a rendered statement (validate-dashboard, import): what to run so the engine
+   * checks it (names, types, functions) and returns no rows; the second form, if any, is tried
+   * when the engine refuses the first.
+   */
+  dryRun(statement: string): readonly [string, string?]
 }
 
 /** Collects bound values; a dialect whose placeholders name their value reuses them. */
@@ -158,6 +164,15 @@ export abstract class BaseDialect implements Dialect {
     return schema === null
       ? this.quoteIdentifier(name)
       : `${this.quoteIdentifier(schema)}.${this.quoteIdentifier(name)}`
+  }
+
+  /**
+   * `SELECT * FROM (<statement>) q WHERE 1 = 0`, so the engine plans it and returns no rows;
+   * then the statement as written with `LIMIT 0` appended, for engines that refuse some
+   * statements as a subquery (ClickHouse 18: a WITH clause).
+   */
+  dryRun(statement: string): readonly [string, string?] {
+    return [`SELECT * FROM (${statement}) q WHERE 1 = 0`, `${statement}\nLIMIT 0`]
   }
 
   render(node: Select | RawSql): CompiledSql {

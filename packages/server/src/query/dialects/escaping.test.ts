@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ctx, metric, model } from '../../../test/fixtures/query.js'
+import { ctx, metric } from '../../../test/fixtures/query.js'
 import { compileMetric } from '../compile.js'
 import { buildModel } from '../model.js'
 import { clickhouseType } from './clickhouse.js'

@@ -211,10 +211,10 @@ export class MetricQueries {
 
   /**
    * The dry run of DESIGN.md §2.12 (validate, import, update): every metric of a checked
-   * document compiled against the workspace's model and run on the warehouse wrapped as
-   * `SELECT * FROM (<statement>) q WHERE 1 = 0`, so the engine plans it (names, types,
-   * functions) and returns no rows (where the engine refuses that subquery, the statement as
-   * written with `LIMIT 0` appended is tried next; both reasons are given when both fail). Compiled with no tenancy, against the datasource's own
+   * document compiled against the workspace's model and run on the warehouse in the dialect's
+   * dry-run form (`dialect.dryRun`: for SQL `SELECT * FROM (<statement>) q WHERE 1 = 0`, then
+   * with `LIMIT 0` appended; every reason is given when all fail), so the engine plans it
+   * (names, types, functions) and returns no rows. Compiled with no tenancy, against the datasource's own
    * database (the one its model was introspected from): what a tenant adds (its client
    * columns, which an embed's tableTenancySettings may supply only later, or its database) is
    * not known when a document is authored, and is enforced, failing closed, at run time. No
@@ -250,14 +250,15 @@ export class MetricQueries {
           if (statement === undefined) continue
           const run = (sql: string) =>
             connector.execute(sql, { params: statement.params, timeoutMs: this.options.queryTimeoutMs, maxRows: 1 })
+          const [first, second] = dialect.dryRun(statement.sql)
           try {
-            await run(`SELECT * FROM (${statement.sql}) q WHERE 1 = 0`)
+            await run(first)
           } catch (wrapped) {
-            // Some engines refuse some statements as a subquery (ClickHouse 18: a WITH clause):
-            // the statement as written with LIMIT 0 appended is the second try.
-            if (!(wrapped instanceof ApiError) || wrapped.code !== 'QUERY_ERROR') throw wrapped
+            // Some engines refuse the first form of some statements (ClickHouse 18: a WITH clause
+            // as a subquery): the statement as written with LIMIT 0 appended is the second try.
+            if (second === undefined || !(wrapped instanceof ApiError) || wrapped.code !== 'QUERY_ERROR') throw wrapped
             try {
-              await run(`${statement.sql}\nLIMIT 0`)
+              await run(second)
             } catch (plain) {
               if (!(plain instanceof ApiError) || plain.message === wrapped.message) throw wrapped
               throw badRequest(`${wrapped.message} (as written, with LIMIT 0: ${plain.message})`)

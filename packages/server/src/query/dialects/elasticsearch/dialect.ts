@@ -41,6 +41,14 @@ export class ElasticsearchDialect extends BaseDialect {
     throw refuse(type === 'FULL' ? 'a FULL JOIN' : `a ${type} JOIN`)
   }
 
+  /**
+   * The search itself (size 0: aggregations only): a search request has no form that checks
+   * its aggregations without running them, and one search is what a dashboard load runs.
+   */
+  override dryRun(statement: string): readonly [string] {
+    return [statement]
+  }
+
   override render(node: Select | RawSql): CompiledSql {
     const ps = new JsonParams((v) => this.bindValue(v))
     const statement = renderStatement(node, ps)

@@ -33,6 +33,12 @@ export class MongodbDialect implements Dialect {
     return lookupJoin(type)
   }
 
+  /** The pipeline behind a `$match` no document passes: the server parses and checks every stage, and returns no rows. */
+  dryRun(statement: string): readonly [string] {
+    const request = JSON.parse(statement) as { pipeline: unknown[] }
+    return [JSON.stringify({ ...request, pipeline: [{ $match: { $expr: false } }, ...request.pipeline] })]
+  }
+
   render(node: Select | RawSql): CompiledSql {
     return new PipelineRenderer((v) => this.bindValue(v)).render(node)
   }

@@ -34,12 +34,13 @@ export interface SqlMetricScope {
   readonly tables: readonly TableReference[]
 }
 
-const PARSER_DIALECT: Record<DialectName, 'postgresql' | 'mysql' | 'clickhouse' | 'duckdb' | 'mssql'> = {
+const PARSER_DIALECT: Record<DialectName, 'postgresql' | 'mysql' | 'clickhouse' | 'duckdb' | 'mssql' | 'generic'> = {
   postgres: 'postgresql',
   mysql: 'mysql',
   clickhouse: 'clickhouse',
   duckdb: 'duckdb',
   mssql: 'mssql',
+  trino: 'generic', // sqlparser has no Trino dialect; its generic one reads ANSI double-quoted SQL
 }
 
 const VARIABLE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g

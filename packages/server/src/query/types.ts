@@ -5,7 +5,7 @@
  */
 
 /** The SQL dialects the query compiler emits; each connector names the one it speaks. */
-export type DialectName = 'postgres' | 'mysql' | 'clickhouse' | 'duckdb' | 'mssql'
+export type DialectName = 'postgres' | 'mysql' | 'clickhouse' | 'duckdb' | 'mssql' | 'trino'
 
 /** Our portable column types (metaData.columns[].dataType of the metric query result). */
 export type DataType = 'string' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime' | 'json' | 'unknown'

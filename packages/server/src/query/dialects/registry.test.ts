@@ -41,6 +41,10 @@ const EXPECTED: Record<DialectName, CompiledSql> = {
     sql: "SELECT DATEFROMPARTS(YEAR([t0].[ordered_on]), MONTH([t0].[ordered_on]), 1) AS [month], SUM([t0].[amount]) AS [revenue] FROM (SELECT * FROM [public].[orders] AS [t0] WHERE ([t0].[client_id] = @p0 AND CONVERT(nvarchar(4000), [t0].[client_id]) COLLATE Latin1_General_100_BIN2 = CONVERT(nvarchar(4000), @p0) COLLATE Latin1_General_100_BIN2 AND LEN(CONCAT([t0].[client_id], N'.')) = LEN(CONCAT(@p0, N'.')))) AS [t0] WHERE ([t0].[status] IN (@p1, @p2) AND LOWER([t0].[status]) LIKE @p3 ESCAPE '\\') GROUP BY DATEFROMPARTS(YEAR([t0].[ordered_on]), MONTH([t0].[ordered_on]), 1) ORDER BY [month] ASC OFFSET 20 ROWS FETCH NEXT 10 ROWS ONLY",
     params: PARAMS,
   },
+  trino: {
+    sql: `SELECT CAST(date_trunc('month', "t0"."ordered_on") AS DATE) AS "month", SUM("t0"."amount") AS "revenue" FROM (SELECT * FROM "public"."orders" AS "t0" WHERE "t0"."client_id" = ?) AS "t0" WHERE ("t0"."status" IN (?, ?) AND LOWER("t0"."status") LIKE ? ESCAPE '\\') GROUP BY 1 ORDER BY "month" ASC OFFSET 20 LIMIT 10`,
+    params: PARAMS,
+  },
 }
 
 /** Time-zone conversion of a naive timestamp per dialect (the zone is always a parameter). */
@@ -50,6 +54,7 @@ const TZ: Record<DialectName, string> = {
   clickhouse: 'toTimeZone(`t0`.`created_at`, {p0:String})',
   duckdb: `timezone($1, timezone('UTC', "t0"."created_at"))`,
   mssql: "CAST(([t0].[created_at] AT TIME ZONE 'UTC') AT TIME ZONE @p0 AS datetime2)",
+  trino: `CAST(at_timezone(with_timezone("t0"."created_at", 'UTC'), ?) AS timestamp)`,
 }
 
 describe.each([...dialects.keys()])('dialect %s', (name) => {

@@ -6,6 +6,7 @@ import { DuckdbDialect } from './duckdb.js'
 import { MssqlDialect } from './mssql.js'
 import { MysqlDialect } from './mysql.js'
 import { PostgresDialect } from './postgres.js'
+import { TrinoDialect } from './trino.js'
 
 /** Every dialect the compiler emits, by name. Tests loop over this map. */
 export const dialects: ReadonlyMap<DialectName, Dialect> = new Map<DialectName, Dialect>([
@@ -14,6 +15,7 @@ export const dialects: ReadonlyMap<DialectName, Dialect> = new Map<DialectName, 
   ['clickhouse', new ClickhouseDialect()],
   ['duckdb', new DuckdbDialect()],
   ['mssql', new MssqlDialect()],
+  ['trino', new TrinoDialect()],
 ])
 
 export function getDialect(name: DialectName): Dialect {

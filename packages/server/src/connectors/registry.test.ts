@@ -20,11 +20,11 @@ const UNSUPPORTED: DatasourceType[] = [
   'elasticsearch',
   'opensearch',
   'mongodb',
-  'trino',
   'athena',
   'firebolt',
 ]
-const DRIVERS = /node_modules[\\/](pg|mysql2|mssql|@clickhouse[\\/]client|@duckdb[\\/]node-api)[\\/]/
+const DRIVERS =
+  /node_modules[\\/](pg|mysql2|mssql|@clickhouse[\\/]client|@duckdb[\\/]node-api|@aws-sdk[\\/]client-athena)[\\/]/
 
 /** Partial credentials: the connectors here are created and never (or barely) used. */
 const partial = <T extends DatasourceType = DatasourceType>(credentials: object) => credentials as ValidCredentials<T>
@@ -168,7 +168,7 @@ describe('connector registry', () => {
 
   it('params.timezone is the session time zone for exactly the types the API names', () => {
     const named = DATASOURCE_TYPES.filter((type) => capabilitiesOf(type)?.timezoneParam)
-    // The API's list is clickhouse, trino, redshift, cockroachdb, postgres, mssql; trino has no connector yet.
-    expect(named.sort()).toEqual(['clickhouse', 'cockroachdb', 'mssql', 'postgres', 'redshift'])
+    // The API's list: clickhouse, trino, redshift, cockroachdb, postgres, mssql.
+    expect(named.sort()).toEqual(['clickhouse', 'cockroachdb', 'mssql', 'postgres', 'redshift', 'trino'])
   })
 })

@@ -168,7 +168,21 @@ export const REGISTRY: { readonly [T in DatasourceType]: RegistryEntry<T> } = {
   elasticsearch: { credentials: CREDENTIAL_SCHEMAS.elasticsearch },
   opensearch: { credentials: CREDENTIAL_SCHEMAS.opensearch },
   mongodb: { credentials: CREDENTIAL_SCHEMAS.mongodb },
-  trino: { credentials: CREDENTIAL_SCHEMAS.trino },
+  trino: {
+    credentials: CREDENTIAL_SCHEMAS.trino,
+    connector: {
+      dialect: 'trino',
+      capabilities: {
+        sessionTimeZone: true, // X-Trino-Time-Zone
+        timezoneParam: true,
+        fullJoin: true,
+        parameterStyle: '?', // rendered as typed literals: Trino's protocol has no bind (trino/README.md)
+        tenancyUnit: 'schema', // a schema of the configured catalog
+      },
+      load: async (credentials, options) =>
+        new (await import('./trino/connector.js')).TrinoConnector(credentials, options),
+    },
+  },
   athena: { credentials: CREDENTIAL_SCHEMAS.athena },
   firebolt: { credentials: CREDENTIAL_SCHEMAS.firebolt },
 }

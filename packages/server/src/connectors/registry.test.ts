@@ -20,7 +20,6 @@ const UNSUPPORTED: DatasourceType[] = [
   'elasticsearch',
   'opensearch',
   'mongodb',
-  'athena',
   'firebolt',
 ]
 const DRIVERS =

@@ -5,7 +5,7 @@
  * it has a row, and each row's loader receives the static type of that row's schema (no casts).
  *
  * Driver packages load lazily: a row's `load` imports the connector module (and with it pg,
- * mysql2, @clickhouse/client, @duckdb/node-api or mssql) on the first call that needs it, so a
+ * mysql2, @clickhouse/client, @duckdb/node-api, mssql or @aws-sdk/client-athena) on the first call that needs it, so a
  * deployment never loads a driver it never uses.
  */
 import { CREDENTIAL_SCHEMAS, type CredentialsByType } from './credentials/schemas.js'
@@ -183,7 +183,21 @@ export const REGISTRY: { readonly [T in DatasourceType]: RegistryEntry<T> } = {
         new (await import('./trino/connector.js')).TrinoConnector(credentials, options),
     },
   },
-  athena: { credentials: CREDENTIAL_SCHEMAS.athena },
+  athena: {
+    credentials: CREDENTIAL_SCHEMAS.athena,
+    connector: {
+      dialect: 'trino', // Athena engine v3 speaks Trino SQL
+      capabilities: {
+        sessionTimeZone: false, // Athena has no per-query session time zone: accepted, not applied
+        timezoneParam: false,
+        fullJoin: true,
+        parameterStyle: '?', // ExecutionParameters, rendered as typed literals (athena/README.md)
+        tenancyUnit: 'database', // a database of the data catalog
+      },
+      load: async (credentials, options) =>
+        new (await import('./athena/connector.js')).AthenaConnector(credentials, options),
+    },
+  },
   firebolt: { credentials: CREDENTIAL_SCHEMAS.firebolt },
 }
 

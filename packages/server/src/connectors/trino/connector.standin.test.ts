@@ -228,6 +228,31 @@ describe('trino against something that is not Trino', () => {
   })
 })
 
+describe('trino against a server sending nextUri elsewhere', () => {
+  it('refuses to follow it (the credentials never go to another address)', async () => {
+    const seen: string[] = []
+    const server = http.createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`)
+      const body =
+        req.url === '/v1/info'
+          ? { nodeVersion: { version: '435' } }
+          : { id: 'q1', nextUri: 'http://169.254.169.254/latest/meta-data', stats: { state: 'QUEUED' } }
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(body))
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = (server.address() as AddressInfo).port
+      const c = new TrinoConnector({ name: 't', host: '127.0.0.1', port, user: 'u', catalog: 'c' }, OPTIONS)
+      const e = expectCode((await caught(c.execute('select 1', BASE))).error, 'DATASOURCE_CONNECTION_ERROR')
+      expect(e.message).toMatch(/nextUri for another address/)
+      expect(seen).toEqual(['GET /v1/info', 'POST /v1/statement'])
+    } finally {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
+  })
+})
+
 describe('Trino values and types', () => {
   it('keeps integers beyond 2^53 exact (as strings), strings untouched', () => {
     expect(

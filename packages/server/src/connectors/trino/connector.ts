@@ -231,9 +231,10 @@ export class TrinoConnector implements Connector {
     const controller = new AbortController()
     const cancelHeaders = { ...this.#authHeaders(), 'X-Trino-User': headers['X-Trino-User'] as string }
     let nextUri: string | undefined
+    let cancelled: Promise<void> | undefined
     const cancel = () => {
       controller.abort()
-      if (nextUri !== undefined) void cancelQuery(nextUri, cancelHeaders, this.#options.connectTimeoutMs)
+      if (nextUri !== undefined) cancelled ??= cancelQuery(nextUri, cancelHeaders, this.#options.connectTimeoutMs)
     }
     return guarded(
       {
@@ -245,37 +246,63 @@ export class TrinoConnector implements Connector {
         cancel,
       },
       async (statement) => {
-        let page = await this.#submit(body, headers, controller.signal, statement)
-        const columns: { name: string; type: string }[] = []
-        const rows: Record<string, unknown>[] = []
-        let truncated = false
-        for (;;) {
-          if (page.error) throw new TrinoQueryError(page.error)
-          if (columns.length === 0 && page.columns) columns.push(...page.columns)
-          for (const values of page.data ?? []) {
-            if (rows.length === run.maxRows) {
-              truncated = true
-              break
-            }
-            const row: Record<string, unknown> = {}
-            columns.forEach((col, i) => {
-              row[col.name] = convertValue(values[i], col.type)
-            })
-            rows.push(row)
-          }
-          nextUri = page.nextUri
-          if (nextUri === undefined) break
-          if (truncated) {
-            // maxRows + 1 rows seen: stop paging and cancel the rest on the server
-            await cancelQuery(nextUri, cancelHeaders, this.#options.connectTimeoutMs)
-            nextUri = undefined
-            break
-          }
-          page = (await call(nextUri, { method: 'GET', headers: cancelHeaders }, controller.signal)) as QueryResults
+        try {
+          return await this.#page(run, body, headers, cancelHeaders, controller.signal, statement, (uri) => {
+            nextUri = uri
+          })
+        } finally {
+          // the API answers once the server was told to stop (DELETE, bounded by the connect timeout)
+          await cancelled
         }
-        return { columns: columns.map((col) => ({ name: col.name, dataType: dataTypeOf(col.type) })), rows, truncated }
       },
     )
+  }
+
+  /** Submits, then follows nextUri until the end or maxRows + 1 rows (then DELETE). */
+  async #page(
+    run: Run,
+    body: string,
+    headers: Record<string, string>,
+    cancelHeaders: Record<string, string>,
+    signal: AbortSignal,
+    statement: { readonly timedOut: boolean; readonly aborted: boolean },
+    track: (nextUri: string | undefined) => void,
+  ): Promise<QueryResult> {
+    let nextUri: string | undefined
+    let page = await this.#submit(body, headers, signal, statement)
+    const columns: { name: string; type: string }[] = []
+    const rows: Record<string, unknown>[] = []
+    let truncated = false
+    for (;;) {
+      if (page.error) throw new TrinoQueryError(page.error)
+      if (columns.length === 0 && page.columns) columns.push(...page.columns)
+      for (const values of page.data ?? []) {
+        if (rows.length === run.maxRows) {
+          truncated = true
+          break
+        }
+        const row: Record<string, unknown> = {}
+        columns.forEach((col, i) => {
+          row[col.name] = convertValue(values[i], col.type)
+        })
+        rows.push(row)
+      }
+      nextUri = page.nextUri
+      if (nextUri !== undefined && !nextUri.startsWith(`${this.#base}/`)) {
+        // never send the credentials elsewhere: Trino builds nextUri from the address we called
+        throw connectionError('the server sent a nextUri for another address')
+      }
+      track(nextUri)
+      if (nextUri === undefined) break
+      if (truncated) {
+        // maxRows + 1 rows seen: stop paging and cancel the rest on the server
+        await cancelQuery(nextUri, cancelHeaders, this.#options.connectTimeoutMs)
+        track(undefined)
+        break
+      }
+      page = (await call(nextUri, { method: 'GET', headers: cancelHeaders }, signal)) as QueryResults
+    }
+    return { columns: columns.map((col) => ({ name: col.name, dataType: dataTypeOf(col.type) })), rows, truncated }
   }
 
   /** The POST: answered within the connect timeout, else the server is unreachable. */

@@ -25,6 +25,8 @@ export const LIVE_CONNECTOR_TYPES: readonly DatasourceType[] = [
   'mssql',
   'csv',
   'awss3',
+  'trino',
+  'athena',
 ]
 
 const ORIGIN: Partial<Record<DatasourceType, string>> = {

@@ -157,6 +157,10 @@ describe('tenancy', () => {
       'SELECT COUNT(*) AS `n` FROM `tenant_42`.`orders` AS `t0`',
     )
     expect(run(m, { tenancy }, getDialect('clickhouse')).sql).toContain('`tenant_42`.`orders`')
+    // trino and athena: the unit is a schema of the catalog (an Athena database is one)
+    expect(run(m, { tenancy }, getDialect('trino')).sql).toBe(
+      'SELECT COUNT(*) AS "n" FROM "tenant_42"."orders" AS "t0"',
+    )
     expect(run(m, { tenancy }).sql).toContain('"public"."orders"')
   })
 

@@ -70,6 +70,9 @@ export class TrinoConnector implements Connector {
   async test(): Promise<void> {
     this.#server = undefined
     await this.#run({ sql: 'SELECT 1', params: [], timeoutMs: METADATA_TIMEOUT_MS, maxRows: 1 })
+    // Trino may accept a session schema it does not have until a statement uses it: check it here
+    const schema = this.#credentials.schema
+    if (schema !== undefined) await this.#checkSchema(schema, undefined, true)
   }
 
   async databases(): Promise<string[]> {
@@ -186,8 +189,8 @@ export class TrinoConnector implements Connector {
   }
 
   /** A schema named by DATABASE tenancy must exist in the catalog: else it is a connection error. */
-  async #checkSchema(schema: string, signal: AbortSignal | undefined): Promise<void> {
-    if (schema === this.#credentials.schema || this.#knownSchemas.has(schema)) return
+  async #checkSchema(schema: string, signal: AbortSignal | undefined, always = false): Promise<void> {
+    if (!always && (schema === this.#credentials.schema || this.#knownSchemas.has(schema))) return
     const { rows } = await this.#run({
       sql: 'SELECT count(*) AS n FROM information_schema.schemata WHERE catalog_name = ? AND schema_name = ?',
       params: [this.#credentials.catalog, schema],

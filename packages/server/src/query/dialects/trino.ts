@@ -24,6 +24,11 @@ import { assertCount, BaseDialect } from './base.js'
  */
 export class TrinoDialect extends BaseDialect {
   readonly name = 'trino' as const
+  /**
+   * DATABASE tenancy names a schema of the catalog (trino) or a database of the data catalog
+   * (athena, where a database is what Trino calls a schema): the table qualifier is rewritten to it.
+   */
+  override readonly schemaIsDatabase = true
   override readonly reusesPlaceholders = false
 
   override placeholder(): string {

@@ -8,6 +8,7 @@
 import { DuckDBInstance } from '@duckdb/node-api'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { TrinoTemporal } from '../../query/dialects/trino.js'
 import { stringLiteral, trinoLiteral } from './literals.js'
 
 const HOSTILE = [
@@ -128,6 +129,19 @@ describe('typed literals', () => {
     const read = await parsedBack(trinoLiteral(d))
     expect(read.columns).toEqual(['v'])
     expect((read.value as Date).toISOString()).toBe('2024-03-05T06:07:08.009Z')
+  })
+
+  it("renders the dialect's typed date-range bounds as DATE / TIMESTAMP literals, and only well-formed ones", async () => {
+    expect(trinoLiteral(new TrinoTemporal('DATE', '2024-03-01'))).toBe("DATE '2024-03-01'")
+    expect(trinoLiteral(new TrinoTemporal('TIMESTAMP', '2024-03-09 00:00:00'))).toBe("TIMESTAMP '2024-03-09 00:00:00'")
+    const read = await parsedBack("DATE '2024-03-01'")
+    expect((read.value as Date).toISOString()).toBe('2024-03-01T00:00:00.000Z')
+    for (const text of ["2024-03-01'", '2024-03-01 00:00:00', "2024-03-01' OR '1'='1", '']) {
+      expect(() => trinoLiteral(new TrinoTemporal('DATE', text))).toThrow(expect.objectContaining({ status: 400 }))
+    }
+    expect(() => trinoLiteral(new TrinoTemporal('TIMESTAMP', "2024-03-09 00:00:00'--"))).toThrow(
+      expect.objectContaining({ status: 400 }),
+    )
   })
 
   it('refuses what has no safe literal with a 400', () => {

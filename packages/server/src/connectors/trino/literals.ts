@@ -12,11 +12,14 @@
  *   the second cannot be sent as UTF-8 without changing the value;
  * - integers are decimal digits (an optional `-`), other numbers `DOUBLE '…'` (a plain `1.5` would
  *   be a DECIMAL), booleans TRUE/FALSE, null NULL;
- * - a Date is `TIMESTAMP 'YYYY-MM-DD HH:MM:SS.sss'`, its UTC wall clock (naive timestamps are UTC).
+ * - a Date is `TIMESTAMP 'YYYY-MM-DD HH:MM:SS.sss'`, its UTC wall clock (naive timestamps are UTC);
+ *   a TrinoTemporal (the dialect's date-range bounds) `DATE '…'` / `TIMESTAMP '…'`, its text
+ *   checked to be digits in that shape.
  * literals.test.ts proves the rendering safe: hostile strings and random strings read back
  * equal by a SQL parser (DuckDB's, whose string literal rules are Trino's), one literal each.
  */
 import { ApiError } from '../../errors.js'
+import { TrinoTemporal } from '../../query/dialects/trino.js'
 
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
@@ -35,6 +38,9 @@ export function stringLiteral(text: string): string {
   return `'${text.replaceAll("'", "''")}'`
 }
 
+const DATE_TEXT = /^\d{4}-\d{2}-\d{2}$/
+const TIMESTAMP_TEXT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,9})?$/
+
 const pad = (n: number, width = 2) => String(n).padStart(width, '0')
 
 /** One value as a Trino literal (see the rules above); anything else is refused with a 400. */
@@ -52,6 +58,11 @@ export function trinoLiteral(value: unknown): string {
       if (!Number.isFinite(value)) throw refused('a number value must be finite')
       if (Number.isSafeInteger(value)) return String(value === 0 ? 0 : value)
       return `DOUBLE '${String(value)}'`
+  }
+  if (value instanceof TrinoTemporal) {
+    const pattern = value.type === 'DATE' ? DATE_TEXT : TIMESTAMP_TEXT
+    if (!pattern.test(value.text)) throw refused(`not a ${value.type.toLowerCase()}: ${value.text.slice(0, 40)}`)
+    return `${value.type} '${value.text}'`
   }
   if (value instanceof Date) {
     const t = value.getTime()

@@ -20,8 +20,26 @@ import { assertCount, BaseDialect } from './base.js'
  * - `LIKE … ESCAPE` exists and there is no ILIKE: LOWER(x) LIKE (functions/comparison.html, "LIKE");
  * - `OFFSET m` comes before `LIMIT n` (sql/select.html: `[ OFFSET count ] [ LIMIT … ]`; the
  *   other order is a syntax error, trinodb/trino#7553);
- * - FULL OUTER JOIN exists (sql/select.html, "Joins").
+ * - FULL OUTER JOIN exists (sql/select.html, "Joins");
+ * - no implicit coercion from varchar to date or timestamp (language/types.html): date-range
+ *   bounds are TrinoTemporal values, rendered as `DATE '…'` / `TIMESTAMP '…'` literals.
  */
+/**
+ * A date or timestamp given as text, to become a `DATE '…'` / `TIMESTAMP '…'` literal: Trino never
+ * compares a varchar with a date or a timestamp (no implicit coercion), so date-range bounds must
+ * carry their type. The text is checked again when it is rendered (connectors/trino/literals.ts).
+ */
+export class TrinoTemporal {
+  constructor(
+    readonly type: 'DATE' | 'TIMESTAMP',
+    readonly text: string,
+  ) {}
+
+  toJSON(): string {
+    return this.text
+  }
+}
+
 export class TrinoDialect extends BaseDialect {
   readonly name = 'trino' as const
   /**
@@ -38,6 +56,14 @@ export class TrinoDialect extends BaseDialect {
   /** A Date: rendered as `TIMESTAMP 'YYYY-MM-DD HH:MM:SS.sss'` in UTC (naive timestamps are UTC here). */
   override instantValue(d: Date): unknown {
     return d
+  }
+
+  override dateValue(date: string): unknown {
+    return new TrinoTemporal('DATE', date)
+  }
+
+  override wallValue(wall: string): unknown {
+    return new TrinoTemporal('TIMESTAMP', wall)
   }
 
   override timeGrain(grain: TimeGrain, x: () => string): string {

@@ -7,6 +7,7 @@
  * USING …` on Trino 418+, else the SQL as an X-Trino-Prepared-Statement and `EXECUTE … USING …`.
  */
 
+import { ApiError } from '../../errors.js'
 import type { CredentialsByType } from '../credentials/schemas.js'
 import { connectionError } from '../errors.js'
 import { CANCEL_GRACE_MS, checkMaxRows, guarded, METADATA_TIMEOUT_MS, throwIfAborted } from '../shared/execution.js'
@@ -69,10 +70,20 @@ export class TrinoConnector implements Connector {
 
   async test(): Promise<void> {
     this.#server = undefined
-    await this.#run({ sql: 'SELECT 1', params: [], timeoutMs: METADATA_TIMEOUT_MS, maxRows: 1 })
-    // Trino may accept a session schema it does not have until a statement uses it: check it here
-    const schema = this.#credentials.schema
-    if (schema !== undefined) await this.#checkSchema(schema, undefined, true)
+    try {
+      // bounded like a connection: the API answers within its connect timeout, even on a busy cluster
+      const timeoutMs = this.#options.connectTimeoutMs
+      await this.#run({ sql: 'SELECT 1', params: [], timeoutMs, maxRows: 1 })
+      // Trino may accept a session schema it does not have until a statement uses it: check it here
+      const schema = this.#credentials.schema
+      if (schema !== undefined) await this.#checkSchema(schema, undefined, true, timeoutMs)
+    } catch (err) {
+      // every failure of the connection test is the connection's
+      if (err instanceof ApiError && err.code !== 'DATASOURCE_CONNECTION_ERROR' && err.status === 400) {
+        throw connectionError(err.message, err)
+      }
+      throw err
+    }
   }
 
   async databases(): Promise<string[]> {
@@ -189,12 +200,17 @@ export class TrinoConnector implements Connector {
   }
 
   /** A schema named by DATABASE tenancy must exist in the catalog: else it is a connection error. */
-  async #checkSchema(schema: string, signal: AbortSignal | undefined, always = false): Promise<void> {
+  async #checkSchema(
+    schema: string,
+    signal: AbortSignal | undefined,
+    always = false,
+    timeoutMs = METADATA_TIMEOUT_MS,
+  ): Promise<void> {
     if (!always && (schema === this.#credentials.schema || this.#knownSchemas.has(schema))) return
     const { rows } = await this.#run({
       sql: 'SELECT count(*) AS n FROM information_schema.schemata WHERE catalog_name = ? AND schema_name = ?',
       params: [this.#credentials.catalog, schema],
-      timeoutMs: METADATA_TIMEOUT_MS,
+      timeoutMs,
       maxRows: 1,
       signal,
     })

@@ -13,9 +13,9 @@ import { type ConnectorOptions, DATASOURCE_TYPES, type DatasourceType } from './
 
 const options: ConnectorOptions = { connectTimeoutMs: 1000, poolMax: 2 }
 const base = { params: [], timeoutMs: 5000, maxRows: 10 }
-const UNSUPPORTED: DatasourceType[] = ['trino', 'athena']
+const UNSUPPORTED: DatasourceType[] = []
 const DRIVERS =
-  /node_modules[\\/](pg|mysql2|mssql|mongodb|@google-cloud[\\/]bigquery|snowflake-sdk|@clickhouse[\\/]client|@duckdb[\\/]node-api|firebolt-sdk|@aws-sdk[\\/]client-s3|@elastic[\\/]elasticsearch|@opensearch-project[\\/]opensearch)[\\/]/
+  /node_modules[\\/](pg|mysql2|mssql|mongodb|@google-cloud[\\/]bigquery|snowflake-sdk|@clickhouse[\\/]client|@duckdb[\\/]node-api|firebolt-sdk|@aws-sdk[\\/]client-s3|@aws-sdk[\\/]client-athena|@elastic[\\/]elasticsearch|@opensearch-project[\\/]opensearch)[\\/]/
 
 /** Partial credentials: the connectors here are created and never (or barely) used. */
 const partial = <T extends DatasourceType = DatasourceType>(credentials: object) => credentials as ValidCredentials<T>
@@ -171,7 +171,7 @@ describe('connector registry', () => {
 
   it('params.timezone is the session time zone for exactly the types the API names', () => {
     const named = DATASOURCE_TYPES.filter((type) => capabilitiesOf(type)?.timezoneParam)
-    // The API's list is clickhouse, trino, redshift, cockroachdb, postgres, mssql; trino has no connector yet.
-    expect(named.sort()).toEqual(['clickhouse', 'cockroachdb', 'mssql', 'postgres', 'redshift'])
+    // The API's list: clickhouse, trino, redshift, cockroachdb, postgres, mssql.
+    expect(named.sort()).toEqual(['clickhouse', 'cockroachdb', 'mssql', 'postgres', 'redshift', 'trino'])
   })
 })

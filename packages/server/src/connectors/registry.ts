@@ -243,8 +243,36 @@ export const REGISTRY: { readonly [T in DatasourceType]: RegistryEntry<T> } = {
         new (await import('./mongodb/connector.js')).MongodbConnector(credentials, options),
     },
   },
-  trino: { credentials: CREDENTIAL_SCHEMAS.trino },
-  athena: { credentials: CREDENTIAL_SCHEMAS.athena },
+  trino: {
+    credentials: CREDENTIAL_SCHEMAS.trino,
+    connector: {
+      dialect: 'trino',
+      capabilities: {
+        sessionTimeZone: true, // X-Trino-Time-Zone
+        timezoneParam: true,
+        fullJoin: true,
+        parameterStyle: '?', // rendered as typed literals: Trino's protocol has no bind (trino/README.md)
+        tenancyUnit: 'schema', // a schema of the configured catalog
+      },
+      load: async (credentials, options) =>
+        new (await import('./trino/connector.js')).TrinoConnector(credentials, options),
+    },
+  },
+  athena: {
+    credentials: CREDENTIAL_SCHEMAS.athena,
+    connector: {
+      dialect: 'trino', // Athena engine v3 speaks Trino SQL
+      capabilities: {
+        sessionTimeZone: false, // Athena has no per-query session time zone: accepted, not applied
+        timezoneParam: false,
+        fullJoin: true,
+        parameterStyle: '?', // ExecutionParameters, rendered as typed literals (athena/README.md)
+        tenancyUnit: 'database', // a database of the data catalog
+      },
+      load: async (credentials, options) =>
+        new (await import('./athena/connector.js')).AthenaConnector(credentials, options),
+    },
+  },
   firebolt: {
     credentials: CREDENTIAL_SCHEMAS.firebolt,
     connector: {

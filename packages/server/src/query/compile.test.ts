@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { bareModel, ctx, metric, model } from '../../test/fixtures/query.js'
+import { trinoLiteral } from '../connectors/trino/literals.js'
 import { ApiError } from '../errors.js'
 import { type CompileContext, compileMetric } from './compile.js'
 import { getDialect } from './dialects/registry.js'
+import { TrinoTemporal } from './dialects/trino.js'
 import type { Metric } from './document-schema.js'
 import type { AppliedFilter } from './filters.js'
 
@@ -157,6 +159,10 @@ describe('tenancy', () => {
       'SELECT COUNT(*) AS `n` FROM `tenant_42`.`orders` AS `t0`',
     )
     expect(run(m, { tenancy }, getDialect('clickhouse')).sql).toContain('`tenant_42`.`orders`')
+    // trino and athena: the unit is a schema of the catalog (an Athena database is one)
+    expect(run(m, { tenancy }, getDialect('trino')).sql).toBe(
+      'SELECT COUNT(*) AS "n" FROM "tenant_42"."orders" AS "t0"',
+    )
     expect(run(m, { tenancy }).sql).toContain('"public"."orders"')
   })
 
@@ -199,6 +205,31 @@ describe('filter value forms', () => {
     expect(onBare.params).toEqual(['2024-03-14T23:00:00.000Z', '2024-03-15T23:00:00.000Z'])
     expect(where('This month', { column: 'ordered_on' }).params).toEqual(['2024-03-01', '2024-04-01'])
     expect(where('All time', { column: 'ordered_on' })).toEqual({ where: null, params: [] })
+  })
+
+  it('trino: date-range bounds carry their type (Trino never compares varchar with a date or timestamp)', () => {
+    const trino = getDialect('trino')
+    const onDate = run(
+      metric({ from: 'orders', measures: count }),
+      { filters: [onOrders('This month', { column: 'ordered_on' })] },
+      trino,
+    )
+    expect(onDate.params).toEqual([new TrinoTemporal('DATE', '2024-03-01'), new TrinoTemporal('DATE', '2024-04-01')])
+    expect(onDate.params.map(trinoLiteral)).toEqual(["DATE '2024-03-01'", "DATE '2024-04-01'"])
+    const converted = run(
+      metric({ from: 'orders', measures: count }),
+      { timezone: 'Europe/Paris', filters: [onOrders('last 7 days', { column: 'created_at' })] },
+      trino,
+    )
+    expect(converted.params.map(trinoLiteral)).toEqual([
+      "'Europe/Paris'",
+      "TIMESTAMP '2024-03-09 00:00:00'",
+      "'Europe/Paris'",
+      "TIMESTAMP '2024-03-16 00:00:00'",
+    ])
+    expect(() => trinoLiteral(new TrinoTemporal('DATE', "2024-01-01' OR '1'='1"))).toThrow(
+      expect.objectContaining({ status: 400 }),
+    )
   })
 
   it('{ startDate, endDate } ends at the start of the day after endDate; either may be absent', () => {

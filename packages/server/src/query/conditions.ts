@@ -70,8 +70,8 @@ export function wallRangeOf(value: unknown, env: Env, where: string): WallRange 
 /** `start <= col < end` with boundaries typed for the column: dates, local wall times or instants. */
 export function rangeCondition(t: Target, range: WallRange, env: Env): Expr | null {
   const bound = (w: WallTime) => {
-    if (t.column.dataType === 'date') return dateString(w)
-    if (t.converted) return wallString(w)
+    if (t.column.dataType === 'date') return env.dialect.dateValue?.(dateString(w)) ?? dateString(w)
+    if (t.converted) return env.dialect.wallValue?.(wallString(w)) ?? wallString(w)
     return env.dialect.instantValue(fromWall(w, env.timezone), t.column.nativeType)
   }
   return and([

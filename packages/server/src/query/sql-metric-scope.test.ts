@@ -152,6 +152,10 @@ describe('SQL metrics are scoped to the tenant structurally', () => {
     expect(run('select * from orders o', { tenancy: { kind: 'database', database: 'tenant_a' } }, 'mysql').sql).toBe(
       'select * from `tenant_a`.`orders` o',
     )
+    // trino (parsed with sqlparser's generic dialect): the unit is a schema
+    expect(run('select * from orders o', { tenancy: { kind: 'database', database: 'tenant_a' } }, 'trino').sql).toBe(
+      'select * from "tenant_a"."orders" o',
+    )
   })
 
   it('a clientId never reaches the text, and paging wraps the scoped query', () => {

@@ -37,7 +37,16 @@ export interface SqlMetricScope {
 /** The SQL parser's dialect; null: the engine has no SQL a metric could be written in (mongodb, search engines). */
 const PARSER_DIALECT: Record<
   DialectName,
-  'postgresql' | 'mysql' | 'clickhouse' | 'duckdb' | 'mssql' | 'databricks' | 'snowflake' | 'bigquery' | null
+  | 'postgresql'
+  | 'mysql'
+  | 'clickhouse'
+  | 'duckdb'
+  | 'mssql'
+  | 'databricks'
+  | 'snowflake'
+  | 'bigquery'
+  | 'generic'
+  | null
 > = {
   postgres: 'postgresql',
   mysql: 'mysql',
@@ -50,6 +59,7 @@ const PARSER_DIALECT: Record<
   bigquery: 'bigquery',
   elasticsearch: null,
   mongodb: null,
+  trino: 'generic', // sqlparser has no Trino dialect; its generic one reads ANSI double-quoted SQL
 }
 
 const VARIABLE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g

@@ -17,6 +17,7 @@ export type DialectName =
   | 'snowflake'
   | 'bigquery'
   | 'elasticsearch'
+  | 'trino'
 
 /** Our portable column types (metaData.columns[].dataType of the metric query result). */
 export type DataType = 'string' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime' | 'json' | 'unknown'

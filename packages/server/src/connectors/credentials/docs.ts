@@ -32,6 +32,8 @@ export const LIVE_CONNECTOR_TYPES: readonly DatasourceType[] = [
   'bigquery',
   'elasticsearch',
   'opensearch',
+  'trino',
+  'athena',
 ]
 
 const ORIGIN: Partial<Record<DatasourceType, string>> = {

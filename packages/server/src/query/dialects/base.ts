@@ -24,6 +24,10 @@ export interface Dialect {
   render(node: Select | RawSql): CompiledSql
   /** The value to bind for an instant compared with a (naive-UTC or zoned) timestamp column of that native type. */
   instantValue(instant: Date, nativeType?: string): unknown
+  /** The value to bind for a calendar date `YYYY-MM-DD` compared with a date column (absent: the text). */
+  dateValue?(date: string): unknown
+  /** The value to bind for a wall-clock time `YYYY-MM-DD HH:MM:SS` compared with a zone-converted column (absent: the text). */
+  wallValue?(wall: string): unknown
   /** The LIKE pattern (bound as a parameter) of a case-insensitive substring match. */
   containsPattern(needle: string): string
   /** A JS value as the driver takes it (what rendering binds; `rebind` applies it too). */
@@ -96,6 +100,15 @@ export abstract class BaseDialect implements Dialect {
 
   instantValue(instant: Date, _nativeType?: string): unknown {
     return instant.toISOString()
+  }
+
+  /** Text, which the engines below compare with a date (strict engines override this). */
+  dateValue(date: string): unknown {
+    return date
+  }
+
+  wallValue(wall: string): unknown {
+    return wall
   }
 
   escapeLike(text: string): string {

@@ -183,6 +183,10 @@ const EXPECTED: Record<DialectName, CompiledSql> = {
     // the contains needle as a wildcard pattern: `%` and `_` are plain characters there
     params: ['acme', 'paid', 'shipped', '*50%_off*'],
   },
+  trino: {
+    sql: `SELECT CAST(date_trunc('month', "t0"."ordered_on") AS DATE) AS "month", SUM("t0"."amount") AS "revenue" FROM (SELECT * FROM "public"."orders" AS "t0" WHERE "t0"."client_id" = ?) AS "t0" WHERE ("t0"."status" IN (?, ?) AND LOWER("t0"."status") LIKE ? ESCAPE '\\') GROUP BY 1 ORDER BY "month" ASC OFFSET 20 LIMIT 10`,
+    params: PARAMS,
+  },
 }
 
 /** Time-zone conversion of a naive timestamp per dialect (the zone is always a parameter). */
@@ -206,6 +210,7 @@ const TZ: Record<DialectName, string> = {
   bigquery: "DATETIME(TIMESTAMP(`t0`.`created_at`, 'UTC'), @p0)",
   // a document's field, rendered by the connector in the zone bound as params[0]
   elasticsearch: JSON.stringify({ name: 'at', from: 'source', field: 'created_at', zone: P(0) }),
+  trino: `CAST(at_timezone(with_timezone("t0"."created_at", 'UTC'), ?) AS timestamp)`,
 }
 
 describe.each([...dialects.keys()])('dialect %s', (name) => {

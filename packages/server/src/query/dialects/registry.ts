@@ -12,6 +12,7 @@ import { MssqlDialect } from './mssql.js'
 import { MysqlDialect } from './mysql.js'
 import { PostgresDialect } from './postgres.js'
 import { SnowflakeDialect } from './snowflake.js'
+import { TrinoDialect } from './trino.js'
 
 /** Every dialect the compiler emits, by name. Tests loop over this map. */
 export const dialects: ReadonlyMap<DialectName, Dialect> = new Map<DialectName, Dialect>([
@@ -26,6 +27,7 @@ export const dialects: ReadonlyMap<DialectName, Dialect> = new Map<DialectName, 
   ['snowflake', new SnowflakeDialect()],
   ['bigquery', new BigqueryDialect()],
   ['elasticsearch', new ElasticsearchDialect()],
+  ['trino', new TrinoDialect()],
 ])
 
 export function getDialect(name: DialectName): Dialect {

@@ -49,7 +49,8 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
     'The server is draining after SIGTERM (retry on another instance) or its metadata store is unreachable (retry shortly).',
   DATASOURCE_CONNECTION_ERROR:
     "The warehouse could not be reached or refused the credentials; the message gives the driver's reason.",
-  DATASOURCE_NOT_SUPPORTED: 'The credentials are valid for the type, but this build has no connector for it.',
+  DATASOURCE_NOT_SUPPORTED:
+    'The datasource needs what its server cannot do (e.g. a ClickHouse server too old for query parameters).',
   QUERY_TIMEOUT: 'The query ran longer than QUERY_TIMEOUT_MS and was cancelled, on the database side too.',
   QUERY_ERROR: "The warehouse rejected or failed the query; the message is the engine's own.",
 }

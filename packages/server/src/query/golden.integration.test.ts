@@ -4,6 +4,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GOLDEN_CASES, type GoldenCase } from '../../test/fixtures/golden-cases.js'
 import { type Engine, GOLDEN_NOW, goldenDatamart, goldenSql, goldenTables } from '../../test/fixtures/golden-data.js'
+import { normRows } from '../../test/fixtures/golden-rows.js'
 import { requireService } from '../../test/helpers/services.js'
 import { type CompileContext, compileMetric } from './compile.js'
 import { getDialect } from './dialects/registry.js'
@@ -21,30 +22,6 @@ type Run = (sql: string, params: readonly unknown[]) => Promise<Record<string, u
 interface Harness {
   run: Run
   close: () => Promise<void>
-}
-
-function norm(v: unknown): unknown {
-  if (v === null || v === undefined) return null
-  if (typeof v === 'bigint') return Number(v)
-  if (typeof v === 'boolean') return v ? 1 : 0
-  if (typeof v === 'number') return Math.round(v * 1e4) / 1e4
-  if (typeof v === 'string') {
-    if (/^-?\d+(\.\d+)?$/.test(v)) return norm(Number(v))
-    const m = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}:\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(v)
-    if (m) return m[2] ? `${m[1]} ${m[2]}` : m[1]
-  }
-  return v
-}
-
-const normRows = (rows: Record<string, unknown>[], ordered: boolean): string[] => {
-  const out = rows.map((r) =>
-    JSON.stringify(
-      Object.keys(r)
-        .sort()
-        .map((k) => [k, norm(r[k])]),
-    ),
-  )
-  return ordered ? out : out.sort()
 }
 
 const schemaName = `golden_${process.pid}_${Date.now() % 100_000}`

@@ -11,6 +11,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GOLDEN_CASES, type GoldenCase } from '../../../test/fixtures/golden-cases.js'
 import { GOLDEN_NOW, goldenDatamart } from '../../../test/fixtures/golden-data.js'
+import { normRows } from '../../../test/fixtures/golden-rows.js'
 import { putGolden } from '../../../test/standins/awss3/golden-objects.js'
 import { type LocalS3, S3RVER_KEYS, S3RVER_REGION, startLocalS3 } from '../../../test/standins/awss3/server.js'
 import { type CompileContext, compileMetric } from '../../query/compile.js'
@@ -24,30 +25,6 @@ const SCHEMA = 'main'
 const qualified = (table: string) => `"${SCHEMA}".${table}`
 const tables = (sql: string) =>
   sql.replace(/\{([oct])\}/g, (_, t: string) => qualified(t === 'o' ? 'orders' : t === 'c' ? 'customers' : 'tenants'))
-
-/** The live golden test's normalisation (query/golden.integration.test.ts). */
-function norm(v: unknown): unknown {
-  if (v === null || v === undefined) return null
-  if (typeof v === 'bigint') return Number(v)
-  if (typeof v === 'boolean') return v ? 1 : 0
-  if (typeof v === 'number') return Math.round(v * 1e4) / 1e4
-  if (typeof v === 'string') {
-    if (/^-?\d+(\.\d+)?$/.test(v)) return norm(Number(v))
-    const m = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}:\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(v)
-    if (m) return m[2] ? `${m[1]} ${m[2]}` : m[1]
-  }
-  return v
-}
-const normRows = (rows: readonly Record<string, unknown>[], ordered: boolean): string[] => {
-  const out = rows.map((r) =>
-    JSON.stringify(
-      Object.keys(r)
-        .sort()
-        .map((k) => [k, norm(r[k])]),
-    ),
-  )
-  return ordered ? out : out.sort()
-}
 
 describe('golden metrics on awss3 over S3 (live: s3rver, cached, DuckDB)', () => {
   let s3: LocalS3

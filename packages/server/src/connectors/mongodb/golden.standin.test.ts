@@ -20,6 +20,7 @@ import {
   goldenTables,
   TENANTS,
 } from '../../../test/fixtures/golden-data.js'
+import { normRows } from '../../../test/fixtures/golden-rows.js'
 import { MongoStandIn } from '../../../test/standins/mongodb/server.js'
 import { ApiError } from '../../errors.js'
 import { type CompileContext, compileMetric } from '../../query/compile.js'
@@ -36,29 +37,6 @@ const REFUSED: Readonly<Record<string, RegExp>> = {
   'TABLE tenancy through the tenancy table': /tenancy table/,
   'SQL metric with {{clientId}} and a metric-filter list': /SQL metrics are refused|SQL metric/,
   'custom SQL column from the datamart': /custom SQL column/,
-}
-
-function norm(v: unknown): unknown {
-  if (v === null || v === undefined) return null
-  if (typeof v === 'bigint') return Number(v)
-  if (typeof v === 'boolean') return v ? 1 : 0
-  if (typeof v === 'number') return Math.round(v * 1e4) / 1e4
-  if (typeof v === 'string') {
-    if (/^-?\d+(\.\d+)?$/.test(v)) return norm(Number(v))
-    const m = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}:\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(v)
-    if (m) return m[2] ? `${m[1]} ${m[2]}` : m[1]
-  }
-  return v
-}
-const normRows = (rows: readonly Record<string, unknown>[], ordered: boolean): string[] => {
-  const out = rows.map((r) =>
-    JSON.stringify(
-      Object.keys(r)
-        .sort()
-        .map((k) => [k, norm(r[k])]),
-    ),
-  )
-  return ordered ? out : out.sort()
 }
 
 let standIn: MongoStandIn

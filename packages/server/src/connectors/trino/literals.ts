@@ -18,18 +18,14 @@
  * literals.test.ts proves the rendering safe: hostile strings and random strings read back
  * equal by a SQL parser (DuckDB's, whose string literal rules are Trino's), one literal each.
  */
-import { ApiError } from '../../errors.js'
 import { TrinoTemporal } from '../../query/dialects/trino.js'
+import { queryError as refused } from '../errors.js'
 
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
 const INT64_MIN = -(2n ** 63n)
 const INT64_MAX = 2n ** 63n - 1n
-
-function refused(what: string): ApiError {
-  return new ApiError('QUERY_ERROR', 400, `The query failed: ${what}`)
-}
 
 /** A string as a Trino string literal: `'` doubled, nothing else changed. */
 export function stringLiteral(text: string): string {

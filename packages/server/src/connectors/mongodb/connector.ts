@@ -179,12 +179,16 @@ export class MongodbConnector implements Connector {
     throw connectionError(`database "${name.slice(0, 64)}" does not exist`)
   }
 
-  /** Fields and types of a collection, from a sample of its documents ($sample). */
+  /**
+   * Fields and types of a collection, from a sample of its documents ($sample), read in `_id`
+   * order so the columns come in the same order on every sync (first seen, first listed) —
+   * $sample returns its documents in random order.
+   */
   async #sample(database: string, collection: string): Promise<ColumnInfo[]> {
     const docs = await this.#run({ timeoutMs: METADATA_TIMEOUT_MS }, (db, signal) =>
       db(database)
         .collection(collection)
-        .aggregate([{ $sample: { size: SAMPLE_SIZE } }], {
+        .aggregate([{ $sample: { size: SAMPLE_SIZE } }, { $sort: { _id: 1 } }], {
           maxTimeMS: METADATA_TIMEOUT_MS,
           promoteValues: false,
           promoteLongs: false,

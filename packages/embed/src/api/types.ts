@@ -69,8 +69,16 @@ export interface Permissions {
   readonly endUserDashboardFilter: boolean
   readonly showSideBar: boolean
   readonly showDashboardName: boolean
-  readonly customizeLayout: boolean
   readonly metricCreation: boolean
+  readonly metricCreationMode: 'DRAG_DROP' | 'CHAT'
+  readonly metricUpdate: boolean
+  readonly metricDeletion: boolean
+  readonly manageMetrics: boolean
+  readonly archiveMetrics: boolean
+  readonly customizeLayout: boolean
+  readonly dashboardViews: boolean
+  readonly emailReports: boolean
+  readonly aiPilot: boolean
 }
 
 export interface RuntimeEmbed {

@@ -7,16 +7,34 @@ import type { Embed, Embeds } from '../embeds/embeds.js'
 import type { MetricQueries, MetricResult } from '../query/metric-queries.js'
 import { csvHeaders, toCsv } from './csv.js'
 
-/** What the browser may do with this embed: the token's permissions AND the embed's settings. */
+/**
+ * What the browser may do with this embed (DESIGN.md §2.7): the embed's setting AND the token's
+ * flag, an omitted token flag inheriting the embed's setting (download has no embed setting).
+ */
 export interface EffectivePermissions {
   readonly download: boolean
   readonly underlyingData: boolean
   readonly endUserDashboardFilter: boolean
   readonly showSideBar: boolean
   readonly showDashboardName: boolean
-  readonly customizeLayout: boolean
+  /** Create metrics (with the builder, or the chat: `metricCreationMode`). */
   readonly metricCreation: boolean
+  readonly metricCreationMode: 'DRAG_DROP' | 'CHAT'
+  readonly metricUpdate: boolean
+  readonly metricDeletion: boolean
+  /** Hide, publish and restore metrics. */
+  readonly manageMetrics: boolean
+  readonly archiveMetrics: boolean
+  readonly customizeLayout: boolean
+  readonly dashboardViews: boolean
+  readonly emailReports: boolean
+  readonly aiPilot: boolean
 }
+
+/** A capability of §2.7, by its EffectivePermissions key. */
+export type Capability = {
+  [K in keyof EffectivePermissions]: EffectivePermissions[K] extends boolean ? K : never
+}[keyof EffectivePermissions]
 
 export interface RuntimeEmbed {
   readonly embedId: string
@@ -227,18 +245,36 @@ function visibleMetrics(claims: GuestClaims, embed: Embed, dashboard: Dashboard)
   )
 }
 
-function effective(claims: GuestClaims, embed: Embed): EffectivePermissions {
+export function effective(claims: GuestClaims, embed: Embed): EffectivePermissions {
   const p = claims.permissions
   const a = embed.accessSettings
   const tokenFilter = claims.params.accessPermissions?.isAllowEndUserDashboardFilter
+  /** The embed allows it AND the token does not turn it off (an omitted flag inherits). */
+  const both = (embedAllows: boolean | undefined, tokenFlag: boolean | undefined) =>
+    embedAllows === true && tokenFlag !== false
   return {
     download: p.isEnableDownloadMetrics === true,
     underlyingData: p.isEnableUnderlyingData === true && a.isAllowUnderlyingData !== false,
     endUserDashboardFilter: (tokenFilter ?? true) && a.isAllowEndUserDashboardFilter !== false,
     showSideBar: p.isShowSideBar !== false,
     showDashboardName: p.isShowDashboardName !== false,
-    customizeLayout: p.isEnableCustomizeLayout === true && a.isAllowMetricLayoutChange === true,
-    metricCreation: p.isDisableMetricCreation !== true && a.isAllowMetricCreation === true,
+    metricCreation: a.isAllowMetricCreation === true && p.isDisableMetricCreation !== true,
+    metricCreationMode: a.metricCreationMode ?? 'DRAG_DROP',
+    metricUpdate: both(a.isAllowMetricUpdate, p.isEnableMetricUpdation),
+    metricDeletion: both(a.isAllowMetricDeletion, p.isEnableManageMetrics),
+    manageMetrics: both(a.isAllowManageMetrics, p.isEnableManageMetrics),
+    archiveMetrics: both(a.isAllowManageMetrics, p.isEnableArchiveMetrics),
+    customizeLayout: both(a.isAllowMetricLayoutChange, p.isEnableCustomizeLayout),
+    dashboardViews: both(a.isAllowCreateDashboardView, p.isEnableCreateDashboardView),
+    emailReports: a.isAllowEmailReports === true,
+    aiPilot: a.isAllowAiPilot === true,
+  }
+}
+
+/** 403 INSUFFICIENT_PERMISSIONS unless the embed and the token both allow `capability`. */
+export function requireCapability(claims: GuestClaims, embed: Embed, capability: Capability, what: string): void {
+  if (!effective(claims, embed)[capability]) {
+    throw new ApiError('INSUFFICIENT_PERMISSIONS', 403, `${what} is not allowed for this embed and token`)
   }
 }
 

@@ -4,10 +4,12 @@ import { notFound } from '../../plugins/app/error-handler.js'
 import { DashboardFilterSchema, LayoutItemSchema, MetricFormatsSchema } from '../../query/document-schema.js'
 import { documentedAs } from '../../schemas/openapi.js'
 import { MetricQueryResult, RuntimeQueryBody } from '../../schemas/query.js'
+import { RuntimeView } from '../../schemas/self-serve-layout.js'
 import { fieldsError } from '../../validation/fields.js'
 import { sendResult } from '../metric-result.js'
 import { corsForGuests } from './cors.js'
 import { docs } from './runtime.docs.js'
+import selfServeLayout from './self-serve-layout.js'
 
 const Params = Type.Object({ embedId: Type.String({ minLength: 1, maxLength: 200 }) })
 const MetricParams = Type.Object({
@@ -36,6 +38,7 @@ const RuntimeEmbed = Type.Object({
       ),
     ),
     layout: Type.Immutable(Type.Array(LayoutItemSchema)),
+    customLayout: Type.Boolean({ description: 'A saved layout (the tenant’s or the user’s) is in effect' }),
   }),
   metrics: Type.Immutable(
     Type.Array(
@@ -51,6 +54,9 @@ const RuntimeEmbed = Type.Object({
         ),
       }),
     ),
+  ),
+  views: Type.Immutable(
+    Type.Array(RuntimeView, { description: "The token's saved views ([] without the views permission)" }),
   ),
   permissions: Type.Object(
     {
@@ -86,6 +92,7 @@ const runtime: FastifyPluginAsyncTypebox = async (app) => {
   // Preflights: answered by the CORS hook before any token check.
   app.options('/*', { schema: { hide: true } }, async (_request, reply) => reply.status(204).send())
   await app.register(routes)
+  await app.register(selfServeLayout)
 }
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {

@@ -2,9 +2,13 @@ import type { GuestClaims } from '../../auth/principal.js'
 import { ApiError, badRequest } from '../../errors.js'
 import type { DashboardFilter, LayoutItem, Metric, MetricFormats } from '../../query/document.js'
 import { filterKey } from '../../query/filters.js'
+import type { Store } from '../../store/store.js'
 import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
 import type { Embed, Embeds } from '../embeds/embeds.js'
 import type { MetricQueries, MetricResult } from '../query/metric-queries.js'
+import { endUserKey, readEndUserState } from '../self-serve/end-user-state.js'
+import { resolveLayout } from '../self-serve/layout-grid.js'
+import { type RuntimeView, runtimeView } from '../self-serve/view-shape.js'
 import { csvHeaders, toCsv } from './csv.js'
 
 /**
@@ -44,11 +48,23 @@ export interface RuntimeEmbed {
     readonly dashboardId: string
     readonly name: string
     readonly filters: readonly (DashboardFilter & PinnedFilter)[]
+    /** The user's saved layout, else the tenant's, else the company's; visible metrics it lacks appended. */
     readonly layout: readonly LayoutItem[]
+    /** A saved (user or tenant) layout is in effect. */
+    readonly customLayout: boolean
   }
   readonly metrics: readonly RuntimeMetric[]
+  /** The token's saved views ([] without the views permission). */
+  readonly views: readonly RuntimeView[]
   readonly permissions: EffectivePermissions
   readonly timezone: string
+}
+
+/** An embed a token may open, its dashboard, and the ids of the metrics the token sees (document order). */
+export interface RuntimeContext {
+  readonly embed: Embed
+  readonly dashboard: Dashboard
+  readonly metricIds: readonly string[]
 }
 
 /**
@@ -105,10 +121,11 @@ export class Runtime {
     private readonly embeds: Embeds,
     private readonly dashboards: Dashboards,
     private readonly queries: MetricQueries,
+    private readonly store: Store,
   ) {}
 
   async load(claims: GuestClaims, id: string): Promise<RuntimeEmbed> {
-    const { embed, dashboard } = await this.open(claims, id)
+    const { embed, dashboard, metricIds } = await this.context(claims, id)
     const permissions = effective(claims, embed)
     const hidden = hiddenFilters(claims)
     const pinned = pinnedValues(claims, dashboard)
@@ -118,7 +135,13 @@ export class Runtime {
         const pin = pinned.get(filterKey(f.name)) ?? (f.label ? pinned.get(filterKey(f.label)) : undefined)
         return pin ? { ...f, ...shownPin(pin) } : f
       })
-    const visible = new Set(visibleMetrics(claims, embed, dashboard).map((m) => m.metricId))
+    const visible = new Set(metricIds)
+    // what end users saved lives on dashboard embeds (a metric embed shows one card, no filters)
+    const state =
+      embed.embedType === 'dashboard'
+        ? await readEndUserState(this.store.db, endUserKey(claims, embed), permissions.dashboardViews)
+        : { saved: {}, views: [] }
+    const { layout, customLayout } = resolveLayout(state.saved, dashboard.document.layout ?? [], metricIds)
     return {
       embedId: embed.embedId,
       embedType: embed.embedType,
@@ -127,12 +150,23 @@ export class Runtime {
         dashboardId: dashboard.dashboardId,
         name: dashboard.name,
         filters: embed.embedType === 'metric' ? [] : filters,
-        layout: (dashboard.document.layout ?? []).filter((l) => visible.has(l.metricId)),
+        layout,
+        customLayout,
       },
       metrics: dashboard.document.metrics.filter((m) => visible.has(m.metricId)).map(runtimeMetric),
+      views: state.views.map((row) => runtimeView(row, dashboard.document.filters ?? [], hidden, metricIds)),
       permissions,
       timezone: claims.params.timezone ?? 'UTC',
     }
+  }
+
+  /**
+   * What every self-serve route starts from: the embed the token may open (allowedEmbeds → 403,
+   * gone → 401), its dashboard, and the metrics the token sees.
+   */
+  async context(claims: GuestClaims, id: string): Promise<RuntimeContext> {
+    const { embed, dashboard } = await this.open(claims, id)
+    return { embed, dashboard, metricIds: visibleMetrics(claims, embed, dashboard).map((m) => m.metricId) }
   }
 
   async query(claims: GuestClaims, id: string, request: RuntimeQuery): Promise<MetricResult> {
@@ -278,9 +312,8 @@ export function requireCapability(claims: GuestClaims, embed: Embed, capability:
   }
 }
 
-/** The dashboard filters the token pins (dashboardAppFilters), by lower-cased name or label. */
 /** Whether the token's hideDashboardFilters hides a filter (by its name or its label). */
-function hiddenFilters(claims: GuestClaims): (f: { readonly name: string; readonly label?: string }) => boolean {
+export function hiddenFilters(claims: GuestClaims): (f: { readonly name: string; readonly label?: string }) => boolean {
   const hidden = new Set((claims.params.hideDashboardFilters ?? []).map(filterKey))
   return (f) => hidden.has(filterKey(f.name)) || (f.label !== undefined && hidden.has(filterKey(f.label)))
 }
@@ -291,6 +324,7 @@ function shownPin(pin: { value: unknown; isShowOnUrl: boolean }): PinnedFilter {
   return { locked: true, ...(shown ? { pinned: pin.value } : {}), isShowOnUrl: pin.isShowOnUrl }
 }
 
+/** The dashboard filters the token pins (dashboardAppFilters), by lower-cased name or label. */
 function pinnedValues(
   claims: GuestClaims,
   dashboard: Dashboard,
@@ -306,7 +340,7 @@ function pinnedValues(
 }
 
 /** dashboardFilterColumns (token first, else embed): the only columns the end user may filter. */
-function checkFilterColumns(
+export function checkFilterColumns(
   claims: GuestClaims,
   embed: Embed,
   dashboard: Dashboard,

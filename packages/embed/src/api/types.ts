@@ -89,11 +89,25 @@ export interface RuntimeEmbed {
     readonly dashboardId: string
     readonly name: string
     readonly filters: readonly RuntimeFilter[]
+    /** The user's saved layout, else the tenant's, else the company's; visible metrics it lacks appended. */
     readonly layout: readonly LayoutItem[]
+    /** A saved (tenant or user) layout is in effect: "reset to the company's layout" applies. */
+    readonly customLayout: boolean
   }
   readonly metrics: readonly RuntimeMetric[]
+  /** The token's saved views; [] without the views permission. */
+  readonly views: readonly SavedView[]
   readonly permissions: Permissions
   readonly timezone: string
+}
+
+/** A saved dashboard view (PUT/POST under the runtime path, DESIGN.md §2.8). */
+export interface SavedView {
+  readonly viewId: string
+  readonly name: string
+  /** Dashboard filter name → value, as a query's dashboardFilter. */
+  readonly filters: Readonly<Record<string, unknown>>
+  readonly layout?: readonly LayoutItem[]
 }
 
 export interface ColumnMeta {

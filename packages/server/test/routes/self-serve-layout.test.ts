@@ -147,6 +147,18 @@ describe.skipIf(!hasPg).each(storeKinds)('self-serve layout and views on %s', (s
     await resetLayout(globexU1)
   })
 
+  it('a page on another, whitelisted origin may PUT and DELETE (the CORS preflight allows them)', async () => {
+    await a.ok('PUT', '/api/v2/data-app/whitelist-domains', a.dataAppKey, { domains: ['app.example.com'] })
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: `/api/v2/embed/runtime/${a.embedId}/layout`,
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'PUT' },
+    })
+    expect(preflight.statusCode).toBe(204)
+    const methods = String(preflight.headers['access-control-allow-methods']).split(/,\s*/)
+    expect(methods).toEqual(expect.arrayContaining(['GET', 'POST', 'PUT', 'DELETE']))
+  })
+
   describe('each route is refused by the embed setting and, separately, by the token flag', () => {
     const routes = {
       customizeLayout: {

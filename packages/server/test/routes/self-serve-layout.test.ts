@@ -3,7 +3,9 @@
  * (GET/POST /views, DELETE /views/:viewId), keyed by dashboard, data app, clientId and
  * userIdentifier, overlaid on the company's dashboard by the load.
  */
+import { CompiledQuery, sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { savedLayoutsQuery, viewsQuery } from '../../src/services/self-serve/end-user-state.js'
 import { ACCESS, salesDocument } from '../helpers/analytics.js'
 import { storeKinds } from '../helpers/app.js'
 import { expectError } from '../helpers/expect-error.js'
@@ -421,6 +423,80 @@ describe.skipIf(!hasPg).each(storeKinds)('self-serve layout and views on %s', (s
       await resetLayout(token)
     } finally {
       await a.ok('DELETE', `/api/v2/data-app/embeds?embedId=${embedId}`, a.dataAppKey)
+    }
+  })
+
+  it('with 10,000 tenants stored, the load reads its layouts and views through the keys’ indexes (no scan)', async () => {
+    const db = t.app.services.store.db
+    const embed = await db
+      .selectFrom('embeds')
+      .select(['dashboard_row_id', 'data_app_id'])
+      .where('embed_id', '=', a.embedId)
+      .executeTakeFirstOrThrow()
+    const base = { dashboard_row_id: embed.dashboard_row_id, data_app_id: embed.data_app_id }
+    const layout = (n: number) => JSON.stringify([item('orders_by_month', 0, n % 10, 12, 3)])
+    for (let start = 0; start < 10_000; start += 500) {
+      const tenants = Array.from({ length: 500 }, (_, i) => `tenant${start + i}`)
+      await db
+        .insertInto('end_user_layouts')
+        .values(
+          tenants.map((client_id, i) => ({
+            ...base,
+            client_id,
+            user_identifier: '',
+            layout: layout(start + i),
+            updated_at: 'now',
+          })),
+        )
+        .execute()
+      await db
+        .insertInto('dashboard_views')
+        .values(
+          tenants.map((client_id) => ({
+            ...base,
+            client_id,
+            user_identifier: '',
+            view_id: `v_${client_id}`,
+            name: 'a view',
+            filters: '{}',
+            layout: null,
+            created_at: 'now',
+          })),
+        )
+        .execute()
+    }
+    try {
+      if (store === 'postgres')
+        await sql`analyze end_user_layouts; analyze dashboard_views`.execute(db).catch(() => undefined)
+      const key = {
+        dashboardRowId: base.dashboard_row_id,
+        dataAppId: base.data_app_id,
+        clientId: 'tenant5003',
+        userIdentifier: 'u1',
+      }
+      for (const query of [savedLayoutsQuery(db, key), viewsQuery(db, key)]) {
+        const compiled = query.compile()
+        const explain = store === 'postgres' ? 'explain ' : 'explain query plan '
+        const plan = await db.executeQuery<Record<string, unknown>>(
+          CompiledQuery.raw(explain + compiled.sql, [...compiled.parameters]),
+        )
+        const text = plan.rows.map((r) => String(r.detail ?? r['QUERY PLAN'])).join('\n')
+        if (store === 'postgres') {
+          expect(text).toMatch(/Index/)
+          expect(text).not.toMatch(/Seq Scan/)
+        } else {
+          expect(text).toMatch(/SEARCH (end_user_layouts|dashboard_views) USING (INDEX|PRIMARY KEY)/)
+          expect(text).not.toMatch(/SCAN (end_user_layouts|dashboard_views)\b(?! USING)/)
+        }
+      }
+      // and the tenants get their own
+      const loaded = await load(await mint('tenant5003'))
+      expect(loaded.dashboard.layout[0]).toEqual(item('orders_by_month', 0, 3, 12, 3))
+      expect(loaded.views.map((v) => v.viewId)).toEqual(['v_tenant5003'])
+      expect((await load(await mint('untouched'))).dashboard).toMatchObject({ layout: COMPANY, customLayout: false })
+    } finally {
+      await db.deleteFrom('end_user_layouts').where('client_id', 'like', 'tenant%').execute()
+      await db.deleteFrom('dashboard_views').where('client_id', 'like', 'tenant%').execute()
     }
   })
 

@@ -43,16 +43,8 @@ export async function readEndUserState(
   key: EndUserKey,
   withViews: boolean,
 ): Promise<EndUserState> {
-  const users = key.userIdentifier === '' ? [''] : ['', key.userIdentifier]
   const [layouts, views] = await Promise.all([
-    db
-      .selectFrom('end_user_layouts')
-      .select(['user_identifier', 'layout'])
-      .where('dashboard_row_id', '=', key.dashboardRowId)
-      .where('data_app_id', '=', key.dataAppId)
-      .where('client_id', '=', key.clientId)
-      .where('user_identifier', 'in', users)
-      .execute(),
+    savedLayoutsQuery(db, key).execute(),
     withViews ? viewsOf(db, key) : Promise.resolve([]),
   ])
   const parse = (who: string) => {
@@ -65,8 +57,25 @@ export async function readEndUserState(
   }
 }
 
+/** The tenant's and (with a userIdentifier) the user's saved layout: one range of the primary key. */
+export function savedLayoutsQuery(db: Kysely<Database>, key: EndUserKey) {
+  const users = key.userIdentifier === '' ? [''] : ['', key.userIdentifier]
+  return db
+    .selectFrom('end_user_layouts')
+    .select(['user_identifier', 'layout'])
+    .where('dashboard_row_id', '=', key.dashboardRowId)
+    .where('data_app_id', '=', key.dataAppId)
+    .where('client_id', '=', key.clientId)
+    .where('user_identifier', 'in', users)
+}
+
 /** The views saved under exactly this key, oldest first. */
 export function viewsOf(db: Kysely<Database>, key: EndUserKey): Promise<DashboardViewRow[]> {
+  return viewsQuery(db, key).execute()
+}
+
+/** The views of exactly this key: one range of their unique (key, name) index. */
+export function viewsQuery(db: Kysely<Database>, key: EndUserKey) {
   return db
     .selectFrom('dashboard_views')
     .selectAll()
@@ -76,7 +85,6 @@ export function viewsOf(db: Kysely<Database>, key: EndUserKey): Promise<Dashboar
     .where('user_identifier', '=', key.userIdentifier)
     .orderBy('created_at')
     .orderBy('view_id')
-    .execute()
 }
 
 /**

@@ -15,6 +15,7 @@ import type {
   RuntimeFilter,
   RuntimeMetric,
   RuntimeQuery,
+  RuntimeView,
 } from '@strata/contract'
 
 export type { ChartType, ColumnFormat, FilterType, LayoutItem, RuntimeEmbed, RuntimeFilter, RuntimeMetric }
@@ -24,6 +25,9 @@ export type ChartConfig = Chart
 
 /** What the browser may do with this embed (the token's permissions AND the embed's settings). */
 export type Permissions = EffectivePermissions
+
+/** A saved dashboard view (GET/POST /views under the runtime path, DESIGN.md §2.8). */
+export type SavedView = RuntimeView
 
 export type Row = Readonly<Record<string, unknown>>
 

@@ -20,6 +20,8 @@ import { GuestTokens } from './guest-tokens/guest-tokens.js'
 import { MetricQueries } from './query/metric-queries.js'
 import { Sources } from './query/sources.js'
 import { Runtime } from './runtime/runtime.js'
+import { EndUserMetricStore } from './self-serve/metric-store.js'
+import { SelfServeMetrics } from './self-serve/self-serve-metrics.js'
 import { Workspaces } from './workspaces/workspaces.js'
 
 /** Everything the routes call into; built once per app, closed on shutdown. */
@@ -42,6 +44,8 @@ export interface Services {
   readonly guestTokens: GuestTokens
   readonly metricQueries: MetricQueries
   readonly runtime: Runtime
+  readonly selfServeMetrics: SelfServeMetrics
+  readonly endUserMetrics: EndUserMetricStore
   close(): Promise<void>
 }
 
@@ -94,7 +98,9 @@ export async function createServices(config: Config): Promise<Services> {
     },
     (document, workspace) => metricQueries.probe(document, workspace),
   )
-  const embeds = new Embeds(store, workspaces, dashboards, datamarts, bus)
+  const endUserMetrics = new EndUserMetricStore(store)
+  const embeds = new Embeds(store, workspaces, dashboards, datamarts, bus, endUserMetrics)
+  const runtime = new Runtime(embeds, dashboards, metricQueries, endUserMetrics, workspaces, sources)
   const dataApps = new DataApps(store, bus)
   const guestTokens = new GuestTokens(
     store,
@@ -120,7 +126,9 @@ export async function createServices(config: Config): Promise<Services> {
     embeds,
     guestTokens,
     metricQueries,
-    runtime: new Runtime(embeds, dashboards, metricQueries),
+    runtime,
+    selfServeMetrics: new SelfServeMetrics(runtime, endUserMetrics, workspaces, sources),
+    endUserMetrics,
     async close() {
       guestTokens.close()
       bus.close()

@@ -4,10 +4,12 @@ import { notFound } from '../../plugins/app/error-handler.js'
 import { DashboardFilterSchema, LayoutItemSchema, MetricFormatsSchema } from '../../query/document-schema.js'
 import { documentedAs } from '../../schemas/openapi.js'
 import { MetricQueryResult, RuntimeQueryBody } from '../../schemas/query.js'
+import { EndUserMetricDefinition } from '../../schemas/self-serve.js'
 import { fieldsError } from '../../validation/fields.js'
 import { sendResult } from '../metric-result.js'
 import { corsForGuests } from './cors.js'
 import { docs } from './runtime.docs.js'
+import selfServeMetrics from './self-serve-metrics.js'
 
 const Params = Type.Object({ embedId: Type.String({ minLength: 1, maxLength: 200 }) })
 const MetricParams = Type.Object({
@@ -49,8 +51,21 @@ const RuntimeEmbed = Type.Object({
             description: 'Dimension name → its timeGrain (hour, day, week, month, quarter, year), for axis labels',
           }),
         ),
+        origin: Type.Union([Type.Literal('company'), Type.Literal('tenant')], {
+          description:
+            "company: authored in the dashboard (this tenant's own version of one included); tenant: made by an end user",
+        }),
+        isPublished: Type.Boolean(),
+        visibility: Type.Union([Type.Literal('shared'), Type.Literal('private')]),
+        createdByUser: Type.Union([Type.String(), Type.Null()]),
+        definition: Type.Optional(EndUserMetricDefinition),
       }),
     ),
+  ),
+  archivedMetrics: Type.Immutable(
+    Type.Array(Type.Object({ metricId: Type.String(), name: Type.String() }), {
+      description: 'Archived for or by this tenant, to restore from',
+    }),
   ),
   permissions: Type.Object(
     {
@@ -92,6 +107,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.services.runtime
   requireGuestToken(app)
   const claims = (request: Parameters<typeof principalOf>[0]) => principalOf(request, 'guest').claims
+  await app.register(selfServeMetrics)
 
   app.get(
     '/:embedId',

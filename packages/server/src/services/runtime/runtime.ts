@@ -2,9 +2,16 @@ import type { GuestClaims } from '../../auth/principal.js'
 import { ApiError, badRequest } from '../../errors.js'
 import type { DashboardFilter, LayoutItem, Metric, MetricFormats } from '../../query/document.js'
 import { filterKey } from '../../query/filters.js'
+import type { EndUserMetricDefinition } from '../../schemas/self-serve.js'
 import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
 import type { Embed, Embeds } from '../embeds/embeds.js'
-import type { MetricQueries, MetricResult } from '../query/metric-queries.js'
+import type { MetricQueries, MetricRequest, MetricResult } from '../query/metric-queries.js'
+import type { Sources } from '../query/sources.js'
+import { definitionOf } from '../self-serve/definition.js'
+import type { EndUserMetricStore } from '../self-serve/metric-store.js'
+import { inheritedRls, type Overlay, overlay, withAppended } from '../self-serve/overlay.js'
+import { visibleModel } from '../self-serve/visible-model.js'
+import type { Workspaces } from '../workspaces/workspaces.js'
 import { csvHeaders, toCsv } from './csv.js'
 
 /**
@@ -47,8 +54,20 @@ export interface RuntimeEmbed {
     readonly layout: readonly LayoutItem[]
   }
   readonly metrics: readonly RuntimeMetric[]
+  /** Metrics archived for or by this tenant, to restore from (DESIGN.md §2.8). */
+  readonly archivedMetrics: readonly { readonly metricId: string; readonly name: string }[]
   readonly permissions: EffectivePermissions
   readonly timezone: string
+}
+
+/** An embed opened for a token: the embed, the company's dashboard, and the token's overlay on it. */
+export interface Opened {
+  readonly embed: Embed
+  /** The company's dashboard (its document as authored). */
+  readonly company: Dashboard
+  /** The effective dashboard: the company's with this token's metric set (self-serve/overlay.ts). */
+  readonly dashboard: Dashboard
+  readonly overlay: Overlay
 }
 
 /**
@@ -63,18 +82,31 @@ export interface RuntimeMetric {
   readonly formats?: MetricFormats
   /** Dimension name → its `timeGrain` (only dimensions that have one; absent when none). */
   readonly timeGrains?: Readonly<Record<string, string>>
+  /** company: authored in the dashboard (a tenant's own version of one included); tenant: made by an end user. */
+  readonly origin: 'company' | 'tenant'
+  readonly isPublished: boolean
+  readonly visibility: 'shared' | 'private'
+  readonly createdByUser: string | null
+  /** What the builder edits: with the update permission, for a query metric within the visible model. */
+  readonly definition?: EndUserMetricDefinition
 }
 
-function runtimeMetric(m: Metric): RuntimeMetric {
+function runtimeMetric(m: Metric, o: Overlay, definition: EndUserMetricDefinition | undefined): RuntimeMetric {
   const grains = Object.fromEntries(
     (m.query?.dimensions ?? []).flatMap((d) => (d.timeGrain ? [[d.name, d.timeGrain] as const] : [])),
   )
+  const origin = o.origins.get(m.metricId)
   return {
     metricId: m.metricId,
     name: m.name,
     chart: m.chart,
     ...(m.formats ? { formats: m.formats } : {}),
     ...(Object.keys(grains).length ? { timeGrains: grains } : {}),
+    origin: origin?.origin ?? 'company',
+    isPublished: origin?.isPublished ?? true,
+    visibility: origin?.visibility ?? 'shared',
+    createdByUser: origin?.createdByUser ?? null,
+    ...(definition ? { definition } : {}),
   }
 }
 
@@ -105,10 +137,14 @@ export class Runtime {
     private readonly embeds: Embeds,
     private readonly dashboards: Dashboards,
     private readonly queries: MetricQueries,
+    private readonly tenantMetrics: EndUserMetricStore,
+    private readonly workspaces: Workspaces,
+    private readonly sources: Sources,
   ) {}
 
   async load(claims: GuestClaims, id: string): Promise<RuntimeEmbed> {
-    const { embed, dashboard } = await this.open(claims, id)
+    const opened = await this.open(claims, id)
+    const { embed, dashboard } = opened
     const permissions = effective(claims, embed)
     const hidden = hiddenFilters(claims)
     const pinned = pinnedValues(claims, dashboard)
@@ -118,7 +154,9 @@ export class Runtime {
         const pin = pinned.get(filterKey(f.name)) ?? (f.label ? pinned.get(filterKey(f.label)) : undefined)
         return pin ? { ...f, ...shownPin(pin) } : f
       })
-    const visible = new Set(visibleMetrics(claims, embed, dashboard).map((m) => m.metricId))
+    const shown = visibleMetrics(claims, embed, dashboard)
+    const visible = new Set(shown.map((m) => m.metricId))
+    const definitions = permissions.metricUpdate ? await this.definitions(claims, opened, shown) : undefined
     return {
       embedId: embed.embedId,
       embedType: embed.embedType,
@@ -127,9 +165,10 @@ export class Runtime {
         dashboardId: dashboard.dashboardId,
         name: dashboard.name,
         filters: embed.embedType === 'metric' ? [] : filters,
-        layout: (dashboard.document.layout ?? []).filter((l) => visible.has(l.metricId)),
+        layout: withAppended(dashboard.document.layout ?? [], [...visible]),
       },
-      metrics: dashboard.document.metrics.filter((m) => visible.has(m.metricId)).map(runtimeMetric),
+      metrics: shown.map((m) => runtimeMetric(m, opened.overlay, definitions?.get(m.metricId))),
+      archivedMetrics: opened.overlay.archived,
       permissions,
       timezone: claims.params.timezone ?? 'UTC',
     }
@@ -137,6 +176,26 @@ export class Runtime {
 
   async query(claims: GuestClaims, id: string, request: RuntimeQuery): Promise<MetricResult> {
     return this.run(claims, await this.open(claims, id), request)
+  }
+
+  /** The definitions the builder may edit, by metricId (only those within the visible model). */
+  private async definitions(
+    claims: GuestClaims,
+    { embed, company }: Opened,
+    shown: readonly Metric[],
+  ): Promise<Map<string, EndUserMetricDefinition>> {
+    const workspace = await this.workspaces.get(company.workspaceId)
+    const source = await this.sources.resolve(workspace, {
+      datasourceName: claims.datasourceName,
+      dataMartName: claims.datamartName,
+    })
+    const visible = visibleModel(source, embed)
+    const out = new Map<string, EndUserMetricDefinition>()
+    for (const m of shown) {
+      const definition = definitionOf(m, visible)
+      if (definition) out.set(m.metricId, definition)
+    }
+    return out
   }
 
   /** The rows behind a metric, only with the underlying-data permission; same tenancy as `query`. */
@@ -167,15 +226,29 @@ export class Runtime {
     return result.truncated ? { csv, truncated: true } : { csv }
   }
 
-  /** Every data path: the metric must be visible to the token; filters only narrow. */
-  private async run(
+  /**
+   * Every data path: the metric must be visible to the token; filters only narrow. An end
+   * user's definition (a tenant metric or version) carries no RLS declarations of its own: the
+   * token's RLS applies to it as restrictions (overlay.ts inheritedRls).
+   */
+  async run(claims: GuestClaims, opened: Opened, request: RuntimeQuery, underlying = false): Promise<MetricResult> {
+    return this.queries.run(this.metricRequest(claims, opened, request, underlying))
+  }
+
+  /** Compiles what `run` would run (tenancy, RLS, locked filters) and runs nothing. */
+  async check(claims: GuestClaims, opened: Opened, request: RuntimeQuery): Promise<void> {
+    await this.queries.check(this.metricRequest(claims, opened, request, false))
+  }
+
+  private metricRequest(
     claims: GuestClaims,
-    { embed, dashboard }: { embed: Embed; dashboard: Dashboard },
+    opened: Opened,
     request: RuntimeQuery,
-    underlying = false,
-  ): Promise<MetricResult> {
+    underlying: boolean,
+  ): MetricRequest {
+    const { embed, dashboard } = opened
     if (!visibleMetrics(claims, embed, dashboard).some((m) => m.metricId === request.metricId)) {
-      throw new ApiError('EMBED_PARAM_ERROR', 400, `Metric ${request.metricId} is not in embed ${embed.embedId}`)
+      throw notInEmbed(request.metricId, embed)
     }
     const permissions = effective(claims, embed)
     const dashboardFilter = request.dashboardFilter ?? {}
@@ -192,12 +265,14 @@ export class Runtime {
     const dashboardAppFilters = claims.params.dashboardAppFilters?.find(
       (f) => f.dashboardId === dashboard.dashboardId,
     )?.values
-    return this.queries.run({
+    const endUser = opened.overlay.origins.get(request.metricId)?.endUserDefined === true
+    return {
       embed,
       dashboard,
       metricId: request.metricId,
       clientId: claims.clientId,
-      rls: byMetric(claims.params.rlsSettings) ?? {},
+      rls: endUser ? {} : (byMetric(claims.params.rlsSettings) ?? {}),
+      ...(endUser ? { restrictions: inheritedRls(claims, opened.company.document.metrics) } : {}),
       filters: {
         ...(appFilters ? { appFilters } : {}),
         ...(dashboardAppFilters ? { dashboardAppFilters } : {}),
@@ -209,11 +284,24 @@ export class Runtime {
       hints: { datasourceName: claims.datasourceName, dataMartName: claims.datamartName },
       pageNumber: request.pageNumber,
       underlying,
-    })
+    }
   }
 
-  /** allowedEmbeds → 403; an embed that is gone (or of another data app) → 401. */
-  private async open(claims: GuestClaims, id: string): Promise<{ embed: Embed; dashboard: Dashboard }> {
+  /**
+   * allowedEmbeds → 403; an embed that is gone (or of another data app) → 401. Then the
+   * token's overlay: this tenant's rows in one indexed read (metric-store.ts forTenant).
+   */
+  async open(claims: GuestClaims, id: string): Promise<Opened> {
+    const { embed, dashboard } = await this.resolve(claims, id)
+    const tenant = await this.tenantMetrics.forTenant(
+      { dashboardRowId: dashboard.id, dataAppId: embed.dataAppId, clientId: claims.clientId },
+      claims.params.userIdentifier,
+    )
+    const o = overlay(dashboard, tenant, claims)
+    return { embed, company: dashboard, dashboard: o.dashboard, overlay: o }
+  }
+
+  private async resolve(claims: GuestClaims, id: string): Promise<{ embed: Embed; dashboard: Dashboard }> {
     const allowed = claims.params.allowedEmbeds
     const embed = await this.embeds.resolve(claims.dataAppId, id)
     const dashboard = embed && (await this.dashboards.get(embed.dashboardRowId))
@@ -229,11 +317,15 @@ export class Runtime {
   }
 }
 
+/** The one answer for a metric this token cannot see, whether or not it exists elsewhere. */
+export const notInEmbed = (metricId: string, embed: Embed): ApiError =>
+  new ApiError('EMBED_PARAM_ERROR', 400, `Metric ${metricId} is not in embed ${embed.embedId}`)
+
 /**
  * The metrics this token may see: the embed's (a metric embed has one), shared or created by
  * the token's client, and private or unpublished ones only for the user who created them.
  */
-function visibleMetrics(claims: GuestClaims, embed: Embed, dashboard: Dashboard): readonly Metric[] {
+export function visibleMetrics(claims: GuestClaims, embed: Embed, dashboard: Dashboard): readonly Metric[] {
   const user = claims.params.userIdentifier
   const own = (m: Metric) => m.createdByUser != null && m.createdByUser === user
   return dashboard.document.metrics.filter(

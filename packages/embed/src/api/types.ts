@@ -61,6 +61,44 @@ export interface RuntimeMetric {
   readonly formats?: Readonly<Record<string, ColumnFormat>>
   /** Dimension name → its time grain, for dimensions that have one (axis labels by grain). */
   readonly timeGrains?: Readonly<Record<string, TimeGrain | string>>
+  /** company: in the dashboard (a tenant's own version of one included); tenant: made by an end user. */
+  readonly origin: 'company' | 'tenant'
+  readonly isPublished: boolean
+  readonly visibility: 'shared' | 'private'
+  /** The creator's userIdentifier; null for the company's metrics and those made without one. */
+  readonly createdByUser: string | null
+  /** What the builder edits: with the update permission, for a structured metric within the visible model. */
+  readonly definition?: MetricDefinition
+}
+
+/** A metric as an end user defines it (the server's schemas/self-serve.ts EndUserMetricDefinition): never SQL. */
+export interface MetricDefinition {
+  readonly name: string
+  readonly chart: { readonly type: ChartType; readonly x?: string; readonly y?: readonly string[] }
+  readonly query: {
+    readonly from: string
+    readonly measures?: readonly {
+      readonly name: string
+      readonly aggregate: 'sum' | 'count' | 'count-distinct' | 'avg' | 'min' | 'max'
+      readonly column?: string
+      readonly table?: string
+    }[]
+    readonly dimensions?: readonly {
+      readonly name: string
+      readonly column: string
+      readonly table?: string
+      readonly timeGrain?: TimeGrain
+    }[]
+    readonly where?: readonly {
+      readonly column: string
+      readonly table?: string
+      readonly operator: string
+      readonly values?: readonly (string | number | boolean | null)[]
+    }[]
+    readonly orderBy?: readonly { readonly name: string; readonly direction: 'asc' | 'desc' }[]
+    readonly limit?: number
+  }
+  readonly formats?: Readonly<Record<string, ColumnFormat>>
 }
 
 export interface Permissions {
@@ -92,6 +130,8 @@ export interface RuntimeEmbed {
     readonly layout: readonly LayoutItem[]
   }
   readonly metrics: readonly RuntimeMetric[]
+  /** Metrics archived for this tenant (or by this user), to restore from. */
+  readonly archivedMetrics: readonly { readonly metricId: string; readonly name: string }[]
   readonly permissions: Permissions
   readonly timezone: string
 }

@@ -21,6 +21,7 @@ import { MetricQueries } from './query/metric-queries.js'
 import { Sources } from './query/sources.js'
 import { Runtime } from './runtime/runtime.js'
 import { EndUserMetricStore } from './self-serve/metric-store.js'
+import { revalidateEndUserMetrics } from './self-serve/revalidate.js'
 import { SelfServeMetrics } from './self-serve/self-serve-metrics.js'
 import { Workspaces } from './workspaces/workspaces.js'
 
@@ -79,6 +80,7 @@ export async function createServices(config: Config): Promise<Services> {
     cacheTtlMs: config.resultCacheTtlMs,
     redis,
   })
+  const endUserMetrics = new EndUserMetricStore(store)
   const dashboards = new Dashboards(
     store,
     workspaces,
@@ -97,8 +99,9 @@ export async function createServices(config: Config): Promise<Services> {
       }
     },
     (document, workspace) => metricQueries.probe(document, workspace),
+    async (dashboardRowId, document, workspace) =>
+      revalidateEndUserMetrics(endUserMetrics, dashboardRowId, document, await sources.resolve(workspace)),
   )
-  const endUserMetrics = new EndUserMetricStore(store)
   const embeds = new Embeds(store, workspaces, dashboards, datamarts, bus, endUserMetrics)
   const runtime = new Runtime(embeds, dashboards, metricQueries, endUserMetrics, workspaces, sources)
   const dataApps = new DataApps(store, bus)

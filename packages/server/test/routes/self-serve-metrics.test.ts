@@ -24,7 +24,7 @@ const FULL = {
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
 describe.skipIf(!hasPg).each(storeKinds)('self-serve metrics on %s', (store) => {
-  const { wh, a } = useAnalytics(store)
+  const { wh, t, a } = useAnalytics(store)
 
   const embedWith = async (accessSettings: object): Promise<string> =>
     (
@@ -422,6 +422,117 @@ describe.skipIf(!hasPg).each(storeKinds)('self-serve metrics on %s', (store) => 
     await ok('POST', embed, `/metrics/${secret}/publish`, alice)
     expect(await loadedBy(bob)).toMatchObject({ visibility: 'shared', isPublished: true, createdByUser: 'alice' })
     expectError(await rt('POST', embed, '/metrics/revenue/publish', alice), 400, 'INVALID_REQUEST_BODY', /company/)
+  })
+
+  it('a new version of the company dashboard keeps valid end-user metrics, drops the others and reports them', async () => {
+    const embed = await embedWith(FULL)
+    const acme = await tokenFor('acme')
+    const globex = await tokenFor('globex')
+    const byCountry = await create(embed, acme, {
+      metric: {
+        name: 'Orders by country',
+        chart: { type: 'bar', x: 'country', y: ['orders'] },
+        query: {
+          from: `${wh.schema}.orders`,
+          measures: [{ name: 'orders', aggregate: 'count' }],
+          dimensions: [{ name: 'country', table: `${wh.schema}.customers`, column: 'country' }],
+        },
+      },
+    })
+    const statusOf = await create(embed, globex)
+    await ok('PUT', embed, '/metrics/revenue', acme, {
+      metric: {
+        name: 'Revenue',
+        chart: { type: 'single-value' },
+        query: { from: `${wh.schema}.orders`, measures: [{ name: 'n', aggregate: 'count' }] },
+      },
+    })
+    await ok('PUT', embed, '/metrics/orders_by_month', globex, { metric: byStatus('By status') })
+    // status is hidden from now on; revenue leaves the company's document
+    await a.ok('PUT', '/api/v2/data-app/datamarts', a.serviceToken, {
+      datamartName: 'sales',
+      tableList: [
+        { ...salesTables(wh.schema)[0], columns: [{ name: 'status', isHide: true }] },
+        salesTables(wh.schema)[1],
+      ],
+      relationships: salesRelationships(wh.schema),
+    })
+    const current = (
+      await a.ok('POST', '/api/v2/data-app/export-dashboard', a.serviceToken, {
+        dashboardId: 'sales-overview',
+        workspaceName: 'main',
+      })
+    ).data
+    const updated = await a.ok('PUT', '/api/v2/data-app/dashboard', a.serviceToken, {
+      workspaceName: 'main',
+      dashboardId: 'sales-overview',
+      importDashboardData: {
+        ...current,
+        layout: current.layout.filter((l: { metricId: string }) => l.metricId !== 'revenue'),
+        metrics: current.metrics.filter((m: { metricId: string }) => m.metricId !== 'revenue'),
+      },
+    })
+    expect(updated.data.response.message).toBe('Updated dashboard Sales overview with 2 metrics')
+    const dropped = [...updated.data.droppedEndUserMetrics].sort((x: { metricId: string }, y: { metricId: string }) =>
+      x.metricId.localeCompare(y.metricId),
+    )
+    expect(dropped).toEqual(
+      [
+        {
+          metricId: 'orders_by_month',
+          clientId: 'globex',
+          reason: expect.stringMatching(/^metric\.query\.dimensions\[0\]\.column: no column "status"/),
+        },
+        { metricId: 'revenue', clientId: 'acme', reason: 'the company metric revenue it is a version of is gone' },
+        { metricId: statusOf, clientId: 'globex', reason: expect.stringMatching(/no column "status"/) },
+      ].sort((x, y) => x.metricId.localeCompare(y.metricId)),
+    )
+    const ids = async (token: string) =>
+      (await ok('GET', embed, '', token)).metrics.map((m: { metricId: string }) => m.metricId)
+    expect(await ids(acme)).toEqual(['revenue_by_country', 'orders_by_month', byCountry])
+    expect(await ids(globex)).toEqual(['revenue_by_country', 'orders_by_month'])
+    // globex's version is gone: the company's metric answers again
+    expect((await ok('GET', embed, '', globex)).metrics[1].name).toBe('Orders by month')
+    const again = await a.ok('PUT', '/api/v2/data-app/dashboard', a.serviceToken, {
+      workspaceName: 'main',
+      dashboardId: 'sales-overview',
+      importDashboardData: current,
+    })
+    expect(again.data.droppedEndUserMetrics).toEqual([])
+  })
+
+  it('deleting the last embed of the data app on the dashboard deletes what its end users made there', async () => {
+    const first = await embedWith(FULL)
+    const second = await embedWith(FULL)
+    const acme = await tokenFor('acme')
+    const mine = await create(first, acme)
+    await ok('POST', first, '/metrics/revenue/archive', acme)
+    const count = async () => {
+      const db = t.app.services.store.db
+      const metrics = await db.selectFrom('end_user_metrics').select(db.fn.countAll().as('n')).executeTakeFirstOrThrow()
+      const states = await db
+        .selectFrom('company_metric_states')
+        .select(db.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+      return [Number(metrics.n), Number(states.n)]
+    }
+    expect(await count()).toEqual([1, 1])
+    // the same dashboard through another embed of the data app: the same tenant's metrics
+    expect((await ok('GET', second, '', acme)).metrics.map((m: { metricId: string }) => m.metricId)).toContain(mine)
+    for (const embedId of [first, second]) {
+      await a.ok('DELETE', `/api/v2/data-app/embeds?embedId=${embedId}`, a.dataAppKey)
+      expect(await count()).toEqual([1, 1])
+    }
+    await a.ok('DELETE', `/api/v2/data-app/embeds?embedId=${a.embedId}`, a.dataAppKey)
+    expect(await count()).toEqual([0, 0])
+    const fresh = await embedWith(FULL)
+    const load = await ok('GET', fresh, '', await tokenFor('acme'))
+    expect(load.metrics.map((m: { metricId: string }) => m.metricId)).toEqual([
+      'revenue',
+      'revenue_by_country',
+      'orders_by_month',
+    ])
+    expect(load.archivedMetrics).toEqual([])
   })
 
   describe('each route is allowed by the embed setting AND the token flag, and refused by either alone', () => {

@@ -53,6 +53,55 @@ export interface ColumnFormat {
 
 export type TimeGrain = 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year'
 
+export type Aggregate = 'sum' | 'count' | 'count-distinct' | 'avg' | 'min' | 'max'
+
+export type Operator =
+  | 'eq'
+  | 'neq'
+  | 'gt'
+  | 'gte'
+  | 'lt'
+  | 'lte'
+  | 'in'
+  | 'not-in'
+  | 'between'
+  | 'is-null'
+  | 'is-not-null'
+  | 'contains'
+
+/** The §2.2 query form an end user sends (never SQL). */
+export interface MetricQuery {
+  readonly from: string
+  readonly measures?: readonly {
+    readonly name: string
+    readonly aggregate: Aggregate
+    readonly column?: string
+    readonly table?: string
+  }[]
+  readonly dimensions?: readonly {
+    readonly name: string
+    readonly column: string
+    readonly table?: string
+    readonly timeGrain?: TimeGrain
+  }[]
+  readonly where?: readonly {
+    readonly column: string
+    readonly table?: string
+    readonly operator: Operator
+    readonly values?: readonly (string | number | boolean | null)[]
+  }[]
+  readonly orderBy?: readonly { readonly name: string; readonly direction: 'asc' | 'desc' }[]
+  readonly limit?: number
+}
+
+/** A metric as an end user defines it (the self-serve contract): the server assigns its id. */
+export interface MetricDefinition {
+  readonly name: string
+  readonly chart: { readonly type: ChartType; readonly x?: string; readonly y?: readonly string[] }
+  readonly query: MetricQuery
+  readonly formats?: Readonly<Record<string, ColumnFormat>>
+}
+
 export interface RuntimeMetric {
   readonly metricId: string
   readonly name: string
@@ -61,6 +110,14 @@ export interface RuntimeMetric {
   readonly formats?: Readonly<Record<string, ColumnFormat>>
   /** Dimension name → its time grain, for dimensions that have one (axis labels by grain). */
   readonly timeGrains?: Readonly<Record<string, TimeGrain | string>>
+  /** The company's metric, or one this tenant (or user) made. */
+  readonly origin?: 'company' | 'tenant'
+  readonly isPublished?: boolean
+  /** `private`: this user's own (another user's private metric is never sent). */
+  readonly visibility?: 'shared' | 'private'
+  readonly createdByUser?: string | null
+  /** The end-user definition the builder edits: present when the token may update it. */
+  readonly definition?: MetricDefinition
 }
 
 export interface Permissions {
@@ -94,6 +151,29 @@ export interface RuntimeEmbed {
   readonly metrics: readonly RuntimeMetric[]
   readonly permissions: Permissions
   readonly timezone: string
+  /** Metrics archived by this tenant (or user): they left the dashboard, and can be restored. */
+  readonly archivedMetrics?: readonly { readonly metricId: string; readonly name: string }[]
+  /**
+   * Whether a new metric may be private (the token has a userIdentifier) and is by default
+   * (the dashboard's isAllowPrivateMetricsByDefault). Absent: the builder offers no choice.
+   */
+  readonly privateMetrics?: { readonly available: boolean; readonly byDefault: boolean }
+}
+
+/** The visible model an end user builds on (`GET …/model`). */
+export interface ModelColumn {
+  readonly name: string
+  readonly label: string
+  readonly dataType: DataType | string
+}
+export interface ModelTable {
+  readonly name: string
+  readonly label: string
+  readonly columns: readonly ModelColumn[]
+}
+export interface Model {
+  readonly tables: readonly ModelTable[]
+  readonly relationships: readonly unknown[]
 }
 
 export interface ColumnMeta {

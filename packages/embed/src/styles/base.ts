@@ -100,6 +100,15 @@ export const base = css`
     justify-content: space-between;
     gap: 12px;
   }
+  .toolbar {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: flex-end;
+    gap: 8px;
+    min-height: 34px;
+    margin-left: auto;
+  }
   .title {
     margin: 0;
     font-size: 20px;

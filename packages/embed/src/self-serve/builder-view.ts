@@ -417,7 +417,7 @@ export function renderQuery(v: BuilderView, problems: readonly Problem[]): Templ
         </select>
       </div>
     </div>
-    <div class="bd-row">
+    <div class="bd-row single">
       <div>
         <label class="bd-hint" for="bd-limit">Show at most (rows)</label>
         <input

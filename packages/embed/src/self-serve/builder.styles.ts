@@ -298,6 +298,9 @@ export const builderStyles = css`
   .bd-row + .bd-row {
     margin-top: 8px;
   }
+  .bd-row.single {
+    grid-template-columns: minmax(0, 1fr);
+  }
 
   /* Preview column */
   .bd-charts {
@@ -426,9 +429,27 @@ export const builderStyles = css`
     .bd-fields {
       border-bottom: 1px solid var(--_border);
     }
+    /* the fields as wrapping chips: the query and the preview come sooner */
     .bd-field-list {
-      max-height: 240px;
-      overflow: auto;
+      flex-direction: row;
+      flex-wrap: wrap;
+      gap: 6px;
+    }
+    .bd-field {
+      width: auto;
+      min-height: 32px;
+      padding: 4px 10px 4px 4px;
+      background: var(--_surface);
+      border-color: var(--_border);
+      border-radius: 999px;
+    }
+    .bd-field-type {
+      display: none;
+    }
+    .bd-menu {
+      left: 0;
+      right: auto;
+      min-width: 200px;
     }
     .bd-preview {
       flex-basis: 280px;

@@ -341,7 +341,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
                 id="bd-chart-${c}"
                 name="bd-chart"
                 value=${c}
-                .checked=${type === c}
+                .checked=${type === c && (s.chart !== null || s.measures.length + s.dimensions.length > 0)}
                 @change=${() => this.update_({ ...s, chart: c })}
               />${CHART_LABELS[c]}</label
             >`,
@@ -384,6 +384,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
           p.status === 'error'
             ? html`<div class="error" role="alert">
               ${alertIcon}
+              <strong>The preview could not run</strong>
               <p class="error-message">${p.error.message}</p>
               <code class="error-code">${p.error.code}${p.error.status ? ` · ${p.error.status}` : ''}</code>
               <button type="button" class="button" @click=${() => this.schedulePreview()}>Try again</button>

@@ -4,8 +4,8 @@ import { state } from 'lit/decorators.js'
 /**
  * A button that opens a popup in the top layer (the `popover` attribute, so a card's
  * `overflow: hidden` never clips it), placed under the button, right-aligned. It closes on
- * Escape (focus back on the button), on a pointer down outside, on Tab out of it, and when
- * the page scrolls or resizes. Subclasses render `#trigger` and `#popup`.
+ * Escape (focus back on the button), on a pointer down outside and on Tab out of it; it
+ * follows the button when the page scrolls or resizes. Subclasses render `#trigger` and `#popup`.
  */
 export abstract class PopupElement extends LitElement {
   @state() protected open = false
@@ -123,8 +123,9 @@ export abstract class PopupElement extends LitElement {
     if (!e.composedPath().includes(this)) this.hide(false)
   }
 
+  /** The page scrolled or resized: the popup follows its button (a scroll inside the popup is its own). */
   private readonly onScroll = (e: Event): void => {
     if (e.type === 'scroll' && this.popup && e.composedPath().includes(this.popup)) return
-    this.hide(false)
+    this.place()
   }
 }

@@ -96,6 +96,7 @@ export const base = css`
   /* Header */
   .header {
     display: flex;
+    flex-wrap: wrap;
     align-items: baseline;
     justify-content: space-between;
     gap: 12px;

@@ -49,7 +49,7 @@ const demo: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { file } = request.params
-      if (!CHUNK.test(file)) throw new ApiError('NOT_FOUND', 404, `No file ${file} in /sdk/`)
+      if (!CHUNK.test(file)) throw new ApiError('NOT_FOUND', 404, 'No such file in /sdk/')
       let text = chunks.get(file)
       if (!text) {
         const dir = dirname(createRequire(import.meta.url).resolve('@strata/embed'))
@@ -58,7 +58,7 @@ const demo: FastifyPluginAsyncTypebox = async (app) => {
       }
       const body = await text.catch(() => {
         chunks.delete(file)
-        throw new ApiError('NOT_FOUND', 404, `No file ${file} in /sdk/: run npm run build`)
+        throw new ApiError('NOT_FOUND', 404, 'No such file in /sdk/ (is the web component built? npm run build)')
       })
       return reply
         .header('content-type', 'text/javascript; charset=utf-8')

@@ -131,10 +131,9 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
     if (dialog && !this.open && dialog.open) dialog.close()
     if (this.focusNext) {
       const el = this.renderRoot.querySelector<HTMLElement>(`#${CSS.escape(this.focusNext)}`)
-      if (el) {
-        el.focus()
-        this.focusNext = undefined
-      }
+      // a control still disabled (the table list while the model loads) takes focus on a later update
+      el?.focus()
+      if (el && this.shadowRoot?.activeElement === el) this.focusNext = undefined
     }
     if (changed.has('s') && this.open) this.schedulePreview()
   }

@@ -51,7 +51,8 @@ const TEXT_DEBOUNCE_MS = 400
  * @csspart reset-button - "Reset filters".
  * @csspart toolbar - The header's controls (self-serve buttons, the metrics list).
  * @csspart new-metric-button - "New metric" (opens the metric builder).
- * @csspart card-menu - A card's actions menu (Edit, Archive, Share, Delete or Hide).
+ * @csspart card-menu - A card's actions menu element (Edit, Archive, Share, Delete or Hide); also `card-menu-button` (its ⋯ button) and `card-menu-panel`.
+ * @csspart archived-button - The toolbar's "Archived" button; also `archived-list`, the list it opens.
  * @csspart sidebar-toggle - The "Metrics" button that opens the list of metrics.
  * @csspart sidebar - The list of metrics (a panel over the grid).
  * @csspart sidebar-item - One entry of it (a button).

@@ -65,7 +65,7 @@ export class StrataCardMenu extends PopupElement {
       >
         ${this.busy ? html`<span class="spinner"></span>` : moreIcon}
       </button>
-      <div id="popup" popover="manual" role="menu" aria-label="Actions for ${name}" part="card-menu" @keydown=${this.onPopupKey}>
+      <div id="popup" popover="manual" role="menu" aria-label="Actions for ${name}" part="card-menu-panel" @keydown=${this.onPopupKey}>
         ${this.open ? html`${other.map(item)}${other.length && destructive.length ? html`<div class="menu-sep" role="separator"></div>` : nothing}${destructive.map(item)}` : nothing}
       </div>`
   }

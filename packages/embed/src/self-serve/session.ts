@@ -106,7 +106,11 @@ export class SelfServeSession implements SelfServeSessionApi {
     if (!create && archived.length === 0) return nothing
     return html`${
       archived.length
-        ? html`<strata-archived-menu .session=${this} .items=${archived}></strata-archived-menu>`
+        ? html`<strata-archived-menu
+            exportparts="archived-button, archived-list"
+            .session=${this}
+            .items=${archived}
+          ></strata-archived-menu>`
         : nothing
     }${
       create
@@ -127,6 +131,7 @@ export class SelfServeSession implements SelfServeSessionApi {
     if (!embed || cardActions(embed.permissions, metric).length === 0) return nothing
     return html`<strata-card-menu
       part="card-menu"
+      exportparts="card-menu-button, card-menu-panel"
       .session=${this}
       .metric=${metric}
       .actions=${cardActions(embed.permissions, metric)}

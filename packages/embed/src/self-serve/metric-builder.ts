@@ -71,6 +71,8 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
   private timer: ReturnType<typeof setTimeout> | undefined
   private abort: AbortController | undefined
   private focusNext: string | undefined
+  /** The definition (without its name) the preview shows or is running. */
+  private previewKey = ''
 
   override connectedCallback(): void {
     super.connectedCallback()
@@ -92,6 +94,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
     this.search = ''
     this.menu = undefined
     this.preview = { status: 'idle' }
+    this.previewKey = ''
     this.s = metric?.definition ? fromDefinition(metric.definition, this.model) : emptyState()
     const priv = this.session?.host.embed()?.privateMetrics
     if (!metric && priv?.available) this.s = { ...this.s, visibility: priv.byDefault ? 'private' : 'shared' }
@@ -158,8 +161,12 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
   }
 
   private schedulePreview(): void {
-    clearTimeout(this.timer)
     const r = this.model ? toDefinition(this.s, this.model) : undefined
+    // the name alone changed: the data is the same (the preview's title reads the state)
+    const key = r?.ok ? JSON.stringify({ ...r.metric, name: '' }) : ''
+    if (key && key === this.previewKey && (this.preview.status === 'ready' || this.preview.status === 'loading')) return
+    this.previewKey = key
+    clearTimeout(this.timer)
     if (!r?.ok) {
       this.abort?.abort()
       if (this.preview.status !== 'idle') this.preview = { status: 'idle' }

@@ -152,7 +152,7 @@ describe.skipIf(!hasChromium)('the self-serve builder in Chromium', () => {
     }, selector)
 
   const card = (page: Page, name: string) =>
-    page.locator('#d .card', { has: page.locator(`.card-title:text-is("${name}")`) })
+    page.locator('#d [part~="card"]', { has: page.locator(`[part~="card-title"]:text-is("${name}")`) })
 
   it('an end user builds a bar chart, sees it drawn, and finds it after a reload', async () => {
     const { page } = await openDashboard(builderToken)

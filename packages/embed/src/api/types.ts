@@ -18,6 +18,7 @@ import type {
   Operator,
   RuntimeFilter,
   RuntimeQuery,
+  RuntimeView,
   TimeGrain,
 } from '@strata/contract'
 
@@ -89,6 +90,9 @@ export type ChartConfig = Chart
 
 /** What the browser may do with this embed (the token's permissions AND the embed's settings). */
 export type Permissions = EffectivePermissions
+
+/** A saved dashboard view (GET/POST /views under the runtime path, DESIGN.md §2.8). */
+export type SavedView = RuntimeView
 
 export type Row = Readonly<Record<string, unknown>>
 

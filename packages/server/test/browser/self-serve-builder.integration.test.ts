@@ -91,6 +91,9 @@ describe.skipIf(!hasChromium)('the self-serve builder in Chromium', () => {
       isEnableMetricUpdation: false,
       isEnableManageMetrics: false,
       isEnableArchiveMetrics: false,
+      // and no other self-serve tool either (layout, views), so nothing loads the self-serve chunk
+      isEnableCustomizeLayout: false,
+      isEnableCreateDashboardView: false,
     })
   }, 120_000)
   afterAll(async () => {

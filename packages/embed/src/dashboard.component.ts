@@ -17,7 +17,7 @@ import { renderFilterBar } from './render/filters.js'
 import { clockIcon } from './render/icons.js'
 import { renderSidebar, renderSidebarToggle } from './render/sidebar.js'
 import { renderLoadError, renderLoading } from './render/states.js'
-import type { SelfServeHost, SelfServeModule, SelfServeSessionApi } from './self-serve/host.js'
+import type { SelfServeHost, SelfServeModule, SelfServeSessionApi } from './self-serve/metrics-host.js'
 import { anySelfServe } from './self-serve/permissions.js'
 import { styles } from './styles/index.js'
 

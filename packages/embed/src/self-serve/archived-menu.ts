@@ -1,8 +1,8 @@
 import { html, type TemplateResult } from 'lit'
 import { property } from 'lit/decorators.js'
 import { styles } from '../styles/index.js'
-import { archiveIcon, restoreIcon } from './icons.js'
 import { menuStyles } from './menu.styles.js'
+import { archiveIcon, restoreIcon } from './metric-icons.js'
 import { PopupElement } from './popup.js'
 import type { SelfServeSession } from './session.js'
 

@@ -21,7 +21,7 @@ import {
   takesNoValue,
   updateItem,
 } from './builder-state.js'
-import { closeIcon } from './icons.js'
+import { closeIcon } from './metric-icons.js'
 
 export type FieldTarget = 'measures' | 'dimensions' | 'filters'
 

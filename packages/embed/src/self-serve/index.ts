@@ -6,8 +6,8 @@
 import { defineElement } from '../define.js'
 import { StrataArchivedMenu } from './archived-menu.js'
 import { StrataCardMenu } from './card-menu.js'
-import type { SelfServeHost, SelfServeSessionApi } from './host.js'
 import { StrataMetricBuilder } from './metric-builder.js'
+import type { SelfServeHost, SelfServeSessionApi } from './metrics-host.js'
 import { StrataSelfServeOverlay } from './overlay.js'
 import { SelfServeSession } from './session.js'
 
@@ -16,7 +16,7 @@ defineElement('strata-card-menu', StrataCardMenu)
 defineElement('strata-archived-menu', StrataArchivedMenu)
 defineElement('strata-self-serve-overlay', StrataSelfServeOverlay)
 
-export { SelfServeApi } from './api.js'
+export { SelfServeApi } from './metric-api.js'
 export { SelfServeSession }
 
 /** One session per dashboard element (and per loaded embed). */

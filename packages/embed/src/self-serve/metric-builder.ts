@@ -26,8 +26,8 @@ import {
   type Visibility,
 } from './builder-state.js'
 import { type FieldTarget, renderFields, renderQuery } from './builder-view.js'
-import { chartIcon, closeIcon } from './icons.js'
 import { buttonStyles } from './menu.styles.js'
+import { chartIcon, closeIcon } from './metric-icons.js'
 import type { BuilderElement, SelfServeSession } from './session.js'
 
 const PREVIEW_DEBOUNCE_MS = 350

@@ -2,10 +2,10 @@ import { html, nothing, type TemplateResult } from 'lit'
 import { StrataApiError } from '../api/errors.js'
 import type { Model, RuntimeMetric } from '../api/types.js'
 import type { MetricChange } from '../events.js'
-import { SelfServeApi } from './api.js'
 import { type CardAction, CONFIRM, type ConfirmRequest, cardActions } from './card-actions.js'
-import type { SelfServeHost, SelfServeSessionApi } from './host.js'
-import { plusIcon } from './icons.js'
+import { SelfServeApi } from './metric-api.js'
+import { plusIcon } from './metric-icons.js'
+import type { SelfServeHost, SelfServeSessionApi } from './metrics-host.js'
 import { canCreate, canRestore } from './permissions.js'
 
 /** The elements the session drives (they register themselves when connected). */

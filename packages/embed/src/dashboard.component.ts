@@ -4,6 +4,7 @@ import { styleMap } from 'lit/directives/style-map.js'
 import type { QueryResult, RuntimeEmbed, RuntimeFilter } from './api/types.js'
 import { buildVisual, type Visual } from './charts/build.js'
 import { EmbedController, type HostState, type MetricState } from './embed-controller.js'
+import { emit } from './events.js'
 import { defaultBaseUrl, normalizeBaseUrl } from './lib/base-url.js'
 import type { FilterValue } from './lib/filters.js'
 import { placeMetrics } from './lib/layout.js'
@@ -16,6 +17,8 @@ import { renderFilterBar } from './render/filters.js'
 import { clockIcon } from './render/icons.js'
 import { renderSidebar, renderSidebarToggle } from './render/sidebar.js'
 import { renderLoadError, renderLoading } from './render/states.js'
+import type { SelfServeHost, SelfServeModule, SelfServeSessionApi } from './self-serve/metrics-host.js'
+import { anySelfServe } from './self-serve/permissions.js'
 import { styles } from './styles/index.js'
 
 const TEXT_DEBOUNCE_MS = 400
@@ -30,6 +33,7 @@ const TEXT_DEBOUNCE_MS = 400
  * @fires strata-error - `{ code, message, status, metricId? }` when a call fails (not for an expired token).
  * @fires strata-filter-change - `{ filters }` after the end user changes a filter: every filter's value in effect.
  * @fires strata-token-expired - `{ embedId }` when the token stops working; set a new `token` to carry on.
+ * @fires strata-metric-change - `{ action, metricId }` after the end user created, edited, deleted, hid, archived, restored or shared a metric.
  *
  * @csspart base - The root wrapper; receives the theme's custom properties.
  * @csspart header - The dashboard header.
@@ -45,6 +49,10 @@ const TEXT_DEBOUNCE_MS = 400
  * @csspart multi-select - A multi-select filter's dropdown (also `dropdown`).
  * @csspart single-select - A single-select filter's dropdown (also `dropdown`).
  * @csspart reset-button - "Reset filters".
+ * @csspart toolbar - The header's controls (self-serve buttons, the metrics list).
+ * @csspart new-metric-button - "New metric" (opens the metric builder).
+ * @csspart card-menu - A card's actions menu element (Edit, Archive, Share, Delete or Hide); also `card-menu-button` (its ⋯ button) and `card-menu-panel`.
+ * @csspart archived-button - The toolbar's "Archived" button; also `archived-list`, the list it opens.
  * @csspart sidebar-toggle - The "Metrics" button that opens the list of metrics.
  * @csspart sidebar - The list of metrics (a panel over the grid).
  * @csspart sidebar-item - One entry of it (a button).
@@ -122,6 +130,9 @@ export class StrataDashboard extends LitElement {
   private chartTheme: ChartTheme | undefined
   private readonly visuals = new WeakMap<QueryResult, { key: string; visual: Visual }>()
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>()
+  /** The self-serve UI (builder, card menus), loaded on demand when the permissions call for it. */
+  private selfServe: { session: SelfServeSessionApi; client: unknown } | undefined
+  private selfServeLoading = false
   @state() private search: Record<string, string> = {}
   @state() private customRanges: ReadonlySet<string> = new Set()
 
@@ -179,6 +190,65 @@ export class StrataDashboard extends LitElement {
   protected override updated(): void {
     const state = this.controller.state
     if (this.getAttribute('data-state') !== state) this.setAttribute('data-state', state)
+    this.loadSelfServe()
+  }
+
+  /** Loads the self-serve chunk once the embed says the token may use it (never for a single metric). */
+  private loadSelfServe(): void {
+    const embed = this.controller.embed
+    const client = this.controller.api
+    if (!embed || !client || this.single || this.metricId || embed.embedType === 'metric') return
+    if (!anySelfServe(embed.permissions) || this.selfServe?.client === client || this.selfServeLoading) return
+    this.selfServeLoading = true
+    import('./self-serve/index.js')
+      .then((mod: SelfServeModule) => {
+        if (this.controller.api === client)
+          this.selfServe = { session: mod.createSession(this.selfServeHost()), client }
+      })
+      .catch((e: unknown) => {
+        const message = e instanceof Error ? e.message : String(e)
+        emit(this, 'strata-error', {
+          code: 'CLIENT_ERROR',
+          message: `The self-serve tools could not load: ${message}`,
+          status: 0,
+        })
+      })
+      .finally(() => {
+        this.selfServeLoading = false
+        this.requestUpdate()
+      })
+  }
+
+  private selfServeHost(): SelfServeHost {
+    const c = this.controller
+    return {
+      element: this,
+      get client() {
+        const api = c.api
+        if (!api) throw new Error('The embed is not loaded')
+        return api
+      },
+      embed: () => c.embed,
+      reload: (focusMetricId) => this.reloadEmbed(focusMetricId),
+      visual: (metric, result) => buildVisual(metric, result, { theme: this.resolveChartTheme(), locale: this.locale }),
+      locale: () => this.locale,
+      dashboardFilter: () => c.filters.dashboardFilter,
+      requestUpdate: () => this.requestUpdate(),
+      report: (e) => emit(this, 'strata-error', { code: e.code, message: e.message, status: e.status }),
+      changed: (change) => emit(this, 'strata-metric-change', change),
+    }
+  }
+
+  /** After a self-serve change: the embed again (one request), then focus on the metric's card (or the grid). */
+  private async reloadEmbed(focusMetricId?: string): Promise<void> {
+    await this.controller.reload()
+    await this.updateComplete
+    if (focusMetricId && this.renderRoot.querySelector(`.card[data-metric-id="${CSS.escape(focusMetricId)}"]`)) {
+      this.scrollToMetric(focusMetricId)
+      return
+    }
+    const active = this.shadowRoot?.activeElement
+    if (!active?.isConnected) this.renderRoot.querySelector<HTMLElement>('.card')?.focus()
   }
 
   private resolvedBaseUrl(): string {
@@ -243,6 +313,7 @@ export class StrataDashboard extends LitElement {
     const states = [...c.metrics.values()]
     const showFilters = (this.parsedOptions.showFilters ?? !this.single) && c.filters.filters.length > 0
     const showSidebar = permissions.showSideBar && !single && states.length > 1
+    const selfServe = !single && anySelfServe(permissions) ? this.selfServe?.session : undefined
     const placements = new Map(
       placeMetrics(
         embed.dashboard.layout,
@@ -258,21 +329,27 @@ export class StrataDashboard extends LitElement {
       download: (id: string) => void c.download(id),
       setPage: (id: string, page: number) => c.setPage(id, page),
       retry: (id: string) => c.retry(id),
+      ...(selfServe ? { menu: (m: MetricState) => selfServe.cardMenu(m.metric) } : {}),
     }
     const showTitle = permissions.showDashboardName && !single
+    // the toolbar's place is kept while the self-serve chunk loads, so the header does not jump
+    const tools = !single && anySelfServe(permissions)
     return html`
       ${
-        showTitle || showSidebar
+        showTitle || showSidebar || tools
           ? html`<header class="header" part="header">
             ${showTitle ? html`<h2 class="title" part="title">${embed.dashboard.name}</h2>` : nothing}
-            ${
-              showSidebar
-                ? html`<div class="sidebar-anchor">
-                  ${renderSidebarToggle(this.menus)}
-                  ${renderSidebar(this.menus, ordered, (id) => this.scrollToMetric(id))}
-                </div>`
-                : nothing
-            }
+            <div class="toolbar" part="toolbar">
+              ${selfServe ? selfServe.toolbar() : nothing}
+              ${
+                showSidebar
+                  ? html`<div class="sidebar-anchor">
+                    ${renderSidebarToggle(this.menus)}
+                    ${renderSidebar(this.menus, ordered, (id) => this.scrollToMetric(id))}
+                  </div>`
+                  : nothing
+              }
+            </div>
           </header>`
           : nothing
       }
@@ -288,6 +365,7 @@ export class StrataDashboard extends LitElement {
           }
         </div>
       </div>
+      ${selfServe ? selfServe.overlays() : nothing}
     `
   }
 

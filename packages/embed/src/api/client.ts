@@ -68,6 +68,20 @@ export class RuntimeClient {
     return res.blob()
   }
 
+  /** A JSON call to a path under the embed (the self-serve calls): same token handling and errors as every call. */
+  async call<T>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    body?: unknown,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const init: RequestInit =
+      body === undefined
+        ? { method }
+        : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
+    return this.json<T>(path, init, signal)
+  }
+
   private async json<T>(path: string, init: RequestInit, signal?: AbortSignal): Promise<T> {
     const res = await this.send(path, init, signal)
     return (await res.json()) as T

@@ -96,9 +96,19 @@ export const base = css`
   /* Header */
   .header {
     display: flex;
+    flex-wrap: wrap;
     align-items: baseline;
     justify-content: space-between;
     gap: 12px;
+  }
+  .toolbar {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: flex-end;
+    gap: 8px;
+    min-height: 34px;
+    margin-left: auto;
   }
   .title {
     margin: 0;

@@ -88,6 +88,15 @@ export const RuntimeEmbedSchema = Type.Object({
     customLayout: Type.Boolean({ description: 'A saved layout (the tenant’s or the user’s) is in effect' }),
   }),
   metrics: Type.Immutable(Type.Array(RuntimeMetricSchema)),
+  privateMetrics: Type.Object(
+    {
+      available: Type.Boolean({ description: 'The token has a userIdentifier: a new metric may be private' }),
+      byDefault: Type.Boolean({
+        description: "A new metric is private unless sent shared (the dashboard's isAllowPrivateMetricsByDefault)",
+      }),
+    },
+    { description: 'What the builder offers for who sees a new metric' },
+  ),
   archivedMetrics: Type.Immutable(
     Type.Array(Type.Object({ metricId: Type.String(), name: Type.String() }), {
       description: 'Archived for or by this tenant, to restore from',

@@ -39,6 +39,8 @@ const company: RuntimeMetric = {
   chart: { type: 'bar' },
   origin: 'company',
   visibility: 'shared',
+  isPublished: true,
+  createdByUser: null,
 }
 const mine: RuntimeMetric = {
   metricId: 'u_1',
@@ -47,6 +49,7 @@ const mine: RuntimeMetric = {
   origin: 'tenant',
   visibility: 'private',
   isPublished: false,
+  createdByUser: 'ada',
   definition,
 }
 

@@ -464,6 +464,10 @@ function runtimeMetricOf(metric: MetricDefinition, metricId = 'preview'): Runtim
     chart: { ...metric.chart, y: metric.chart.y ? [...metric.chart.y] : undefined },
     ...(metric.formats ? { formats: metric.formats } : {}),
     ...(Object.keys(grains).length ? { timeGrains: grains } : {}),
+    origin: 'tenant',
+    isPublished: false,
+    visibility: 'shared',
+    createdByUser: null,
   }
 }
 

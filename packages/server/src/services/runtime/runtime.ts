@@ -115,6 +115,7 @@ export class Runtime {
         customLayout,
       },
       metrics: shown.map((m) => runtimeMetric(m, opened.overlay, definitions?.get(m.metricId))),
+      privateMetrics: privateMetrics(claims, opened.company),
       archivedMetrics: opened.overlay.archived,
       views: state.views.map((row) => runtimeView(row, dashboard.document.filters ?? [], hidden, metricIds)),
       permissions,
@@ -292,6 +293,12 @@ export function visibleMetrics(claims: GuestClaims, embed: Embed, dashboard: Das
       (m.isPublished !== false || own(m)) &&
       (m.visibility !== 'private' || own(m)),
   )
+}
+
+/** Whether a new metric may be private (a userIdentifier) and is by default (the dashboard says so). */
+export function privateMetrics(claims: GuestClaims, company: Dashboard): RuntimeEmbed['privateMetrics'] {
+  const available = claims.params.userIdentifier !== undefined
+  return { available, byDefault: available && company.document.isAllowPrivateMetricsByDefault === true }
 }
 
 export function effective(claims: GuestClaims, embed: Embed): EffectivePermissions {

@@ -8,6 +8,7 @@ import {
   effective,
   notInEmbed,
   type Opened,
+  privateMetrics,
   type Runtime,
   requireCapability,
   visibleMetrics,
@@ -76,8 +77,7 @@ export class SelfServeMetrics {
       throw badRequest(`Embed ${opened.embed.embedId} shows one metric: end users create metrics on a dashboard embed`)
     }
     const user = claims.params.userIdentifier
-    const byDefault = user !== undefined && opened.company.document.isAllowPrivateMetricsByDefault === true
-    const visibility = input.visibility ?? (byDefault ? 'private' : 'shared')
+    const visibility = input.visibility ?? (privateMetrics(claims, opened.company).byDefault ? 'private' : 'shared')
     if (visibility === 'private' && user === undefined) {
       throw badRequest('visibility: a private metric belongs to a user; this token has no params.userIdentifier')
     }

@@ -1,6 +1,8 @@
-// Builds the one ES module the server serves at /sdk/strata-embed.js (and npm consumers import).
+// Builds the ES modules the server serves under /sdk/: the entry strata-embed.js (what pages load and
+// npm consumers import) and hashed chunks, among them the self-serve UI (metric builder, card menu),
+// which the entry loads on demand with import() only when the token may use it.
 import { spawnSync } from 'node:child_process'
-import { mkdir, readFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -8,13 +10,19 @@ import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const outfile = join(here, 'dist', 'strata-embed.js')
+const outdir = join(here, 'dist')
 const BUDGET_GZIP = 200 * 1024
 
-await mkdir(dirname(outfile), { recursive: true })
+await mkdir(outdir, { recursive: true })
+// chunks of an earlier build (hashed names) would otherwise pile up
+for (const f of await readdir(outdir)) if (/^chunk-.*\.js(\.map)?$/.test(f)) await rm(join(outdir, f))
 const result = await build({
-  entryPoints: [join(here, 'src', 'index.ts')],
-  outfile,
+  entryPoints: { 'strata-embed': join(here, 'src', 'index.ts') },
+  outdir,
+  entryNames: '[name]',
+  chunkNames: 'chunk-[hash]',
+  splitting: true,
+  absWorkingDir: here,
   bundle: true,
   minify: true,
   format: 'esm',
@@ -27,10 +35,39 @@ const result = await build({
   logLevel: 'warning',
 })
 
-const code = await readFile(outfile)
-const gzip = gzipSync(code, { level: 9 }).length
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`
-console.log(`dist/strata-embed.js  ${kb(code.length)} raw, ${kb(gzip)} gzip (budget ${kb(BUDGET_GZIP)})`)
+const sizeOf = async (files) => {
+  let raw = 0
+  let gzip = 0
+  for (const f of files) {
+    const code = await readFile(join(here, f))
+    raw += code.length
+    gzip += gzipSync(code, { level: 9 }).length
+  }
+  return { raw, gzip }
+}
+// What a page loads up front: the entry and every chunk it imports statically (transitively);
+// the rest (reached only through import()) loads on demand.
+const outputs = result.metafile.outputs
+const entry = Object.keys(outputs).find((f) => f.endsWith('/strata-embed.js'))
+const initial = new Set()
+const visit = (f) => {
+  if (initial.has(f)) return
+  initial.add(f)
+  for (const i of outputs[f].imports) if (i.kind === 'import-statement') visit(i.path)
+}
+visit(entry)
+const lazy = Object.keys(outputs).filter((f) => f.endsWith('.js') && !initial.has(f))
+const main = await sizeOf([...initial])
+const onDemand = await sizeOf(lazy)
+const gzip = main.gzip
+console.log(
+  `dist/strata-embed.js  ${kb(main.raw)} raw, ${kb(main.gzip)} gzip (budget ${kb(BUDGET_GZIP)})` +
+    (initial.size > 1 ? ` with ${initial.size - 1} chunk(s) it imports` : ''),
+)
+console.log(
+  `lazy self-serve chunk(s)  ${kb(onDemand.raw)} raw, ${kb(onDemand.gzip)} gzip (${lazy.length} file(s), loaded on demand)`,
+)
 if (process.argv.includes('--analyze')) {
   const { analyzeMetafile } = await import('esbuild')
   console.log(await analyzeMetafile(result.metafile, { verbose: false }))

@@ -68,6 +68,15 @@ export class RuntimeClient {
     return res.blob()
   }
 
+  /** A JSON call under the runtime path (`path` starts with '/'), for the self-serve routes. */
+  async request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+    const init: RequestInit =
+      body === undefined
+        ? { method }
+        : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
+    return this.json<T>(path, init, signal)
+  }
+
   private async json<T>(path: string, init: RequestInit, signal?: AbortSignal): Promise<T> {
     const res = await this.send(path, init, signal)
     return (await res.json()) as T

@@ -81,6 +81,15 @@ export interface Permissions {
   readonly aiPilot: boolean
 }
 
+/** A saved dashboard view (DESIGN §2.8): a named set of filter values, and a layout when one was customised. */
+export interface SavedView {
+  readonly viewId: string
+  readonly name: string
+  /** Filter name → value, as the filters' own values (what `setFilter` takes). */
+  readonly filters: Readonly<Record<string, unknown>>
+  readonly layout?: readonly LayoutItem[]
+}
+
 export interface RuntimeEmbed {
   readonly embedId: string
   readonly embedType: 'dashboard' | 'metric'
@@ -90,8 +99,12 @@ export interface RuntimeEmbed {
     readonly name: string
     readonly filters: readonly RuntimeFilter[]
     readonly layout: readonly LayoutItem[]
+    /** A saved (tenant or user) layout is in effect rather than the company's. */
+    readonly customLayout?: boolean
   }
   readonly metrics: readonly RuntimeMetric[]
+  /** The saved views of this token's tenant (or user); [] without the views permission. */
+  readonly views?: readonly SavedView[]
   readonly permissions: Permissions
   readonly timezone: string
 }

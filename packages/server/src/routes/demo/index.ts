@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
 import { ApiError } from '../../errors.js'
 import { PRIMARY_ORGANIZATION_ID } from '../../services/admin/admin-accounts.js'
@@ -31,6 +32,36 @@ const demo: FastifyPluginAsyncTypebox = async (app) => {
       .header('access-control-allow-origin', '*')
       .send(text)
   })
+
+  // The entry's chunks (esbuild splitting: shared code and the self-serve UI loaded with import()),
+  // beside the entry; hashed names, so they may be cached for good. Only chunk-<hash>.js is served.
+  const chunks = new Map<string, Promise<string>>()
+  app.get(
+    '/sdk/:file',
+    {
+      schema: {
+        hide: true,
+        params: Type.Object({ file: Type.String({ pattern: '^chunk-[A-Za-z0-9_-]{1,64}\\.js$' }) }),
+      },
+    },
+    async (request, reply) => {
+      const { file } = request.params
+      let text = chunks.get(file)
+      if (!text) {
+        text = readFile(join(dirname(createRequire(import.meta.url).resolve('@strata/embed')), file), 'utf8')
+        chunks.set(file, text)
+      }
+      const code = await text.catch(() => {
+        chunks.delete(file)
+        throw new ApiError('NOT_FOUND', 404, `No chunk ${file}: run npm run build`)
+      })
+      return reply
+        .header('content-type', 'text/javascript; charset=utf-8')
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('access-control-allow-origin', '*')
+        .send(code)
+    },
+  )
 
   // `GET /` (under BASE_PATH too): the demo when it is on, else the API reference (issue 13).
   app.get('/', { schema: { hide: true } }, async (_request, reply) =>

@@ -53,16 +53,19 @@ export const selfServeStyles = css`
   .edit-shield:hover {
     background: color-mix(in srgb, var(--_primary) 7%, transparent);
   }
+  /* two rows of dots, top centre: "drag me" */
   .grip {
     position: absolute;
-    top: 6px;
+    top: 5px;
     left: 50%;
-    width: 28px;
-    height: 6px;
-    margin-left: -14px;
-    border-radius: 3px;
-    background: radial-gradient(circle, var(--_muted) 1.2px, transparent 1.6px) 0 0 / 6px 3px;
-    opacity: 0.7;
+    width: 24px;
+    height: 10px;
+    margin-left: -12px;
+    background: radial-gradient(circle, var(--_muted) 1.4px, transparent 1.8px) 0 0 / 6px 5px;
+    opacity: 0.65;
+  }
+  .edit-shield:hover .grip {
+    opacity: 1;
   }
   .size {
     position: absolute;
@@ -105,7 +108,6 @@ export const selfServeStyles = css`
     box-shadow:
       0 18px 36px -8px rgb(16 24 40 / 0.28),
       0 6px 12px -6px rgb(16 24 40 / 0.16);
-    opacity: 0.94;
   }
   .card.dragging .edit-shield {
     cursor: grabbing;

@@ -112,6 +112,14 @@ export const base = css`
   .views-anchor {
     position: relative;
   }
+  @container (max-width: 479px) {
+    .tools {
+      gap: 6px;
+    }
+    .tools .button {
+      padding: 0 9px;
+    }
+  }
   .views-label {
     max-width: 180px;
     overflow: hidden;

@@ -13,7 +13,7 @@ function fakeServer(answer: (method: string, path: string, body: unknown) => Res
     const path = new URL(String(url)).pathname.replace('/api/v2/embed/runtime/e1', '')
     const body = init?.body ? JSON.parse(String(init.body)) : undefined
     const method = init?.method ?? 'GET'
-    calls.push({ method, path, body, auth: (init?.headers as Record<string, string>).authorization ?? '' })
+    calls.push({ method, path, body, auth: ((init?.headers ?? {}) as Record<string, string>).authorization ?? '' })
     return answer(method, path, body)
   }) as unknown as typeof fetch
   return { calls, client: new RuntimeClient('https://s', 'e1', 'tok', { onTokenExpired: () => {} }, fetchImpl) }

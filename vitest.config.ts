@@ -1,6 +1,16 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
+// @strata/contract from its sources: tests see an edit without rebuilding packages/contract/dist
+const contract = fileURLToPath(new URL('./packages/contract/src/', import.meta.url))
+
 export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@strata\/contract$/, replacement: `${contract}index.ts` },
+      { find: /^@strata\/contract\/(.+)$/, replacement: `${contract}$1.ts` },
+    ],
+  },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     pool: 'forks',

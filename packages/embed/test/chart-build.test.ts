@@ -171,7 +171,7 @@ describe('buildVisual: single-value', () => {
     expect(v.summary).toBe('Revenue: $1,250, up 25.0% compared with the previous period')
   })
   it('a drop is bad news unless lower is better; no comparison, no change', () => {
-    const r = result([{ churn: 8 }], [['churn', 'number']], { comparisonValue: '10' })
+    const r = result([{ churn: 8 }], [['churn', 'number']], { comparisonValue: 10 })
     expect(buildVisual(metric({ type: 'single-value' }), r, ctx)).toMatchObject({ changeText: '▼ 20%', tone: 'bad' })
     expect(buildVisual(metric({ type: 'single-value', lowerIsBetter: true }), r, ctx)).toMatchObject({ tone: 'good' })
     const plain = buildVisual(metric({ type: 'single-value' }), result([{ n: 3 }], [['n', 'integer']]), ctx)

@@ -23,6 +23,19 @@ function isStale(): boolean {
   return newestSource(join(SERVER_DIR, 'src')) > built
 }
 
+const CONTRACT_DIR = join(SERVER_DIR, '..', 'contract')
+
+/**
+ * The built server imports @strata/contract's dist (tests in this process read its src through
+ * the vitest alias): rebuild it first when it is missing or older than its src.
+ */
+function buildContract(tsc: string): void {
+  const built = join(CONTRACT_DIR, 'dist', 'index.js')
+  if (existsSync(built) && newestSource(join(CONTRACT_DIR, 'src')) <= statSync(built).mtimeMs) return
+  const result = spawnSync(process.execPath, [tsc, '-p', join(CONTRACT_DIR, 'tsconfig.json')], { encoding: 'utf8' })
+  if (result.status !== 0) throw new Error(`building packages/contract failed:\n${result.stdout}${result.stderr}`)
+}
+
 /**
  * Whether this vitest run may include a live-process test (test/process/, test/reliability/).
  * Only a run whose command-line filters are all existing paths outside those can skip the build; any
@@ -59,8 +72,9 @@ function mayRunLiveTests(argv: readonly string[]): boolean {
 export default function setup(): void {
   const cli = process.argv.findIndex((arg, i) => i > 0 && /vitest/.test(arg))
   if (cli !== -1 && !mayRunLiveTests(process.argv.slice(cli + 1))) return
-  if (!isStale()) return
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
+  buildContract(tsc)
+  if (!isStale()) return
   const started = performance.now()
   const result = spawnSync(process.execPath, [tsc, '-p', join(SERVER_DIR, 'tsconfig.build.json')], {
     encoding: 'utf8',

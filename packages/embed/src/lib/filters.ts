@@ -1,26 +1,9 @@
+import { matchPreset } from '@strata/contract/date-presets'
 import type { FilterType, QueryResult, RuntimeFilter } from '../api/types.js'
 import { formatNumber, toNumber } from './numbers.js'
 
-/** DESIGN.md §2.5, in display spelling (the server matches them case-insensitively). */
-export const DATE_PRESETS = [
-  'Today',
-  'Yesterday',
-  'This week',
-  'Last week',
-  'Last 7 days',
-  'Last 14 days',
-  'Last 30 days',
-  'Last 90 days',
-  'This month',
-  'Last month',
-  'This quarter',
-  'Last quarter',
-  'This year',
-  'Last year',
-  'Last 12 months',
-  'All time',
-] as const
-export type DatePreset = (typeof DATE_PRESETS)[number]
+// The preset names are the server's (DESIGN.md §2.5; it matches them case-insensitively).
+export { DATE_PRESETS, type DatePreset, matchPreset } from '@strata/contract/date-presets'
 
 export interface DateRange {
   readonly startDate?: string
@@ -39,12 +22,7 @@ export interface NumberRange {
 export type FilterValue = string | boolean | readonly string[] | DateRange | NumberRange
 export type FilterValues = Readonly<Record<string, FilterValue>>
 
-const PRESETS = new Map<string, DatePreset>(DATE_PRESETS.map((p) => [p.toLowerCase(), p]))
 const DAY = /^\d{4}-\d{2}-\d{2}$/
-
-export function matchPreset(label: string): DatePreset | undefined {
-  return PRESETS.get(label.trim().replace(/\s+/g, ' ').toLowerCase())
-}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 const scalarText = (v: unknown): string | undefined =>

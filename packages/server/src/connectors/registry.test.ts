@@ -42,7 +42,6 @@ describe('connector registry', () => {
     for (const type of DATASOURCE_TYPES) {
       const connector = createConnector(type, someCredentials(type), options)
       expect(connector.dialect).toBe(dialectOf(type))
-      expect(capabilitiesOf(type), type).toBeDefined()
       await connector.close() // never used: nothing to close, nothing loaded
     }
   })
@@ -131,14 +130,12 @@ describe('connector registry', () => {
     expect(Object.keys(REGISTRY).sort()).toEqual([...DATASOURCE_TYPES].sort())
     for (const type of DATASOURCE_TYPES) {
       expect(REGISTRY[type].credentials, type).toBe(CREDENTIAL_SCHEMAS[type])
-      expect(REGISTRY[type].connector, type).toBeDefined()
     }
   })
 
   it('the capabilities agree with the dialect: its placeholders have the parameter style, FULL JOIN exists where fullJoin says', () => {
     for (const type of DATASOURCE_TYPES) {
       const live = REGISTRY[type].connector
-      if (!live) continue
       const dialect = getDialect(live.dialect) as BaseDialect
       const { parameterStyle, fullJoin } = live.capabilities
       expect(dialect.placeholder(0, 'text'), `${type}: ${parameterStyle}`).toMatch(FIRST_PLACEHOLDER[parameterStyle])
@@ -148,7 +145,7 @@ describe('connector registry', () => {
   })
 
   it('params.timezone is the session time zone for exactly the types the API names', () => {
-    const named = DATASOURCE_TYPES.filter((type) => capabilitiesOf(type)?.timezoneParam)
+    const named = DATASOURCE_TYPES.filter((type) => capabilitiesOf(type).timezoneParam)
     // The API's list: clickhouse, trino, redshift, cockroachdb, postgres, mssql.
     expect(named.sort()).toEqual(['clickhouse', 'cockroachdb', 'mssql', 'postgres', 'redshift', 'trino'])
   })

@@ -67,8 +67,8 @@ export interface LiveType<T extends DatasourceType> {
 export interface RegistryEntry<T extends DatasourceType> {
   /** The TypeBox schema the API validates this type's credentials with. */
   readonly credentials: (typeof CREDENTIAL_SCHEMAS)[T]
-  /** Absent: no connector for this type yet (DATASOURCE_NOT_SUPPORTED). */
-  readonly connector?: LiveType<T>
+  /** How the type is served: its dialect, capabilities and (lazily loaded) connector. */
+  readonly connector: LiveType<T>
 }
 
 const POSTGRES: Capabilities = {
@@ -290,30 +290,27 @@ export const REGISTRY: { readonly [T in DatasourceType]: RegistryEntry<T> } = {
   },
 }
 
-/** The dialect each type speaks, or undefined when it has no connector yet. */
-export function dialectOf(type: DatasourceType): DialectName | undefined {
-  return REGISTRY[type].connector?.dialect
+/** The dialect each type speaks. */
+export function dialectOf(type: DatasourceType): DialectName {
+  return REGISTRY[type].connector.dialect
 }
 
-/** What a type's connector supports, or undefined when it has none yet. */
-export function capabilitiesOf(type: DatasourceType): Capabilities | undefined {
-  return REGISTRY[type].connector?.capabilities
+/** What a type's connector supports. */
+export function capabilitiesOf(type: DatasourceType): Capabilities {
+  return REGISTRY[type].connector.capabilities
 }
 
 /**
- * A connector for the datasource. Throws DATASOURCE_NOT_SUPPORTED (400) for types without one
- * (and for credentials a row refuses). Credentials
- * are validated against the row's schema before they get here.
+ * A connector for the datasource. Throws DATASOURCE_NOT_SUPPORTED (400) for credentials its
+ * type refuses (what this server cannot do). Credentials are validated against the row's
+ * schema before they get here.
  */
 export function createConnector<T extends DatasourceType>(
   type: T,
   credentials: CredentialsByType[T],
   options: ConnectorOptions,
 ): Connector {
-  const live: LiveType<T> | undefined = REGISTRY[type].connector
-  if (live === undefined) {
-    throw notSupported(`${type} datasources are not supported yet by this server (no connector for ${type})`)
-  }
+  const live: LiveType<T> = REGISTRY[type].connector
   const refusal = live.refuse?.(credentials)
   if (refusal !== undefined) throw notSupported(refusal)
   return lazy(live.dialect, () => live.load(credentials, options, type))

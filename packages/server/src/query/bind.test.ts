@@ -1,3 +1,4 @@
+import type { Metric } from '@strata/contract/document'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ctx, metric, model } from '../../test/fixtures/query.js'
@@ -6,7 +7,6 @@ import { type Bound, bindRequest, rebind, type Scalar, VALUE_LIMITS } from './bi
 import { type CompiledQuery, type CompileInput, compileMetric } from './compile.js'
 import { matchPreset } from './date-presets.js'
 import { dialects } from './dialects/registry.js'
-import type { Metric } from './document-schema.js'
 import type { AppliedFilter, FilterSource } from './filters.js'
 
 const filter = (value: unknown, over: Partial<AppliedFilter> = {}): AppliedFilter =>

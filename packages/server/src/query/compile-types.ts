@@ -1,6 +1,6 @@
+import type { Metric } from '@strata/contract/document'
 import type { Bound } from './bind.js'
 import type { CompiledSql, Dialect } from './dialects/base.js'
-import type { Metric } from './document-schema.js'
 import type { AppliedFilter } from './filters.js'
 import type { SemanticModel } from './model.js'
 import type { DataType } from './types.js'

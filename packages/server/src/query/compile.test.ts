@@ -1,3 +1,4 @@
+import type { Metric } from '@strata/contract/document'
 import { describe, expect, it } from 'vitest'
 import { bareModel, ctx, metric, model } from '../../test/fixtures/query.js'
 import { trinoLiteral } from '../connectors/trino/literals.js'
@@ -5,7 +6,6 @@ import { ApiError } from '../errors.js'
 import { type CompileContext, compileMetric } from './compile.js'
 import { getDialect } from './dialects/registry.js'
 import { TrinoTemporal } from './dialects/trino.js'
-import type { Metric } from './document-schema.js'
 import type { AppliedFilter } from './filters.js'
 
 const pg = getDialect('postgres')

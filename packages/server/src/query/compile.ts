@@ -1,3 +1,4 @@
+import type { MetricQuery } from '@strata/contract/document'
 import { badRequest } from '../errors.js'
 import {
   agg,
@@ -39,7 +40,6 @@ import {
 } from './conditions.js'
 import type { WallRange } from './date-presets.js'
 import type { CompiledSql } from './dialects/base.js'
-import type { MetricQuery } from './document-schema.js'
 import { filterPath } from './filters.js'
 import { planJoins } from './joins.js'
 import { type ModelColumn, type ModelTable, resolveColumn, resolveTable } from './model.js'

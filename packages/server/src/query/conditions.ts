@@ -1,9 +1,9 @@
+import type { Condition, FilterType } from '@strata/contract/document'
 import { badRequest } from '../errors.js'
 import { and, bool, cmp, contains, type Expr, inList, inSubquery, isNull, mappedParam, param, raw } from './ast.js'
 import { Bound, isPlainObject, plainValue, type Scalar, VALUE_LIMITS } from './bind.js'
 import { matchPreset, presetWallRange, type WallRange } from './date-presets.js'
 import type { Dialect } from './dialects/base.js'
-import type { Condition, FilterType } from './document-schema.js'
 import type { ModelColumn } from './model.js'
 import { addDays, addMonths, dateString, fromWall, parseDate, toWall, type WallTime, wallString } from './zoned-time.js'
 

@@ -1,37 +1,13 @@
+import { type DatePreset, matchPreset } from '@strata/contract/date-presets'
 import { addDays, addMonths, fromWall, midnight, toWall, type WallTime } from './zoned-time.js'
 
-/** DESIGN.md §2.5, in display spelling; matched case-insensitively. */
-export const DATE_PRESETS = [
-  'Today',
-  'Yesterday',
-  'This week',
-  'Last week',
-  'Last 7 days',
-  'Last 14 days',
-  'Last 30 days',
-  'Last 90 days',
-  'This month',
-  'Last month',
-  'This quarter',
-  'Last quarter',
-  'This year',
-  'Last year',
-  'Last 12 months',
-  'All time',
-] as const
-export type DatePreset = (typeof DATE_PRESETS)[number]
+// The names are the web component's contract too (@strata/contract); their evaluation is here.
+export { DATE_PRESETS, type DatePreset, matchPreset } from '@strata/contract/date-presets'
 
 /** A half-open range of wall-clock calendar days [start, end) in some zone. */
 export interface WallRange {
   readonly start: WallTime
   readonly end: WallTime
-}
-
-const PRESETS = new Map<string, DatePreset>(DATE_PRESETS.map((p) => [p.toLowerCase(), p]))
-
-/** The preset a label names (case and surrounding blanks ignored), or undefined. */
-export function matchPreset(label: string): DatePreset | undefined {
-  return PRESETS.get(label.trim().replace(/\s+/g, ' ').toLowerCase())
 }
 
 /**

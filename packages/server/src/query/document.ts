@@ -1,8 +1,3 @@
-import { Compile } from 'typebox/compile'
-import { badRequest } from '../errors.js'
-import { fieldsError } from '../validation/fields.js'
-import { schemaProblems, withContext } from '../validation/schema-errors.js'
-import { matchPreset } from './date-presets.js'
 import {
   type DashboardDocument,
   DashboardDocumentSchema,
@@ -10,13 +5,18 @@ import {
   type MetricFormats,
   type MetricQuery,
   type Operator,
-} from './document-schema.js'
+} from '@strata/contract/document'
+import { Compile } from 'typebox/compile'
+import { badRequest } from '../errors.js'
+import { fieldsError } from '../validation/fields.js'
+import { schemaProblems, withContext } from '../validation/schema-errors.js'
+import { matchPreset } from './date-presets.js'
 import { planJoins } from './joins.js'
 import { type ModelTable, resolveColumn, resolveTable, type SemanticModel } from './model.js'
 import { analyzeSqlMetric, sqlMetricText } from './sql-metric-scope.js'
 import type { DialectName } from './types.js'
 
-export * from './document-schema.js'
+export * from '@strata/contract/document'
 
 const validator = Compile(DashboardDocumentSchema)
 

@@ -1,5 +1,5 @@
+import type { DashboardDocument, FilterType, Metric } from '@strata/contract/document'
 import { badRequest } from '../errors.js'
-import type { DashboardDocument, FilterType, Metric } from './document-schema.js'
 
 /**
  * The value forms of the spec's guest-token table: boolean, number, string (eq; a date preset

@@ -1,4 +1,5 @@
 import { DuckDBInstance } from '@duckdb/node-api'
+import type { Metric } from '@strata/contract/document'
 import mysql from 'mysql2/promise'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -8,7 +9,6 @@ import { normRows } from '../../test/fixtures/golden-rows.js'
 import { requireService } from '../../test/helpers/services.js'
 import { type CompileContext, compileMetric } from './compile.js'
 import { getDialect } from './dialects/registry.js'
-import type { Metric } from './document-schema.js'
 import { buildModel } from './model.js'
 
 /**

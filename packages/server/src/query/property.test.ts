@@ -1,10 +1,10 @@
+import type { Metric } from '@strata/contract/document'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ctx, metric, model } from '../../test/fixtures/query.js'
 import { ApiError } from '../errors.js'
 import { compileMetric } from './compile.js'
 import { dialects } from './dialects/registry.js'
-import type { Metric } from './document-schema.js'
 import type { AppliedFilter, FilterSource } from './filters.js'
 
 /**

@@ -114,7 +114,7 @@ export const ValidateDashboardResponse = Type.Object({
  * The dashboard routes validate `importDashboardData` as an object: the service checks it
  * against the document schema and the workspace's model, naming the path of the problem
  * (`importDashboardData.metrics[2].query.from: …`). `/openapi.json` shows these bodies instead,
- * whose document is the named DashboardDocument schema (query/document-schema.ts).
+ * whose document is the named DashboardDocument schema (@strata/contract, packages/contract/src/document.ts).
  */
 export const DashboardDocumentRef = Type.Ref('DashboardDocument')
 

@@ -1,3 +1,4 @@
+import { PATTERN_WORDING, worded } from '@strata/contract/wording'
 import {
   type FieldLocation,
   type FieldProblem,
@@ -36,17 +37,9 @@ export interface SchemaError {
   readonly data?: unknown
 }
 
-/**
- * Readable wording of a string `pattern`, keyed by the pattern: a 400 then says
- * `domains[0] must be <wording>` instead of quoting the regular expression.
- */
-export const PATTERN_WORDING = new Map<string, string>()
-
-/** Registers the wording of `pattern` (see PATTERN_WORDING) and returns the pattern. */
-export function worded(pattern: string, wording: string): string {
-  PATTERN_WORDING.set(pattern, wording)
-  return pattern
-}
+// The wording of string patterns (`worded(pattern, 'host[:port]')`) lives in @strata/contract,
+// whose schemas register theirs there too: one registry for every schema the server checks.
+export { PATTERN_WORDING, worded }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 

@@ -1,4 +1,5 @@
 import type { TSchema } from '@fastify/type-provider-typebox'
+import { DashboardDocumentSchema } from '@strata/contract/document'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import formats from 'ajv-formats'
 import { Value } from 'typebox/value'
@@ -9,7 +10,6 @@ import {
   validateTenancySettings,
 } from '../../src/connectors/credentials/validate.js'
 import type { DatasourceType } from '../../src/connectors/types.js'
-import { DashboardDocumentSchema } from '../../src/query/document-schema.js'
 import { ImportDashboardBody, UpdateDashboardBody } from '../../src/schemas/dashboards.js'
 import { DATASOURCE_CREATE_EXAMPLES, DATASOURCE_UPDATE_EXAMPLES } from '../../src/schemas/datasource-request.js'
 import { CreateEmbedBody, EmptyDashboardEmbedBody, REQUIRED_ON_CREATE } from '../../src/schemas/embeds.js'

@@ -12,10 +12,10 @@
 import { LRUCache } from 'lru-cache'
 import { connectionError } from '../errors.js'
 import { checkMaxRows, guarded, METADATA_TIMEOUT_MS, throwIfAborted } from '../shared/execution.js'
+import { tablesOf } from '../shared/introspection.js'
 import { tenantPoolLimit } from '../shared/pool-cache.js'
 import { checkTimeZone } from '../shared/values.js'
 import type {
-  ColumnInfo,
   Connector,
   ConnectorOptions,
   DatabricksCredentials,
@@ -104,23 +104,19 @@ export class DatabricksConnector implements Connector {
         ORDER BY table_name, ordinal_position`,
       { timeoutMs: METADATA_TIMEOUT_MS, maxRows: 1_000_000, schema },
     )
-    const tables = new Map<string, { schema: string; name: string; columns: ColumnInfo[] }>()
-    for (const row of rows) {
-      const name = String(row.table_name)
-      let table = tables.get(name)
-      if (!table) {
-        table = { schema: String(row.table_schema), name, columns: [] }
-        tables.set(name, table)
-      }
+    return tablesOf(rows, (row) => {
       const nativeType = String(row.data_type)
-      table.columns.push({
-        name: String(row.column_name),
-        nativeType,
-        dataType: dataTypeOf(nativeType),
-        nullable: row.is_nullable !== 'NO',
-      })
-    }
-    return [...tables.values()]
+      return {
+        schema: String(row.table_schema),
+        table: String(row.table_name),
+        column: {
+          name: String(row.column_name),
+          nativeType,
+          dataType: dataTypeOf(nativeType),
+          nullable: row.is_nullable !== 'NO',
+        },
+      }
+    })
   }
 
   async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {

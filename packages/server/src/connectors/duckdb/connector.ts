@@ -25,10 +25,10 @@ import {
 import { ApiError } from '../../errors.js'
 import { connectionError, queryError } from '../errors.js'
 import { checkMaxRows, guarded, METADATA_TIMEOUT_MS, throwIfAborted } from '../shared/execution.js'
+import { tablesOf } from '../shared/introspection.js'
 import { checkTimeZone } from '../shared/values.js'
 import type {
   AwsS3Credentials,
-  ColumnInfo,
   Connector,
   ConnectorOptions,
   CsvCredentials,
@@ -103,23 +103,19 @@ export class DuckdbConnector implements Connector {
         order by table_schema, table_name, ordinal_position`,
       { params: [SCHEMA], timeoutMs: METADATA_TIMEOUT_MS, maxRows: 1_000_000, database },
     )
-    const tables = new Map<string, { schema: string; name: string; columns: ColumnInfo[] }>()
-    for (const row of result.rows) {
-      const name = String(row.table_name)
-      let table = tables.get(name)
-      if (!table) {
-        table = { schema: String(row.table_schema), name, columns: [] }
-        tables.set(name, table)
-      }
+    return tablesOf(result.rows, (row) => {
       const nativeType = String(row.data_type)
-      table.columns.push({
-        name: String(row.column_name),
-        nativeType,
-        dataType: dataTypeOfName(nativeType),
-        nullable: row.is_nullable === 'YES',
-      })
-    }
-    return [...tables.values()]
+      return {
+        schema: String(row.table_schema),
+        table: String(row.table_name),
+        column: {
+          name: String(row.column_name),
+          nativeType,
+          dataType: dataTypeOfName(nativeType),
+          nullable: row.is_nullable === 'YES',
+        },
+      }
+    })
   }
 
   execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {

@@ -3,13 +3,14 @@
  * than one composite page (COMPOSITE_PAGE buckets) is read page after page by `after_key`, under
  * TABLE tenancy, with the row cap and the metric's order and limit applied to every group.
  */
+
+import type { Metric } from '@strata/contract/document'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ctx, metric } from '../../../test/fixtures/query.js'
 import { SearchStandIn } from '../../../test/standins/search/server.js'
 import { compileMetric } from '../../query/compile.js'
 import { COMPOSITE_PAGE } from '../../query/dialects/elasticsearch/statement.js'
 import { getDialect } from '../../query/dialects/registry.js'
-import type { Metric } from '../../query/document-schema.js'
 import { buildModel, type SemanticModel } from '../../query/model.js'
 import type { Connector } from '../types.js'
 import { SearchConnector } from './connector.js'

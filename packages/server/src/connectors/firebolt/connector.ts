@@ -11,10 +11,10 @@ import { randomUUID } from 'node:crypto'
 import { Firebolt } from 'firebolt-sdk'
 import { connectionError } from '../errors.js'
 import { CANCEL_GRACE_MS, checkMaxRows, guarded, METADATA_TIMEOUT_MS, throwIfAborted } from '../shared/execution.js'
+import { tablesOf } from '../shared/introspection.js'
 import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
 import { checkTimeZone } from '../shared/values.js'
 import type {
-  ColumnInfo,
   Connector,
   ConnectorOptions,
   ExecuteOptions,
@@ -97,25 +97,19 @@ export class FireboltConnector implements Connector {
         { timeoutMs: METADATA_TIMEOUT_MS },
       ),
     )
-    const tables = new Map<string, { schema: string; name: string; columns: ColumnInfo[] }>()
-    for (const row of rows) {
-      const schema = String(row.table_schema)
-      const name = String(row.table_name)
-      const key = JSON.stringify([schema, name])
-      let table = tables.get(key)
-      if (!table) {
-        table = { schema, name, columns: [] }
-        tables.set(key, table)
-      }
+    return tablesOf(rows, (row) => {
       const nativeType = String(row.data_type)
-      table.columns.push({
-        name: String(row.column_name),
-        nativeType,
-        dataType: dataTypeOf(nativeType),
-        nullable: isNullable(nativeType, String(row.is_nullable)),
-      })
-    }
-    return [...tables.values()]
+      return {
+        schema: String(row.table_schema),
+        table: String(row.table_name),
+        column: {
+          name: String(row.column_name),
+          nativeType,
+          dataType: dataTypeOf(nativeType),
+          nullable: isNullable(nativeType, String(row.is_nullable)),
+        },
+      }
+    })
   }
 
   async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {

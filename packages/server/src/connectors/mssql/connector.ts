@@ -7,9 +7,9 @@
  */
 import sql from 'mssql'
 import { checkMaxRows, guarded, METADATA_TIMEOUT_MS, throwIfAborted } from '../shared/execution.js'
+import { tablesOf } from '../shared/introspection.js'
 import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
 import type {
-  ColumnInfo,
   Connector,
   ConnectorOptions,
   DataType,
@@ -85,23 +85,14 @@ export class MssqlConnector implements Connector {
       [],
       { timeoutMs: METADATA_TIMEOUT_MS, maxRows: 1_000_000 },
     )
-    const tables = new Map<string, { schema: string; name: string; columns: ColumnInfo[] }>()
-    for (const row of result.rows) {
-      const key = `${row.s}\u0000${row.t}`
-      let table = tables.get(key)
-      if (!table) {
-        table = { schema: String(row.s), name: String(row.t), columns: [] }
-        tables.set(key, table)
-      }
+    return tablesOf(result.rows, (row) => {
       const nativeType = String(row.d)
-      table.columns.push({
-        name: String(row.c),
-        nativeType,
-        dataType: dataTypeOfName(nativeType),
-        nullable: row.n === 'YES',
-      })
-    }
-    return [...tables.values()]
+      return {
+        schema: String(row.s),
+        table: String(row.t),
+        column: { name: String(row.c), nativeType, dataType: dataTypeOfName(nativeType), nullable: row.n === 'YES' },
+      }
+    })
   }
 
   execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {

@@ -9,6 +9,7 @@
  * set is per engine and has no Snowflake version yet).
  */
 import { randomBytes } from 'node:crypto'
+import type { Metric } from '@strata/contract/document'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GOLDEN_CASES } from '../../../test/fixtures/golden-cases.js'
 import { GOLDEN_NOW, goldenDatamart, goldenRows, goldenTables, TENANTS } from '../../../test/fixtures/golden-data.js'
@@ -16,7 +17,6 @@ import { caught } from '../../../test/fixtures/net.js'
 import type { ApiError } from '../../errors.js'
 import { type CompileContext, compileMetric } from '../../query/compile.js'
 import { getDialect } from '../../query/dialects/registry.js'
-import type { Metric } from '../../query/document-schema.js'
 import { buildModel } from '../../query/model.js'
 import type { ExecuteOptions, SnowflakeCredentials } from '../types.js'
 import { SnowflakeConnector } from './connector.js'

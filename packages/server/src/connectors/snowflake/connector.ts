@@ -23,10 +23,10 @@
 import type { Connection, RowStatement, SnowflakeError } from 'snowflake-sdk'
 import { connectionError } from '../errors.js'
 import { CANCEL_GRACE_MS, checkMaxRows, guarded, METADATA_TIMEOUT_MS, throwIfAborted } from '../shared/execution.js'
+import { tablesOf } from '../shared/introspection.js'
 import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
 import { checkTimeZone } from '../shared/values.js'
 import type {
-  ColumnInfo,
   Connector,
   ConnectorOptions,
   ExecuteOptions,
@@ -89,24 +89,20 @@ export class SnowflakeConnector implements Connector {
   /** The tables of the session's schema (the credentials' `schema`) in the database. */
   async introspect(database?: string): Promise<TableInfo[]> {
     const result = await this.#run(database, INTROSPECT, [], { timeoutMs: METADATA_TIMEOUT_MS, maxRows: 1_000_000 })
-    const tables = new Map<string, { schema: string; name: string; columns: ColumnInfo[] }>()
-    for (const row of result.rows) {
-      const key = `${row.s}\u0000${row.t}`
-      let table = tables.get(key)
-      if (!table) {
-        table = { schema: String(row.s), name: String(row.t), columns: [] }
-        tables.set(key, table)
-      }
+    return tablesOf(result.rows, (row) => {
       const nativeType = String(row.d)
       const scale = row.scale === null || row.scale === undefined ? null : Number(row.scale)
-      table.columns.push({
-        name: String(row.c),
-        nativeType,
-        dataType: dataTypeOfColumn(nativeType, scale),
-        nullable: row.n === 'YES',
-      })
-    }
-    return [...tables.values()]
+      return {
+        schema: String(row.s),
+        table: String(row.t),
+        column: {
+          name: String(row.c),
+          nativeType,
+          dataType: dataTypeOfColumn(nativeType, scale),
+          nullable: row.n === 'YES',
+        },
+      }
+    })
   }
 
   execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {

@@ -11,8 +11,9 @@ import { ApiError } from '../../errors.js'
 import type { CredentialsByType } from '../credentials/schemas.js'
 import { connectionError } from '../errors.js'
 import { CANCEL_GRACE_MS, checkMaxRows, guarded, METADATA_TIMEOUT_MS, throwIfAborted } from '../shared/execution.js'
+import { tablesOf } from '../shared/introspection.js'
 import { checkTimeZone } from '../shared/values.js'
-import type { ColumnInfo, Connector, ConnectorOptions, ExecuteOptions, QueryResult, TableInfo } from '../types.js'
+import type { Connector, ConnectorOptions, ExecuteOptions, QueryResult, TableInfo } from '../types.js'
 import { call, cancelQuery, NotTrinoError, type QueryResults, TrinoQueryError } from './client.js'
 import { TRINO_ERRORS } from './errors.js'
 import { stringLiteral, trinoLiteral } from './literals.js'
@@ -108,23 +109,19 @@ export class TrinoConnector implements Connector {
       maxRows: 1_000_000,
       schema,
     })
-    const tables = new Map<string, { schema: string; name: string; columns: ColumnInfo[] }>()
-    for (const row of rows) {
-      const key = `${row.table_schema}.${row.table_name}`
-      let table = tables.get(key)
-      if (!table) {
-        table = { schema: String(row.table_schema), name: String(row.table_name), columns: [] }
-        tables.set(key, table)
-      }
+    return tablesOf(rows, (row) => {
       const nativeType = String(row.data_type)
-      table.columns.push({
-        name: String(row.column_name),
-        nativeType,
-        dataType: dataTypeOf(nativeType),
-        nullable: String(row.is_nullable).toUpperCase() !== 'NO',
-      })
-    }
-    return [...tables.values()]
+      return {
+        schema: String(row.table_schema),
+        table: String(row.table_name),
+        column: {
+          name: String(row.column_name),
+          nativeType,
+          dataType: dataTypeOf(nativeType),
+          nullable: String(row.is_nullable).toUpperCase() !== 'NO',
+        },
+      }
+    })
   }
 
   async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {

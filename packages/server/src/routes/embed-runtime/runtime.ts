@@ -1,9 +1,8 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
+import { MetricQueryResultSchema, RuntimeEmbedSchema, RuntimeQueryBodySchema } from '@strata/contract/runtime'
 import { principalOf, requireGuestToken } from '../../auth/hooks.js'
 import { notFound } from '../../plugins/app/error-handler.js'
-import { DashboardFilterSchema, LayoutItemSchema, MetricFormatsSchema } from '../../query/document-schema.js'
 import { documentedAs } from '../../schemas/openapi.js'
-import { MetricQueryResult, RuntimeQueryBody } from '../../schemas/query.js'
 import { fieldsError } from '../../validation/fields.js'
 import { sendResult } from '../metric-result.js'
 import { corsForGuests } from './cors.js'
@@ -18,63 +17,6 @@ const DownloadQuery = Type.Object(
   { dashboardFilter: Type.Optional(Type.String({ maxLength: 100_000, description: 'JSON object' })) },
   { additionalProperties: false },
 )
-const RuntimeEmbed = Type.Object({
-  embedId: Type.String(),
-  embedType: Type.String(),
-  name: Type.String(),
-  dashboard: Type.Object({
-    dashboardId: Type.String(),
-    name: Type.String(),
-    filters: Type.Immutable(
-      Type.Array(
-        Type.Object({
-          ...DashboardFilterSchema.properties,
-          locked: Type.Optional(Type.Literal(true, { description: 'The token fixes its value' })),
-          pinned: Type.Optional(Type.Unknown({ description: 'The fixed value, when the token shows it' })),
-          isShowOnUrl: Type.Optional(Type.Boolean()),
-        }),
-      ),
-    ),
-    layout: Type.Immutable(Type.Array(LayoutItemSchema)),
-  }),
-  metrics: Type.Immutable(
-    Type.Array(
-      Type.Object({
-        metricId: Type.String(),
-        name: Type.String(),
-        chart: Type.Unknown(),
-        formats: Type.Optional(MetricFormatsSchema),
-        timeGrains: Type.Optional(
-          Type.Record(Type.String(), Type.String(), {
-            description: 'Dimension name → its timeGrain (hour, day, week, month, quarter, year), for axis labels',
-          }),
-        ),
-      }),
-    ),
-  ),
-  permissions: Type.Object(
-    {
-      download: Type.Boolean(),
-      underlyingData: Type.Boolean(),
-      endUserDashboardFilter: Type.Boolean(),
-      showSideBar: Type.Boolean(),
-      showDashboardName: Type.Boolean(),
-      metricCreation: Type.Boolean(),
-      metricCreationMode: Type.Union([Type.Literal('DRAG_DROP'), Type.Literal('CHAT')]),
-      metricUpdate: Type.Boolean(),
-      metricDeletion: Type.Boolean(),
-      manageMetrics: Type.Boolean({ description: 'Hide, publish and restore metrics' }),
-      archiveMetrics: Type.Boolean(),
-      customizeLayout: Type.Boolean(),
-      dashboardViews: Type.Boolean(),
-      emailReports: Type.Boolean(),
-      aiPilot: Type.Boolean(),
-    },
-    { description: "What the browser may do with this embed: the token's permissions AND the embed's settings" },
-  ),
-  timezone: Type.String(),
-})
-
 /**
  * The web component's API (DESIGN.md §2.4), registered under the prefix
  * `/api/v2/embed/runtime`: CORS from the data apps' whitelists for every answer of this context
@@ -96,7 +38,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/:embedId',
     {
-      schema: { ...docs.getRuntimeEmbed, params: Params, response: { 200: RuntimeEmbed } },
+      schema: { ...docs.getRuntimeEmbed, params: Params, response: { 200: RuntimeEmbedSchema } },
     },
     async (request) => service.load(claims(request), request.params.embedId),
   )
@@ -106,8 +48,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         ...docs.queryRuntimeMetric,
         params: Params,
-        body: RuntimeQueryBody,
-        response: { 200: MetricQueryResult },
+        body: RuntimeQueryBodySchema,
+        response: { 200: MetricQueryResultSchema },
       },
     },
     async (request, reply) =>
@@ -119,8 +61,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         ...docs.getUnderlyingData,
         params: Params,
-        body: RuntimeQueryBody,
-        response: { 200: MetricQueryResult },
+        body: RuntimeQueryBodySchema,
+        response: { 200: MetricQueryResultSchema },
       },
     },
     async (request, reply) =>

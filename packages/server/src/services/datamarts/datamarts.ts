@@ -252,7 +252,7 @@ function normalise(
     }
   })
   const relationships = (input.relationships ?? []).map((r, i): DatamartRelationshipConfig => {
-    if (r.joinType === 'FULL JOIN' && capabilitiesOf(datasource.type)?.fullJoin === false) {
+    if (r.joinType === 'FULL JOIN' && capabilitiesOf(datasource.type).fullJoin === false) {
       throw badRequest(
         `relationships[${i}].joinType: ${datasource.type} datasources have no FULL JOIN; use INNER, LEFT or RIGHT JOIN`,
       )

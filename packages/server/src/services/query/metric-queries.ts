@@ -161,7 +161,7 @@ export class MetricQueries {
     const statements = bindStatements(compiled, bound.values, dialect)
     const database = tenancy.kind === 'database' ? tenancy.database : undefined
     // params.timezone is the session time zone on the types the API names (capabilities).
-    const sessionZone = capabilitiesOf(source.datasource.type)?.timezoneParam ? timezone : undefined
+    const sessionZone = capabilitiesOf(source.datasource.type).timezoneParam ? timezone : undefined
     const { value } = await this.cache.get(
       {
         datasourceId: source.datasource.id,
@@ -336,7 +336,7 @@ export class MetricQueries {
     if (settings?.tenancyLevel === 'DATABASE') {
       const databases = await this.databasesOf(source)
       if (!databases.includes(clientId)) {
-        const unit = capabilitiesOf(source.datasource.type)?.tenancyUnit ?? 'database'
+        const unit = capabilitiesOf(source.datasource.type).tenancyUnit
         throw badRequest(`clientId: ${clientId} is not a ${unit} of datasource ${source.datasource.name}`)
       }
       return { kind: 'database', database: clientId }

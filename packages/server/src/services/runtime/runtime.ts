@@ -1,69 +1,22 @@
+import type {
+  Capability,
+  EffectivePermissions,
+  PinnedFilter,
+  RuntimeEmbed,
+  RuntimeMetric,
+  RuntimeQuery,
+} from '@strata/contract/runtime'
 import type { GuestClaims } from '../../auth/principal.js'
 import { ApiError, badRequest } from '../../errors.js'
-import type { DashboardFilter, LayoutItem, Metric, MetricFormats } from '../../query/document.js'
+import type { Metric } from '../../query/document.js'
 import { filterKey } from '../../query/filters.js'
 import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
 import type { Embed, Embeds } from '../embeds/embeds.js'
 import type { MetricQueries, MetricResult } from '../query/metric-queries.js'
 import { csvHeaders, toCsv } from './csv.js'
 
-/**
- * What the browser may do with this embed (DESIGN.md §2.7): the embed's setting AND the token's
- * flag, an omitted token flag inheriting the embed's setting (download has no embed setting).
- */
-export interface EffectivePermissions {
-  readonly download: boolean
-  readonly underlyingData: boolean
-  readonly endUserDashboardFilter: boolean
-  readonly showSideBar: boolean
-  readonly showDashboardName: boolean
-  /** Create metrics (with the builder, or the chat: `metricCreationMode`). */
-  readonly metricCreation: boolean
-  readonly metricCreationMode: 'DRAG_DROP' | 'CHAT'
-  readonly metricUpdate: boolean
-  readonly metricDeletion: boolean
-  /** Hide, publish and restore metrics. */
-  readonly manageMetrics: boolean
-  readonly archiveMetrics: boolean
-  readonly customizeLayout: boolean
-  readonly dashboardViews: boolean
-  readonly emailReports: boolean
-  readonly aiPilot: boolean
-}
-
-/** A capability of §2.7, by its EffectivePermissions key. */
-export type Capability = {
-  [K in keyof EffectivePermissions]: EffectivePermissions[K] extends boolean ? K : never
-}[keyof EffectivePermissions]
-
-export interface RuntimeEmbed {
-  readonly embedId: string
-  readonly embedType: 'dashboard' | 'metric'
-  readonly name: string
-  readonly dashboard: {
-    readonly dashboardId: string
-    readonly name: string
-    readonly filters: readonly (DashboardFilter & PinnedFilter)[]
-    readonly layout: readonly LayoutItem[]
-  }
-  readonly metrics: readonly RuntimeMetric[]
-  readonly permissions: EffectivePermissions
-  readonly timezone: string
-}
-
-/**
- * A metric as the browser sees it: its chart, its columns' number formats, and the time grain of
- * each grained dimension (for axis labels).
- */
-export interface RuntimeMetric {
-  readonly metricId: string
-  readonly name: string
-  readonly chart: Metric['chart']
-  /** Output column → number format (the document's `formats`; absent when it has none). */
-  readonly formats?: MetricFormats
-  /** Dimension name → its `timeGrain` (only dimensions that have one; absent when none). */
-  readonly timeGrains?: Readonly<Record<string, string>>
-}
+// The runtime API's shapes are @strata/contract's (the route validates and documents with them).
+export type { Capability, EffectivePermissions, PinnedFilter, RuntimeEmbed, RuntimeMetric, RuntimeQuery }
 
 function runtimeMetric(m: Metric): RuntimeMetric {
   const grains = Object.fromEntries(
@@ -76,23 +29,6 @@ function runtimeMetric(m: Metric): RuntimeMetric {
     ...(m.formats ? { formats: m.formats } : {}),
     ...(Object.keys(grains).length ? { timeGrains: grains } : {}),
   }
-}
-
-/**
- * What the browser learns of a filter the token pins: that it is locked, and its value only where
- * it may show it (not a SQL-driven list's text, not a value marked isShowOnUrl: false).
- */
-export interface PinnedFilter {
-  readonly locked?: true
-  readonly pinned?: unknown
-  readonly isShowOnUrl?: boolean
-}
-
-export interface RuntimeQuery {
-  readonly metricId: string
-  readonly dashboardFilter?: Readonly<Record<string, unknown>> | undefined
-  readonly metricFilter?: Readonly<Record<string, unknown>> | undefined
-  readonly pageNumber?: number | undefined
 }
 
 /**

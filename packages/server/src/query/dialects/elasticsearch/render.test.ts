@@ -1,7 +1,7 @@
+import type { Metric } from '@strata/contract/document'
 import { describe, expect, it } from 'vitest'
 import { ctx, metric, model } from '../../../../test/fixtures/query.js'
 import { type CompileContext, compileMetric } from '../../compile.js'
-import type { Metric } from '../../document-schema.js'
 import { getDialect } from '../registry.js'
 import type { SearchStatement } from './statement.js'
 

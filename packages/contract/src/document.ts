@@ -1,5 +1,5 @@
 import { type Static, type TLiteral, type TUnion, Type } from 'typebox'
-import { worded } from '../validation/schema-errors.js'
+import { worded } from './wording.js'
 
 /**
  * The dashboard document (DESIGN.md §2.2, docs/dashboard-document.md): what export writes and
@@ -46,6 +46,8 @@ export type ChartType = (typeof CHART_TYPES)[number]
 export type Operator = (typeof OPERATORS)[number]
 export type FilterType = (typeof FILTER_TYPES)[number]
 export type NumberStyle = (typeof NUMBER_STYLES)[number]
+export type TimeGrain = (typeof TIME_GRAINS)[number]
+export type Aggregate = (typeof AGGREGATES)[number]
 
 const Scalar = Type.Union([Type.String({ maxLength: 10_000 }), Type.Number(), Type.Boolean(), Type.Null()])
 
@@ -142,19 +144,22 @@ export const ColumnFormatSchema = Type.Object(
 /** Output column name (a measure or dimension of a query metric, a column of a SQL metric) → its format. */
 export const MetricFormatsSchema = Type.Record(ColumnName, ColumnFormatSchema, { maxProperties: 100 })
 
+/** A metric's chart: its type, the dimension (x) and the measures (y); other options pass through. */
+export const ChartSchema = Type.Object(
+  {
+    type: literals(CHART_TYPES),
+    x: Type.Optional(ColumnName),
+    y: Type.Optional(Type.Array(ColumnName, { maxItems: 100 })),
+  },
+  { additionalProperties: true, description: 'Presentation options beyond type/x/y pass through untouched' },
+)
+
 export const MetricSchema = Type.Object(
   {
     metricId: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_.-]+$' }),
     name: Name,
     description: Type.Optional(Type.String({ maxLength: 2000 })),
-    chart: Type.Object(
-      {
-        type: literals(CHART_TYPES),
-        x: Type.Optional(ColumnName),
-        y: Type.Optional(Type.Array(ColumnName, { maxItems: 100 })),
-      },
-      { additionalProperties: true, description: 'Presentation options beyond type/x/y pass through untouched' },
-    ),
+    chart: ChartSchema,
     formats: Type.Optional(MetricFormatsSchema),
     query: Type.Optional(QuerySchema),
     sql: Type.Optional(Type.String({ minLength: 1, maxLength: 100_000 })),
@@ -204,6 +209,8 @@ export type Condition = Static<typeof ConditionSchema>
 export type MetricQuery = Static<typeof QuerySchema>
 export type ColumnFormat = Static<typeof ColumnFormatSchema>
 export type MetricFormats = Static<typeof MetricFormatsSchema>
+/** A chart as read: `additionalProperties: true` in the schema is the index signature here. */
+export type Chart = Static<typeof ChartSchema> & { readonly [option: string]: unknown }
 export type Metric = Static<typeof MetricSchema>
 export type LayoutItem = Static<typeof LayoutItemSchema>
 export type DashboardDocument = Static<typeof DashboardDocumentSchema>

@@ -1,0 +1,151 @@
+import { type Static, Type } from 'typebox'
+import { type Chart, ChartSchema, DashboardFilterSchema, LayoutItemSchema, MetricFormatsSchema } from './document.js'
+
+/**
+ * The web component runtime API (DESIGN.md §2.4, docs/runtime-api.md) under
+ * `/api/v2/embed/runtime/:embedId`: the server validates and documents with these schemas, the
+ * web component reads their `Static` types. Responses are open objects (the server may add
+ * fields); request bodies are closed.
+ */
+
+/**
+ * What the browser learns of a filter the token pins: that it is locked, and its value only where
+ * it may show it (not a SQL-driven list's text, not a value marked isShowOnUrl: false).
+ */
+export const PinnedFilterSchema = Type.Object({
+  locked: Type.Optional(Type.Literal(true, { description: 'The token fixes its value' })),
+  pinned: Type.Optional(Type.Unknown({ description: 'The fixed value, when the token shows it' })),
+  isShowOnUrl: Type.Optional(Type.Boolean()),
+})
+
+/** A dashboard filter as the browser sees it: the document's filter and what the token pins. */
+export const RuntimeFilterSchema = Type.Object({
+  ...DashboardFilterSchema.properties,
+  ...PinnedFilterSchema.properties,
+})
+
+/**
+ * A metric as the browser sees it: its chart, its columns' number formats, and the time grain of
+ * each grained dimension (for axis labels).
+ */
+export const RuntimeMetricSchema = Type.Object({
+  metricId: Type.String(),
+  name: Type.String(),
+  chart: ChartSchema,
+  formats: Type.Optional(MetricFormatsSchema),
+  timeGrains: Type.Optional(
+    Type.Record(Type.String(), Type.String(), {
+      description: 'Dimension name → its timeGrain (hour, day, week, month, quarter, year), for axis labels',
+    }),
+  ),
+})
+
+/**
+ * What the browser may do with this embed (DESIGN.md §2.7): the embed's setting AND the token's
+ * flag, an omitted token flag inheriting the embed's setting (download has no embed setting).
+ */
+export const EffectivePermissionsSchema = Type.Object(
+  {
+    download: Type.Boolean(),
+    underlyingData: Type.Boolean(),
+    endUserDashboardFilter: Type.Boolean(),
+    showSideBar: Type.Boolean(),
+    showDashboardName: Type.Boolean(),
+    /** Create metrics (with the builder, or the chat: `metricCreationMode`). */
+    metricCreation: Type.Boolean(),
+    metricCreationMode: Type.Union([Type.Literal('DRAG_DROP'), Type.Literal('CHAT')]),
+    metricUpdate: Type.Boolean(),
+    metricDeletion: Type.Boolean(),
+    manageMetrics: Type.Boolean({ description: 'Hide, publish and restore metrics' }),
+    archiveMetrics: Type.Boolean(),
+    customizeLayout: Type.Boolean(),
+    dashboardViews: Type.Boolean(),
+    emailReports: Type.Boolean(),
+    aiPilot: Type.Boolean(),
+  },
+  { description: "What the browser may do with this embed: the token's permissions AND the embed's settings" },
+)
+
+/** GET /:embedId: the embed, its dashboard's filters and layout, the metrics the token may see. */
+export const RuntimeEmbedSchema = Type.Object({
+  embedId: Type.String(),
+  embedType: Type.Union([Type.Literal('dashboard'), Type.Literal('metric')]),
+  name: Type.String(),
+  dashboard: Type.Object({
+    dashboardId: Type.String(),
+    name: Type.String(),
+    filters: Type.Immutable(Type.Array(RuntimeFilterSchema)),
+    layout: Type.Immutable(Type.Array(LayoutItemSchema)),
+  }),
+  metrics: Type.Immutable(Type.Array(RuntimeMetricSchema)),
+  permissions: EffectivePermissionsSchema,
+  timezone: Type.String(),
+})
+
+const Id = Type.String({ minLength: 1, maxLength: 500 })
+
+/** Filter values by filter name or label (dashboardFilter, metricFilter). */
+export const FilterValuesSchema = Type.Record(Type.String({ minLength: 1, maxLength: 500 }), Type.Unknown(), {
+  description: 'filter name or label (case-insensitive) → value in one of the spec forms',
+})
+
+/** POST /:embedId/query and /:embedId/underlying. */
+export const RuntimeQueryBodySchema = Type.Object(
+  {
+    metricId: Id,
+    dashboardFilter: Type.Optional(FilterValuesSchema),
+    metricFilter: Type.Optional(FilterValuesSchema),
+    pageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        metricId: 'revenue_by_country',
+        dashboardFilter: { period: { startDate: '2026-01-01', endDate: '2026-03-31' } },
+        metricFilter: { status: ['paid', 'shipped'] },
+        pageNumber: 1,
+      },
+    ],
+  },
+)
+
+/** The spec's metric query result (the runtime query, underlying data, and the data app query API). */
+export const MetricQueryResultSchema = Type.Object(
+  {
+    data: Type.Immutable(Type.Array(Type.Record(Type.String(), Type.Unknown()))),
+    timeTaken: Type.Number({ description: 'milliseconds' }),
+    comparisonValue: Type.Optional(
+      Type.Number({
+        description:
+          'metrics with a comparison: the first measure over the previous period of the first date range that applies, or, with none, as it stood at the end of the same day one month (previous-period) or one year (previous-year) ago; 0 over no rows',
+      }),
+    ),
+    totalRecords: Type.Integer(),
+    metaData: Type.Object({
+      columns: Type.Immutable(Type.Array(Type.Object({ name: Type.String(), dataType: Type.String() }))),
+      groupbyColumnList: Type.Immutable(Type.Array(Type.String())),
+    }),
+    metricid: Type.String(),
+    error: Type.Null(),
+  },
+  {
+    description:
+      'The metric result. When its rows were cut at QUERY_ROW_LIMIT the answer carries the header `Strata-Truncated: true` (the body is unchanged).',
+  },
+)
+
+export type PinnedFilter = Static<typeof PinnedFilterSchema>
+export type RuntimeFilter = Static<typeof RuntimeFilterSchema>
+/** The chart's pass-through options typed as the schema allows them (see `Chart`). */
+export type RuntimeMetric = Omit<Static<typeof RuntimeMetricSchema>, 'chart'> & { chart: Chart }
+export type EffectivePermissions = Static<typeof EffectivePermissionsSchema>
+export type RuntimeEmbed = Static<typeof RuntimeEmbedSchema>
+export type FilterValues = Static<typeof FilterValuesSchema>
+export type RuntimeQuery = Static<typeof RuntimeQueryBodySchema>
+export type MetricQueryResult = Static<typeof MetricQueryResultSchema>
+
+/** A capability of §2.7, by its EffectivePermissions key (the boolean ones). */
+export type Capability = {
+  [K in keyof EffectivePermissions]: EffectivePermissions[K] extends boolean ? K : never
+}[keyof EffectivePermissions]

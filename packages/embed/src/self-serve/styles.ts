@@ -157,6 +157,7 @@ export const selfServeStyles = css`
   }
   .edit-bar-actions {
     display: flex;
+    align-items: center;
     gap: 8px;
     margin-left: auto;
   }
@@ -195,6 +196,18 @@ export const selfServeStyles = css`
   }
   .views-panel[hidden] {
     display: none;
+  }
+  /* narrow: the panel spans the header (its toggle may sit at the left edge) */
+  @container (max-width: 479px) {
+    .views-anchor {
+      position: static;
+    }
+    .views-panel {
+      left: 0;
+      right: 0;
+      width: auto;
+      max-width: none;
+    }
   }
   .views-panel h2 {
     margin: 4px 8px 8px;

@@ -14,6 +14,7 @@ export type {
   RuntimeEmbed,
   RuntimeFilter,
   RuntimeMetric,
+  SavedView,
 } from './api/types.js'
 export { StrataDashboard } from './dashboard.js'
 export type {

@@ -6,4 +6,5 @@
 export * from './date-presets.js'
 export * from './document.js'
 export * from './runtime.js'
+export * from './self-serve.js'
 export * from './wording.js'

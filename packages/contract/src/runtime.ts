@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { type Chart, ChartSchema, DashboardFilterSchema, LayoutItemSchema, MetricFormatsSchema } from './document.js'
+import { RuntimeView } from './self-serve.js'
 
 /**
  * The web component runtime API (DESIGN.md §2.4, docs/runtime-api.md) under
@@ -76,8 +77,12 @@ export const RuntimeEmbedSchema = Type.Object({
     name: Type.String(),
     filters: Type.Immutable(Type.Array(RuntimeFilterSchema)),
     layout: Type.Immutable(Type.Array(LayoutItemSchema)),
+    customLayout: Type.Boolean({ description: 'A saved layout (the tenant’s or the user’s) is in effect' }),
   }),
   metrics: Type.Immutable(Type.Array(RuntimeMetricSchema)),
+  views: Type.Immutable(
+    Type.Array(RuntimeView, { description: "The token's saved views ([] without the views permission)" }),
+  ),
   permissions: EffectivePermissionsSchema,
   timezone: Type.String(),
 })

@@ -7,17 +7,18 @@ import type {
   Chart,
   ChartType,
   ColumnFormat,
-  RuntimeEmbed as ContractEmbed,
   EffectivePermissions,
   FilterType,
   LayoutItem,
   MetricQueryResult,
+  RuntimeEmbed,
   RuntimeFilter,
   RuntimeMetric,
   RuntimeQuery,
+  RuntimeView,
 } from '@strata/contract'
 
-export type { ChartType, ColumnFormat, FilterType, LayoutItem, RuntimeFilter, RuntimeMetric }
+export type { ChartType, ColumnFormat, FilterType, LayoutItem, RuntimeEmbed, RuntimeFilter, RuntimeMetric }
 
 /** A metric's chart: type, x (the dimension column), y (the measure columns); other keys pass through to ECharts. */
 export type ChartConfig = Chart
@@ -25,28 +26,8 @@ export type ChartConfig = Chart
 /** What the browser may do with this embed (the token's permissions AND the embed's settings). */
 export type Permissions = EffectivePermissions
 
-/** A saved dashboard view (DESIGN §2.8): a named set of filter values, and a layout when one was customised. */
-export interface SavedView {
-  readonly viewId: string
-  readonly name: string
-  /** Filter name → value, as the filters' own values (what `setFilter` takes). */
-  readonly filters: Readonly<Record<string, unknown>>
-  readonly layout?: readonly LayoutItem[]
-}
-
-/**
- * The load with the self-serve additions of issue 15 (`dashboard.customLayout`, `views`), optional
- * so an older server's load still reads. Replace with the contract's type once
- * @strata/contract's RuntimeEmbedSchema carries them.
- */
-export type RuntimeEmbed = ContractEmbed & {
-  readonly dashboard: ContractEmbed['dashboard'] & {
-    /** A saved (tenant or user) layout is in effect rather than the company's. */
-    readonly customLayout?: boolean
-  }
-  /** The saved views of this token's tenant (or user); [] without the views permission. */
-  readonly views?: readonly SavedView[]
-}
+/** A saved dashboard view (GET/POST /views under the runtime path, DESIGN.md §2.8). */
+export type SavedView = RuntimeView
 
 export type Row = Readonly<Record<string, unknown>>
 

@@ -20,6 +20,8 @@ import { GuestTokens } from './guest-tokens/guest-tokens.js'
 import { MetricQueries } from './query/metric-queries.js'
 import { Sources } from './query/sources.js'
 import { Runtime } from './runtime/runtime.js'
+import { Layouts } from './self-serve/layouts.js'
+import { Views } from './self-serve/views.js'
 import { Workspaces } from './workspaces/workspaces.js'
 
 /** Everything the routes call into; built once per app, closed on shutdown. */
@@ -42,6 +44,8 @@ export interface Services {
   readonly guestTokens: GuestTokens
   readonly metricQueries: MetricQueries
   readonly runtime: Runtime
+  readonly layouts: Layouts
+  readonly views: Views
   close(): Promise<void>
 }
 
@@ -102,6 +106,7 @@ export async function createServices(config: Config): Promise<Services> {
     (keyId) => dataApps.keyLive(keyId),
     (dataAppId, fresh) => embeds.ids(dataAppId, fresh),
   )
+  const runtime = new Runtime(embeds, dashboards, metricQueries, store)
   return {
     config,
     store,
@@ -120,7 +125,9 @@ export async function createServices(config: Config): Promise<Services> {
     embeds,
     guestTokens,
     metricQueries,
-    runtime: new Runtime(embeds, dashboards, metricQueries),
+    runtime,
+    layouts: new Layouts(store, runtime),
+    views: new Views(store, runtime),
     async close() {
       guestTokens.close()
       bus.close()

@@ -17,6 +17,8 @@ export interface Database {
   dashboards: DashboardRow
   embeds: EmbedRow
   guest_tokens: GuestTokenRow
+  end_user_layouts: EndUserLayoutRow
+  dashboard_views: DashboardViewRow
 }
 
 export interface OrganizationRow {
@@ -158,4 +160,35 @@ export interface GuestTokenRow {
   claims: string
   created_at: string
   expires_at: string | null
+}
+
+/**
+ * An end user's saved layout of a dashboard (DESIGN.md §2.8), keyed by dashboard, data app,
+ * clientId and userIdentifier ('' = the tenant's).
+ */
+export interface EndUserLayoutRow {
+  dashboard_row_id: string
+  data_app_id: string
+  client_id: string
+  /** '' for the tenant's layout */
+  user_identifier: string
+  /** JSON LayoutItem[] */
+  layout: string
+  updated_at: string
+}
+
+/** A named set of dashboard filter values (and optionally a layout), keyed like a layout; names unique per key. */
+export interface DashboardViewRow {
+  view_id: string
+  dashboard_row_id: string
+  data_app_id: string
+  client_id: string
+  /** '' for a tenant-wide view */
+  user_identifier: string
+  name: string
+  /** JSON: dashboard filter name → value */
+  filters: string
+  /** JSON LayoutItem[] or null */
+  layout: string | null
+  created_at: string
 }

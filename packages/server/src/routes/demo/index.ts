@@ -9,6 +9,28 @@ import { demoPage } from './page.js'
 
 /** The two tenants the demo page shows side by side. */
 export const DEMO_PAGE_TENANTS = ['acme', 'globex'] as const
+type DemoTenant = (typeof DEMO_PAGE_TENANTS)[number]
+
+/**
+ * The embed allows self-serve (services/demo/seed.ts); the tokens narrow it: acme's end user may
+ * build, change, arrange and save views, globex's may only look (each flag turned off).
+ */
+const SELF_SERVE: Record<DemoTenant, Record<string, boolean>> = {
+  acme: {},
+  globex: {
+    isDisableMetricCreation: true,
+    isEnableMetricUpdation: false,
+    isEnableManageMetrics: false,
+    isEnableArchiveMetrics: false,
+    isEnableCustomizeLayout: false,
+    isEnableCreateDashboardView: false,
+  },
+}
+/** acme's panel is one named user (private metrics are theirs); globex's token names none. */
+const DEMO_PAGE_USERS: Record<DemoTenant, { userIdentifier?: string }> = {
+  acme: { userIdentifier: 'ada@acme.example' },
+  globex: {},
+}
 const TOKEN_TTL_MS = 60 * 60 * 1000
 
 /**
@@ -70,7 +92,7 @@ const demo: FastifyPluginAsyncTypebox = async (app) => {
 
   if (!config.demo) return
 
-  const mint = async (tenant: string): Promise<string> => {
+  const mint = async (tenant: DemoTenant): Promise<string> => {
     const dataApp = await dataApps.byName(PRIMARY_ORGANIZATION_ID, DEMO.dataApp)
     if (!dataApp) throw new ApiError('NOT_FOUND', 404, 'The demo is not seeded yet')
     const principal = {
@@ -83,8 +105,13 @@ const demo: FastifyPluginAsyncTypebox = async (app) => {
     const { token } = await guestTokens.mint(principal, {
       dataAppName: DEMO.dataApp,
       clientId: tenant,
-      params: { allowedEmbeds: [DEMO.dashboardId], timezone: 'UTC' },
-      permissions: { isEnableDownloadMetrics: true, isShowDashboardName: true, isShowSideBar: true },
+      params: { allowedEmbeds: [DEMO.dashboardId], timezone: 'UTC', ...DEMO_PAGE_USERS[tenant] },
+      permissions: {
+        isEnableDownloadMetrics: true,
+        isShowDashboardName: true,
+        isShowSideBar: true,
+        ...SELF_SERVE[tenant],
+      },
       expiryTime: TOKEN_TTL_MS,
     })
     return token

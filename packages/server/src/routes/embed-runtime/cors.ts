@@ -81,7 +81,7 @@ export function corsForGuests(app: FastifyInstance): void {
       reply.header('access-control-allow-origin', origin).header('access-control-expose-headers', EXPOSED_HEADERS)
       if (request.method === 'OPTIONS') {
         reply
-          .header('access-control-allow-methods', 'GET, POST, OPTIONS')
+          .header('access-control-allow-methods', 'GET, POST, PUT, DELETE, OPTIONS')
           .header('access-control-allow-headers', 'authorization, content-type')
           .header('access-control-max-age', '600')
       }

@@ -6,13 +6,10 @@ import { documentedAs } from '../../schemas/openapi.js'
 import { fieldsError } from '../../validation/fields.js'
 import { sendResult } from '../metric-result.js'
 import { corsForGuests } from './cors.js'
+import { EmbedParams, MetricParams } from './params.js'
 import { docs } from './runtime.docs.js'
+import selfServeLayout from './self-serve-layout.js'
 
-const Params = Type.Object({ embedId: Type.String({ minLength: 1, maxLength: 200 }) })
-const MetricParams = Type.Object({
-  embedId: Type.String({ minLength: 1, maxLength: 200 }),
-  metricId: Type.String({ minLength: 1, maxLength: 200 }),
-})
 const DownloadQuery = Type.Object(
   { dashboardFilter: Type.Optional(Type.String({ maxLength: 100_000, description: 'JSON object' })) },
   { additionalProperties: false },
@@ -28,6 +25,7 @@ const runtime: FastifyPluginAsyncTypebox = async (app) => {
   // Preflights: answered by the CORS hook before any token check.
   app.options('/*', { schema: { hide: true } }, async (_request, reply) => reply.status(204).send())
   await app.register(routes)
+  await app.register(selfServeLayout)
 }
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -38,7 +36,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/:embedId',
     {
-      schema: { ...docs.getRuntimeEmbed, params: Params, response: { 200: RuntimeEmbedSchema } },
+      schema: { ...docs.getRuntimeEmbed, params: EmbedParams, response: { 200: RuntimeEmbedSchema } },
     },
     async (request) => service.load(claims(request), request.params.embedId),
   )
@@ -47,7 +45,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         ...docs.queryRuntimeMetric,
-        params: Params,
+        params: EmbedParams,
         body: RuntimeQueryBodySchema,
         response: { 200: MetricQueryResultSchema },
       },
@@ -60,7 +58,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         ...docs.getUnderlyingData,
-        params: Params,
+        params: EmbedParams,
         body: RuntimeQueryBodySchema,
         response: { 200: MetricQueryResultSchema },
       },

@@ -8,6 +8,23 @@ import type { Services } from '../index.js'
 import { writeDemoDataset } from './dataset.js'
 import { demoDatamart, demoDocument } from './document.js'
 
+/**
+ * What the demo's company allows on its embed: everything an end user can do but email reports
+ * and the AI pilot. Each panel's guest token narrows it (routes/demo: acme may build and arrange,
+ * globex may not).
+ */
+const DEMO_ACCESS = {
+  ...READ_ONLY_ACCESS,
+  isAllowUnderlyingData: true,
+  isAllowEndUserDashboardFilter: true,
+  isAllowMetricCreation: true,
+  isAllowMetricUpdate: true,
+  isAllowMetricDeletion: true,
+  isAllowManageMetrics: true,
+  isAllowMetricLayoutChange: true,
+  isAllowCreateDashboardView: true,
+}
+
 export const DEMO = {
   dataApp: 'demo',
   datasource: 'demo',
@@ -69,22 +86,27 @@ export async function seedDemo(services: Services, log: FastifyBaseLogger): Prom
   let key: string | undefined
   if (!(await dataApps.byName(org, DEMO.dataApp))) key = (await dataApps.create(org, DEMO.dataApp)).key
   const app = await dataApps.byName(org, DEMO.dataApp)
-  if (app && !(await embeds.resolve(app.id, DEMO.dashboardId))) {
-    await embeds.create(
-      { kind: 'dataApp', organizationId: org, dataAppId: app.id, dataAppName: DEMO.dataApp, keyId: null },
-      {
+  if (app) {
+    const principal = {
+      kind: 'dataApp' as const,
+      organizationId: org,
+      dataAppId: app.id,
+      dataAppName: app.name,
+      keyId: null,
+    }
+    const embed = await embeds.resolve(app.id, DEMO.dashboardId)
+    if (!embed) {
+      await embeds.create(principal, {
         dashboardId: DEMO.dashboardId,
         embedType: 'dashboard',
         workspaceName: DEMO.workspace,
         name: 'Sales overview',
-        accessSettings: {
-          ...READ_ONLY_ACCESS,
-          datamartName: DEMO.datamart,
-          isAllowUnderlyingData: true,
-          isAllowEndUserDashboardFilter: true,
-        },
-      },
-    )
+        accessSettings: { ...DEMO_ACCESS, datamartName: DEMO.datamart },
+      })
+    } else if (!embed.accessSettings.isAllowMetricCreation) {
+      // seeded before the self-serve features: the company now allows them (each token narrows)
+      await embeds.update(principal, embed.embedId, DEMO_ACCESS)
+    }
   }
   // Open the demo's DuckDB now (it parses the CSV files into memory once), in the background,
   // so the first visitor of /demo does not wait for it.

@@ -13,6 +13,7 @@ import { PAGE_SIZE } from '../data-apps/data-apps.js'
 import type { Datamarts } from '../datamarts/datamarts.js'
 import type { InvalidationBus } from '../events/bus.js'
 import { peerCache } from '../events/peer-cache.js'
+import { removeEndUserState } from '../self-serve/end-user-state.js'
 import type { Workspaces } from '../workspaces/workspaces.js'
 
 export type AccessSettingsInput = Static<typeof AccessSettings>
@@ -265,7 +266,10 @@ export class Embeds {
     return embedId
   }
 
-  /** Deletes the embed (its guest tokens stop at once) and, when asked and allowed, its dashboard. */
+  /**
+   * Deletes the embed (its guest tokens stop at once) and, when asked and allowed, its dashboard.
+   * With the data app's last embed of the dashboard go the layouts and views its end users saved there.
+   */
   async delete(app: DataApp, embedId: string, deleteDashboard: boolean): Promise<string> {
     const embed = await this.owned(app, embedId, () => badRequest(`Embed ${embedId} not found`))
     const dashboard = await this.dashboards.get(embed.dashboardRowId)
@@ -286,6 +290,15 @@ export class Embeds {
     await this.store.db.transaction().execute(async (tx) => {
       await tx.deleteFrom('embeds').where('id', '=', embed.id).execute()
       if (deleteDashboard && dashboard) await tx.deleteFrom('dashboards').where('id', '=', dashboard.id).execute()
+      // the data app's last embed of this dashboard: what its end users saved on it goes too
+      const another = await tx
+        .selectFrom('embeds')
+        .select('id')
+        .where('dashboard_row_id', '=', embed.dashboardRowId)
+        .where('data_app_id', '=', embed.dataAppId)
+        .limit(1)
+        .executeTakeFirst()
+      if (!another) await removeEndUserState(tx, embed.dashboardRowId, embed.dataAppId)
     })
     await this.bus.publish({ kind: 'embed', embedId })
     if (deleteDashboard && dashboard) await this.bus.publish({ kind: 'dashboard', dashboardRowId: dashboard.id })

@@ -10,13 +10,24 @@ import type { GuestClaims } from '../../auth/principal.js'
 import { ApiError, badRequest } from '../../errors.js'
 import type { Metric } from '../../query/document.js'
 import { filterKey } from '../../query/filters.js'
+import type { Store } from '../../store/store.js'
 import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
 import type { Embed, Embeds } from '../embeds/embeds.js'
 import type { MetricQueries, MetricResult } from '../query/metric-queries.js'
+import { endUserKey, readEndUserState } from '../self-serve/end-user-state.js'
+import { resolveLayout } from '../self-serve/layout-grid.js'
+import { runtimeView } from '../self-serve/view-shape.js'
 import { csvHeaders, toCsv } from './csv.js'
 
 // The runtime API's shapes are @strata/contract's (the route validates and documents with them).
 export type { Capability, EffectivePermissions, PinnedFilter, RuntimeEmbed, RuntimeMetric, RuntimeQuery }
+
+/** An embed a token may open, its dashboard, and the ids of the metrics the token sees (document order). */
+export interface RuntimeContext {
+  readonly embed: Embed
+  readonly dashboard: Dashboard
+  readonly metricIds: readonly string[]
+}
 
 function runtimeMetric(m: Metric): RuntimeMetric {
   const grains = Object.fromEntries(
@@ -41,10 +52,11 @@ export class Runtime {
     private readonly embeds: Embeds,
     private readonly dashboards: Dashboards,
     private readonly queries: MetricQueries,
+    private readonly store: Store,
   ) {}
 
   async load(claims: GuestClaims, id: string): Promise<RuntimeEmbed> {
-    const { embed, dashboard } = await this.open(claims, id)
+    const { embed, dashboard, metricIds } = await this.context(claims, id)
     const permissions = effective(claims, embed)
     const hidden = hiddenFilters(claims)
     const pinned = pinnedValues(claims, dashboard)
@@ -54,7 +66,13 @@ export class Runtime {
         const pin = pinned.get(filterKey(f.name)) ?? (f.label ? pinned.get(filterKey(f.label)) : undefined)
         return pin ? { ...f, ...shownPin(pin) } : f
       })
-    const visible = new Set(visibleMetrics(claims, embed, dashboard).map((m) => m.metricId))
+    const visible = new Set(metricIds)
+    // what end users saved lives on dashboard embeds (a metric embed shows one card, no filters)
+    const state =
+      embed.embedType === 'dashboard'
+        ? await readEndUserState(this.store.db, endUserKey(claims, embed), permissions.dashboardViews)
+        : { saved: {}, views: [] }
+    const { layout, customLayout } = resolveLayout(state.saved, dashboard.document.layout ?? [], metricIds)
     return {
       embedId: embed.embedId,
       embedType: embed.embedType,
@@ -63,12 +81,23 @@ export class Runtime {
         dashboardId: dashboard.dashboardId,
         name: dashboard.name,
         filters: embed.embedType === 'metric' ? [] : filters,
-        layout: (dashboard.document.layout ?? []).filter((l) => visible.has(l.metricId)),
+        layout,
+        customLayout,
       },
       metrics: dashboard.document.metrics.filter((m) => visible.has(m.metricId)).map(runtimeMetric),
+      views: state.views.map((row) => runtimeView(row, dashboard.document.filters ?? [], hidden, metricIds)),
       permissions,
       timezone: claims.params.timezone ?? 'UTC',
     }
+  }
+
+  /**
+   * What every self-serve route starts from: the embed the token may open (allowedEmbeds → 403,
+   * gone → 401), its dashboard, and the metrics the token sees.
+   */
+  async context(claims: GuestClaims, id: string): Promise<RuntimeContext> {
+    const { embed, dashboard } = await this.open(claims, id)
+    return { embed, dashboard, metricIds: visibleMetrics(claims, embed, dashboard).map((m) => m.metricId) }
   }
 
   async query(claims: GuestClaims, id: string, request: RuntimeQuery): Promise<MetricResult> {
@@ -214,9 +243,8 @@ export function requireCapability(claims: GuestClaims, embed: Embed, capability:
   }
 }
 
-/** The dashboard filters the token pins (dashboardAppFilters), by lower-cased name or label. */
 /** Whether the token's hideDashboardFilters hides a filter (by its name or its label). */
-function hiddenFilters(claims: GuestClaims): (f: { readonly name: string; readonly label?: string }) => boolean {
+export function hiddenFilters(claims: GuestClaims): (f: { readonly name: string; readonly label?: string }) => boolean {
   const hidden = new Set((claims.params.hideDashboardFilters ?? []).map(filterKey))
   return (f) => hidden.has(filterKey(f.name)) || (f.label !== undefined && hidden.has(filterKey(f.label)))
 }
@@ -227,6 +255,7 @@ function shownPin(pin: { value: unknown; isShowOnUrl: boolean }): PinnedFilter {
   return { locked: true, ...(shown ? { pinned: pin.value } : {}), isShowOnUrl: pin.isShowOnUrl }
 }
 
+/** The dashboard filters the token pins (dashboardAppFilters), by lower-cased name or label. */
 function pinnedValues(
   claims: GuestClaims,
   dashboard: Dashboard,
@@ -242,7 +271,7 @@ function pinnedValues(
 }
 
 /** dashboardFilterColumns (token first, else embed): the only columns the end user may filter. */
-function checkFilterColumns(
+export function checkFilterColumns(
   claims: GuestClaims,
   embed: Embed,
   dashboard: Dashboard,

@@ -1,9 +1,11 @@
 import type { Migration } from 'kysely'
 import { foundation } from './001-foundation.js'
 import { analytics } from './002-analytics.js'
+import { layoutsAndViews } from './004-layouts-and-views.js'
 
 /** Every migration, in order. Names are permanent: never rename or reorder one that shipped. */
 export const migrations: Record<string, Migration> = {
   '001-foundation': foundation,
   '002-analytics': analytics,
+  '004-layouts-and-views': layoutsAndViews,
 }

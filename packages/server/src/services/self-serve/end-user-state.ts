@@ -1,0 +1,110 @@
+import type { Kysely } from 'kysely'
+import type { GuestClaims } from '../../auth/principal.js'
+import type { LayoutItem } from '../../query/document.js'
+import type { DashboardViewRow, Database } from '../../store/schema.js'
+import type { Embed } from '../embeds/embeds.js'
+import type { SavedLayouts } from './layout-grid.js'
+
+/**
+ * Whose an end user's saved things are (DESIGN.md §2.8): the dashboard, the data app, the
+ * token's clientId, and its userIdentifier, '' for the tenant's. Only ever built from the
+ * guest token's claims, never from the request.
+ */
+export interface EndUserKey {
+  readonly dashboardRowId: string
+  readonly dataAppId: string
+  readonly clientId: string
+  /** '' = tenant-wide (a token without params.userIdentifier) */
+  readonly userIdentifier: string
+}
+
+export function endUserKey(claims: GuestClaims, embed: Embed): EndUserKey {
+  return {
+    dashboardRowId: embed.dashboardRowId,
+    dataAppId: claims.dataAppId,
+    clientId: claims.clientId,
+    userIdentifier: claims.params.userIdentifier ?? '',
+  }
+}
+
+/** What the load overlays on the company's dashboard: the saved layouts that apply, the token's views. */
+export interface EndUserState {
+  readonly saved: SavedLayouts
+  readonly views: readonly DashboardViewRow[]
+}
+
+/**
+ * The load's reads: one query for the layouts (the user's and the tenant's, one range of the
+ * primary key) and, only with the views permission, one for the views (a range of their unique
+ * key). Both run at once.
+ */
+export async function readEndUserState(
+  db: Kysely<Database>,
+  key: EndUserKey,
+  withViews: boolean,
+): Promise<EndUserState> {
+  const [layouts, views] = await Promise.all([
+    savedLayoutsQuery(db, key).execute(),
+    withViews ? viewsOf(db, key) : Promise.resolve([]),
+  ])
+  const parse = (who: string) => {
+    const row = layouts.find((l) => l.user_identifier === who)
+    return row ? (JSON.parse(row.layout) as LayoutItem[]) : undefined
+  }
+  return {
+    saved: { tenant: parse(''), ...(key.userIdentifier === '' ? {} : { user: parse(key.userIdentifier) }) },
+    views,
+  }
+}
+
+/** The tenant's and (with a userIdentifier) the user's saved layout: one range of the primary key. */
+export function savedLayoutsQuery(db: Kysely<Database>, key: EndUserKey) {
+  const users = key.userIdentifier === '' ? [''] : ['', key.userIdentifier]
+  return db
+    .selectFrom('end_user_layouts')
+    .select(['user_identifier', 'layout'])
+    .where('dashboard_row_id', '=', key.dashboardRowId)
+    .where('data_app_id', '=', key.dataAppId)
+    .where('client_id', '=', key.clientId)
+    .where('user_identifier', 'in', users)
+}
+
+/** The views saved under exactly this key, oldest first. */
+export function viewsOf(db: Kysely<Database>, key: EndUserKey): Promise<DashboardViewRow[]> {
+  return viewsQuery(db, key).execute()
+}
+
+/** The views of exactly this key: one range of their unique (key, name) index. */
+export function viewsQuery(db: Kysely<Database>, key: EndUserKey) {
+  return db
+    .selectFrom('dashboard_views')
+    .selectAll()
+    .where('dashboard_row_id', '=', key.dashboardRowId)
+    .where('data_app_id', '=', key.dataAppId)
+    .where('client_id', '=', key.clientId)
+    .where('user_identifier', '=', key.userIdentifier)
+    .orderBy('created_at')
+    .orderBy('view_id')
+}
+
+/**
+ * Forgets everything end users of a data app saved on a dashboard (every tenant, every user):
+ * called when the data app's last embed of that dashboard is deleted. Deleting the dashboard
+ * or the data app cascades in the store instead. Each self-serve table adds its delete here.
+ */
+export async function removeEndUserState(
+  db: Kysely<Database>,
+  dashboardRowId: string,
+  dataAppId: string,
+): Promise<void> {
+  await db
+    .deleteFrom('end_user_layouts')
+    .where('dashboard_row_id', '=', dashboardRowId)
+    .where('data_app_id', '=', dataAppId)
+    .execute()
+  await db
+    .deleteFrom('dashboard_views')
+    .where('dashboard_row_id', '=', dashboardRowId)
+    .where('data_app_id', '=', dataAppId)
+    .execute()
+}

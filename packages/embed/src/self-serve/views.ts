@@ -94,6 +94,12 @@ export class ViewsMenu {
     const client = this.host.client()
     const name = this.draft.trim()
     if (!client || !name || this.busy) return
+    if (this.views.some((v) => v.name === name)) {
+      // the server refuses a second view of the same name: say so without asking it
+      this.error = `A view named “${name}” already exists: pick another name, or delete that view first.`
+      this.host.requestUpdate()
+      return
+    }
     this.busy = 'save'
     this.error = undefined
     this.host.requestUpdate()
@@ -261,6 +267,7 @@ export class ViewsMenu {
               .value=${live(this.draft)}
               @input=${(e: Event) => {
                 this.draft = (e.target as HTMLInputElement).value
+                this.error = undefined
                 this.host.requestUpdate()
               }}
             />

@@ -251,6 +251,16 @@ describe.skipIf(!hasChromium)('edit-layout mode and views in Chromium', () => {
     await part(page, 'save-view-button').click()
     await part(page, 'view-item').first().waitFor()
     expect(await part(page, 'views-button').textContent()).toContain('Web, last 30 days')
+    // the same name again: refused in place, nothing sent
+    const posts: string[] = []
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/views')) posts.push(r.url())
+    })
+    await part(page, 'view-name').fill('Web, last 30 days')
+    await part(page, 'save-view-button').click()
+    await expect.poll(() => part(page, 'views-panel').textContent()).toContain('already exists')
+    expect(posts).toEqual([])
+    expect(await part(page, 'view-item').count()).toBe(1)
     await page.screenshot({ path: join(ARTIFACTS, 'self-serve-views-open.png') })
     await page.keyboard.press('Escape')
     await page.close()

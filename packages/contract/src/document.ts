@@ -197,6 +197,8 @@ export const DashboardDocumentSchema = Type.Object(
     filters: Type.Optional(Type.Array(DashboardFilterSchema, { maxItems: 100 })),
     layout: Type.Optional(Type.Array(LayoutItemSchema, { maxItems: 500 })),
     metrics: Type.Array(MetricSchema, { maxItems: 500 }),
+    /** Metrics end users create are private by default when their token has a userIdentifier (DESIGN.md §2.8). */
+    isAllowPrivateMetricsByDefault: Type.Optional(Type.Boolean()),
   },
   { ...closed, $id: 'DashboardDocument' },
 )

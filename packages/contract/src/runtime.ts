@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { type Chart, ChartSchema, DashboardFilterSchema, LayoutItemSchema, MetricFormatsSchema } from './document.js'
-import { RuntimeView } from './self-serve.js'
+import { EndUserMetricDefinition, RuntimeView } from './self-serve.js'
 
 /**
  * The web component runtime API (DESIGN.md §2.4, docs/runtime-api.md) under
@@ -39,6 +39,14 @@ export const RuntimeMetricSchema = Type.Object({
       description: 'Dimension name → its timeGrain (hour, day, week, month, quarter, year), for axis labels',
     }),
   ),
+  origin: Type.Union([Type.Literal('company'), Type.Literal('tenant')], {
+    description:
+      "company: authored in the dashboard (this tenant's own version of one included); tenant: made by an end user",
+  }),
+  isPublished: Type.Boolean(),
+  visibility: Type.Union([Type.Literal('shared'), Type.Literal('private')]),
+  createdByUser: Type.Union([Type.String(), Type.Null()]),
+  definition: Type.Optional(EndUserMetricDefinition),
 })
 
 /**
@@ -80,6 +88,11 @@ export const RuntimeEmbedSchema = Type.Object({
     customLayout: Type.Boolean({ description: 'A saved layout (the tenant’s or the user’s) is in effect' }),
   }),
   metrics: Type.Immutable(Type.Array(RuntimeMetricSchema)),
+  archivedMetrics: Type.Immutable(
+    Type.Array(Type.Object({ metricId: Type.String(), name: Type.String() }), {
+      description: 'Archived for or by this tenant, to restore from',
+    }),
+  ),
   views: Type.Immutable(
     Type.Array(RuntimeView, { description: "The token's saved views ([] without the views permission)" }),
   ),

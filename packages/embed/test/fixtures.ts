@@ -24,4 +24,8 @@ export const metric = (chart: ChartConfig, name = 'Revenue by month'): RuntimeMe
   metricId: 'revenue_by_month',
   name,
   chart,
+  origin: 'company',
+  isPublished: true,
+  visibility: 'shared',
+  createdByUser: null,
 })

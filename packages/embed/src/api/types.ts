@@ -8,6 +8,7 @@ import type {
   ChartType,
   ColumnFormat,
   EffectivePermissions,
+  EndUserMetricDefinition,
   FilterType,
   LayoutItem,
   MetricQueryResult,
@@ -22,6 +23,9 @@ export type { ChartType, ColumnFormat, FilterType, LayoutItem, RuntimeEmbed, Run
 
 /** A metric's chart: type, x (the dimension column), y (the measure columns); other keys pass through to ECharts. */
 export type ChartConfig = Chart
+
+/** A metric as an end user defines it (never SQL): what the builder edits and sends. */
+export type MetricDefinition = EndUserMetricDefinition
 
 /** What the browser may do with this embed (the token's permissions AND the embed's settings). */
 export type Permissions = EffectivePermissions

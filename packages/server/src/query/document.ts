@@ -149,7 +149,8 @@ function checkFormats(formats: MetricFormats, m: Metric, path: string): void {
   }
 }
 
-function checkMetric(model: SemanticModel, dialect: DialectName | undefined, m: Metric, path: string): Metric {
+/** Checks one metric against the model (the whole of validateDocument for a metric); returns it with canonical table paths. */
+export function checkMetric(model: SemanticModel, dialect: DialectName | undefined, m: Metric, path: string): Metric {
   if ((m.query === undefined) === (m.sql === undefined)) {
     throw badRequest(`${path}: give exactly one of query or sql`)
   }

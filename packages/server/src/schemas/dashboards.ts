@@ -82,6 +82,20 @@ export const ImportDashboardResponse = Type.Object({
   }),
 })
 
+/** The update's answer: the import's, and the end users' metrics the new version made invalid (dropped). */
+export const UpdateDashboardResponse = Type.Object({
+  data: Type.Object({
+    response: ImportDashboardResponse.properties.data.properties.response,
+    droppedEndUserMetrics: Type.Array(
+      Type.Object({ metricId: Type.String(), clientId: Type.String(), reason: Type.String() }),
+      {
+        description:
+          "End users' metrics (self-serve) that name a table, column or company metric the new version no longer has: dropped, one item each",
+      },
+    ),
+  }),
+})
+
 /** The import's body with the id of the dashboard to replace required. */
 export const UpdateDashboardBody = Type.Object(
   {

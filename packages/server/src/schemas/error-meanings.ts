@@ -22,7 +22,8 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   INVALID_EMBED_ID: 'This data app has no embed with that embedId.',
   EMBED_PARAM_ERROR: 'The embed (or the metric in it) is unknown for this data app.',
   INVALID_DATAMART: 'accessSettings.datamartName names no datamart of the organization.',
-  INSUFFICIENT_PERMISSIONS: 'The embed belongs to another data app of the organization.',
+  INSUFFICIENT_PERMISSIONS:
+    'The embed belongs to another data app of the organization; in the runtime, the action is off in the embed settings or the token permissions.',
   INVALID_ACCESS_SETTINGS: 'accessSettings has an undeclared field or a wrongly typed value; the message names it.',
   CONFLICTING_UPDATE: 'joinModel and the legacy isIncrementalJoin disagree.',
   RATE_LIMIT_EXCEEDED:

@@ -21,6 +21,9 @@ import { MetricQueries } from './query/metric-queries.js'
 import { Sources } from './query/sources.js'
 import { Runtime } from './runtime/runtime.js'
 import { Layouts } from './self-serve/layouts.js'
+import { EndUserMetricStore } from './self-serve/metric-store.js'
+import { revalidateEndUserMetrics } from './self-serve/revalidate.js'
+import { SelfServeMetrics } from './self-serve/self-serve-metrics.js'
 import { Views } from './self-serve/views.js'
 import { Workspaces } from './workspaces/workspaces.js'
 
@@ -46,6 +49,8 @@ export interface Services {
   readonly runtime: Runtime
   readonly layouts: Layouts
   readonly views: Views
+  readonly selfServeMetrics: SelfServeMetrics
+  readonly endUserMetrics: EndUserMetricStore
   close(): Promise<void>
 }
 
@@ -79,6 +84,7 @@ export async function createServices(config: Config): Promise<Services> {
     cacheTtlMs: config.resultCacheTtlMs,
     redis,
   })
+  const endUserMetrics = new EndUserMetricStore(store)
   const dashboards = new Dashboards(
     store,
     workspaces,
@@ -97,8 +103,11 @@ export async function createServices(config: Config): Promise<Services> {
       }
     },
     (document, workspace) => metricQueries.probe(document, workspace),
+    async (dashboardRowId, document, workspace) =>
+      revalidateEndUserMetrics(endUserMetrics, dashboardRowId, document, await sources.resolve(workspace)),
   )
-  const embeds = new Embeds(store, workspaces, dashboards, datamarts, bus)
+  const embeds = new Embeds(store, workspaces, dashboards, datamarts, bus, endUserMetrics)
+  const runtime = new Runtime(embeds, dashboards, metricQueries, store, endUserMetrics, workspaces, sources)
   const dataApps = new DataApps(store, bus)
   const guestTokens = new GuestTokens(
     store,
@@ -106,7 +115,6 @@ export async function createServices(config: Config): Promise<Services> {
     (keyId) => dataApps.keyLive(keyId),
     (dataAppId, fresh) => embeds.ids(dataAppId, fresh),
   )
-  const runtime = new Runtime(embeds, dashboards, metricQueries, store)
   return {
     config,
     store,
@@ -128,6 +136,8 @@ export async function createServices(config: Config): Promise<Services> {
     runtime,
     layouts: new Layouts(store, runtime),
     views: new Views(store, runtime),
+    selfServeMetrics: new SelfServeMetrics(runtime, endUserMetrics, workspaces, sources),
+    endUserMetrics,
     async close() {
       guestTokens.close()
       bus.close()

@@ -19,6 +19,8 @@ export interface Database {
   guest_tokens: GuestTokenRow
   end_user_layouts: EndUserLayoutRow
   dashboard_views: DashboardViewRow
+  end_user_metrics: EndUserMetricRow
+  company_metric_states: CompanyMetricStateRow
 }
 
 export interface OrganizationRow {
@@ -191,4 +193,42 @@ export interface DashboardViewRow {
   /** JSON LayoutItem[] or null */
   layout: string | null
   created_at: string
+}
+
+/**
+ * A metric an end user made (DESIGN.md §2.8), or a tenant's copy-on-write version of a company
+ * metric (`based_on_company` 1, same metric_id). Unique per (dashboard, data app, client, metric).
+ */
+export interface EndUserMetricRow {
+  id: string
+  metric_id: string
+  dashboard_row_id: string
+  data_app_id: string
+  client_id: string
+  /** The creating user's params.userIdentifier; '' when the token had none (tenant-wide). */
+  user_identifier: string
+  /** JSON end-user metric definition (@strata/contract/self-serve EndUserMetricDefinition). */
+  definition: string
+  visibility: 'shared' | 'private'
+  /** 0/1: a private metric published to the whole tenant is 1. */
+  is_published: number
+  /** 0/1 */
+  archived: number
+  /** 0/1: a copy-on-write version of the company metric of the same metric_id. */
+  based_on_company: number
+  created_at: string
+  updated_at: string
+}
+
+/** A tenant's state of one COMPANY metric of a dashboard: hidden (deleted for it) or archived. */
+export interface CompanyMetricStateRow {
+  dashboard_row_id: string
+  data_app_id: string
+  client_id: string
+  metric_id: string
+  /** 0/1 */
+  hidden: number
+  /** 0/1 */
+  archived: number
+  updated_at: string
 }

@@ -66,6 +66,7 @@ describe.skipIf(!hasPg).each(storeKinds)('changing dashboards on %s', (store) =>
           dashboardName: 'Sales v2',
           workspaceName: 'main',
         },
+        droppedEndUserMetrics: [],
       },
     })
     // the same embed and token: the new definition, not the cached result of the old one

@@ -9,6 +9,7 @@ import { corsForGuests } from './cors.js'
 import { EmbedParams, MetricParams } from './params.js'
 import { docs } from './runtime.docs.js'
 import selfServeLayout from './self-serve-layout.js'
+import selfServeMetrics from './self-serve-metrics.js'
 
 const DownloadQuery = Type.Object(
   { dashboardFilter: Type.Optional(Type.String({ maxLength: 100_000, description: 'JSON object' })) },
@@ -32,6 +33,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.services.runtime
   requireGuestToken(app)
   const claims = (request: Parameters<typeof principalOf>[0]) => principalOf(request, 'guest').claims
+  await app.register(selfServeMetrics)
 
   app.get(
     '/:embedId',

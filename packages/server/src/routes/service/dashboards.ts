@@ -11,6 +11,7 @@ import {
   ImportDashboardResponse,
   UpdateDashboardBody,
   UpdateDashboardRequest,
+  UpdateDashboardResponse,
   ValidateDashboardResponse,
 } from '../../schemas/dashboards.js'
 import { documentedAs } from '../../schemas/openapi.js'
@@ -68,10 +69,13 @@ const dashboards: FastifyPluginAsyncTypebox = async (app) => {
     '/api/v2/data-app/dashboard',
     {
       config: documentedAs({ body: UpdateDashboardRequest }),
-      schema: { ...docs.updateDashboard, body: UpdateDashboardBody, response: { 200: ImportDashboardResponse } },
+      schema: { ...docs.updateDashboard, body: UpdateDashboardBody, response: { 200: UpdateDashboardResponse } },
     },
-    async (request) =>
-      imported('Updated', await service.update(org(request), request.body), request.body.workspaceName),
+    async (request) => {
+      const updated = await service.update(org(request), request.body)
+      const answer = imported('Updated', updated, request.body.workspaceName)
+      return { data: { ...answer.data, droppedEndUserMetrics: [...updated.droppedEndUserMetrics] } }
+    },
   )
   app.delete(
     '/api/v2/data-app/dashboard',

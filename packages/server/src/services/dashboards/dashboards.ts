@@ -49,6 +49,20 @@ export interface UpdateInput extends ImportInput {
   readonly dashboardId: string
 }
 
+/** An end user's metric that a new version of the document made invalid (self-serve/revalidate.ts). */
+export interface DroppedEndUserMetric {
+  readonly metricId: string
+  readonly clientId: string
+  readonly reason: string
+}
+
+/** Re-checks end users' metrics of a replaced dashboard, drops the invalid ones and names them (self-serve supplies it). */
+export type EndUserRevalidator = (
+  dashboardRowId: string,
+  document: DashboardDocument,
+  workspace: Workspace,
+) => Promise<readonly DroppedEndUserMetric[]>
+
 /**
  * Dashboards as code: import validates the whole document against the workspace's model
  * and writes it in one statement; export gives the same document back.
@@ -62,6 +76,7 @@ export class Dashboards {
     private readonly bus: InvalidationBus,
     private readonly validate: DocumentValidator,
     private readonly probe: MetricProber,
+    private readonly revalidate: EndUserRevalidator = async () => [],
   ) {
     bus.on((event) => {
       if (event.kind === 'dashboard') this.cache.delete(event.dashboardRowId)
@@ -102,7 +117,10 @@ export class Dashboards {
    * Replaces a dashboard's document in place (DESIGN.md §2.12): same row, so its embeds and
    * guest tokens keep working; checked and dry-run like an import; cached results dropped everywhere.
    */
-  async update(organizationId: string, input: UpdateInput): Promise<Dashboard> {
+  async update(
+    organizationId: string,
+    input: UpdateInput,
+  ): Promise<Dashboard & { droppedEndUserMetrics: readonly DroppedEndUserMetric[] }> {
     const workspace = await this.workspaceNamed(organizationId, input.workspaceName)
     const existing = await this.byExternalId(workspace.id, input.dashboardId)
     if (!existing) throw badRequest(`dashboardId: no dashboard ${input.dashboardId} in workspace ${workspace.name}`)
@@ -116,7 +134,10 @@ export class Dashboards {
       .where('id', '=', existing.id)
       .execute()
     await this.bus.publish({ kind: 'dashboard', dashboardRowId: existing.id })
-    return { ...existing, name, document: JSON.parse(json) as DashboardDocument, updatedAt: updated_at }
+    const saved = JSON.parse(json) as DashboardDocument
+    // end users' metrics that name what is gone are dropped, and reported
+    const droppedEndUserMetrics = await this.revalidate(existing.id, saved, workspace)
+    return { ...existing, name, document: saved, updatedAt: updated_at, droppedEndUserMetrics }
   }
 
   /** Checks an import body (model, then every metric against the warehouse) and saves nothing. */

@@ -14,6 +14,7 @@ import type { Datamarts } from '../datamarts/datamarts.js'
 import type { InvalidationBus } from '../events/bus.js'
 import { peerCache } from '../events/peer-cache.js'
 import { removeEndUserState } from '../self-serve/end-user-state.js'
+import type { EndUserMetricStore } from '../self-serve/metric-store.js'
 import type { Workspaces } from '../workspaces/workspaces.js'
 
 export type AccessSettingsInput = Static<typeof AccessSettings>
@@ -63,6 +64,7 @@ export class Embeds {
     private readonly dashboards: Dashboards,
     private readonly datamarts: Datamarts,
     private readonly bus: InvalidationBus,
+    private readonly endUserMetrics: EndUserMetricStore,
   ) {
     bus.on((event) => {
       if (event.kind === 'embed') this.cache.delete(event.embedId)
@@ -198,8 +200,10 @@ export class Embeds {
 
   /**
    * The metrics of an embed that a client may see (spec: Metric visibility rules): shared
-   * metrics for every client, client-created ones only for their client, and with
-   * `userIdentifier` only that user's metrics (system metrics excluded).
+   * metrics for every client, client-created ones only for their client (the document's, and
+   * those its end users made: self-serve, private ones only for their user), and with
+   * `userIdentifier` only that user's metrics (system metrics excluded). A company metric this
+   * client hid is left out; its own version of one is listed under its name.
    */
   async listMetrics(
     app: DataApp,
@@ -213,16 +217,34 @@ export class Embeds {
       () => new ApiError('EMBED_PARAM_ERROR', 400, `Embed ${embedId} is unknown for data app ${app.dataAppName}`),
     )
     const dashboard = await this.dashboards.get(embed.dashboardRowId)
-    const visible = (dashboard?.document.metrics ?? [])
-      .filter((m) => embed.metricId === null || m.metricId === embed.metricId)
+    const inEmbed = (metricId: string) => embed.metricId === null || metricId === embed.metricId
+    const tenant = await this.endUserMetrics.forTenant(
+      { dashboardRowId: embed.dashboardRowId, dataAppId: app.dataAppId, clientId },
+      options.userIdentifier,
+    )
+    const hidden = new Set(tenant.states.filter((s) => s.hidden).map((s) => s.metricId))
+    const versions = new Map(tenant.metrics.filter((m) => m.basedOnCompany).map((m) => [m.metricId, m.definition.name]))
+    const companyIds = new Set((dashboard?.document.metrics ?? []).map((m) => m.metricId))
+    const company = (dashboard?.document.metrics ?? [])
+      .filter((m) => inEmbed(m.metricId) && !hidden.has(m.metricId))
       .filter((m) => m.createdByClient === undefined || m.createdByClient === clientId)
       .filter((m) => options.userIdentifier === undefined || m.createdByUser === options.userIdentifier)
       .map((m) => ({
-        name: m.name,
+        name: versions.get(m.metricId) ?? m.name,
         metricId: m.metricId,
         isPublished: m.createdByUser === undefined ? true : (m.isPublished ?? true),
         createdByUser: m.createdByUser ?? null,
       }))
+    const endUsers = tenant.metrics
+      .filter((m) => !m.basedOnCompany && !companyIds.has(m.metricId) && inEmbed(m.metricId))
+      .filter((m) => options.userIdentifier === undefined || m.userIdentifier === options.userIdentifier)
+      .map((m) => ({
+        name: m.definition.name,
+        metricId: m.metricId,
+        isPublished: m.isPublished,
+        createdByUser: m.userIdentifier === '' ? null : m.userIdentifier,
+      }))
+    const visible = [...company, ...endUsers]
     if (options.page === undefined) return visible
     return visible.slice((options.page - 1) * PAGE_SIZE, options.page * PAGE_SIZE)
   }

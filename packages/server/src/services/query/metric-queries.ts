@@ -7,7 +7,7 @@ import { type CompiledQuery, type CompileInput, compileMetric, type Tenancy } fr
 import type { CompiledSql, Dialect } from '../../query/dialects/base.js'
 import { getDialect } from '../../query/dialects/registry.js'
 import type { DashboardDocument, Metric } from '../../query/document.js'
-import { type FilterInputs, resolveFilters } from '../../query/filters.js'
+import { type AppliedFilter, type FilterInputs, resolveFilters } from '../../query/filters.js'
 import { resolveTable } from '../../query/model.js'
 import { dateString, toWall } from '../../query/zoned-time.js'
 import type { Dashboard, MetricCheck } from '../dashboards/dashboards.js'
@@ -15,6 +15,7 @@ import type { Datasources } from '../datasources/datasources.js'
 import type { Embed } from '../embeds/embeds.js'
 import type { InvalidationBus } from '../events/bus.js'
 import type { Workspace, Workspaces } from '../workspaces/workspaces.js'
+import { fingerprint } from './fingerprint.js'
 import { ResultCache } from './result-cache.js'
 import type { Source, SourceHints, Sources } from './sources.js'
 import { TenantSlots } from './tenant-slots.js'
@@ -56,6 +57,8 @@ export interface MetricRequest {
   readonly pageNumber?: number | undefined
   /** The rows behind the metric (its table's visible columns, same filters and tenancy). */
   readonly underlying?: boolean
+  /** Trusted conditions ANDed in besides the filters (an end-user metric's RLS: self-serve/overlay.ts). */
+  readonly restrictions?: readonly AppliedFilter[]
 }
 
 const PAGE_ROWS = 100
@@ -127,41 +130,7 @@ export class MetricQueries {
 
   async run(request: MetricRequest): Promise<MetricResult> {
     const started = performance.now()
-    const declared = withoutRlsFor(request, this.metricOf(request.embed, request.dashboard, request.metricId))
-    // the request's values are checked (forms, caps) and bound before any other work
-    const bound = bindRequest(
-      resolveFilters(request.dashboard.document, declared, request.filters),
-      request.rls ?? {},
-      request.clientId,
-    )
-    const workspace = await this.workspaces.get(request.dashboard.workspaceId)
-    const source = await this.sources.resolve(workspace, request.hints)
-    const metric = request.underlying ? underlyingOf(declared, source) : declared
-    const pageNumber = request.underlying ? (request.pageNumber ?? 1) : request.pageNumber
-    const tenancy = await this.tenancy(source, request)
-    const timezone = request.timezone ?? 'UTC'
-    const page = pageNumber === undefined ? undefined : Math.max(1, pageNumber)
-    const dialect = getDialect((await this.datasources.connector(source.datasource)).dialect)
-    const compiled = this.compile(
-      {
-        metric,
-        model: source.model,
-        dialect,
-        context: {
-          tenancy: tenancy.kind === 'table' && bound.clientId ? { ...tenancy, clientId: bound.clientId } : tenancy,
-          rls: bound.rls,
-          filters: bound.filters,
-          timezone,
-          now: new Date(),
-          ...(page ? { page: { limit: PAGE_ROWS, offset: (page - 1) * PAGE_ROWS } } : {}),
-        },
-      },
-      `${source.version}|${request.dashboard.id}@${request.dashboard.updatedAt}|${request.metricId}|${request.underlying ? 'underlying' : 'metric'}`,
-    )
-    const statements = bindStatements(compiled, bound.values, dialect)
-    const database = tenancy.kind === 'database' ? tenancy.database : undefined
-    // params.timezone is the session time zone on the types the API names (capabilities).
-    const sessionZone = capabilitiesOf(source.datasource.type).timezoneParam ? timezone : undefined
+    const { source, metric, compiled, statements, database, sessionZone } = await this.prepare(request)
     const { value } = await this.cache.get(
       {
         datasourceId: source.datasource.id,
@@ -207,6 +176,55 @@ export class MetricQueries {
       error: null,
       ...(value.truncated ? { truncated: true as const } : {}),
     }
+  }
+
+  /**
+   * Compiles a request as `run` would (filters, tenancy, RLS, restrictions) and runs nothing:
+   * how a definition an end user saves is checked against the token's tenancy (self-serve).
+   */
+  async check(request: MetricRequest): Promise<void> {
+    await this.prepare(request)
+  }
+
+  private async prepare(request: MetricRequest) {
+    const declared = withoutRlsFor(request, this.metricOf(request.embed, request.dashboard, request.metricId))
+    // the request's values are checked (forms, caps) and bound before any other work
+    const filters = resolveFilters(request.dashboard.document, declared, request.filters)
+    const bound = bindRequest(
+      request.restrictions?.length ? [...filters, ...request.restrictions] : filters,
+      request.rls ?? {},
+      request.clientId,
+    )
+    const workspace = await this.workspaces.get(request.dashboard.workspaceId)
+    const source = await this.sources.resolve(workspace, request.hints)
+    const metric = request.underlying ? underlyingOf(declared, source) : declared
+    const pageNumber = request.underlying ? (request.pageNumber ?? 1) : request.pageNumber
+    const tenancy = await this.tenancy(source, request)
+    const timezone = request.timezone ?? 'UTC'
+    const page = pageNumber === undefined ? undefined : Math.max(1, pageNumber)
+    const dialect = getDialect((await this.datasources.connector(source.datasource)).dialect)
+    const compiled = this.compile(
+      {
+        metric,
+        model: source.model,
+        dialect,
+        context: {
+          tenancy: tenancy.kind === 'table' && bound.clientId ? { ...tenancy, clientId: bound.clientId } : tenancy,
+          rls: bound.rls,
+          filters: bound.filters,
+          timezone,
+          now: new Date(),
+          ...(page ? { page: { limit: PAGE_ROWS, offset: (page - 1) * PAGE_ROWS } } : {}),
+        },
+      },
+      // the definition's fingerprint: a tenant's version of a company metric has the same id
+      `${source.version}|${request.dashboard.id}@${request.dashboard.updatedAt}|${request.metricId}#${fingerprint(declared)}|${request.underlying ? 'underlying' : 'metric'}`,
+    )
+    const statements = bindStatements(compiled, bound.values, dialect)
+    const database = tenancy.kind === 'database' ? tenancy.database : undefined
+    // params.timezone is the session time zone on the types the API names (capabilities).
+    const sessionZone = capabilitiesOf(source.datasource.type).timezoneParam ? timezone : undefined
+    return { source, metric, compiled, statements, database, sessionZone }
   }
 
   /**

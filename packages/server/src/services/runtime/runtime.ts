@@ -6,6 +6,7 @@ import type {
   RuntimeMetric,
   RuntimeQuery,
 } from '@strata/contract/runtime'
+import type { EndUserMetricDefinition } from '@strata/contract/self-serve'
 import type { GuestClaims } from '../../auth/principal.js'
 import { ApiError, badRequest } from '../../errors.js'
 import type { Metric } from '../../query/document.js'
@@ -13,10 +14,16 @@ import { filterKey } from '../../query/filters.js'
 import type { Store } from '../../store/store.js'
 import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
 import type { Embed, Embeds } from '../embeds/embeds.js'
-import type { MetricQueries, MetricResult } from '../query/metric-queries.js'
+import type { MetricQueries, MetricRequest, MetricResult } from '../query/metric-queries.js'
+import type { Sources } from '../query/sources.js'
+import { definitionOf } from '../self-serve/definition.js'
 import { endUserKey, readEndUserState } from '../self-serve/end-user-state.js'
 import { resolveLayout } from '../self-serve/layout-grid.js'
+import type { EndUserMetricStore } from '../self-serve/metric-store.js'
+import { inheritedRls, type Overlay, overlay } from '../self-serve/overlay.js'
 import { runtimeView } from '../self-serve/view-shape.js'
+import { visibleModel } from '../self-serve/visible-model.js'
+import type { Workspaces } from '../workspaces/workspaces.js'
 import { csvHeaders, toCsv } from './csv.js'
 
 // The runtime API's shapes are @strata/contract's (the route validates and documents with them).
@@ -29,16 +36,32 @@ export interface RuntimeContext {
   readonly metricIds: readonly string[]
 }
 
-function runtimeMetric(m: Metric): RuntimeMetric {
+/** An embed opened for a token: the embed, the company's dashboard, and the token's overlay on it. */
+export interface Opened {
+  readonly embed: Embed
+  /** The company's dashboard (its document as authored). */
+  readonly company: Dashboard
+  /** The effective dashboard: the company's with this token's metric set (self-serve/overlay.ts). */
+  readonly dashboard: Dashboard
+  readonly overlay: Overlay
+}
+
+function runtimeMetric(m: Metric, o: Overlay, definition: EndUserMetricDefinition | undefined): RuntimeMetric {
   const grains = Object.fromEntries(
     (m.query?.dimensions ?? []).flatMap((d) => (d.timeGrain ? [[d.name, d.timeGrain] as const] : [])),
   )
+  const origin = o.origins.get(m.metricId)
   return {
     metricId: m.metricId,
     name: m.name,
     chart: m.chart,
     ...(m.formats ? { formats: m.formats } : {}),
     ...(Object.keys(grains).length ? { timeGrains: grains } : {}),
+    origin: origin?.origin ?? 'company',
+    isPublished: origin?.isPublished ?? true,
+    visibility: origin?.visibility ?? 'shared',
+    createdByUser: origin?.createdByUser ?? null,
+    ...(definition ? { definition } : {}),
   }
 }
 
@@ -53,10 +76,14 @@ export class Runtime {
     private readonly dashboards: Dashboards,
     private readonly queries: MetricQueries,
     private readonly store: Store,
+    private readonly tenantMetrics: EndUserMetricStore,
+    private readonly workspaces: Workspaces,
+    private readonly sources: Sources,
   ) {}
 
   async load(claims: GuestClaims, id: string): Promise<RuntimeEmbed> {
-    const { embed, dashboard, metricIds } = await this.context(claims, id)
+    const opened = await this.open(claims, id)
+    const { embed, dashboard } = opened
     const permissions = effective(claims, embed)
     const hidden = hiddenFilters(claims)
     const pinned = pinnedValues(claims, dashboard)
@@ -66,12 +93,15 @@ export class Runtime {
         const pin = pinned.get(filterKey(f.name)) ?? (f.label ? pinned.get(filterKey(f.label)) : undefined)
         return pin ? { ...f, ...shownPin(pin) } : f
       })
-    const visible = new Set(metricIds)
+    const shown = visibleMetrics(claims, embed, dashboard)
+    const metricIds = shown.map((m) => m.metricId)
     // what end users saved lives on dashboard embeds (a metric embed shows one card, no filters)
-    const state =
+    const [definitions, state] = await Promise.all([
+      permissions.metricUpdate ? this.definitions(claims, opened, shown) : undefined,
       embed.embedType === 'dashboard'
-        ? await readEndUserState(this.store.db, endUserKey(claims, embed), permissions.dashboardViews)
-        : { saved: {}, views: [] }
+        ? readEndUserState(this.store.db, endUserKey(claims, embed), permissions.dashboardViews)
+        : { saved: {}, views: [] },
+    ])
     const { layout, customLayout } = resolveLayout(state.saved, dashboard.document.layout ?? [], metricIds)
     return {
       embedId: embed.embedId,
@@ -84,7 +114,8 @@ export class Runtime {
         layout,
         customLayout,
       },
-      metrics: dashboard.document.metrics.filter((m) => visible.has(m.metricId)).map(runtimeMetric),
+      metrics: shown.map((m) => runtimeMetric(m, opened.overlay, definitions?.get(m.metricId))),
+      archivedMetrics: opened.overlay.archived,
       views: state.views.map((row) => runtimeView(row, dashboard.document.filters ?? [], hidden, metricIds)),
       permissions,
       timezone: claims.params.timezone ?? 'UTC',
@@ -102,6 +133,26 @@ export class Runtime {
 
   async query(claims: GuestClaims, id: string, request: RuntimeQuery): Promise<MetricResult> {
     return this.run(claims, await this.open(claims, id), request)
+  }
+
+  /** The definitions the builder may edit, by metricId (only those within the visible model). */
+  private async definitions(
+    claims: GuestClaims,
+    { embed, company }: Opened,
+    shown: readonly Metric[],
+  ): Promise<Map<string, EndUserMetricDefinition>> {
+    const workspace = await this.workspaces.get(company.workspaceId)
+    const source = await this.sources.resolve(workspace, {
+      datasourceName: claims.datasourceName,
+      dataMartName: claims.datamartName,
+    })
+    const visible = visibleModel(source, embed)
+    const out = new Map<string, EndUserMetricDefinition>()
+    for (const m of shown) {
+      const definition = definitionOf(m, visible)
+      if (definition) out.set(m.metricId, definition)
+    }
+    return out
   }
 
   /** The rows behind a metric, only with the underlying-data permission; same tenancy as `query`. */
@@ -132,15 +183,29 @@ export class Runtime {
     return result.truncated ? { csv, truncated: true } : { csv }
   }
 
-  /** Every data path: the metric must be visible to the token; filters only narrow. */
-  private async run(
+  /**
+   * Every data path: the metric must be visible to the token; filters only narrow. An end
+   * user's definition (a tenant metric or version) carries no RLS declarations of its own: the
+   * token's RLS applies to it as restrictions (overlay.ts inheritedRls).
+   */
+  async run(claims: GuestClaims, opened: Opened, request: RuntimeQuery, underlying = false): Promise<MetricResult> {
+    return this.queries.run(this.metricRequest(claims, opened, request, underlying))
+  }
+
+  /** Compiles what `run` would run (tenancy, RLS, locked filters) and runs nothing. */
+  async check(claims: GuestClaims, opened: Opened, request: RuntimeQuery): Promise<void> {
+    await this.queries.check(this.metricRequest(claims, opened, request, false))
+  }
+
+  private metricRequest(
     claims: GuestClaims,
-    { embed, dashboard }: { embed: Embed; dashboard: Dashboard },
+    opened: Opened,
     request: RuntimeQuery,
-    underlying = false,
-  ): Promise<MetricResult> {
+    underlying: boolean,
+  ): MetricRequest {
+    const { embed, dashboard } = opened
     if (!visibleMetrics(claims, embed, dashboard).some((m) => m.metricId === request.metricId)) {
-      throw new ApiError('EMBED_PARAM_ERROR', 400, `Metric ${request.metricId} is not in embed ${embed.embedId}`)
+      throw notInEmbed(request.metricId, embed)
     }
     const permissions = effective(claims, embed)
     const dashboardFilter = request.dashboardFilter ?? {}
@@ -157,12 +222,14 @@ export class Runtime {
     const dashboardAppFilters = claims.params.dashboardAppFilters?.find(
       (f) => f.dashboardId === dashboard.dashboardId,
     )?.values
-    return this.queries.run({
+    const endUser = opened.overlay.origins.get(request.metricId)?.endUserDefined === true
+    return {
       embed,
       dashboard,
       metricId: request.metricId,
       clientId: claims.clientId,
-      rls: byMetric(claims.params.rlsSettings) ?? {},
+      rls: endUser ? {} : (byMetric(claims.params.rlsSettings) ?? {}),
+      ...(endUser ? { restrictions: inheritedRls(claims, opened.company.document.metrics) } : {}),
       filters: {
         ...(appFilters ? { appFilters } : {}),
         ...(dashboardAppFilters ? { dashboardAppFilters } : {}),
@@ -174,11 +241,24 @@ export class Runtime {
       hints: { datasourceName: claims.datasourceName, dataMartName: claims.datamartName },
       pageNumber: request.pageNumber,
       underlying,
-    })
+    }
   }
 
-  /** allowedEmbeds → 403; an embed that is gone (or of another data app) → 401. */
-  private async open(claims: GuestClaims, id: string): Promise<{ embed: Embed; dashboard: Dashboard }> {
+  /**
+   * allowedEmbeds → 403; an embed that is gone (or of another data app) → 401. Then the
+   * token's overlay: this tenant's rows in one indexed read (metric-store.ts forTenant).
+   */
+  async open(claims: GuestClaims, id: string): Promise<Opened> {
+    const { embed, dashboard } = await this.resolve(claims, id)
+    const tenant = await this.tenantMetrics.forTenant(
+      { dashboardRowId: dashboard.id, dataAppId: embed.dataAppId, clientId: claims.clientId },
+      claims.params.userIdentifier,
+    )
+    const o = overlay(dashboard, tenant, claims)
+    return { embed, company: dashboard, dashboard: o.dashboard, overlay: o }
+  }
+
+  private async resolve(claims: GuestClaims, id: string): Promise<{ embed: Embed; dashboard: Dashboard }> {
     const allowed = claims.params.allowedEmbeds
     const embed = await this.embeds.resolve(claims.dataAppId, id)
     const dashboard = embed && (await this.dashboards.get(embed.dashboardRowId))
@@ -194,11 +274,15 @@ export class Runtime {
   }
 }
 
+/** The one answer for a metric this token cannot see, whether or not it exists elsewhere. */
+export const notInEmbed = (metricId: string, embed: Embed): ApiError =>
+  new ApiError('EMBED_PARAM_ERROR', 400, `Metric ${metricId} is not in embed ${embed.embedId}`)
+
 /**
  * The metrics this token may see: the embed's (a metric embed has one), shared or created by
  * the token's client, and private or unpublished ones only for the user who created them.
  */
-function visibleMetrics(claims: GuestClaims, embed: Embed, dashboard: Dashboard): readonly Metric[] {
+export function visibleMetrics(claims: GuestClaims, embed: Embed, dashboard: Dashboard): readonly Metric[] {
   const user = claims.params.userIdentifier
   const own = (m: Metric) => m.createdByUser != null && m.createdByUser === user
   return dashboard.document.metrics.filter(

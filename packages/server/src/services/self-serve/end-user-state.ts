@@ -90,21 +90,18 @@ export function viewsQuery(db: Kysely<Database>, key: EndUserKey) {
 /**
  * Forgets everything end users of a data app saved on a dashboard (every tenant, every user):
  * called when the data app's last embed of that dashboard is deleted. Deleting the dashboard
- * or the data app cascades in the store instead. Each self-serve table adds its delete here.
+ * or the data app cascades in the store instead. Every self-serve table is listed here.
  */
 export async function removeEndUserState(
   db: Kysely<Database>,
   dashboardRowId: string,
   dataAppId: string,
 ): Promise<void> {
-  await db
-    .deleteFrom('end_user_layouts')
-    .where('dashboard_row_id', '=', dashboardRowId)
-    .where('data_app_id', '=', dataAppId)
-    .execute()
-  await db
-    .deleteFrom('dashboard_views')
-    .where('dashboard_row_id', '=', dashboardRowId)
-    .where('data_app_id', '=', dataAppId)
-    .execute()
+  for (const table of ['end_user_metrics', 'company_metric_states', 'end_user_layouts', 'dashboard_views'] as const) {
+    await db
+      .deleteFrom(table)
+      .where('dashboard_row_id', '=', dashboardRowId)
+      .where('data_app_id', '=', dataAppId)
+      .execute()
+  }
 }

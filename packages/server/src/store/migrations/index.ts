@@ -1,11 +1,13 @@
 import type { Migration } from 'kysely'
 import { foundation } from './001-foundation.js'
 import { analytics } from './002-analytics.js'
+import { endUserMetrics } from './003-end-user-metrics.js'
 import { layoutsAndViews } from './004-layouts-and-views.js'
 
 /** Every migration, in order. Names are permanent: never rename or reorder one that shipped. */
 export const migrations: Record<string, Migration> = {
   '001-foundation': foundation,
   '002-analytics': analytics,
+  '003-end-user-metrics': endUserMetrics,
   '004-layouts-and-views': layoutsAndViews,
 }

@@ -1,0 +1,100 @@
+import { GUEST_TOKEN, type OperationError, operations } from '../../schemas/openapi.js'
+
+const browser =
+  "For the web component in the browser: takes a guest token; a page on another origin must be in the data app's whitelist-domains (CORS)."
+const tokenOrEmbedGone: OperationError = [
+  401,
+  'AUTHENTICATION_ERROR',
+  'The guest token is missing, invalid, expired or revoked, or the embed was deleted.',
+]
+const outside: OperationError = [
+  403,
+  'UNAUTHORIZED',
+  'The id is outside the allowedEmbeds of the token, or the origin is not whitelisted.',
+]
+const refused = (what: string): OperationError => [
+  403,
+  'INSUFFICIENT_PERMISSIONS',
+  `${what} is off for this embed (accessSettings) or this token (permissions): DESIGN.md §2.7.`,
+]
+const unknownMetric: OperationError = [
+  400,
+  'EMBED_PARAM_ERROR',
+  "The metric is not one this token sees (another tenant's, another user's private one, or none): existence is never told.",
+]
+const badDefinition: OperationError = [
+  400,
+  'INVALID_REQUEST_BODY',
+  'The definition names a table or column outside the visible model (unknown, hidden or a tenant column), carries a field it may not (sql …), is over 16 KB, or does not compile for this token.',
+]
+const compiling: readonly OperationError[] = [
+  [400, 'DATASOURCE_CONNECTION_ERROR'],
+  [400, 'QUERY_ERROR'],
+  [400, 'QUERY_TIMEOUT'],
+]
+
+/** The self-serve metric routes under /api/v2/embed/runtime (DESIGN.md §2.8); guest token. */
+export const docs = operations('embed runtime', {
+  getSelfServeModel: {
+    summary: 'The model an end user may build metrics on',
+    description: `${browser} The visible tables and columns of the embed's model (never a tenant column or a hidden table or column) and the relationships between them. Needs the create permission.`,
+    auth: GUEST_TOKEN,
+    errors: [tokenOrEmbedGone, outside, refused('Creating metrics')],
+    returns: 'The visible tables, their columns and relationships.',
+  },
+  previewMetric: {
+    summary: 'Run a metric definition without saving it',
+    description: `${browser} Runs \`metric\` (a structured definition, never SQL) with the token's tenancy, RLS and fixed filters, narrowed by \`dashboardFilter\` and \`metricFilter\`. Needs the create or the update permission.`,
+    auth: GUEST_TOKEN,
+    errors: [tokenOrEmbedGone, outside, refused('Creating or updating metrics'), badDefinition, ...compiling],
+    returns: 'The rows of the metric with their columns.',
+  },
+  createMetric: {
+    summary: "Save an end user's metric",
+    description: `${browser} Saves \`metric\` for the token's tenant; \`visibility: "private"\` for the token's user only (needs params.userIdentifier), the default when the token has one and the dashboard has \`isAllowPrivateMetricsByDefault\`. The server assigns the metricId (\`u_\` and 12 characters). Needs the create permission; a dashboard embed.`,
+    auth: GUEST_TOKEN,
+    errors: [tokenOrEmbedGone, outside, refused('Creating metrics'), badDefinition, ...compiling],
+    returns: 'The new metricId.',
+  },
+  updateMetric: {
+    summary: 'Change a metric (a company metric: this tenant’s own version)',
+    description: `${browser} Replaces the metric's definition. On a company metric this saves the tenant's version of it under the same metricId (copy on write); every other tenant keeps the company's. SQL metrics cannot be edited. Needs the update permission.`,
+    auth: GUEST_TOKEN,
+    errors: [tokenOrEmbedGone, outside, refused('Updating metrics'), unknownMetric, badDefinition, ...compiling],
+    returns: 'The metricId.',
+  },
+  deleteMetric: {
+    summary: 'Delete a metric (a company metric: hide it for this tenant)',
+    description: `${browser} Deletes the tenant's metric; a company metric is hidden for this tenant only (its tenant version, if any, is dropped). Needs the delete permission.`,
+    auth: GUEST_TOKEN,
+    errors: [tokenOrEmbedGone, outside, refused('Deleting metrics'), unknownMetric],
+    returns: 'The metricId.',
+  },
+  archiveMetric: {
+    summary: 'Archive a metric',
+    description: `${browser} The metric leaves the dashboard for this tenant (for a private one: its user) and is listed by the load as \`archivedMetrics\`. Needs the archive permission.`,
+    auth: GUEST_TOKEN,
+    errors: [tokenOrEmbedGone, outside, refused('Archiving metrics'), unknownMetric],
+    returns: 'The metricId.',
+  },
+  unarchiveMetric: {
+    summary: 'Restore an archived metric',
+    description: `${browser} Brings a metric of \`archivedMetrics\` back to the dashboard. Needs the archive permission.`,
+    auth: GUEST_TOKEN,
+    errors: [tokenOrEmbedGone, outside, refused('Restoring archived metrics'), unknownMetric],
+    returns: 'The metricId.',
+  },
+  publishMetric: {
+    summary: "Publish a user's private metric to the tenant",
+    description: `${browser} A private metric of the token's user becomes visible to the whole tenant (\`isPublished: true\`, \`visibility: "shared"\`); a shared one stays as it is. Company metrics are refused (400). Needs the manage permission.`,
+    auth: GUEST_TOKEN,
+    errors: [
+      tokenOrEmbedGone,
+      outside,
+      refused('Publishing metrics'),
+      unknownMetric,
+      [400, 'INVALID_REQUEST_BODY', 'The metric is a company metric.'],
+    ],
+    returns: 'The metricId.',
+  },
+})

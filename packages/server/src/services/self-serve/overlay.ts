@@ -1,0 +1,153 @@
+import type { GuestClaims } from '../../auth/principal.js'
+import type { LayoutItem, Metric } from '../../query/document.js'
+import type { AppliedFilter, FilterValue } from '../../query/filters.js'
+import type { Dashboard } from '../dashboards/dashboards.js'
+import { asMetric } from './definition.js'
+import type { EndUserMetric, TenantMetrics } from './metric-store.js'
+
+/** How the load describes a metric of the effective set (docs/runtime-api.md). */
+export interface MetricOrigin {
+  readonly origin: 'company' | 'tenant'
+  readonly isPublished: boolean
+  readonly visibility: 'shared' | 'private'
+  readonly createdByUser: string | null
+  /** Its definition is an end user's (a tenant metric, or a tenant's version of a company one). */
+  readonly endUserDefined: boolean
+}
+
+/** The company's dashboard as one token's tenant sees it. */
+export interface Overlay {
+  /** The dashboard with the effective metrics in its document (the company's row is untouched). */
+  readonly dashboard: Dashboard
+  readonly origins: ReadonlyMap<string, MetricOrigin>
+  /** Archived for this tenant (company metrics) or by it (its own, private ones only for their user). */
+  readonly archived: readonly { readonly metricId: string; readonly name: string }[]
+  /** The tenant's rows this overlay was built from (the self-serve service acts on them). */
+  readonly tenant: TenantMetrics
+}
+
+const COMPANY = (m: Metric): MetricOrigin => ({
+  origin: 'company',
+  isPublished: m.isPublished ?? true,
+  visibility: m.visibility ?? 'shared',
+  createdByUser: m.createdByUser ?? null,
+  endUserDefined: false,
+})
+
+/**
+ * DESIGN.md §2.8: the effective metric set of a token = the company's metrics minus those this
+ * tenant hid or archived, its copy-on-write versions in place of the company's, then the
+ * tenant's own metrics (`tenant` holds private ones only for their user: metric-store.ts).
+ * Pure: the company's Dashboard (a shared cached object) is never changed.
+ */
+export function overlay(dashboard: Dashboard, tenant: TenantMetrics, claims: GuestClaims): Overlay {
+  const company = dashboard.document.metrics
+  if (tenant.metrics.length === 0 && tenant.states.length === 0) {
+    return { dashboard, origins: new Map(company.map((m) => [m.metricId, COMPANY(m)])), archived: [], tenant }
+  }
+  const states = new Map(tenant.states.map((s) => [s.metricId, s]))
+  const versions = new Map(tenant.metrics.filter((m) => m.basedOnCompany).map((m) => [m.metricId, m]))
+  const companyIds = new Set(company.map((m) => m.metricId))
+  const origins = new Map<string, MetricOrigin>()
+  const archived: { metricId: string; name: string }[] = []
+  const metrics: Metric[] = []
+  for (const m of company) {
+    const state = states.get(m.metricId)
+    if (state?.hidden) continue
+    const version = versions.get(m.metricId)
+    const effective = version ? companyVersion(m, version) : m
+    if (state?.archived) {
+      archived.push({ metricId: m.metricId, name: effective.name })
+      continue
+    }
+    metrics.push(effective)
+    origins.set(m.metricId, { ...COMPANY(m), endUserDefined: version !== undefined })
+  }
+  for (const t of tenant.metrics) {
+    if (t.basedOnCompany || companyIds.has(t.metricId)) continue
+    if (t.archived) {
+      archived.push({ metricId: t.metricId, name: t.definition.name })
+      continue
+    }
+    metrics.push(tenantMetric(t, claims.clientId))
+    origins.set(t.metricId, {
+      origin: 'tenant',
+      isPublished: t.isPublished,
+      visibility: t.visibility,
+      createdByUser: t.userIdentifier === '' ? null : t.userIdentifier,
+      endUserDefined: true,
+    })
+  }
+  return { dashboard: { ...dashboard, document: { ...dashboard.document, metrics } }, origins, archived, tenant }
+}
+
+/**
+ * A tenant's version of a company metric: the end user's name, chart, query and formats; the
+ * company's metric filters kept (the token's appFilters name them); its RLS declarations
+ * replaced, as for every end-user definition, by the token's RLS restrictions (inheritedRls).
+ */
+function companyVersion(company: Metric, version: EndUserMetric): Metric {
+  const { rls: _rls, formats: _formats, comparison, sql: _sql, ...rest } = company
+  const own = asMetric(version.definition, company.metricId)
+  const measures = own.query?.measures?.length ?? 0
+  return { ...rest, ...own, ...(comparison && measures > 0 ? { comparison } : {}) }
+}
+
+function tenantMetric(t: EndUserMetric, clientId: string): Metric {
+  return {
+    ...asMetric(t.definition, t.metricId),
+    createdByClient: clientId,
+    createdByUser: t.userIdentifier === '' ? null : t.userIdentifier,
+    visibility: t.visibility,
+    isPublished: t.isPublished,
+  }
+}
+
+/**
+ * The token's RLS as restrictions on an end-user definition: every value the token's
+ * rlsSettings give a company metric of this dashboard, on the column that metric declares for
+ * it (its table, else the metric's `from`), applied to an end-user metric that reaches that
+ * table (as a dashboard filter is) — trusted, ANDed, never widened by the end user. A SQL
+ * metric's declaration without a table binds only its own text and is not carried over.
+ */
+export function inheritedRls(claims: GuestClaims, company: readonly Metric[]): AppliedFilter[] {
+  const out: AppliedFilter[] = []
+  for (const entry of claims.params.rlsSettings ?? []) {
+    const metric = company.find((m) => m.metricId === entry.metricId)
+    for (const r of metric?.rls ?? []) {
+      const table = r.table ?? metric?.query?.from
+      const value = entry.values[r.variable]
+      if (table === undefined || value === undefined) continue
+      out.push({
+        table,
+        column: r.column,
+        value: value as FilterValue,
+        source: 'rls',
+        name: r.variable,
+        scope: 'dashboard',
+        trusted: true,
+      })
+    }
+  }
+  return out
+}
+
+/**
+ * The layout with every visible metric it lacks appended below, two per row (w 6, h 4), as the
+ * element's placeMetrics does; items of metrics not visible are left out.
+ */
+export function withAppended(layout: readonly LayoutItem[], visible: readonly string[]): LayoutItem[] {
+  const ids = new Set(visible)
+  const kept = layout.filter((l) => ids.has(l.metricId))
+  const placed = new Set(kept.map((l) => l.metricId))
+  let y = kept.reduce((bottom, l) => Math.max(bottom, l.y + l.h), 0)
+  const out = [...kept]
+  let column = 0
+  for (const metricId of visible) {
+    if (placed.has(metricId)) continue
+    out.push({ metricId, x: column * 6, y, w: 6, h: 4 })
+    column = (column + 1) % 2
+    if (column === 0) y += 4
+  }
+  return out
+}

@@ -1,0 +1,236 @@
+import type { EndUserMetricDefinition, SelfServeModel } from '@strata/contract/self-serve'
+import type { GuestClaims } from '../../auth/principal.js'
+import { ApiError, badRequest } from '../../errors.js'
+import type { SemanticModel } from '../../query/model.js'
+import type { MetricResult } from '../query/metric-queries.js'
+import type { Sources } from '../query/sources.js'
+import {
+  effective,
+  notInEmbed,
+  type Opened,
+  type Runtime,
+  requireCapability,
+  visibleMetrics,
+} from '../runtime/runtime.js'
+import type { Workspaces } from '../workspaces/workspaces.js'
+import { checkDefinition } from './definition.js'
+import { type EndUserMetric, type EndUserMetricStore, newMetricId, type TenantKey } from './metric-store.js'
+import { overlay } from './overlay.js'
+import { describeModel, visibleModel } from './visible-model.js'
+
+export interface PreviewInput {
+  readonly metric: EndUserMetricDefinition
+  readonly dashboardFilter?: Readonly<Record<string, unknown>> | undefined
+  readonly metricFilter?: Readonly<Record<string, unknown>> | undefined
+}
+
+/** Preview's stand-in id on a dashboard embed (never stored: saved metrics get newMetricId). */
+const PREVIEW_ID = 'u_preview'
+
+/**
+ * End users' metrics (DESIGN.md §2.7, §2.8): each action behind its capability, on the token's
+ * tenant (and user, for private metrics) only. A metric the token cannot see — another
+ * tenant's, another user's private one, or none at all — is the one EMBED_PARAM_ERROR of the
+ * runtime query, so existence never leaks. Definitions are checked against the visible model,
+ * then compiled through the runtime's own path (tenancy, RLS, locked filters) before saving.
+ */
+export class SelfServeMetrics {
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly store: EndUserMetricStore,
+    private readonly workspaces: Workspaces,
+    private readonly sources: Sources,
+  ) {}
+
+  async model(claims: GuestClaims, id: string): Promise<SelfServeModel> {
+    const opened = await this.runtime.open(claims, id)
+    requireCapability(claims, opened.embed, 'metricCreation', 'Creating metrics')
+    return describeModel(await this.visible(claims, opened))
+  }
+
+  async preview(claims: GuestClaims, id: string, input: PreviewInput): Promise<MetricResult> {
+    const opened = await this.runtime.open(claims, id)
+    const { embed } = opened
+    const permissions = effective(claims, embed)
+    if (!permissions.metricCreation && !permissions.metricUpdate) {
+      throw new ApiError('INSUFFICIENT_PERMISSIONS', 403, 'Previewing metrics is not allowed for this embed and token')
+    }
+    const metricId = embed.metricId ?? PREVIEW_ID
+    const { definition } = checkDefinition(input.metric, await this.visible(claims, opened), metricId)
+    const candidate = this.withDefinition(claims, opened, metricId, definition, embed.metricId !== null)
+    return this.runtime.run(claims, candidate, {
+      metricId,
+      ...(input.dashboardFilter ? { dashboardFilter: input.dashboardFilter } : {}),
+      ...(input.metricFilter ? { metricFilter: input.metricFilter } : {}),
+    })
+  }
+
+  async create(
+    claims: GuestClaims,
+    id: string,
+    input: { metric: EndUserMetricDefinition; visibility?: 'shared' | 'private' | undefined },
+  ): Promise<{ metricId: string }> {
+    const opened = await this.runtime.open(claims, id)
+    requireCapability(claims, opened.embed, 'metricCreation', 'Creating metrics')
+    if (opened.embed.metricId !== null) {
+      throw badRequest(`Embed ${opened.embed.embedId} shows one metric: end users create metrics on a dashboard embed`)
+    }
+    const user = claims.params.userIdentifier
+    const byDefault = user !== undefined && opened.company.document.isAllowPrivateMetricsByDefault === true
+    const visibility = input.visibility ?? (byDefault ? 'private' : 'shared')
+    if (visibility === 'private' && user === undefined) {
+      throw badRequest('visibility: a private metric belongs to a user; this token has no params.userIdentifier')
+    }
+    const metricId = newMetricId()
+    const { definition } = checkDefinition(input.metric, await this.visible(claims, opened), metricId)
+    await this.compiles(claims, opened, metricId, definition, false)
+    await this.store.insert(this.key(claims, opened), {
+      metricId,
+      userIdentifier: user ?? '',
+      definition,
+      visibility,
+      basedOnCompany: false,
+    })
+    return { metricId }
+  }
+
+  /** A tenant metric's definition replaced; a company metric gets this tenant's version (copy on write). */
+  async update(
+    claims: GuestClaims,
+    id: string,
+    metricId: string,
+    input: { metric: EndUserMetricDefinition },
+  ): Promise<{ metricId: string }> {
+    const opened = await this.runtime.open(claims, id)
+    requireCapability(claims, opened.embed, 'metricUpdate', 'Updating metrics')
+    const { origin } = this.visibleOne(claims, opened, metricId)
+    const company = origin === 'company'
+    if (company && opened.company.document.metrics.find((m) => m.metricId === metricId)?.sql !== undefined) {
+      throw badRequest(`Metric ${metricId} is a SQL metric: it cannot be edited in the embed`)
+    }
+    const { definition } = checkDefinition(input.metric, await this.visible(claims, opened), metricId)
+    await this.compiles(claims, opened, metricId, definition, company)
+    const key = this.key(claims, opened)
+    const existing = opened.overlay.tenant.metrics.find((m) => m.metricId === metricId)
+    if (existing) await this.store.update(key, metricId, { definition })
+    else
+      await this.store.insert(key, {
+        metricId,
+        userIdentifier: claims.params.userIdentifier ?? '',
+        definition,
+        visibility: 'shared',
+        basedOnCompany: true,
+      })
+    return { metricId }
+  }
+
+  /** A tenant metric is deleted; a company metric is hidden for this tenant (its version, if any, dropped). */
+  async remove(claims: GuestClaims, id: string, metricId: string): Promise<{ metricId: string }> {
+    const opened = await this.runtime.open(claims, id)
+    requireCapability(claims, opened.embed, 'metricDeletion', 'Deleting metrics')
+    const { origin } = this.knownOne(claims, opened, metricId)
+    const key = this.key(claims, opened)
+    if (origin === 'company') await this.store.setState(key, metricId, { hidden: true })
+    await this.store.remove(key, metricId)
+    return { metricId }
+  }
+
+  async archive(claims: GuestClaims, id: string, metricId: string, archived: boolean): Promise<{ metricId: string }> {
+    const opened = await this.runtime.open(claims, id)
+    requireCapability(
+      claims,
+      opened.embed,
+      'archiveMetrics',
+      archived ? 'Archiving metrics' : 'Restoring archived metrics',
+    )
+    const { origin } = archived ? this.visibleOne(claims, opened, metricId) : this.archivedOne(opened, metricId)
+    const key = this.key(claims, opened)
+    if (origin === 'company') await this.store.setState(key, metricId, { archived })
+    else await this.store.update(key, metricId, { archived })
+    return { metricId }
+  }
+
+  /** A user's private metric becomes visible to the whole tenant. */
+  async publish(claims: GuestClaims, id: string, metricId: string): Promise<{ metricId: string }> {
+    const opened = await this.runtime.open(claims, id)
+    requireCapability(claims, opened.embed, 'manageMetrics', 'Publishing metrics')
+    const { origin } = this.visibleOne(claims, opened, metricId)
+    if (origin === 'company') throw badRequest(`Metric ${metricId} is the company's: it is published to every tenant`)
+    await this.store.update(this.key(claims, opened), metricId, { published: true })
+    return { metricId }
+  }
+
+  private key(claims: GuestClaims, opened: Opened): TenantKey {
+    return { dashboardRowId: opened.company.id, dataAppId: opened.embed.dataAppId, clientId: claims.clientId }
+  }
+
+  private async visible(claims: GuestClaims, opened: Opened): Promise<SemanticModel> {
+    const workspace = await this.workspaces.get(opened.company.workspaceId)
+    const source = await this.sources.resolve(workspace, {
+      datasourceName: claims.datasourceName,
+      dataMartName: claims.datamartName,
+    })
+    return visibleModel(source, opened.embed)
+  }
+
+  /** A metric of the token's effective set, else the runtime's EMBED_PARAM_ERROR. */
+  private visibleOne(claims: GuestClaims, opened: Opened, metricId: string) {
+    const metric = visibleMetrics(claims, opened.embed, opened.dashboard).find((m) => m.metricId === metricId)
+    const origin = opened.overlay.origins.get(metricId)?.origin
+    if (!metric || !origin) throw notInEmbed(metricId, opened.embed)
+    return { metric, origin }
+  }
+
+  private archivedOne(opened: Opened, metricId: string): { origin: 'company' | 'tenant' } {
+    const { embed } = opened
+    const archived = opened.overlay.archived.some((a) => a.metricId === metricId)
+    if (!archived || (embed.metricId !== null && embed.metricId !== metricId)) throw notInEmbed(metricId, embed)
+    const company = opened.company.document.metrics.some((m) => m.metricId === metricId)
+    return { origin: company ? 'company' : 'tenant' }
+  }
+
+  /** Visible or archived: what a delete may name. */
+  private knownOne(claims: GuestClaims, opened: Opened, metricId: string): { origin: 'company' | 'tenant' } {
+    if (opened.overlay.archived.some((a) => a.metricId === metricId)) return this.archivedOne(opened, metricId)
+    return this.visibleOne(claims, opened, metricId)
+  }
+
+  /** The token's effective set with `definition` as metric `metricId` (as saving it would make it). */
+  private withDefinition(
+    claims: GuestClaims,
+    opened: Opened,
+    metricId: string,
+    definition: EndUserMetricDefinition,
+    basedOnCompany: boolean,
+  ): Opened {
+    const row: EndUserMetric = {
+      metricId,
+      userIdentifier: claims.params.userIdentifier ?? '',
+      definition,
+      visibility: 'shared',
+      isPublished: true,
+      archived: false,
+      basedOnCompany,
+      createdAt: '',
+    }
+    const tenant = {
+      metrics: [...opened.overlay.tenant.metrics.filter((m) => m.metricId !== metricId), row],
+      states: opened.overlay.tenant.states.filter((s) => s.metricId !== metricId),
+    }
+    const o = overlay(opened.company, tenant, claims)
+    return { ...opened, dashboard: o.dashboard, overlay: o }
+  }
+
+  /** Compiled as the runtime would run it for this token (a 400 from the compiler is the save's). */
+  private async compiles(
+    claims: GuestClaims,
+    opened: Opened,
+    metricId: string,
+    definition: EndUserMetricDefinition,
+    basedOnCompany: boolean,
+  ): Promise<void> {
+    await this.runtime.check(claims, this.withDefinition(claims, opened, metricId, definition, basedOnCompany), {
+      metricId,
+    })
+  }
+}

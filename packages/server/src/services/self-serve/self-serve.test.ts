@@ -1,0 +1,222 @@
+import { describe, expect, it } from 'vitest'
+import { DATAMART, model, TABLES } from '../../../test/fixtures/query.js'
+import type { GuestClaims } from '../../auth/principal.js'
+import { buildModel } from '../../query/model.js'
+import type { Dashboard } from '../dashboards/dashboards.js'
+import type { Embed } from '../embeds/embeds.js'
+import type { Source } from '../query/sources.js'
+import { checkDefinition, definitionOf } from './definition.js'
+import type { EndUserMetric, TenantMetrics } from './metric-store.js'
+import { inheritedRls, overlay, withAppended } from './overlay.js'
+import { describeModel, visibleModel } from './visible-model.js'
+
+const embed = (tableTenancySettings?: { name: string; clientColumn: string }[]) =>
+  ({ accessSettings: tableTenancySettings ? { tableTenancySettings } : {} }) as Embed
+const source = (m = model(), tenancySettings?: unknown) =>
+  ({ model: m, datamart: undefined, datasource: { tenancySettings } }) as unknown as Source
+
+describe('visibleModel', () => {
+  it('leaves out hidden tables and columns and every tenant column', () => {
+    const hidden = buildModel(TABLES, {
+      ...DATAMART,
+      tableList: DATAMART.tableList.map((t) =>
+        t.name === 'audit'
+          ? { ...t, isHide: true }
+          : t.name === 'countries'
+            ? { ...t, columns: [{ name: 'region', isHide: true }] }
+            : t,
+      ),
+    })
+    const visible = visibleModel(
+      source(hidden, {
+        tenancyLevel: 'TABLE',
+        schemaName: 'public',
+        tableName: 'tenants',
+        tableClientNameColumn: 'name',
+        tablePrimaryKeyColumn: 'id',
+      }),
+      embed([{ name: 'countries', clientColumn: 'code' }]),
+    )
+    const columns = (key: string) => [...(visible.tables.get(key)?.columns.keys() ?? [])]
+    expect([...visible.tables.keys()]).toEqual([
+      'public.orders',
+      'public.customers',
+      'public.countries',
+      'public.tenants',
+    ])
+    expect(columns('public.orders')).not.toContain('client_id')
+    expect(columns('public.customers')).not.toContain('client_id')
+    expect(columns('public.countries')).toEqual(['name'])
+    expect(columns('public.tenants')).toEqual([])
+    expect(visible.tables.get('public.orders')?.clientColumn).toBeUndefined()
+    expect(describeModel(visible).relationships).toHaveLength(2)
+  })
+})
+
+describe('checkDefinition', () => {
+  const visible = visibleModel(source(), embed())
+  const definition = {
+    name: 'By status',
+    chart: { type: 'bar' as const, x: 'status', y: ['n'] },
+    query: {
+      from: 'orders',
+      measures: [{ name: 'n', aggregate: 'count' as const }],
+      dimensions: [{ name: 'status', column: 'status' }],
+    },
+  }
+  it('answers the definition with canonical table paths', () => {
+    expect(checkDefinition(definition, visible, 'u_x').definition.query.from).toBe('public.orders')
+  })
+  it.each([
+    [{ ...definition, query: { ...definition.query, from: 'nope' } }, /^metric\.query\.from: no table "nope"/],
+    [
+      { ...definition, query: { ...definition.query, dimensions: [{ name: 'c', column: 'client_id' }] } },
+      /^metric\.query\.dimensions\[0\]\.column: no column "client_id" in public\.orders/,
+    ],
+    [
+      {
+        ...definition,
+        query: {
+          ...definition.query,
+          where: [{ column: 'status', operator: 'in' as const, values: Array(600).fill('x'.repeat(30)) }],
+        },
+      },
+      /^metric: the definition is \d+ bytes as JSON; at most 16384$/,
+    ],
+  ])('refuses %#', (bad, message) => {
+    expect(() => checkDefinition(bad, visible, 'u_x')).toThrow(message)
+  })
+  it('gives a company metric a definition only when it is structured and within the visible model', () => {
+    const metric = { metricId: 'm', ...definition }
+    expect(definitionOf(metric, visible)).toMatchObject({ name: 'By status' })
+    expect(
+      definitionOf(
+        { ...metric, query: { ...definition.query, dimensions: [{ name: 'c', column: 'client_id' }] } },
+        visible,
+      ),
+    ).toBeUndefined()
+    expect(
+      definitionOf({ metricId: 'm', name: 'S', chart: { type: 'table' }, sql: 'select 1' }, visible),
+    ).toBeUndefined()
+  })
+})
+
+describe('overlay', () => {
+  const company: Dashboard = {
+    id: 'row',
+    organizationId: 'o',
+    workspaceId: 'w',
+    dashboardId: 'd',
+    name: 'D',
+    origin: 'api',
+    createdByClient: null,
+    updatedAt: 't',
+    document: {
+      name: 'D',
+      metrics: [
+        {
+          metricId: 'a',
+          name: 'A',
+          chart: { type: 'single-value' },
+          query: { from: 'public.orders', measures: [{ name: 'n', aggregate: 'count' }] },
+          rls: [{ variable: 'region', column: 'region', table: 'public.countries' }],
+          comparison: { period: 'previous-period' },
+        },
+        {
+          metricId: 'b',
+          name: 'B',
+          chart: { type: 'table' },
+          query: { from: 'public.orders', dimensions: [{ name: 's', column: 'status' }] },
+        },
+        {
+          metricId: 'c',
+          name: 'C',
+          chart: { type: 'table' },
+          query: { from: 'public.orders', dimensions: [{ name: 's', column: 'status' }] },
+        },
+      ],
+    },
+  }
+  const claims = {
+    clientId: 'acme',
+    params: { rlsSettings: [{ metricId: 'a', values: { region: 'EU' } }] },
+  } as unknown as GuestClaims
+  const row = (metricId: string, over: Partial<EndUserMetric> = {}): EndUserMetric => ({
+    metricId,
+    userIdentifier: '',
+    definition: {
+      name: `V ${metricId}`,
+      chart: { type: 'table' },
+      query: { from: 'public.orders', dimensions: [{ name: 's', column: 'status' }] },
+    },
+    visibility: 'shared',
+    isPublished: true,
+    archived: false,
+    basedOnCompany: false,
+    createdAt: '',
+    ...over,
+  })
+
+  it('returns the company dashboard itself when the tenant has nothing', () => {
+    const o = overlay(company, { metrics: [], states: [] }, claims)
+    expect(o.dashboard).toBe(company)
+    expect(o.origins.get('a')).toMatchObject({ origin: 'company', endUserDefined: false })
+  })
+
+  it('hides, archives, replaces by versions and appends, leaving the company document alone', () => {
+    const before = JSON.stringify(company)
+    const tenant: TenantMetrics = {
+      metrics: [row('a', { basedOnCompany: true }), row('u_1'), row('u_2', { archived: true })],
+      states: [
+        { metricId: 'b', hidden: true, archived: false },
+        { metricId: 'c', hidden: false, archived: true },
+      ],
+    }
+    const o = overlay(company, tenant, claims)
+    expect(o.dashboard.document.metrics.map((m) => [m.metricId, m.name])).toEqual([
+      ['a', 'V a'],
+      ['u_1', 'V u_1'],
+    ])
+    // a version keeps no RLS declaration of its own, and no comparison without a measure
+    expect(o.dashboard.document.metrics[0]).not.toHaveProperty('rls')
+    expect(o.dashboard.document.metrics[0]).not.toHaveProperty('comparison')
+    expect(o.origins.get('a')).toMatchObject({ origin: 'company', endUserDefined: true })
+    expect(o.origins.get('u_1')).toMatchObject({ origin: 'tenant', createdByUser: null })
+    expect(o.archived).toEqual([
+      { metricId: 'c', name: 'C' },
+      { metricId: 'u_2', name: 'V u_2' },
+    ])
+    expect(JSON.stringify(company)).toBe(before)
+  })
+
+  it('carries the token RLS values of the company metrics to end users’ definitions', () => {
+    expect(inheritedRls(claims, company.document.metrics)).toEqual([
+      {
+        table: 'public.countries',
+        column: 'region',
+        value: 'EU',
+        source: 'rls',
+        name: 'region',
+        scope: 'dashboard',
+        trusted: true,
+      },
+    ])
+  })
+
+  it('appends metrics without a layout item below, two per row', () => {
+    expect(
+      withAppended(
+        [
+          { metricId: 'a', x: 0, y: 0, w: 12, h: 3 },
+          { metricId: 'gone', x: 0, y: 3, w: 1, h: 1 },
+        ],
+        ['a', 'x', 'y', 'z'],
+      ),
+    ).toEqual([
+      { metricId: 'a', x: 0, y: 0, w: 12, h: 3 },
+      { metricId: 'x', x: 0, y: 3, w: 6, h: 4 },
+      { metricId: 'y', x: 6, y: 3, w: 6, h: 4 },
+      { metricId: 'z', x: 0, y: 7, w: 6, h: 4 },
+    ])
+  })
+})

@@ -5,6 +5,7 @@ import { styleMap } from 'lit/directives/style-map.js'
 import type { LayoutItem, QueryResult, RuntimeEmbed, RuntimeFilter } from './api/types.js'
 import { buildVisual, type Visual } from './charts/build.js'
 import { EmbedController, type HostState, type MetricState } from './embed-controller.js'
+import { emit } from './events.js'
 import { defaultBaseUrl, normalizeBaseUrl } from './lib/base-url.js'
 import type { FilterValue } from './lib/filters.js'
 import { placeMetrics } from './lib/layout.js'
@@ -18,6 +19,8 @@ import { chevronIcon, clockIcon, layoutIcon, viewsIcon } from './render/icons.js
 import { renderSidebar, renderSidebarToggle } from './render/sidebar.js'
 import { renderLoadError, renderLoading } from './render/states.js'
 import type { LayoutViews } from './self-serve/index.js'
+import type { SelfServeHost, SelfServeModule, SelfServeSessionApi } from './self-serve/metrics-host.js'
+import { anySelfServe } from './self-serve/permissions.js'
 import { styles } from './styles/index.js'
 
 const TEXT_DEBOUNCE_MS = 400
@@ -34,6 +37,7 @@ const VIEWS = 'strata-views'
  * @fires strata-error - `{ code, message, status, metricId? }` when a call fails (not for an expired token).
  * @fires strata-filter-change - `{ filters }` after the end user changes a filter: every filter's value in effect.
  * @fires strata-token-expired - `{ embedId }` when the token stops working; set a new `token` to carry on.
+ * @fires strata-metric-change - `{ action, metricId }` after the end user created, edited, deleted, hid, archived, restored or shared a metric.
  *
  * @csspart base - The root wrapper; receives the theme's custom properties.
  * @csspart header - The dashboard header.
@@ -49,6 +53,10 @@ const VIEWS = 'strata-views'
  * @csspart multi-select - A multi-select filter's dropdown (also `dropdown`).
  * @csspart single-select - A single-select filter's dropdown (also `dropdown`).
  * @csspart reset-button - "Reset filters".
+ * @csspart toolbar - The header's controls (self-serve buttons, the metrics list).
+ * @csspart new-metric-button - "New metric" (opens the metric builder).
+ * @csspart card-menu - A card's actions menu element (Edit, Archive, Share, Delete or Hide); also `card-menu-button` (its ⋯ button) and `card-menu-panel`.
+ * @csspart archived-button - The toolbar's "Archived" button; also `archived-list`, the list it opens.
  * @csspart sidebar-toggle - The "Metrics" button that opens the list of metrics.
  * @csspart sidebar - The list of metrics (a panel over the grid).
  * @csspart sidebar-item - One entry of it (a button).
@@ -133,12 +141,15 @@ export class StrataDashboard extends LitElement {
   private chartTheme: ChartTheme | undefined
   private readonly visuals = new WeakMap<QueryResult, { key: string; visual: Visual }>()
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>()
+  /** The self-serve UI (builder, card menus), loaded on demand when the permissions call for it. */
+  private selfServe: { session: SelfServeSessionApi; client: unknown } | undefined
+  private selfServeLoading = false
   @state() private search: Record<string, string> = {}
   @state() private customRanges: ReadonlySet<string> = new Set()
   /** Edit-layout mode and views (a module loaded on first use) for the embed `layoutViewsOf`. */
   private layoutViews: LayoutViews | undefined
   private layoutViewsOf: string | undefined
-  private selfServe: Promise<typeof import('./self-serve/index.js')> | undefined
+  private layoutViewsModule: Promise<typeof import('./self-serve/index.js')> | undefined
 
   /** Every filter's value in effect (pinned, chosen or default). */
   get filters(): Readonly<Record<string, FilterValue>> {
@@ -196,9 +207,68 @@ export class StrataDashboard extends LitElement {
     if (this.getAttribute('data-state') !== state) this.setAttribute('data-state', state)
     // fetch the self-serve module ahead of the first click, once the dashboard has drawn
     const p = this.controller.embed?.permissions
-    if (state === 'ready' && !this.selfServe && !this.single && (p?.customizeLayout || p?.dashboardViews)) {
+    if (state === 'ready' && !this.layoutViewsModule && !this.single && (p?.customizeLayout || p?.dashboardViews)) {
       setTimeout(() => void this.loadLayoutViews(), 0)
     }
+    this.loadSelfServe()
+  }
+
+  /** Loads the self-serve chunk once the embed says the token may use it (never for a single metric). */
+  private loadSelfServe(): void {
+    const embed = this.controller.embed
+    const client = this.controller.api
+    if (!embed || !client || this.single || this.metricId || embed.embedType === 'metric') return
+    if (!anySelfServe(embed.permissions) || this.selfServe?.client === client || this.selfServeLoading) return
+    this.selfServeLoading = true
+    import('./self-serve/index.js')
+      .then((mod: SelfServeModule) => {
+        if (this.controller.api === client)
+          this.selfServe = { session: mod.createSession(this.selfServeHost()), client }
+      })
+      .catch((e: unknown) => {
+        const message = e instanceof Error ? e.message : String(e)
+        emit(this, 'strata-error', {
+          code: 'CLIENT_ERROR',
+          message: `The self-serve tools could not load: ${message}`,
+          status: 0,
+        })
+      })
+      .finally(() => {
+        this.selfServeLoading = false
+        this.requestUpdate()
+      })
+  }
+
+  private selfServeHost(): SelfServeHost {
+    const c = this.controller
+    return {
+      element: this,
+      get client() {
+        const api = c.api
+        if (!api) throw new Error('The embed is not loaded')
+        return api
+      },
+      embed: () => c.embed,
+      reload: (focusMetricId) => this.reloadEmbed(focusMetricId),
+      visual: (metric, result) => buildVisual(metric, result, { theme: this.resolveChartTheme(), locale: this.locale }),
+      locale: () => this.locale,
+      dashboardFilter: () => c.filters.dashboardFilter,
+      requestUpdate: () => this.requestUpdate(),
+      report: (e) => emit(this, 'strata-error', { code: e.code, message: e.message, status: e.status }),
+      changed: (change) => emit(this, 'strata-metric-change', change),
+    }
+  }
+
+  /** After a self-serve change: the embed again (one request), then focus on the metric's card (or the grid). */
+  private async reloadEmbed(focusMetricId?: string): Promise<void> {
+    await this.controller.reload()
+    await this.updateComplete
+    if (focusMetricId && this.renderRoot.querySelector(`.card[data-metric-id="${CSS.escape(focusMetricId)}"]`)) {
+      this.scrollToMetric(focusMetricId)
+      return
+    }
+    const active = this.shadowRoot?.activeElement
+    if (!active?.isConnected) this.renderRoot.querySelector<HTMLElement>('.card')?.focus()
   }
 
   /** The self-serve module's edit-layout mode and views for this embed (loaded once). */
@@ -206,9 +276,9 @@ export class StrataDashboard extends LitElement {
     const embed = this.controller.embed
     if (!embed) return undefined
     if (this.layoutViews && this.layoutViewsOf === embed.embedId) return this.layoutViews
-    this.selfServe ??= import('./self-serve/index.js')
+    this.layoutViewsModule ??= import('./self-serve/index.js')
     try {
-      const m = await this.selfServe
+      const m = await this.layoutViewsModule
       if (this.controller.embed?.embedId !== embed.embedId) return undefined
       if (!this.layoutViews || this.layoutViewsOf !== embed.embedId) {
         this.layoutViews = m.createLayoutViews(this, this.controller, this.menus, () => this.shownPlacements())
@@ -217,7 +287,7 @@ export class StrataDashboard extends LitElement {
       this.requestUpdate()
       return this.layoutViews
     } catch (e) {
-      this.selfServe = undefined
+      this.layoutViewsModule = undefined
       this.controller.fail(e)
       return undefined
     }
@@ -302,6 +372,7 @@ export class StrataDashboard extends LitElement {
     const canViews = permissions.dashboardViews && !single
     const lv = single ? undefined : this.loadedLayoutViews
     const editing = lv?.editor.active === true
+    const selfServe = !single && anySelfServe(permissions) ? this.selfServe?.session : undefined
     const placements = new Map(this.shownPlacements().map((p) => [p.metricId, p]))
     const ordered = single ? states : [...placements.keys()].map((id) => c.metrics.get(id)!).filter(Boolean)
     const cardHost = {
@@ -312,16 +383,19 @@ export class StrataDashboard extends LitElement {
       download: (id: string) => void c.download(id),
       setPage: (id: string, page: number) => c.setPage(id, page),
       retry: (id: string) => c.retry(id),
+      ...(selfServe ? { menu: (m: MetricState) => selfServe.cardMenu(m.metric) } : {}),
       edit: editing ? lv?.editor.card : undefined,
     }
     const showTitle = permissions.showDashboardName && !single
+    // the toolbar's place is kept while the self-serve chunk loads, so the header does not jump
+    const tools = !single && (anySelfServe(permissions) || canLayout || canViews)
     const viewsOpen = this.menus.isOpen(VIEWS)
     return html`
       ${
-        showTitle || showSidebar || canLayout || canViews
+        showTitle || showSidebar || tools
           ? html`<header class="header" part="header">
             ${showTitle ? html`<h2 class="title" part="title">${embed.dashboard.name}</h2>` : nothing}
-            <div class="tools" ?inert=${editing}>
+            <div class="toolbar" part="toolbar" ?inert=${editing}>
               ${
                 canViews
                   ? html`<div class="views-anchor">
@@ -353,6 +427,7 @@ export class StrataDashboard extends LitElement {
                   </button>`
                   : nothing
               }
+              ${selfServe ? selfServe.toolbar() : nothing}
               ${
                 showSidebar
                   ? html`<div class="sidebar-anchor">
@@ -382,6 +457,7 @@ export class StrataDashboard extends LitElement {
         </div>
       </div>
       ${lv ? lv.editor.renderLive() : nothing}
+      ${selfServe ? selfServe.overlays() : nothing}
     `
   }
 

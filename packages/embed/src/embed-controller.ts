@@ -118,11 +118,6 @@ export class EmbedController implements ReactiveController {
     if (changed) this.filtersChanged()
   }
 
-  /** The API client, for the self-serve calls (layout, views). */
-  get api(): RuntimeClient | undefined {
-    return this.client
-  }
-
   /** A layout in effect from now on (saved, reset or a view's), and whether it is a customised one. */
   setLayout(layout: readonly LayoutItem[], customLayout: boolean): void {
     if (!this.embed) return
@@ -158,6 +153,19 @@ export class EmbedController implements ReactiveController {
     const m = metricId ? this.metrics.get(metricId) : undefined
     if (m) void this.query(m)
     else this.queryAll()
+  }
+
+  /** The API client of the embed shown (undefined before a target is set). */
+  get api(): RuntimeClient | undefined {
+    return this.client
+  }
+
+  /**
+   * Loads the embed again (after an end user changed its metrics) and queries every metric;
+   * cards whose metric is unchanged keep their chart while they update, so nothing flashes.
+   */
+  reload(): Promise<void> {
+    return this.load(true)
   }
 
   /** The metric's CSV through fetch (the bearer token cannot ride on a plain link), saved via a temporary link. */
@@ -213,7 +221,7 @@ export class EmbedController implements ReactiveController {
     }
   }
 
-  private async load(): Promise<void> {
+  private async load(keep = false): Promise<void> {
     const client = this.client
     const config = this.config
     if (!client || !config) return
@@ -228,7 +236,7 @@ export class EmbedController implements ReactiveController {
       this.embed = embed
       const editable = embed.permissions.endUserDashboardFilter === true
       this.filters.open(embed.dashboard.filters, editable, config.syncUrl ? pageUrl() : undefined)
-      this.rebuildMetrics(true)
+      this.rebuildMetrics(true, keep ? new Map(this.metrics) : undefined)
     } catch (e) {
       if (isAbortError(e) || client !== this.client) return
       this.loadError = toApiError(e)
@@ -247,10 +255,11 @@ export class EmbedController implements ReactiveController {
     return this.config?.single ? all.slice(0, 1) : [...all]
   }
 
-  private rebuildMetrics(query: boolean): void {
+  private rebuildMetrics(query: boolean, previous?: ReadonlyMap<string, MetricState>): void {
     for (const m of this.metrics.values()) m.abort?.abort()
     this.metrics.clear()
-    this.readyFired = false
+    // a reload (previous states kept) does not announce strata-ready again
+    if (!previous) this.readyFired = false
     const visible = this.visibleMetrics()
     const wanted = this.config?.metricId
     if (this.embed && wanted && visible.length === 0) {
@@ -258,7 +267,21 @@ export class EmbedController implements ReactiveController {
       this.report(this.loadError)
     } else if (this.loadError?.code === 'METRIC_NOT_FOUND') this.loadError = undefined
     for (const metric of visible) {
-      this.metrics.set(metric.metricId, { metric, status: 'loading', page: 1, resultPage: 1, downloading: false })
+      const before = previous?.get(metric.metricId)
+      const same = before && JSON.stringify(before.metric) === JSON.stringify(metric)
+      this.metrics.set(
+        metric.metricId,
+        same && before.result
+          ? {
+              metric,
+              status: 'loading',
+              result: before.result,
+              page: 1,
+              resultPage: before.resultPage,
+              downloading: false,
+            }
+          : { metric, status: 'loading', page: 1, resultPage: 1, downloading: false },
+      )
     }
     if (query) this.queryAll()
     this.checkReady()

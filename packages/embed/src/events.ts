@@ -26,11 +26,21 @@ export interface StrataTokenExpiredDetail {
   readonly embedId: string
 }
 
+/** What an end user did to a metric with the builder or a card's menu. */
+export interface MetricChange {
+  readonly action: 'create' | 'update' | 'delete' | 'hide' | 'archive' | 'unarchive' | 'publish'
+  readonly metricId: string
+}
+
+/** `strata-metric-change`: the end user created, changed, removed or restored a metric (the dashboard has reloaded). */
+export type StrataMetricChangeDetail = MetricChange
+
 export interface StrataEventMap {
   'strata-ready': CustomEvent<StrataReadyDetail>
   'strata-error': CustomEvent<StrataErrorDetail>
   'strata-filter-change': CustomEvent<StrataFilterChangeDetail>
   'strata-token-expired': CustomEvent<StrataTokenExpiredDetail>
+  'strata-metric-change': CustomEvent<StrataMetricChangeDetail>
 }
 
 export type StrataEventName = keyof StrataEventMap

@@ -68,8 +68,13 @@ export class RuntimeClient {
     return res.blob()
   }
 
-  /** A JSON call under the runtime path (`path` starts with '/'), for the self-serve routes. */
-  async request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+  /** A JSON call to a path under the embed (the self-serve calls): same token handling and errors as every call. */
+  async call<T>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    body?: unknown,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const init: RequestInit =
       body === undefined
         ? { method }

@@ -16,6 +16,8 @@ export interface CardHost {
   download(metricId: string): void
   setPage(metricId: string, page: number): void
   retry(metricId: string): void
+  /** The card's self-serve menu (edit, archive, …), when the self-serve module is loaded. */
+  menu?(m: MetricState): TemplateResult | typeof nothing
   /** Edit-layout mode (the self-serve module): handles over each card, arrow keys on it. */
   readonly edit?: CardEdit | undefined
 }
@@ -77,13 +79,15 @@ export function renderCard(
             </button>`
           : nothing
       }
+      ${host.menu && !edit ? host.menu(m) : nothing}
     </header>
-    <div class="card-body" part="card-body">${renderBody(host, m, visual)}</div>
+    <div class="card-body" part="card-body">${renderMetricBody(host, m, visual)}</div>
     ${edit ? edit.overlay(metric.metricId, metric.name) : nothing}
   </section>`
 }
 
-function renderBody(host: CardHost, m: MetricState, visual: Visual | undefined): TemplateResult {
+/** What a card shows under its header: the chart, table or number, or its loading or error state (the builder's preview too). */
+export function renderMetricBody(host: CardHost, m: MetricState, visual: Visual | undefined): TemplateResult {
   if (m.status === 'error' && m.error) {
     return html`<div class="error" part="error" role="alert">
       ${alertIcon}

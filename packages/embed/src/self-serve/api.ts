@@ -12,19 +12,19 @@ export async function saveLayout(
   layout: readonly LayoutItem[],
   signal?: AbortSignal,
 ): Promise<LayoutItem[]> {
-  const body = await client.request<{ data: { layout: LayoutItem[] } }>('PUT', '/layout', { layout }, signal)
+  const body = await client.call<{ data: { layout: LayoutItem[] } }>('PUT', '/layout', { layout }, signal)
   return body.data.layout
 }
 
 /** DELETE /layout: back to the company's layout (with this tenant's metrics appended); answers it. */
 export async function resetLayout(client: RuntimeClient, signal?: AbortSignal): Promise<LayoutItem[]> {
-  const body = await client.request<{ data: { layout: LayoutItem[] } }>('DELETE', '/layout', undefined, signal)
+  const body = await client.call<{ data: { layout: LayoutItem[] } }>('DELETE', '/layout', undefined, signal)
   return body.data.layout
 }
 
 /** GET /views: the saved views of this tenant (or user). */
 export async function listViews(client: RuntimeClient, signal?: AbortSignal): Promise<SavedView[]> {
-  const body = await client.request<{ data: SavedView[] }>('GET', '/views', undefined, signal)
+  const body = await client.call<{ data: SavedView[] }>('GET', '/views', undefined, signal)
   return body.data
 }
 
@@ -40,11 +40,11 @@ export async function createView(
   view: NewView,
   signal?: AbortSignal,
 ): Promise<{ viewId: string; name: string }> {
-  const body = await client.request<{ data: { viewId: string; name: string } }>('POST', '/views', view, signal)
+  const body = await client.call<{ data: { viewId: string; name: string } }>('POST', '/views', view, signal)
   return body.data
 }
 
 /** DELETE /views/:viewId. */
 export async function deleteView(client: RuntimeClient, viewId: string, signal?: AbortSignal): Promise<void> {
-  await client.request<unknown>('DELETE', `/views/${encodeURIComponent(viewId)}`, undefined, signal)
+  await client.call<unknown>('DELETE', `/views/${encodeURIComponent(viewId)}`, undefined, signal)
 }

@@ -3,7 +3,7 @@ import type { LayoutItem, RuntimeEmbed, SavedView } from '../api/types.js'
 import type { Menus } from '../menu-controller.js'
 
 /** What the element lends the edit-layout mode and the views menu (the lazily loaded module). */
-export interface SelfServeHost {
+export interface LayoutViewsHost {
   /** The element's shadow root: where cards, handles and menus are. */
   readonly renderRoot: ParentNode
   readonly menus: Menus

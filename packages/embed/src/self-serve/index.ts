@@ -1,19 +1,52 @@
 /**
- * The self-serve module, loaded on demand with import() (a chunk of its own, never part of the
- * first load): edit-layout mode and saved views. The element holds a tiny trigger for each.
+ * The self-serve UI, loaded on demand (`import()`) by `<strata-dashboard>` when the token may
+ * use it: the metric builder, card menus and archived list (when it may create, change, archive
+ * or restore metrics), edit-layout mode and saved views (when it may customise the layout or
+ * save views). A separate chunk, so the entry module stays within its size budget and a
+ * read-only dashboard never downloads it.
  */
+
 import { adoptStyles, type LitElement } from 'lit'
 import type { LayoutItem } from '../api/types.js'
+import { defineElement } from '../define.js'
 import type { EmbedController } from '../embed-controller.js'
 import { isPinned } from '../lib/filters.js'
 import type { Menus } from '../menu-controller.js'
-import type { SelfServeHost } from './host.js'
+import { StrataArchivedMenu } from './archived-menu.js'
+import { StrataCardMenu } from './card-menu.js'
+import type { LayoutViewsHost } from './host.js'
 import { LayoutEditor } from './layout-editor.js'
+import { StrataMetricBuilder } from './metric-builder.js'
+import type { SelfServeHost, SelfServeSessionApi } from './metrics-host.js'
+import { StrataSelfServeOverlay } from './overlay.js'
+import { SelfServeSession } from './session.js'
 import { selfServeStyles } from './styles.js'
 import { type OwnLayout, ViewsMenu } from './views.js'
 
+defineElement('strata-metric-builder', StrataMetricBuilder)
+defineElement('strata-card-menu', StrataCardMenu)
+defineElement('strata-archived-menu', StrataArchivedMenu)
+defineElement('strata-self-serve-overlay', StrataSelfServeOverlay)
+
+export { SelfServeApi } from './metric-api.js'
+export { SelfServeSession }
+
+/** One session per dashboard element (and per loaded embed). */
+export function createSession(host: SelfServeHost): SelfServeSessionApi {
+  return new SelfServeSession(host)
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'strata-metric-builder': StrataMetricBuilder
+    'strata-card-menu': StrataCardMenu
+    'strata-archived-menu': StrataArchivedMenu
+    'strata-self-serve-overlay': StrataSelfServeOverlay
+  }
+}
+
 export { listViews } from './api.js'
-export type { SelfServeHost } from './host.js'
+export type { LayoutViewsHost } from './host.js'
 
 /** Edit-layout mode and the views menu of one element. */
 export class LayoutViews {
@@ -22,10 +55,10 @@ export class LayoutViews {
   /** The layout without any view: the loaded one, then what the user saved or reset. */
   private own: OwnLayout
 
-  constructor(host: SelfServeHost) {
+  constructor(host: LayoutViewsHost) {
     const dashboard = host.embed()?.dashboard
     this.own = { layout: dashboard?.layout ?? [], custom: dashboard?.customLayout === true }
-    const editorHost: SelfServeHost = Object.create(host, {
+    const editorHost: LayoutViewsHost = Object.create(host, {
       setLayout: {
         value: (layout: readonly LayoutItem[], custom: boolean) => {
           this.own = { layout, custom }

@@ -3,7 +3,7 @@ import type { LayoutItem } from '../api/types.js'
 import type { CardEdit } from '../render/card.js'
 import { resetLayout as resetToDefault, saveLayout } from './api.js'
 import { COLUMNS, type Direction, moveItem, resizeItem, sameLayout, stepMove, stepResize } from './grid.js'
-import type { SelfServeHost } from './host.js'
+import type { LayoutViewsHost } from './host.js'
 
 const HELP_ID = 'strata-layout-help'
 const KEYS: Record<string, Direction> = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down' }
@@ -46,7 +46,7 @@ export class LayoutEditor {
   /** The polite live region's text. */
   message = ''
 
-  constructor(private readonly host: SelfServeHost) {}
+  constructor(private readonly host: LayoutViewsHost) {}
 
   /** Starts editing the layout shown (`placements`, reading order); focus goes to the first card. */
   enter(placements: readonly LayoutItem[]): void {

@@ -4,7 +4,7 @@ import type { LayoutItem, SavedView } from '../api/types.js'
 import { checkIcon } from '../render/icons.js'
 import { createView, deleteView } from './api.js'
 import { sameLayout } from './grid.js'
-import type { SelfServeHost } from './host.js'
+import type { LayoutViewsHost } from './host.js'
 import { trashIcon } from './icons.js'
 
 /** The popup key of the views menu, which is also its toggle's element id (MenuController). */
@@ -48,7 +48,7 @@ export class ViewsMenu {
   message = ''
 
   constructor(
-    private readonly host: SelfServeHost,
+    private readonly host: LayoutViewsHost,
     private readonly own: () => OwnLayout,
   ) {}
 

@@ -102,21 +102,23 @@ export const base = css`
     justify-content: space-between;
     gap: 12px;
   }
-  .tools {
+  .toolbar {
     display: flex;
     flex-wrap: wrap;
     align-items: center;
+    justify-content: flex-end;
     gap: 8px;
+    min-height: 34px;
     margin-left: auto;
   }
   .views-anchor {
     position: relative;
   }
   @container (max-width: 479px) {
-    .tools {
+    .toolbar {
       gap: 6px;
     }
-    .tools .button {
+    .toolbar .button {
       padding: 0 9px;
     }
   }

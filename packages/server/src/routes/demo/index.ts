@@ -7,6 +7,9 @@ import { PRIMARY_ORGANIZATION_ID } from '../../services/admin/admin-accounts.js'
 import { DEMO } from '../../services/demo/seed.js'
 import { demoPage } from './page.js'
 
+/** A chunk of the web component (`chunk-<hash>.js`): nothing else under /sdk/ is served, so no path can climb out. */
+const CHUNK = /^chunk-[A-Za-z0-9_-]{4,64}\.js$/
+
 /** The two tenants the demo page shows side by side. */
 export const DEMO_PAGE_TENANTS = ['acme', 'globex'] as const
 type DemoTenant = (typeof DEMO_PAGE_TENANTS)[number]
@@ -34,7 +37,8 @@ const DEMO_PAGE_USERS: Record<DemoTenant, { userIdentifier?: string }> = {
 const TOKEN_TTL_MS = 60 * 60 * 1000
 
 /**
- * `/sdk/strata-embed.js` (the web component bundle) and the `/` redirect always; `/demo` and `/demo/token` when
+ * `/sdk/strata-embed.js` (the web component's entry module), the chunks it imports
+ * (`/sdk/chunk-<hash>.js`: content-hashed, so cached as immutable), and the `/` redirect always; `/demo` and `/demo/token` when
  * DEMO is on: guest tokens for the demo data app's two tenants, minted server-side exactly as
  * a customer backend would.
  */
@@ -55,33 +59,34 @@ const demo: FastifyPluginAsyncTypebox = async (app) => {
       .send(text)
   })
 
-  // The entry's chunks (esbuild splitting: shared code and the self-serve UI loaded with import()),
-  // beside the entry; hashed names, so they may be cached for good. Only chunk-<hash>.js is served.
+  // Chunks: the self-serve UI (builder, card menu) the entry loads with import(), and code both share.
   const chunks = new Map<string, Promise<string>>()
   app.get(
     '/sdk/:file',
     {
       schema: {
         hide: true,
-        params: Type.Object({ file: Type.String({ pattern: '^chunk-[A-Za-z0-9_-]{1,64}\\.js$' }) }),
+        params: Type.Object({ file: Type.String({ maxLength: 100 }) }, { additionalProperties: false }),
       },
     },
     async (request, reply) => {
       const { file } = request.params
+      if (!CHUNK.test(file)) throw new ApiError('NOT_FOUND', 404, 'No such file in /sdk/')
       let text = chunks.get(file)
       if (!text) {
-        text = readFile(join(dirname(createRequire(import.meta.url).resolve('@strata/embed')), file), 'utf8')
+        const dir = dirname(createRequire(import.meta.url).resolve('@strata/embed'))
+        text = readFile(join(dir, file), 'utf8')
         chunks.set(file, text)
       }
-      const code = await text.catch(() => {
+      const body = await text.catch(() => {
         chunks.delete(file)
-        throw new ApiError('NOT_FOUND', 404, `No chunk ${file}: run npm run build`)
+        throw new ApiError('NOT_FOUND', 404, 'No such file in /sdk/ (is the web component built? npm run build)')
       })
       return reply
         .header('content-type', 'text/javascript; charset=utf-8')
         .header('cache-control', 'public, max-age=31536000, immutable')
         .header('access-control-allow-origin', '*')
-        .send(code)
+        .send(body)
     },
   )
 

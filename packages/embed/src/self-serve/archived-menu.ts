@@ -1,0 +1,57 @@
+import { html, type TemplateResult } from 'lit'
+import { property } from 'lit/decorators.js'
+import { styles } from '../styles/index.js'
+import { menuStyles } from './menu.styles.js'
+import { archiveIcon, restoreIcon } from './metric-icons.js'
+import { PopupElement } from './popup.js'
+import type { SelfServeSession } from './session.js'
+
+/**
+ * The toolbar's "Archived" button (`<strata-archived-menu>`): the metrics this tenant (or
+ * user) archived, each with a Restore button that brings it back onto the dashboard.
+ */
+export class StrataArchivedMenu extends PopupElement {
+  static override styles = [...styles, menuStyles]
+
+  @property({ attribute: false }) session: SelfServeSession | undefined
+  @property({ attribute: false }) items: readonly { readonly metricId: string; readonly name: string }[] = []
+
+  private restore(metricId: string, name: string): void {
+    this.hide(true)
+    void this.session?.act('unarchive', metricId, name)
+  }
+
+  override render(): TemplateResult {
+    return html`<button
+        type="button"
+        id="trigger"
+        class="button trigger"
+        part="archived-button"
+        aria-haspopup="true"
+        aria-expanded=${this.open ? 'true' : 'false'}
+        aria-controls="popup"
+        @click=${() => this.toggle()}
+        @keydown=${this.onTriggerKey}
+      >
+        ${archiveIcon}<span>Archived</span><span class="count" aria-label="${this.items.length} metrics">${this.items.length}</span>
+      </button>
+      <div id="popup" popover="manual" role="dialog" aria-labelledby="archived-title" part="archived-list" @keydown=${this.onPopupKey}>
+        <h2 class="menu-title" id="archived-title">Archived metrics</h2>
+        <ul class="archived-list">
+          ${this.items.map(
+            (m) => html`<li>
+              <span class="archived-name" title=${m.name}>${m.name}</span>
+              <button
+                type="button"
+                class="button subtle"
+                aria-label="Restore ${m.name}"
+                @click=${() => this.restore(m.metricId, m.name)}
+              >
+                ${restoreIcon}<span>Restore</span>
+              </button>
+            </li>`,
+          )}
+        </ul>
+      </div>`
+  }
+}

@@ -1,0 +1,54 @@
+import type { Permissions, RuntimeMetric } from '../api/types.js'
+
+export type CardAction = 'edit' | 'archive' | 'publish' | 'delete' | 'hide'
+
+/**
+ * A card's menu, in order: Edit (update, and a definition the builder can edit), Archive,
+ * Publish (manage; this user's private metric), then Delete (a tenant's metric) or Hide (a
+ * company metric: DELETE hides it for this tenant), both under the delete capability.
+ */
+export function cardActions(p: Permissions, m: RuntimeMetric): CardAction[] {
+  const actions: CardAction[] = []
+  if (p.metricUpdate && m.definition) actions.push('edit')
+  if (p.archiveMetrics) actions.push('archive')
+  if (p.manageMetrics && m.visibility === 'private' && !m.isPublished) actions.push('publish')
+  if (p.metricDeletion) actions.push(m.origin === 'tenant' ? 'delete' : 'hide')
+  return actions
+}
+
+export const ACTION_LABELS: Record<CardAction, string> = {
+  edit: 'Edit',
+  archive: 'Archive',
+  publish: 'Share with everyone',
+  delete: 'Delete',
+  hide: 'Hide',
+}
+
+export interface ConfirmRequest {
+  readonly title: string
+  readonly message: string
+  readonly confirm: string
+  readonly danger: boolean
+}
+
+/** The actions that ask first: those that cannot be undone from the dashboard. */
+export const CONFIRM: Partial<Record<CardAction, (name: string) => ConfirmRequest>> = {
+  delete: (name) => ({
+    title: 'Delete this metric?',
+    message: `“${name}” will be deleted for everyone who can see it. This cannot be undone.`,
+    confirm: 'Delete',
+    danger: true,
+  }),
+  hide: (name) => ({
+    title: 'Hide this metric?',
+    message: `“${name}” will no longer show on this dashboard for your organisation.`,
+    confirm: 'Hide',
+    danger: true,
+  }),
+  publish: (name) => ({
+    title: 'Share this metric?',
+    message: `Everyone in your organisation will see “${name}” on this dashboard.`,
+    confirm: 'Share',
+    danger: false,
+  }),
+}

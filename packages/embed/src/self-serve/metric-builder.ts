@@ -1,0 +1,491 @@
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
+import { property, state } from 'lit/decorators.js'
+import { isAbortError, StrataApiError } from '../api/errors.js'
+import type { MetricDefinition, Model, QueryResult, RuntimeMetric } from '../api/types.js'
+import type { Visual } from '../charts/build.js'
+import type { MetricState } from '../embed-controller.js'
+import { renderMetricBody } from '../render/card.js'
+import { alertIcon } from '../render/icons.js'
+import { styles } from '../styles/index.js'
+import { builderStyles } from './builder.styles.js'
+import {
+  addDimension,
+  addFilter,
+  addMeasure,
+  BUILDER_CHARTS,
+  type BuilderState,
+  CHART_LABELS,
+  chartOf,
+  emptyState,
+  fromDefinition,
+  type Problem,
+  selectTable,
+  suggestedName,
+  tableOf,
+  toDefinition,
+  type Visibility,
+} from './builder-state.js'
+import { type FieldTarget, renderFields, renderQuery } from './builder-view.js'
+import { buttonStyles } from './menu.styles.js'
+import { chartIcon, closeIcon } from './metric-icons.js'
+import type { BuilderElement, SelfServeSession } from './session.js'
+
+const PREVIEW_DEBOUNCE_MS = 350
+
+type Preview =
+  | { readonly status: 'idle' }
+  | { readonly status: 'loading'; readonly last?: Drawn }
+  | ({ readonly status: 'ready' } & Drawn)
+  | { readonly status: 'error'; readonly error: StrataApiError }
+
+interface Drawn {
+  readonly metric: RuntimeMetric
+  readonly result: QueryResult
+  readonly visual: Visual
+}
+
+/**
+ * The metric builder (`<strata-metric-builder>`, inside the dashboard): a modal dialog to pick
+ * a table, put fields into measures, dimensions and filters (drag them, or choose a field and
+ * then where it goes), set sort and limit, pick the chart, see a live preview drawn by the
+ * cards' own code, name it and save it. Escape closes it; focus goes back to what opened it.
+ */
+export class StrataMetricBuilder extends LitElement implements BuilderElement {
+  static override styles = [...styles, buttonStyles, builderStyles]
+
+  @property({ attribute: false }) session: SelfServeSession | undefined
+
+  @state() private open = false
+  @state() private editing: RuntimeMetric | undefined
+  @state() private s: BuilderState = emptyState()
+  @state() private model: Model | undefined
+  @state() private modelError: StrataApiError | undefined
+  @state() private preview: Preview = { status: 'idle' }
+  @state() private saving = false
+  @state() private saveError: StrataApiError | undefined
+  @state() private showAll = false
+  @state() private search = ''
+  @state() private menu: string | undefined
+  @state() private over: FieldTarget | undefined
+  private opener: HTMLElement | null = null
+  private timer: ReturnType<typeof setTimeout> | undefined
+  private abort: AbortController | undefined
+  private focusNext: string | undefined
+  /** The definition (without its name) the preview shows or is running. */
+  private previewKey = ''
+
+  override connectedCallback(): void {
+    super.connectedCallback()
+    if (this.session) this.session.builder = this
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback()
+    clearTimeout(this.timer)
+    this.abort?.abort()
+  }
+
+  /** Opens the builder: empty (a new metric) or with a metric's definition (editing it). */
+  show(metric: RuntimeMetric | undefined, opener: HTMLElement | null): void {
+    this.opener = opener
+    this.editing = metric
+    this.saveError = undefined
+    this.showAll = false
+    this.search = ''
+    this.menu = undefined
+    this.preview = { status: 'idle' }
+    this.previewKey = ''
+    this.s = metric?.definition ? fromDefinition(metric.definition, this.model) : emptyState()
+    const priv = this.session?.host.embed()?.privateMetrics
+    if (!metric && priv?.available) this.s = { ...this.s, visibility: priv.byDefault ? 'private' : 'shared' }
+    this.open = true
+    this.focusNext = metric ? 'bd-name' : 'bd-table'
+    void this.loadModel()
+  }
+
+  private async loadModel(): Promise<void> {
+    if (!this.session) return
+    this.modelError = undefined
+    try {
+      this.model = await this.session.model()
+      if (!this.s.table && this.model.tables[0]) this.s = selectTable(this.s, this.model.tables[0].name)
+      else if (this.editing?.definition)
+        this.s = { ...fromDefinition(this.editing.definition, this.model), ...pick(this.s) }
+      this.schedulePreview()
+    } catch (e) {
+      this.modelError = e instanceof StrataApiError ? e : new StrataApiError('CLIENT_ERROR', 0, String(e))
+    }
+  }
+
+  private close(): void {
+    if (!this.open) return
+    this.open = false
+    this.menu = undefined
+    clearTimeout(this.timer)
+    this.abort?.abort()
+    const opener = this.opener
+    this.opener = null
+    if (opener?.isConnected) opener.focus()
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    const dialog = this.renderRoot.querySelector('dialog')
+    if (dialog && this.open && !dialog.open) dialog.showModal()
+    if (dialog && !this.open && dialog.open) dialog.close()
+    if (this.focusNext) {
+      const el = this.renderRoot.querySelector<HTMLElement>(`#${CSS.escape(this.focusNext)}`)
+      // a control still disabled (the table list while the model loads) takes focus on a later update
+      el?.focus()
+      if (el && this.shadowRoot?.activeElement === el) this.focusNext = undefined
+    }
+    if (changed.has('s') && this.open) this.schedulePreview()
+  }
+
+  private update_(next: BuilderState): void {
+    this.s = next
+    this.saveError = undefined
+  }
+
+  private addTo(target: FieldTarget, column: string | null): void {
+    const table = tableOf(this.model, this.s.table)
+    const col = column === null ? null : table?.columns.find((c) => c.name === column)
+    if (column !== null && !col) return
+    if (target === 'measures') this.update_(addMeasure(this.s, col ?? null))
+    else if (col && target === 'dimensions') this.update_(addDimension(this.s, col))
+    else if (col && target === 'filters') this.update_(addFilter(this.s, col))
+  }
+
+  private problems(): readonly Problem[] {
+    const r = toDefinition(this.s, this.model)
+    return r.ok ? [] : r.problems
+  }
+
+  private schedulePreview(): void {
+    const r = this.model ? toDefinition(this.s, this.model) : undefined
+    // the name alone changed: the data is the same (the preview's title reads the state)
+    const key = r?.ok ? JSON.stringify({ ...r.metric, name: '' }) : ''
+    if (key && key === this.previewKey && (this.preview.status === 'ready' || this.preview.status === 'loading')) return
+    this.previewKey = key
+    clearTimeout(this.timer)
+    if (!r?.ok) {
+      this.abort?.abort()
+      if (this.preview.status !== 'idle') this.preview = { status: 'idle' }
+      return
+    }
+    const last =
+      this.preview.status === 'ready'
+        ? pickDrawn(this.preview)
+        : this.preview.status === 'loading'
+          ? this.preview.last
+          : undefined
+    if (this.preview.status !== 'loading') this.preview = last ? { status: 'loading', last } : { status: 'loading' }
+    this.timer = setTimeout(() => void this.runPreview(r.metric), PREVIEW_DEBOUNCE_MS)
+  }
+
+  private async runPreview(metric: MetricDefinition): Promise<void> {
+    const session = this.session
+    if (!session) return
+    this.abort?.abort()
+    const abort = new AbortController()
+    this.abort = abort
+    try {
+      const result = await session.api.preview(metric, session.host.dashboardFilter(), abort.signal)
+      if (abort.signal.aborted) return
+      const runtime = runtimeMetricOf(metric, this.editing?.metricId)
+      this.preview = { status: 'ready', metric: runtime, result, visual: session.host.visual(runtime, result) }
+    } catch (e) {
+      if (isAbortError(e) || abort.signal.aborted) return
+      this.preview = {
+        status: 'error',
+        error: e instanceof StrataApiError ? e : new StrataApiError('CLIENT_ERROR', 0, String(e)),
+      }
+    }
+  }
+
+  private async save(): Promise<void> {
+    const session = this.session
+    if (!session || this.saving) return
+    const r = toDefinition(this.s, this.model)
+    if (!r.ok) {
+      this.showAll = true
+      const first = r.problems[0]
+      this.focusNext = first ? focusTarget(first, this.s) : undefined
+      this.requestUpdate()
+      return
+    }
+    this.saving = true
+    this.saveError = undefined
+    try {
+      const editing = this.editing
+      const metricId = editing
+        ? await session.api.updateMetric(editing.metricId, r.metric)
+        : await session.api.createMetric(r.metric, this.s.visibility)
+      this.saving = false
+      this.opener = null
+      this.close()
+      await session.saved({ action: editing ? 'update' : 'create', metricId }, r.metric.name)
+    } catch (e) {
+      this.saving = false
+      this.saveError = e instanceof StrataApiError ? e : new StrataApiError('CLIENT_ERROR', 0, String(e))
+      this.focusNext = 'bd-save'
+    }
+  }
+
+  private onKeydown = (e: KeyboardEvent): void => {
+    if (e.key !== 'Escape') return
+    e.preventDefault()
+    e.stopPropagation()
+    if (this.menu !== undefined) {
+      const id = `bd-field-${this.menu}`
+      this.menu = undefined
+      this.focusNext = id
+      return
+    }
+    this.close()
+  }
+
+  override render(): TemplateResult {
+    const title = this.editing ? 'Edit metric' : 'New metric'
+    return html`<dialog
+      aria-labelledby="bd-title"
+      @keydown=${this.onKeydown}
+      @cancel=${(e: Event) => {
+        e.preventDefault()
+        this.close()
+      }}
+      @close=${() => {
+        if (this.open) this.close()
+      }}
+    >
+      ${
+        this.open
+          ? html`<header class="bd-head">
+                <h2 id="bd-title">${title}</h2>
+                <button type="button" class="icon-button" aria-label="Close" title="Close (Esc)" @click=${() => this.close()}>
+                  ${closeIcon}
+                </button>
+              </header>
+              ${this.modelError ? this.renderModelError(this.modelError) : this.renderBody()} ${this.renderFoot()}`
+          : nothing
+      }
+    </dialog>`
+  }
+
+  private renderModelError(error: StrataApiError): TemplateResult {
+    return html`<div class="bd-body" style="display:flex">
+      <div class="error" role="alert">
+        ${alertIcon}
+        <p class="error-message">The fields you can build with could not be loaded: ${error.message}</p>
+        <code class="error-code">${error.code}${error.status ? ` · ${error.status}` : ''}</code>
+        <button type="button" class="button" @click=${() => void this.loadModel()}>Try again</button>
+      </div>
+    </div>`
+  }
+
+  private renderBody(): TemplateResult {
+    const problems = this.problems()
+    const view = {
+      model: this.model,
+      state: this.s,
+      search: this.search,
+      menu: this.menu,
+      over: this.over,
+      showAll: this.showAll,
+      setSearch: (text: string) => {
+        this.search = text
+      },
+      setTable: (table: string) => this.update_(selectTable(this.s, table)),
+      openMenu: (column: string | undefined, focus?: string) => {
+        this.menu = column
+        if (focus) this.focusNext = focus
+      },
+      add: (target: FieldTarget, column: string | null) => {
+        const from = this.menu
+        this.menu = undefined
+        this.addTo(target, column)
+        if (from !== undefined) this.focusNext = `bd-field-${from}`
+      },
+      setOver: (target: FieldTarget | undefined) => {
+        this.over = target
+      },
+      update: (next: BuilderState) => this.update_(next),
+      focus: (id: string) => {
+        this.focusNext = id
+      },
+    }
+    return html`<div class="bd-body">
+      <div class="bd-col bd-fields">${renderFields(view)}</div>
+      <div class="bd-col bd-query">${renderQuery(view, problems)}</div>
+      <div class="bd-col bd-output">${this.renderOutput(problems)}</div>
+    </div>`
+  }
+
+  private renderOutput(problems: readonly Problem[]): TemplateResult {
+    const s = this.s
+    const type = chartOf(s)
+    const suggested = suggestedName(this.model, s) || 'New metric'
+    const priv = this.session?.host.embed()?.privateMetrics
+    return html`<div>
+        <label class="bd-label" for="bd-name">Name</label>
+        <input
+          id="bd-name"
+          class="bd-control"
+          maxlength="200"
+          autocomplete="off"
+          placeholder=${suggested}
+          .value=${s.name}
+          @input=${(e: Event) => this.update_({ ...s, name: (e.target as HTMLInputElement).value })}
+        />
+      </div>
+      <fieldset class="bd-charts">
+        <legend>Chart</legend>
+        <div class="bd-chart-options">
+          ${BUILDER_CHARTS.map(
+            (c) => html`<label data-chart=${c}
+              ><input
+                type="radio"
+                id="bd-chart-${c}"
+                name="bd-chart"
+                value=${c}
+                .checked=${type === c && (s.chart !== null || s.measures.length + s.dimensions.length > 0)}
+                @change=${() => this.update_({ ...s, chart: c })}
+              />${CHART_LABELS[c]}</label
+            >`,
+          )}
+        </div>
+      </fieldset>
+      ${this.renderPreview(problems)}
+      ${
+        priv?.available && !this.editing
+          ? html`<fieldset class="bd-visibility">
+            <legend>Who sees it</legend>
+            ${(['private', 'shared'] as const).map(
+              (v: Visibility) => html`<label
+                ><input
+                  type="radio"
+                  name="bd-visibility"
+                  value=${v}
+                  .checked=${(s.visibility ?? 'shared') === v}
+                  @change=${() => this.update_({ ...s, visibility: v })}
+                />${v === 'private' ? 'Only me' : 'Everyone in my organisation'}</label
+              >`,
+            )}
+          </fieldset>`
+          : nothing
+      }`
+  }
+
+  private renderPreview(problems: readonly Problem[]): TemplateResult {
+    const p = this.preview
+    const name = this.s.name.trim() || suggestedName(this.model, this.s) || 'New metric'
+    const drawn = p.status === 'ready' ? p : p.status === 'loading' ? p.last : undefined
+    const state = p.status === 'ready' ? (p.result.data.length === 0 ? 'empty' : 'ready') : p.status
+    return html`<section class="bd-preview card" aria-labelledby="bd-preview-title" data-state=${state}>
+      <header class="card-header">
+        <h3 class="card-title" id="bd-preview-title"><span class="sr-only">Preview: </span>${name}</h3>
+        ${p.status === 'loading' ? html`<span class="spinner" role="status" aria-label="Updating the preview"></span>` : nothing}
+      </header>
+      <div class="card-body">
+        ${
+          p.status === 'error'
+            ? html`<div class="error" role="alert">
+              ${alertIcon}
+              <strong>The preview could not run</strong>
+              <p class="error-message">${p.error.message}</p>
+              <code class="error-code">${p.error.code}${p.error.status ? ` · ${p.error.status}` : ''}</code>
+              <button type="button" class="button" @click=${() => this.schedulePreview()}>Try again</button>
+            </div>`
+            : drawn
+              ? renderMetricBody(previewHost(this.session), previewState(drawn, p.status), drawn.visual)
+              : this.renderGuide(problems)
+        }
+      </div>
+    </section>`
+  }
+
+  private renderGuide(problems: readonly Problem[]): TemplateResult {
+    if (!this.model || this.preview.status === 'loading')
+      return html`<div class="skeleton ${chartOf(this.s)}" aria-hidden="true"></div>
+        <span class="sr-only" role="status">Loading the preview</span>`
+    const first = problems[0]
+    const message =
+      first?.where === 'fields' || !first
+        ? html`<strong>Start with a field</strong><span>Drag one into Measures or Dimensions, or choose it in the list.</span>`
+        : first.where === 'chart'
+          ? html`<strong>${CHART_LABELS[chartOf(this.s)]} chart</strong><span>${first.message}</span>`
+          : first.where.startsWith('filter-')
+            ? html`<strong>Finish the filter</strong><span>${first.message}</span>`
+            : html`<span>${first.message}</span>`
+    return html`<div class="bd-guide" role="status">${chartIcon}${message}</div>`
+  }
+
+  private renderFoot(): TemplateResult {
+    const e = this.saveError
+    const blocking = this.showAll ? this.problems() : []
+    return html`<footer class="bd-foot">
+      <p class="bd-status ${e || blocking.length ? 'error' : ''}" role="alert">
+        ${e ? `Not saved: ${e.message}` : blocking.length ? `Not saved: ${blocking[0]?.message}` : ''}
+      </p>
+      <button type="button" class="button" @click=${() => this.close()}>Cancel</button>
+      <button
+        type="button"
+        id="bd-save"
+        class="button primary"
+        ?disabled=${this.saving || !this.model}
+        @click=${() => void this.save()}
+      >
+        ${this.saving ? html`<span class="spinner"></span>` : nothing}${this.editing ? 'Save changes' : 'Save metric'}
+      </button>
+    </footer>`
+  }
+}
+
+/** The parts of the state an end user may have changed while the model loaded. */
+const pick = (s: BuilderState): Partial<BuilderState> => (s.visibility ? { visibility: s.visibility } : {})
+
+const pickDrawn = (d: Drawn): Drawn => ({ metric: d.metric, result: d.result, visual: d.visual })
+
+function focusTarget(p: Problem, s: BuilderState): string {
+  if (p.where === 'table') return 'bd-table'
+  if (p.where === 'limit') return 'bd-limit'
+  if (p.where.startsWith('filter-')) return `bd-${p.where}-value`
+  if (p.where === 'chart') return `bd-chart-${chartOf(s)}`
+  return 'bd-field-search'
+}
+
+/** The definition as the card will see it (chart, formats, time grains). */
+function runtimeMetricOf(metric: MetricDefinition, metricId = 'preview'): RuntimeMetric {
+  const grains = Object.fromEntries(
+    (metric.query.dimensions ?? []).flatMap((d) => (d.timeGrain ? [[d.name, d.timeGrain] as const] : [])),
+  )
+  return {
+    metricId,
+    name: metric.name,
+    chart: { ...metric.chart, y: metric.chart.y ? [...metric.chart.y] : undefined },
+    ...(metric.formats ? { formats: metric.formats } : {}),
+    ...(Object.keys(grains).length ? { timeGrains: grains } : {}),
+  }
+}
+
+function previewState(d: Drawn, status: Preview['status']): MetricState {
+  return {
+    metric: d.metric,
+    status: status === 'loading' ? 'loading' : d.result.data.length === 0 ? 'empty' : 'ready',
+    result: d.result,
+    page: 1,
+    resultPage: 1,
+    downloading: false,
+  }
+}
+
+function previewHost(session: SelfServeSession | undefined) {
+  return {
+    locale: session?.host.locale(),
+    expired: false,
+    canDownload: false,
+    visualOf: () => undefined,
+    download: () => undefined,
+    setPage: () => undefined,
+    retry: () => undefined,
+  }
+}

@@ -1,0 +1,161 @@
+import { html, nothing, type TemplateResult } from 'lit'
+import { StrataApiError } from '../api/errors.js'
+import type { Model, RuntimeMetric } from '../api/types.js'
+import type { MetricChange } from '../events.js'
+import { type CardAction, CONFIRM, type ConfirmRequest, cardActions } from './card-actions.js'
+import { SelfServeApi } from './metric-api.js'
+import { plusIcon } from './metric-icons.js'
+import type { SelfServeHost, SelfServeSessionApi } from './metrics-host.js'
+import { canCreate, canRestore } from './permissions.js'
+
+/** The elements the session drives (they register themselves when connected). */
+export interface BuilderElement {
+  show(metric: RuntimeMetric | undefined, opener: HTMLElement | null): void
+}
+export interface OverlayElement {
+  confirm(request: ConfirmRequest): Promise<boolean>
+  notify(message: string, tone?: 'ok' | 'error'): void
+}
+
+/**
+ * The self-serve state of one dashboard: its API, the model (loaded once), the builder and
+ * the overlays, and the card actions (confirm → call → reload the embed → tell the user).
+ */
+export class SelfServeSession implements SelfServeSessionApi {
+  readonly api: SelfServeApi
+  builder: BuilderElement | undefined
+  overlay: OverlayElement | undefined
+  private modelPromise: Promise<Model> | undefined
+  private busy = new Set<string>()
+
+  constructor(readonly host: SelfServeHost) {
+    this.api = new SelfServeApi(host.client)
+  }
+
+  /** GET /model, once per session (again after a failure). */
+  model(): Promise<Model> {
+    this.modelPromise ??= this.api.model().catch((e: unknown) => {
+      this.modelPromise = undefined
+      throw e
+    })
+    return this.modelPromise
+  }
+
+  newMetric(opener: HTMLElement | null): void {
+    this.builder?.show(undefined, opener)
+  }
+
+  editMetric(metric: RuntimeMetric, opener: HTMLElement | null): void {
+    this.builder?.show(metric, opener)
+  }
+
+  isBusy(metricId: string): boolean {
+    return this.busy.has(metricId)
+  }
+
+  /** After the builder saved: reload, then focus the new or changed card. */
+  async saved(change: MetricChange, name: string): Promise<void> {
+    await this.host.reload(change.metricId)
+    this.host.changed(change)
+    this.overlay?.notify(change.action === 'create' ? `“${name}” was added to the dashboard.` : `“${name}” was saved.`)
+  }
+
+  /** A card menu's action (or a restore from the archived list). */
+  async act(action: CardAction | 'unarchive', metricId: string, name: string): Promise<void> {
+    if (this.busy.has(metricId)) return
+    const confirm = action === 'unarchive' || action === 'edit' ? undefined : CONFIRM[action]
+    if (confirm && !(await this.overlay?.confirm(confirm(name)))) return
+    this.busy.add(metricId)
+    this.host.requestUpdate()
+    try {
+      switch (action) {
+        case 'edit':
+          return
+        case 'delete':
+        case 'hide':
+          await this.api.deleteMetric(metricId)
+          break
+        case 'archive':
+          await this.api.archiveMetric(metricId)
+          break
+        case 'unarchive':
+          await this.api.unarchiveMetric(metricId)
+          break
+        case 'publish':
+          await this.api.publishMetric(metricId)
+          break
+      }
+      await this.host.reload(action === 'unarchive' || action === 'publish' ? metricId : undefined)
+      this.host.changed({ action, metricId })
+      this.overlay?.notify(DONE[action](name))
+    } catch (e) {
+      const error = e instanceof StrataApiError ? e : new StrataApiError('CLIENT_ERROR', 0, String(e))
+      this.host.report(error)
+      this.overlay?.notify(`${FAILED[action]} “${name}”: ${error.message}`, 'error')
+    } finally {
+      this.busy.delete(metricId)
+      this.host.requestUpdate()
+    }
+  }
+
+  toolbar(): TemplateResult | typeof nothing {
+    const embed = this.host.embed()
+    if (!embed) return nothing
+    const create = canCreate(embed.permissions)
+    const archived = canRestore(embed.permissions) ? (embed.archivedMetrics ?? []) : []
+    if (!create && archived.length === 0) return nothing
+    return html`${
+      archived.length
+        ? html`<strata-archived-menu
+            exportparts="archived-button, archived-list"
+            .session=${this}
+            .items=${archived}
+          ></strata-archived-menu>`
+        : nothing
+    }${
+      create
+        ? html`<button
+            type="button"
+            class="button new-metric"
+            part="new-metric-button"
+            @click=${(e: Event) => this.newMetric(e.currentTarget as HTMLElement)}
+          >
+            ${plusIcon}<span>New metric</span>
+          </button>`
+        : nothing
+    }`
+  }
+
+  cardMenu(metric: RuntimeMetric): TemplateResult | typeof nothing {
+    const embed = this.host.embed()
+    if (!embed || cardActions(embed.permissions, metric).length === 0) return nothing
+    return html`<strata-card-menu
+      part="card-menu"
+      exportparts="card-menu-button, card-menu-panel"
+      .session=${this}
+      .metric=${metric}
+      .actions=${cardActions(embed.permissions, metric)}
+      .busy=${this.busy.has(metric.metricId)}
+    ></strata-card-menu>`
+  }
+
+  overlays(): TemplateResult {
+    return html`<strata-self-serve-overlay .session=${this}></strata-self-serve-overlay>`
+  }
+}
+
+const DONE: Record<Exclude<CardAction, 'edit'> | 'unarchive', (name: string) => string> = {
+  delete: (n) => `“${n}” was deleted.`,
+  hide: (n) => `“${n}” is hidden from this dashboard.`,
+  archive: (n) => `“${n}” was archived. Restore it from Archived.`,
+  unarchive: (n) => `“${n}” is back on the dashboard.`,
+  publish: (n) => `“${n}” is now shared with everyone in your organisation.`,
+}
+const FAILED: Record<CardAction | 'unarchive', string> = {
+  edit: 'Could not edit',
+  delete: 'Could not delete',
+  hide: 'Could not hide',
+  archive: 'Could not archive',
+  unarchive: 'Could not restore',
+  publish: 'Could not publish',
+}

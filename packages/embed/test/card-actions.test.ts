@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest'
+import type { Permissions, RuntimeMetric } from '../src/api/types.js'
+import { CONFIRM, cardActions } from '../src/self-serve/card-actions.js'
+import { anySelfServe, canCreate, canRestore } from '../src/self-serve/permissions.js'
+
+const none: Permissions = {
+  download: false,
+  underlyingData: false,
+  endUserDashboardFilter: false,
+  showSideBar: false,
+  showDashboardName: false,
+  metricCreation: false,
+  metricCreationMode: 'DRAG_DROP',
+  metricUpdate: false,
+  metricDeletion: false,
+  manageMetrics: false,
+  archiveMetrics: false,
+  customizeLayout: false,
+  dashboardViews: false,
+  emailReports: false,
+  aiPilot: false,
+}
+const all: Permissions = {
+  ...none,
+  metricCreation: true,
+  metricUpdate: true,
+  metricDeletion: true,
+  manageMetrics: true,
+  archiveMetrics: true,
+}
+const definition = {
+  name: 'Orders',
+  chart: { type: 'single-value' as const },
+  query: { from: 'main.orders', measures: [{ name: 'count', aggregate: 'count' as const }] },
+}
+const company: RuntimeMetric = {
+  metricId: 'c',
+  name: 'C',
+  chart: { type: 'bar' },
+  origin: 'company',
+  visibility: 'shared',
+}
+const mine: RuntimeMetric = {
+  metricId: 'u_1',
+  name: 'Mine',
+  chart: { type: 'single-value' },
+  origin: 'tenant',
+  visibility: 'private',
+  isPublished: false,
+  definition,
+}
+
+describe('which self-serve controls show', () => {
+  it('shows nothing without a permission, and loads nothing', () => {
+    expect(anySelfServe(none)).toBe(false)
+    expect(cardActions(none, mine)).toEqual([])
+    expect(canCreate(none)).toBe(false)
+    expect(canRestore(none)).toBe(false)
+  })
+
+  it('offers the builder only in DRAG_DROP mode', () => {
+    expect(canCreate(all)).toBe(true)
+    expect(canCreate({ ...all, metricCreationMode: 'CHAT' })).toBe(false)
+    expect(anySelfServe({ ...none, metricCreation: true, metricCreationMode: 'CHAT' })).toBe(false)
+  })
+
+  it('edits only a metric with a definition; deletes a tenant metric, hides a company one', () => {
+    expect(cardActions(all, mine)).toEqual(['edit', 'archive', 'publish', 'delete'])
+    expect(cardActions(all, company)).toEqual(['archive', 'hide'])
+    expect(cardActions({ ...all, metricDeletion: false }, company)).toEqual(['archive'])
+  })
+
+  it('publishes only a private metric not yet published, with manage', () => {
+    expect(cardActions({ ...none, manageMetrics: true }, mine)).toEqual(['publish'])
+    expect(cardActions({ ...none, manageMetrics: true }, { ...mine, isPublished: true })).toEqual([])
+    expect(cardActions({ ...none, manageMetrics: true }, { ...mine, visibility: 'shared' })).toEqual([])
+  })
+
+  it('asks before deleting, hiding and sharing, not before archiving', () => {
+    expect(CONFIRM.delete?.('X')).toMatchObject({ danger: true, confirm: 'Delete' })
+    expect(CONFIRM.hide?.('X')).toMatchObject({ danger: true })
+    expect(CONFIRM.publish?.('X')).toMatchObject({ danger: false })
+    expect(CONFIRM.archive).toBeUndefined()
+  })
+})

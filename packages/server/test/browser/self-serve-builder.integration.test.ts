@@ -1,0 +1,269 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ARTIFACTS, CHROMIUM, hasChromium } from '../helpers/chromium.js'
+import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
+
+/**
+ * The metric builder and card menus in a real browser, against the real server (the demo's
+ * DuckDB data, the self-serve routes of DESIGN §2.8): an end user builds a bar chart, sees it
+ * drawn, finds it after a reload, edits it, archives and restores it; all of it by keyboard
+ * too; and a token without the permissions shows none of the controls (nor loads their code).
+ */
+
+/** The focused element's id and part, through shadow roots (run in the page). */
+function deepActiveId(): string {
+  let el = document.activeElement
+  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement
+  return el?.id ?? ''
+}
+function deepActivePart(): string {
+  let el = document.activeElement
+  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement
+  return el?.getAttribute('part') ?? ''
+}
+
+const EMBED = 'demo-sales'
+const NAME = 'Revenue by channel (mine)'
+
+describe.skipIf(!hasChromium)('the self-serve builder in Chromium', () => {
+  let dataDir: string
+  let server: ServerProcess
+  let browser: Browser
+  let key: string
+  let builderToken: string
+  let readOnlyToken: string
+  let metricId = ''
+
+  const api = async (method: string, path: string, body: unknown) => {
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+    const json = (await res.json()) as Record<string, unknown>
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`)
+    return json
+  }
+  const mint = async (permissions: Record<string, boolean>) =>
+    (
+      (await api('POST', '/api/v2/guest-token/create', {
+        dataAppName: 'demo',
+        clientId: 'acme',
+        params: { allowedEmbeds: [EMBED], timezone: 'UTC' },
+        permissions: { isShowDashboardName: true, ...permissions },
+        expiryTime: 60 * 60 * 1000,
+      })) as { token: string }
+    ).token
+
+  beforeAll(async () => {
+    dataDir = tempDataDir()
+    server = await startServer({ env: { DATA_DIR: dataDir, DEMO: 'true' }, readyTimeoutMs: 60_000 })
+    const { chromium } = await import('playwright-core')
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+    await new Promise((r) => setTimeout(r, 200))
+    key = server.stderr.join('\n').match(/API key \(shown once\): (\S+)/)?.[1] ?? ''
+    // the company lets end users of this embed build, change and manage metrics
+    const list = (await api('POST', '/api/v2/dataApp/embed/list', {})) as {
+      data: { embedId: string; embedMetadata: { dashboardId: string } }[]
+    }
+    const embedId = list.data.find((e) => e.embedMetadata.dashboardId === EMBED)?.embedId
+    await api('PUT', '/api/v2/data-app/embeds', {
+      embedId,
+      accessSettings: {
+        isAllowMetricCreation: true,
+        metricCreationMode: 'DRAG_DROP',
+        isAllowMetricUpdate: true,
+        isAllowMetricDeletion: true,
+        isAllowManageMetrics: true,
+      },
+    })
+    builderToken = await mint({
+      isEnableMetricUpdation: true,
+      isEnableManageMetrics: true,
+      isEnableArchiveMetrics: true,
+    })
+    readOnlyToken = await mint({
+      isDisableMetricCreation: true,
+      isEnableMetricUpdation: false,
+      isEnableManageMetrics: false,
+      isEnableArchiveMetrics: false,
+      // and no other self-serve tool either (layout, views), so nothing loads the self-serve chunk
+      isEnableCustomizeLayout: false,
+      isEnableCreateDashboardView: false,
+    })
+  }, 120_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+    removeDir(dataDir)
+  })
+
+  /** The dashboard alone on a page (the script from /sdk/), once it is ready; `sdk`: the /sdk/ files it fetched. */
+  async function openDashboard(token: string, width = 1440): Promise<{ page: Page; sdk: string[] }> {
+    const page = await browser.newPage({ viewport: { width, height: 1000 } })
+    const sdk: string[] = []
+    page.on('request', (r) => {
+      if (r.url().includes('/sdk/')) sdk.push(new URL(r.url()).pathname)
+    })
+    // a host page of our own on the server's origin (the demo page would load its own dashboards)
+    await page.route(`${server.url}/host-page`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: '<!doctype html><html><body style="margin:0"><script type="module" src="/sdk/strata-embed.js"></script></body></html>',
+      }),
+    )
+    await page.goto(`${server.url}/host-page`)
+    await page.waitForFunction(() => customElements.get('strata-dashboard') !== undefined)
+    await page.evaluate((t) => {
+      document.body.innerHTML = `<strata-dashboard id="d" embed-id="demo-sales" token="${t}"></strata-dashboard>`
+      ;(window as unknown as { changes: unknown[] }).changes = []
+      document
+        .getElementById('d')
+        ?.addEventListener('strata-metric-change', (e) =>
+          (window as unknown as { changes: unknown[] }).changes.push((e as CustomEvent).detail),
+        )
+    }, token)
+    await page.waitForFunction(() => document.getElementById('d')?.getAttribute('data-state') === 'ready', null, {
+      timeout: 30_000,
+    })
+    return { page, sdk }
+  }
+
+  /** Whether the card's canvas has ink, or its table/value has text. */
+  const drawn = (page: Page, selector: string) =>
+    page.evaluate((sel) => {
+      const find = (root: ParentNode): Element | null => {
+        const hit = root.querySelector(sel)
+        if (hit) return hit
+        for (const el of root.querySelectorAll('*')) {
+          const inner = el.shadowRoot ? find(el.shadowRoot) : null
+          if (inner) return inner
+        }
+        return null
+      }
+      const card = find(document)
+      const canvas = card?.querySelector('canvas')
+      if (!canvas) return false
+      const data = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data
+      if (!data) return false
+      for (let i = 3; i < data.length; i += 4 * 16) if ((data[i] ?? 0) > 0) return true
+      return false
+    }, selector)
+
+  const card = (page: Page, name: string) =>
+    page.locator('#d [part~="card"]', { has: page.locator(`[part~="card-title"]:text-is("${name}")`) })
+
+  it('an end user builds a bar chart, sees it drawn, and finds it after a reload', async () => {
+    const { page } = await openDashboard(builderToken)
+    await page.locator('#d [part~="new-metric-button"]').click()
+    await page.locator('#d #bd-table').waitFor()
+    await page.locator('#d #bd-table').selectOption('main.orders')
+    // drag one field, choose another
+    await page.locator('#d #bd-field-amount').dragTo(page.locator('#d [data-zone="measures"]'))
+    await page.locator('#d #bd-field-channel').click()
+    await page.locator('#d [role="menu"] [data-target="dimensions"]').click()
+    await expect.poll(() => page.locator('#d [data-zone="measures"] .bd-item').count()).toBe(1)
+    await expect.poll(() => page.locator('#d [data-zone="dimensions"] .bd-item').count()).toBe(1)
+    expect(await page.locator('#d #bd-chart-bar').isChecked()).toBe(true)
+    // the live preview is drawn by the cards' code
+    await page.locator('#d .bd-preview[data-state="ready"] canvas').waitFor({ timeout: 20_000 })
+    expect(await drawn(page, '.bd-preview')).toBe(true)
+    await page.locator('#d #bd-name').fill(NAME)
+    mkdirSync(ARTIFACTS, { recursive: true })
+    await page.screenshot({ path: join(ARTIFACTS, 'self-serve-builder.png') })
+    await page.locator('#d #bd-save').click()
+
+    await card(page, NAME).waitFor({ timeout: 20_000 })
+    const created = card(page, NAME)
+    expect(await created.getAttribute('data-chart-type')).toBe('bar')
+    await page.waitForFunction(() => document.getElementById('d')?.getAttribute('data-state') === 'ready')
+    metricId = (await created.getAttribute('data-metric-id')) ?? ''
+    expect(metricId).toMatch(/^u_[A-Za-z0-9_-]{12}$/)
+    await expect.poll(() => drawn(page, `.card[data-metric-id="${metricId}"]`), { timeout: 10_000 }).toBe(true)
+    expect(await page.evaluate(() => (window as unknown as { changes: unknown[] }).changes)).toEqual([
+      { action: 'create', metricId },
+    ])
+    // the dialog is gone and focus is on the new card
+    expect(await page.locator('#d dialog[open]').count()).toBe(0)
+    await page.close()
+
+    const again = await openDashboard(builderToken)
+    await card(again.page, NAME).waitFor()
+    expect(await card(again.page, NAME).getAttribute('data-metric-id')).toBe(metricId)
+    await expect.poll(() => drawn(again.page, `.card[data-metric-id="${metricId}"]`), { timeout: 10_000 }).toBe(true)
+    await again.page.close()
+  })
+
+  it('edits it with the same builder, prefilled from its definition', async () => {
+    expect(metricId).not.toBe('')
+    const { page } = await openDashboard(builderToken)
+    await card(page, NAME).locator('[part~="card-menu-button"]').click()
+    await page.locator('#d [data-action="edit"]').click()
+    await expect.poll(() => page.locator('#d #bd-name').inputValue()).toBe(NAME)
+    await expect.poll(() => page.locator('#d [data-zone="measures"] .bd-item').count()).toBe(1)
+    await page.locator('#d #bd-chart-line').check()
+    await page.locator('#d #bd-name').fill(`${NAME} as a line`)
+    await page.locator('#d #bd-save').click()
+    await card(page, `${NAME} as a line`).waitFor({ timeout: 20_000 })
+    const edited = card(page, `${NAME} as a line`)
+    expect(await edited.getAttribute('data-metric-id')).toBe(metricId)
+    expect(await edited.getAttribute('data-chart-type')).toBe('line')
+    await page.close()
+    const again = await openDashboard(builderToken)
+    expect(await card(again.page, `${NAME} as a line`).getAttribute('data-chart-type')).toBe('line')
+    await again.page.close()
+  })
+
+  it('archives it and restores it from the Archived list', async () => {
+    const name = `${NAME} as a line`
+    const { page } = await openDashboard(builderToken)
+    await card(page, name).locator('[part~="card-menu-button"]').click()
+    await page.locator('#d [data-action="archive"]').click()
+    await expect.poll(() => card(page, name).count(), { timeout: 20_000 }).toBe(0)
+    await page.locator('#d [part~="archived-button"]').click()
+    await page.locator(`#d [aria-label="Restore ${name}"]`).click()
+    await card(page, name).waitFor({ timeout: 20_000 })
+    expect(await page.locator('#d [part~="archived-button"]').count()).toBe(0)
+    await page.close()
+  })
+
+  it('works from the keyboard: open, add a field, Escape closes and focus returns', async () => {
+    const { page } = await openDashboard(builderToken)
+    await page.locator('#d [part~="new-metric-button"]').focus()
+    await page.keyboard.press('Enter')
+    await page.locator('#d #bd-table').waitFor()
+    await expect.poll(() => page.evaluate(deepActiveId)).toBe('bd-table')
+    await page.locator('#d #bd-field-quantity').focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.evaluate(deepActiveId)).toBe('bd-menu-quantity-0')
+    await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('Enter') // "Add as dimension"
+    await expect.poll(() => page.locator('#d [data-zone="dimensions"] .bd-item').count()).toBe(1)
+    await expect.poll(() => page.evaluate(deepActiveId)).toBe('bd-field-quantity')
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.locator('#d dialog[open]').count()).toBe(0)
+    expect(await page.evaluate(deepActivePart)).toContain('new-metric-button')
+    await page.close()
+  })
+
+  it('a token without the permissions shows none of the controls, and never loads their code', async () => {
+    const withTools = await openDashboard(builderToken)
+    await withTools.page.locator('#d [part~="new-metric-button"]').waitFor()
+    const all = new Set(withTools.sdk)
+    await withTools.page.close()
+
+    const { page, sdk } = await openDashboard(readOnlyToken)
+    await page.waitForTimeout(500)
+    for (const part of ['new-metric-button', 'card-menu-button', 'archived-button', 'card-menu']) {
+      expect(await page.locator(`#d [part~="${part}"]`).count(), part).toBe(0)
+    }
+    expect(await page.locator('#d strata-self-serve-overlay').count()).toBe(0)
+    // the self-serve chunk is the one file the builder's page fetched that this one did not
+    expect(all.size).toBe(new Set(sdk).size + 1)
+    await page.close()
+  })
+})

@@ -1,7 +1,8 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
 import { property, state } from 'lit/decorators.js'
+import { repeat } from 'lit/directives/repeat.js'
 import { styleMap } from 'lit/directives/style-map.js'
-import type { QueryResult, RuntimeEmbed, RuntimeFilter } from './api/types.js'
+import type { LayoutItem, QueryResult, RuntimeEmbed, RuntimeFilter } from './api/types.js'
 import { buildVisual, type Visual } from './charts/build.js'
 import { EmbedController, type HostState, type MetricState } from './embed-controller.js'
 import { emit } from './events.js'
@@ -14,14 +15,17 @@ import { MenuController } from './menu-controller.js'
 import { renderCard } from './render/card.js'
 import type { FilterBarHost } from './render/filter-bar-host.js'
 import { renderFilterBar } from './render/filters.js'
-import { clockIcon } from './render/icons.js'
+import { chevronIcon, clockIcon, layoutIcon, viewsIcon } from './render/icons.js'
 import { renderSidebar, renderSidebarToggle } from './render/sidebar.js'
 import { renderLoadError, renderLoading } from './render/states.js'
+import type { LayoutViews } from './self-serve/index.js'
 import type { SelfServeHost, SelfServeModule, SelfServeSessionApi } from './self-serve/metrics-host.js'
 import { anySelfServe } from './self-serve/permissions.js'
 import { styles } from './styles/index.js'
 
 const TEXT_DEBOUNCE_MS = 400
+/** The views menu's popup key and its toggle's id (self-serve/views.ts). */
+const VIEWS = 'strata-views'
 
 /**
  * An embedded Strata dashboard: its filters, its metrics on a 12-column grid, and every chart
@@ -56,6 +60,13 @@ const TEXT_DEBOUNCE_MS = 400
  * @csspart sidebar-toggle - The "Metrics" button that opens the list of metrics.
  * @csspart sidebar - The list of metrics (a panel over the grid).
  * @csspart sidebar-item - One entry of it (a button).
+ * @csspart edit-layout-button - "Edit layout" (`permissions.customizeLayout`).
+ * @csspart edit-bar - The bar over the header in edit-layout mode; its buttons: `save-layout-button`, `cancel-layout-button`, `reset-layout-button`, `reset-layout-confirm`.
+ * @csspart move-handle - In edit-layout mode, the surface over a card that drags it.
+ * @csspart resize-handle - In edit-layout mode, a card's resize corner.
+ * @csspart drop-target - Where a dragged card will land.
+ * @csspart views-button - The views menu's toggle (`permissions.dashboardViews`).
+ * @csspart views-panel - The views menu; in it `view-item`, `view-delete`, `view-delete-confirm`, `views-empty`, `view-name`, `save-view-button`.
  * @csspart grid - The layout grid.
  * @csspart card - One metric (`data-metric-id`, `data-state`, `data-chart-type`).
  * @csspart card-header - A card's header.
@@ -135,6 +146,10 @@ export class StrataDashboard extends LitElement {
   private selfServeLoading = false
   @state() private search: Record<string, string> = {}
   @state() private customRanges: ReadonlySet<string> = new Set()
+  /** Edit-layout mode and views (a module loaded on first use) for the embed `layoutViewsOf`. */
+  private layoutViews: LayoutViews | undefined
+  private layoutViewsOf: string | undefined
+  private layoutViewsModule: Promise<typeof import('./self-serve/index.js')> | undefined
 
   /** Every filter's value in effect (pinned, chosen or default). */
   get filters(): Readonly<Record<string, FilterValue>> {
@@ -190,6 +205,11 @@ export class StrataDashboard extends LitElement {
   protected override updated(): void {
     const state = this.controller.state
     if (this.getAttribute('data-state') !== state) this.setAttribute('data-state', state)
+    // fetch the self-serve module ahead of the first click, once the dashboard has drawn
+    const p = this.controller.embed?.permissions
+    if (state === 'ready' && !this.layoutViewsModule && !this.single && (p?.customizeLayout || p?.dashboardViews)) {
+      setTimeout(() => void this.loadLayoutViews(), 0)
+    }
     this.loadSelfServe()
   }
 
@@ -249,6 +269,41 @@ export class StrataDashboard extends LitElement {
     }
     const active = this.shadowRoot?.activeElement
     if (!active?.isConnected) this.renderRoot.querySelector<HTMLElement>('.card')?.focus()
+  }
+
+  /** The self-serve module's edit-layout mode and views for this embed (loaded once). */
+  private async loadLayoutViews(): Promise<LayoutViews | undefined> {
+    const embed = this.controller.embed
+    if (!embed) return undefined
+    if (this.layoutViews && this.layoutViewsOf === embed.embedId) return this.layoutViews
+    this.layoutViewsModule ??= import('./self-serve/index.js')
+    try {
+      const m = await this.layoutViewsModule
+      if (this.controller.embed?.embedId !== embed.embedId) return undefined
+      if (!this.layoutViews || this.layoutViewsOf !== embed.embedId) {
+        this.layoutViews = m.createLayoutViews(this, this.controller, this.menus, () => this.shownPlacements())
+        this.layoutViewsOf = embed.embedId
+      }
+      this.requestUpdate()
+      return this.layoutViews
+    } catch (e) {
+      this.layoutViewsModule = undefined
+      this.controller.fail(e)
+      return undefined
+    }
+  }
+
+  /** The self-serve module when it is loaded for the embed shown. */
+  private get loadedLayoutViews(): LayoutViews | undefined {
+    return this.layoutViewsOf === this.controller.embed?.embedId ? this.layoutViews : undefined
+  }
+
+  /** Every card's place as shown (reading order): the layout being edited, else the embed's. */
+  private shownPlacements(): LayoutItem[] {
+    const editor = this.loadedLayoutViews?.editor
+    if (editor?.active) return editor.placements()
+    const embed = this.controller.embed
+    return embed ? placeMetrics(embed.dashboard.layout, [...this.controller.metrics.keys()]) : []
   }
 
   private resolvedBaseUrl(): string {
@@ -313,13 +368,12 @@ export class StrataDashboard extends LitElement {
     const states = [...c.metrics.values()]
     const showFilters = (this.parsedOptions.showFilters ?? !this.single) && c.filters.filters.length > 0
     const showSidebar = permissions.showSideBar && !single && states.length > 1
+    const canLayout = permissions.customizeLayout && !single && states.length > 0
+    const canViews = permissions.dashboardViews && !single
+    const lv = single ? undefined : this.loadedLayoutViews
+    const editing = lv?.editor.active === true
     const selfServe = !single && anySelfServe(permissions) ? this.selfServe?.session : undefined
-    const placements = new Map(
-      placeMetrics(
-        embed.dashboard.layout,
-        states.map((m) => m.metric.metricId),
-      ).map((p) => [p.metricId, p]),
-    )
+    const placements = new Map(this.shownPlacements().map((p) => [p.metricId, p]))
     const ordered = single ? states : [...placements.keys()].map((id) => c.metrics.get(id)!).filter(Boolean)
     const cardHost = {
       locale: this.locale,
@@ -330,16 +384,49 @@ export class StrataDashboard extends LitElement {
       setPage: (id: string, page: number) => c.setPage(id, page),
       retry: (id: string) => c.retry(id),
       ...(selfServe ? { menu: (m: MetricState) => selfServe.cardMenu(m.metric) } : {}),
+      edit: editing ? lv?.editor.card : undefined,
     }
     const showTitle = permissions.showDashboardName && !single
     // the toolbar's place is kept while the self-serve chunk loads, so the header does not jump
-    const tools = !single && anySelfServe(permissions)
+    const tools = !single && (anySelfServe(permissions) || canLayout || canViews)
+    const viewsOpen = this.menus.isOpen(VIEWS)
     return html`
       ${
         showTitle || showSidebar || tools
           ? html`<header class="header" part="header">
             ${showTitle ? html`<h2 class="title" part="title">${embed.dashboard.name}</h2>` : nothing}
-            <div class="toolbar" part="toolbar">
+            <div class="toolbar" part="toolbar" ?inert=${editing}>
+              ${
+                canViews
+                  ? html`<div class="views-anchor">
+                    <button
+                      type="button"
+                      id=${VIEWS}
+                      class="button"
+                      part="views-button"
+                      data-menu=${VIEWS}
+                      aria-expanded=${viewsOpen ? 'true' : 'false'}
+                      aria-controls="strata-views-panel"
+                      @click=${() => (viewsOpen ? this.menus.close(true) : void this.loadLayoutViews().then((v) => v?.views.open()))}
+                    >
+                      ${viewsIcon}<span class="views-label">${lv?.views.label ?? 'Views'}</span>${chevronIcon}
+                    </button>
+                    ${lv ? lv.views.render() : nothing}
+                  </div>`
+                  : nothing
+              }
+              ${
+                canLayout
+                  ? html`<button
+                    type="button"
+                    class="button"
+                    part="edit-layout-button"
+                    @click=${() => void this.loadLayoutViews().then((v) => v?.editor.enter(this.shownPlacements()))}
+                  >
+                    ${layoutIcon}<span>Edit layout</span>
+                  </button>`
+                  : nothing
+              }
               ${selfServe ? selfServe.toolbar() : nothing}
               ${
                 showSidebar
@@ -350,6 +437,7 @@ export class StrataDashboard extends LitElement {
                   : nothing
               }
             </div>
+            ${editing && lv ? lv.editor.renderBar(embed.dashboard.customLayout === true) : nothing}
           </header>`
           : nothing
       }
@@ -359,12 +447,16 @@ export class StrataDashboard extends LitElement {
           ${
             ordered.length === 0
               ? html`<div class="empty" part="empty">No metrics to show</div>`
-              : ordered.map((m, i) =>
-                  renderCard(cardHost, m, single ? undefined : placements.get(m.metric.metricId), i),
+              : repeat(
+                  ordered,
+                  (m) => m.metric.metricId,
+                  (m, i) => renderCard(cardHost, m, single ? undefined : placements.get(m.metric.metricId), i),
                 )
           }
+          ${editing && lv ? lv.editor.renderDropTarget() : nothing}
         </div>
       </div>
+      ${lv ? lv.editor.renderLive() : nothing}
       ${selfServe ? selfServe.overlays() : nothing}
     `
   }

@@ -1,7 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit'
 import { RuntimeClient } from './api/client.js'
 import { isAbortError, StrataApiError } from './api/errors.js'
-import type { QueryResult, RuntimeEmbed, RuntimeMetric } from './api/types.js'
+import type { LayoutItem, QueryResult, RuntimeEmbed, RuntimeMetric, SavedView } from './api/types.js'
 import { emit } from './events.js'
 import { FilterState, pageUrl } from './filter-state.js'
 import { saveBlob } from './lib/save-blob.js'
@@ -109,6 +109,32 @@ export class EmbedController implements ReactiveController {
     emit(this.host, 'strata-filter-change', { filters: this.filters.effective })
     for (const m of this.metrics.values()) m.page = 1
     this.queryAll()
+  }
+
+  /** Every end-user filter to these values (absent: its default), e.g. a saved view's; one re-query. */
+  applyFilters(values: Readonly<Record<string, unknown>>): void {
+    let changed = false
+    for (const f of this.filters.filters) changed = this.filters.set(f.name, values[f.name]) || changed
+    if (changed) this.filtersChanged()
+  }
+
+  /** A layout in effect from now on (saved, reset or a view's), and whether it is a customised one. */
+  setLayout(layout: readonly LayoutItem[], customLayout: boolean): void {
+    if (!this.embed) return
+    this.embed = { ...this.embed, dashboard: { ...this.embed.dashboard, layout, customLayout } }
+    this.host.requestUpdate()
+  }
+
+  /** The saved views after one was saved or deleted. */
+  setViews(views: readonly SavedView[]): void {
+    if (!this.embed) return
+    this.embed = { ...this.embed, views }
+    this.host.requestUpdate()
+  }
+
+  /** Reports a failed call as `strata-error`. */
+  fail(e: unknown): void {
+    if (!isAbortError(e)) this.report(toApiError(e))
   }
 
   setPage(metricId: string, page: number): void {

@@ -18,6 +18,19 @@ export interface CardHost {
   retry(metricId: string): void
   /** The card's self-serve menu (edit, archive, …), when the self-serve module is loaded. */
   menu?(m: MetricState): TemplateResult | typeof nothing
+  /** Edit-layout mode (the self-serve module): handles over each card, arrow keys on it. */
+  readonly edit?: CardEdit | undefined
+}
+
+export interface CardEdit {
+  /** The move surface and resize corner drawn over the card. */
+  overlay(metricId: string, name: string): TemplateResult
+  /** Arrow keys (move) and Shift+arrow keys (resize) on a focused card. */
+  keydown(e: KeyboardEvent): void
+  /** The card being dragged (it floats over the grid). */
+  isDragging(metricId: string): boolean
+  /** The id of the element that tells how to move a card with the keyboard. */
+  readonly helpId: string
 }
 
 const LEGEND_MAX = 12
@@ -34,16 +47,19 @@ export function renderCard(
   const visual = m.status === 'error' ? undefined : host.visualOf(m)
   const style = place ? `--x:${place.x + 1};--y:${place.y + 1};--w:${place.w};--h:${place.h}` : ''
   const refreshing = m.status === 'loading' && visual !== undefined
+  const edit = host.edit
   return html`<section
-    class="card"
+    class="card ${edit ? 'editing' : ''} ${edit?.isDragging(metric.metricId) ? 'dragging' : ''}"
     part="card"
     data-metric-id=${metric.metricId}
     data-state=${host.expired && m.status === 'loading' ? 'expired' : m.status}
     data-chart-type=${metric.chart.type}
     style=${style}
     aria-labelledby=${titleId}
+    aria-describedby=${edit ? edit.helpId : nothing}
     aria-busy=${m.status === 'loading' ? 'true' : 'false'}
-    tabindex="-1"
+    tabindex=${edit ? '0' : '-1'}
+    @keydown=${edit?.keydown}
   >
     <header class="card-header" part="card-header">
       <h3 class="card-title" part="card-title" id=${titleId} title=${metric.name}>${metric.name}</h3>
@@ -63,9 +79,10 @@ export function renderCard(
             </button>`
           : nothing
       }
-      ${host.menu ? host.menu(m) : nothing}
+      ${host.menu && !edit ? host.menu(m) : nothing}
     </header>
     <div class="card-body" part="card-body">${renderMetricBody(host, m, visual)}</div>
+    ${edit ? edit.overlay(metric.metricId, metric.name) : nothing}
   </section>`
 }
 

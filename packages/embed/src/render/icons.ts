@@ -15,3 +15,7 @@ export const checkIcon = icon(svg`<path d="M20 6 9 17l-5-5"/>`)
 export const listIcon = icon(
   svg`<path d="M8 6h12"/><path d="M8 12h12"/><path d="M8 18h12"/><path d="M4 6h.01"/><path d="M4 12h.01"/><path d="M4 18h.01"/>`,
 )
+export const layoutIcon = icon(
+  svg`<rect x="3" y="3" width="8" height="8" rx="1.5"/><rect x="13" y="3" width="8" height="5" rx="1.5"/><rect x="13" y="10" width="8" height="11" rx="1.5"/><rect x="3" y="13" width="8" height="8" rx="1.5"/>`,
+)
+export const viewsIcon = icon(svg`<path d="M6 3h12v18l-6-4-6 4z"/>`)

@@ -95,6 +95,7 @@ export const base = css`
 
   /* Header */
   .header {
+    position: relative;
     display: flex;
     flex-wrap: wrap;
     align-items: baseline;
@@ -109,6 +110,23 @@ export const base = css`
     gap: 8px;
     min-height: 34px;
     margin-left: auto;
+  }
+  .views-anchor {
+    position: relative;
+  }
+  @container (max-width: 479px) {
+    .toolbar {
+      gap: 6px;
+    }
+    .toolbar .button {
+      padding: 0 9px;
+    }
+  }
+  .views-label {
+    max-width: 180px;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
   }
   .title {
     margin: 0;

@@ -1,0 +1,339 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ARTIFACTS, CHROMIUM, hasChromium } from '../helpers/chromium.js'
+import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
+
+/**
+ * Edit-layout mode and saved views in Chromium, on the demo's dashboard, against the real server
+ * (PUT/DELETE /layout, GET/POST/DELETE /views): a card dragged to another place and resized by its
+ * corner is where it was put after a reload; a card moved with the arrow keys is announced and
+ * saved; a view saves the filters and switching to it applies them; a token without the
+ * permissions shows none of the controls. The embed allows both (isAllowMetricLayoutChange,
+ * isAllowCreateDashboardView); each token's flags decide. Screenshots are kept as artifacts.
+ */
+
+interface CardBox {
+  readonly id: string
+  readonly x: number
+  readonly y: number
+  readonly w: number
+  readonly h: number
+}
+
+type Flags = Record<string, boolean>
+
+describe.skipIf(!hasChromium)('edit-layout mode and views in Chromium', () => {
+  let dataDir: string
+  let server: ServerProcess
+  let browser: Browser
+  let key: string
+
+  beforeAll(async () => {
+    dataDir = tempDataDir()
+    server = await startServer({ env: { DATA_DIR: dataDir, DEMO: 'true' }, readyTimeoutMs: 60_000 })
+    const { chromium } = await import('playwright-core')
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+    await new Promise((r) => setTimeout(r, 200))
+    key = server.stderr.join('\n').match(/API key \(shown once\): (\S+)/)?.[1] ?? ''
+    const auth = { authorization: `Bearer ${key}` }
+    const listed = (await (await fetch(`${server.url}/api/v2/data-app/embeds`, { headers: auth })).json()) as {
+      data: { embedId: string; embedMetadata: { dashboardId: string } }[]
+    }
+    const embedId = listed.data.find((e) => e.embedMetadata.dashboardId === 'demo-sales')?.embedId
+    const res = await fetch(`${server.url}/api/v2/data-app/embeds`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        embedId,
+        accessSettings: { isAllowMetricLayoutChange: true, isAllowCreateDashboardView: true },
+      }),
+    })
+    expect(res.status).toBe(200)
+  }, 90_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+    removeDir(dataDir)
+  })
+
+  /** A guest token of the demo data app for `clientId`, with these permission flags. */
+  async function mint(clientId: string, permissions: Flags): Promise<string> {
+    const res = await fetch(`${server.url}/api/v2/guest-token/create`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        dataAppName: 'demo',
+        clientId,
+        params: { allowedEmbeds: ['demo-sales'] },
+        permissions: { isShowDashboardName: true, ...permissions },
+      }),
+    })
+    expect(res.status).toBe(200)
+    return ((await res.json()) as { token: string }).token
+  }
+
+  const allowed: Flags = { isEnableCustomizeLayout: true, isEnableCreateDashboardView: true }
+
+  /** The demo page with one <strata-dashboard id="d"> on this token, once it is ready. */
+  async function open(token: string, width = 1440, height = 1500): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width, height }, locale: 'en-US' })
+    await page.goto(`${server.url}/demo`)
+    await page.evaluate((t) => {
+      document.body.innerHTML = `<strata-dashboard id="d" embed-id="demo-sales" token="${t}"></strata-dashboard>`
+    }, token)
+    await ready(page)
+    return page
+  }
+
+  const ready = (page: Page) =>
+    page.waitForFunction(() => document.getElementById('d')?.getAttribute('data-state') === 'ready', null, {
+      timeout: 30_000,
+    })
+
+  /** Each card's grid place, read from the element (column, row, span) — what the user sees. */
+  const cards = (page: Page): Promise<CardBox[]> =>
+    page.evaluate(() =>
+      [...(document.getElementById('d')?.shadowRoot?.querySelectorAll<HTMLElement>('.card') ?? [])]
+        .map((c) => {
+          const s = getComputedStyle(c)
+          const n = (v: string) => Number.parseInt(s.getPropertyValue(v), 10)
+          return { id: c.dataset.metricId ?? '', x: n('--x') - 1, y: n('--y') - 1, w: n('--w'), h: n('--h') }
+        })
+        .sort((a, b) => a.id.localeCompare(b.id)),
+    )
+
+  const part = (page: Page, name: string) => page.locator('#d').locator(`[part~="${name}"]`)
+
+  /** The layout the load returns for this token. */
+  async function loadedLayout(token: string): Promise<{ layout: CardBox[]; custom: boolean | undefined }> {
+    const res = await fetch(`${server.url}/api/v2/embed/runtime/demo-sales`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+    const body = (await res.json()) as {
+      dashboard: { layout: { metricId: string; x: number; y: number; w: number; h: number }[]; customLayout?: boolean }
+    }
+    return {
+      layout: body.dashboard.layout
+        .map((i) => ({ id: i.metricId, x: i.x, y: i.y, w: i.w, h: i.h }))
+        .sort((a, b) => a.id.localeCompare(b.id)),
+      custom: body.dashboard.customLayout,
+    }
+  }
+
+  it('moves a card by dragging and resizes one by its corner; the layout is the same after a reload', async () => {
+    const token = await mint('acme', allowed)
+    // tall enough for the whole dashboard: the pointer stays in the viewport
+    const page = await open(token, 1440, 2600)
+    const before = await cards(page)
+    await part(page, 'edit-layout-button').click()
+    await part(page, 'edit-bar').waitFor()
+    // entering the mode moves nothing
+    expect(await cards(page)).toEqual(before)
+
+    // drag the first card (revenue, 3 columns wide at the top left) three columns to the right
+    const revenue = page.locator('#d').locator('.card[data-metric-id="revenue"]')
+    const from = before.find((c) => c.id === 'revenue') as CardBox
+    const box = (await revenue.boundingBox()) as { x: number; y: number; width: number; height: number }
+    const column = box.width / from.w
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+    await page.mouse.down()
+    await page.mouse.move(box.x + box.width / 2 + column * 3, box.y + box.height / 2, { steps: 10 })
+    mkdirSync(ARTIFACTS, { recursive: true })
+    await page.screenshot({ path: join(ARTIFACTS, 'self-serve-mid-drag.png') })
+    await page.mouse.up()
+    const moved = await cards(page)
+    expect(moved.find((c) => c.id === 'revenue')).toMatchObject({ x: from.x + 3, y: from.y })
+    // no two cards overlap
+    for (const a of moved)
+      for (const b of moved)
+        if (a.id < b.id)
+          expect(
+            a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h,
+            `${a.id} overlaps ${b.id}`,
+          ).toBe(false)
+
+    // resize the wide table (top_customers) by its corner: 3 rows taller
+    const table = page.locator('#d').locator('.card[data-metric-id="top_customers"]')
+    const tableFrom = moved.find((c) => c.id === 'top_customers') as CardBox
+    const corner = (await table.locator('[part~="resize-handle"]').boundingBox()) as { x: number; y: number }
+    const tableBox = (await table.boundingBox()) as { height: number }
+    const row = tableBox.height / tableFrom.h
+    await page.mouse.move(corner.x + 8, corner.y + 8)
+    await page.mouse.down()
+    await page.mouse.move(corner.x + 8 - column * 4, corner.y + 8 + row * 3, { steps: 10 })
+    await page.mouse.up()
+    const resized = await cards(page)
+    expect(resized.find((c) => c.id === 'top_customers')).toMatchObject({ w: tableFrom.w - 4, h: tableFrom.h + 3 })
+
+    await part(page, 'save-layout-button').click()
+    await part(page, 'edit-bar').waitFor({ state: 'detached' })
+    // leaving the mode moves nothing either
+    expect(await cards(page)).toEqual(resized)
+    await page.screenshot({ path: join(ARTIFACTS, 'self-serve-saved-layout.png'), fullPage: true })
+    await page.close()
+
+    // the server returns it from now on, and a new page draws it
+    expect(await loadedLayout(token)).toEqual({ layout: resized, custom: true })
+    const again = await open(token)
+    expect(await cards(again)).toEqual(resized)
+    // another tenant still has the company's layout
+    const globex = await open(await mint('globex', allowed))
+    expect(await cards(globex)).toEqual(before)
+    await globex.close()
+
+    // reset to the company's
+    await part(again, 'edit-layout-button').click()
+    await part(again, 'reset-layout-button').click()
+    await part(again, 'reset-layout-confirm').click()
+    await part(again, 'edit-bar').waitFor({ state: 'detached' })
+    expect(await cards(again)).toEqual(before)
+    expect((await loadedLayout(token)).custom).toBe(false)
+    await again.close()
+  }, 120_000)
+
+  it('moves a card with the arrow keys and resizes it with Shift+arrows, announcing each step', async () => {
+    const token = await mint('acme', { ...allowed })
+    const page = await open(token)
+    const before = await cards(page)
+    await part(page, 'edit-layout-button').click()
+    await part(page, 'edit-bar').waitFor()
+    const orders = page.locator('#d').locator('.card[data-metric-id="orders"]')
+    await orders.focus()
+    const from = before.find((c) => c.id === 'orders') as CardBox
+    await page.keyboard.press('ArrowLeft')
+    const live = part(page, 'live')
+    await expect.poll(() => live.textContent()).toContain(`Orders moved to column ${from.x}, row ${from.y + 1}`)
+    await page.keyboard.press('Shift+ArrowDown')
+    await expect.poll(() => live.textContent()).toContain(`Orders resized to ${from.w} columns by ${from.h + 1} rows`)
+    // the focus stays on the card it moves
+    expect(
+      await page.evaluate(() =>
+        document.getElementById('d')?.shadowRoot?.activeElement?.getAttribute('data-metric-id'),
+      ),
+    ).toBe('orders')
+    const after = await cards(page)
+    expect(after.find((c) => c.id === 'orders')).toMatchObject({ x: from.x - 1, w: from.w, h: from.h + 1 })
+    await part(page, 'save-layout-button').click()
+    await part(page, 'edit-bar').waitFor({ state: 'detached' })
+    await page.close()
+    expect((await loadedLayout(token)).layout.find((c) => c.id === 'orders')).toMatchObject({
+      x: from.x - 1,
+      h: from.h + 1,
+    })
+    // and back to the company's for the next test
+    const res = await fetch(`${server.url}/api/v2/embed/runtime/demo-sales/layout`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect(res.status).toBe(200)
+  }, 120_000)
+
+  it('saves the current filters as a view, lists it after a reload, and switching to it applies them', async () => {
+    const token = await mint('acme', allowed)
+    const page = await open(token)
+    // the empty state
+    await part(page, 'views-button').click()
+    await expect.poll(() => part(page, 'views-empty').textContent()).toContain('No saved views yet')
+    await page.keyboard.press('Escape')
+
+    await page.evaluate(() => {
+      const el = document.getElementById('d') as HTMLElement & { setFilter(n: string, v: unknown): void }
+      el.setFilter('channel', ['Web'])
+      el.setFilter('period', 'Last 30 days')
+    })
+    await ready(page)
+    await part(page, 'views-button').click()
+    await part(page, 'view-name').fill('Web, last 30 days')
+    await part(page, 'save-view-button').click()
+    await part(page, 'view-item').first().waitFor()
+    expect(await part(page, 'views-button').textContent()).toContain('Web, last 30 days')
+    // the same name again: refused in place, nothing sent
+    const posts: string[] = []
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/views')) posts.push(r.url())
+    })
+    await part(page, 'view-name').fill('Web, last 30 days')
+    await part(page, 'save-view-button').click()
+    await expect.poll(() => part(page, 'views-panel').textContent()).toContain('already exists')
+    expect(posts).toEqual([])
+    expect(await part(page, 'view-item').count()).toBe(1)
+    await page.screenshot({ path: join(ARTIFACTS, 'self-serve-views-open.png') })
+    await page.keyboard.press('Escape')
+    await page.close()
+
+    // a new page: the filters are back at their defaults, the view is listed (from the load)
+    const again = await open(token)
+    const defaults = await again.evaluate(
+      () => (document.getElementById('d') as HTMLElement & { filters: object }).filters,
+    )
+    expect(defaults).not.toMatchObject({ channel: ['Web'] })
+    const queries: string[] = []
+    again.on('request', (r) => {
+      if (r.url().endsWith('/query')) queries.push(r.postData() ?? '')
+    })
+    await part(again, 'views-button').click()
+    await part(again, 'view-item').filter({ hasText: 'Web, last 30 days' }).click()
+    await ready(again)
+    const applied = await again.evaluate(
+      () => (document.getElementById('d') as HTMLElement & { filters: object }).filters,
+    )
+    expect(applied).toMatchObject({ channel: ['Web'], period: 'Last 30 days' })
+    expect(queries.some((q) => q.includes('Last 30 days'))).toBe(true)
+    expect(await part(again, 'views-button').textContent()).toContain('Web, last 30 days')
+    await again.screenshot({ path: join(ARTIFACTS, 'self-serve-view-applied.png'), fullPage: true })
+
+    // another tenant does not see it
+    const globex = await open(await mint('globex', allowed))
+    await part(globex, 'views-button').click()
+    await expect.poll(() => part(globex, 'views-empty').textContent()).toContain('No saved views yet')
+    await globex.close()
+
+    // delete it, after a confirmation
+    await part(again, 'views-button').click()
+    await part(again, 'view-delete').first().click()
+    await part(again, 'view-delete-confirm').click()
+    await expect.poll(() => part(again, 'views-empty').textContent()).toContain('No saved views yet')
+    await again.close()
+    const res = await fetch(`${server.url}/api/v2/embed/runtime/demo-sales/views`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect(((await res.json()) as { data: unknown[] }).data).toEqual([])
+  }, 120_000)
+
+  it('shows none of the controls to a token without the permissions, nor loads their module', async () => {
+    const chunksOf = (page: Page) =>
+      page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((e) => e.name)
+          .filter((n) => /\/sdk\/chunk-[^/]+\.js$/.test(n)),
+      )
+    // with the permissions: the self-serve chunk is fetched once the dashboard is ready
+    const allowedPage = await open(await mint('acme', allowed))
+    await expect.poll(async () => (await chunksOf(allowedPage)).length).toBe(2)
+    const selfServeChunk = (await chunksOf(allowedPage)).sort()
+    await allowedPage.close()
+
+    for (const [clientId, flags] of [
+      ['acme', { isEnableCustomizeLayout: false, isEnableCreateDashboardView: false }],
+      ['globex', {}],
+    ] as const) {
+      // globex's token sets no flag, so it inherits the embed's (allowed): only acme's is refused
+      const page = await open(await mint(clientId, flags))
+      const shown = clientId === 'globex'
+      expect(await part(page, 'edit-layout-button').count()).toBe(shown ? 1 : 0)
+      expect(await part(page, 'views-button').count()).toBe(shown ? 1 : 0)
+      if (!shown) {
+        expect(await page.locator('#d').locator('[part~="resize-handle"]').count()).toBe(0)
+        const loaded = await chunksOf(page)
+        expect(loaded).toHaveLength(1)
+        expect(selfServeChunk).toContain(loaded[0])
+      }
+      await page.close()
+    }
+  }, 120_000)
+})

@@ -10,6 +10,7 @@ import { profileIn, topSelfTime } from '../lib/profile.mjs'
 import { byRegion, fullGuestTokenBody, runtimeGuestTokenBody, setupAnalytics } from '../lib/setup.mjs'
 import { median, round } from '../lib/stats.mjs'
 import { PG_URL, TENANT_COUNT } from '../lib/warehouse.mjs'
+import { selfServeLoad } from './self-serve.mjs'
 
 export const SERVER_SCENARIOS = {
   'guest-token-mint': 'Guest-token mint (valid key, full params)',
@@ -20,6 +21,8 @@ export const SERVER_SCENARIOS = {
   'groupby-1m-duckdb': '1M-row GROUP BY metric, DuckDB (Parquet via csv datasource)',
   'groupby-1m-postgres': '1M-row GROUP BY metric, PostgreSQL',
   'many-tenants': 'Many tenants: RSS per 1,000 active tenants (token, runtime load, query each)',
+  'self-serve-load':
+    'Self-serve overlays: runtime load of a tenant with 3 metrics, a layout, 2 views (10,000 such tenants stored)',
 }
 
 /** `node dist/main.js` as in production, with its own temp DATA_DIR; --cpu-prof when profiling. */
@@ -42,6 +45,7 @@ async function startStrata(ctx, label, env) {
   })
   return {
     ...server,
+    dataDir,
     async stop() {
       await server.stop()
       rmSync(dataDir, { recursive: true, force: true })
@@ -156,7 +160,7 @@ export async function serverScenarios(ctx, record) {
       }
     }
 
-    if (wanted(ctx, ['query-cache-hit', 'runtime-query', 'many-tenants'])) {
+    if (wanted(ctx, ['query-cache-hit', 'runtime-query', 'many-tenants', 'self-serve-load'])) {
       const server = await startStrata(ctx, 'strata-cache', {})
       try {
         const setup = await setupAnalytics(server.url, wh)
@@ -208,6 +212,10 @@ export async function serverScenarios(ctx, record) {
         if (ctx.wants('many-tenants')) {
           log('many tenants')
           record('many-tenants', await manyTenants(ctx, server, setup))
+        }
+        if (ctx.wants('self-serve-load')) {
+          log('self-serve load: a tenant with its own metrics, layout and views')
+          record('self-serve-load', await selfServeLoad(ctx, server, setup))
         }
       } finally {
         await server.stop()

@@ -22,6 +22,7 @@ const SCENARIOS = [
   'groupby-1m-duckdb',
   'groupby-1m-postgres',
   'many-tenants',
+  'self-serve-load',
   'start-to-ready',
   'web-component',
 ]

@@ -79,8 +79,18 @@ describe.skipIf(!hasChromium)('edit-layout mode and views in Chromium', () => {
   const allowed: Flags = { isEnableCustomizeLayout: true, isEnableCreateDashboardView: true }
 
   /** The demo page with one <strata-dashboard id="d"> on this token, once it is ready. */
-  async function open(token: string, width = 1440, height = 1500): Promise<Page> {
+  async function open(token: string, width = 1440, height = 1500, bare = false): Promise<Page> {
     const page = await browser.newPage({ viewport: { width, height }, locale: 'en-US' })
+    // bare: the demo's URL (its origin) with only the element script, without the demo's own
+    // panels (whose tokens may load the self-serve chunk themselves)
+    if (bare) {
+      await page.route(`${server.url}/demo`, (route) =>
+        route.fulfill({
+          contentType: 'text/html',
+          body: '<!doctype html><script type="module" src="/sdk/strata-embed.js"></script><body></body>',
+        }),
+      )
+    }
     await page.goto(`${server.url}/demo`)
     await page.evaluate((t) => {
       document.body.innerHTML = `<strata-dashboard id="d" embed-id="demo-sales" token="${t}"></strata-dashboard>`
@@ -313,17 +323,28 @@ describe.skipIf(!hasChromium)('edit-layout mode and views in Chromium', () => {
           .filter((n) => /\/sdk\/chunk-[^/]+\.js$/.test(n)),
       )
     // with the permissions: the self-serve chunk is fetched once the dashboard is ready
-    const allowedPage = await open(await mint('acme', allowed))
+    const allowedPage = await open(await mint('acme', allowed), 1440, 1500, true)
     await expect.poll(async () => (await chunksOf(allowedPage)).length).toBe(2)
     const selfServeChunk = (await chunksOf(allowedPage)).sort()
     await allowedPage.close()
 
     for (const [clientId, flags] of [
-      ['acme', { isEnableCustomizeLayout: false, isEnableCreateDashboardView: false }],
+      // every self-serve flag off (the demo's embed also allows building, which loads the chunk)
+      [
+        'acme',
+        {
+          isEnableCustomizeLayout: false,
+          isEnableCreateDashboardView: false,
+          isDisableMetricCreation: true,
+          isEnableMetricUpdation: false,
+          isEnableManageMetrics: false,
+          isEnableArchiveMetrics: false,
+        },
+      ],
       ['globex', {}],
     ] as const) {
       // globex's token sets no flag, so it inherits the embed's (allowed): only acme's is refused
-      const page = await open(await mint(clientId, flags))
+      const page = await open(await mint(clientId, flags), 1440, 1500, true)
       const shown = clientId === 'globex'
       expect(await part(page, 'edit-layout-button').count()).toBe(shown ? 1 : 0)
       expect(await part(page, 'views-button').count()).toBe(shown ? 1 : 0)

@@ -504,80 +504,84 @@ describe.skipIf(!hasPg)('tenant isolation of end users’ metrics (property: zer
     expect(body.data ?? undefined, label).toBeUndefined()
   }
 
-  it.each(BACKENDS)('on %s: previewed and saved metrics answer only the tenant’s rows', async (backend) => {
-    const { schema, embedId } = backends[backend]
-    const rt = (path: string, tenant: string, body?: object) =>
-      a.call(body ? 'POST' : 'GET', `/api/v2/embed/runtime/${embedId}${path}`, token(tenant), body)
-    // the visible model: the same for every tenant, and without the tenant column
-    const models = await Promise.all(TENANTS.map(async (tn) => (await rt('/model', tn)).json().data))
-    for (const m of models) expect(m).toEqual(models[0])
-    const tables = models[0].tables as ModelTable[]
-    expect(tables.map((tb) => tb.name).sort()).toEqual([`${schema}.customers`, `${schema}.orders`])
-    for (const tb of tables) {
-      expect(tb.columns.map((c) => c.name).sort()).toEqual(
-        [...(tb.name.endsWith('.orders') ? ORDER_COLUMNS : CUSTOMER_COLUMNS)].sort(),
+  it.each(BACKENDS)(
+    'on %s: previewed and saved metrics answer only the tenant’s rows',
+    async (backend) => {
+      const { schema, embedId } = backends[backend]
+      const rt = (path: string, tenant: string, body?: object) =>
+        a.call(body ? 'POST' : 'GET', `/api/v2/embed/runtime/${embedId}${path}`, token(tenant), body)
+      // the visible model: the same for every tenant, and without the tenant column
+      const models = await Promise.all(TENANTS.map(async (tn) => (await rt('/model', tn)).json().data))
+      for (const m of models) expect(m).toEqual(models[0])
+      const tables = models[0].tables as ModelTable[]
+      expect(tables.map((tb) => tb.name).sort()).toEqual([`${schema}.customers`, `${schema}.orders`])
+      for (const tb of tables) {
+        expect(tb.columns.map((c) => c.name).sort()).toEqual(
+          [...(tb.name.endsWith('.orders') ? ORDER_COLUMNS : CUSTOMER_COLUMNS)].sort(),
+        )
+      }
+      const stats = { runs: 0, answered: 0, exact: 0, bounded: 0, refused: 0, saved: 0 }
+      const refusals: Record<string, number> = {}
+
+      const check = (tenant: string, def: Definition, res: Awaited<ReturnType<typeof rt>>, label: string): boolean => {
+        if (res.statusCode !== 200) {
+          refusal(res, label)
+          stats.refused++
+          const message = String(res.json().error.message).replace(/"[^"]*"|\d+/g, '…')
+          refusals[message] = (refusals[message] ?? 0) + 1
+          return false
+        }
+        stats.answered++
+        const rows = actual(backend, def, res.json().data)
+        const want = expected(backend, schema, data, tenant, def)
+        if (want === 'unmodelled') {
+          stats.bounded++
+          checkBounded(backend, schema, data, tenant, def, rows, label)
+        } else {
+          stats.exact++
+          expect(normalise(rows), label).toEqual(normalise(want))
+        }
+        return true
+      }
+
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...TENANTS),
+          fc.constantFrom(...TENANTS),
+          definitionArb(schema, tables, data),
+          async (tenant, other, def) => {
+            stats.runs++
+            const label = `${backend} ${tenant} ${JSON.stringify(def)}`
+            const preview = await rt('/preview', tenant, { metric: def })
+            const previewed = check(tenant, def, preview, `preview ${label}`)
+            const saved = await rt('/metrics', tenant, { metric: def })
+            if (saved.statusCode !== 200) {
+              refusal(saved, `save ${label}`)
+              // what the preview answered, the save accepts (the same compile path)
+              expect(previewed, `saved refused, preview answered: ${label}: ${saved.body}`).toBe(false)
+              return
+            }
+            stats.saved++
+            const { metricId } = saved.json().data as { metricId: string }
+            check(tenant, def, await rt('/query', tenant, { metricId }), `query ${label}`)
+            if (other !== tenant) {
+              expectError(
+                await rt('/query', other, { metricId }),
+                400,
+                'EMBED_PARAM_ERROR',
+                new RegExp(`Metric ${metricId} is not in embed`),
+              )
+            }
+          },
+        ),
+        { numRuns: RUNS },
       )
-    }
-    const stats = { runs: 0, answered: 0, exact: 0, bounded: 0, refused: 0, saved: 0 }
-    const refusals: Record<string, number> = {}
-
-    const check = (tenant: string, def: Definition, res: Awaited<ReturnType<typeof rt>>, label: string): boolean => {
-      if (res.statusCode !== 200) {
-        refusal(res, label)
-        stats.refused++
-        const message = String(res.json().error.message).replace(/"[^"]*"|\d+/g, '…')
-        refusals[message] = (refusals[message] ?? 0) + 1
-        return false
-      }
-      stats.answered++
-      const rows = actual(backend, def, res.json().data)
-      const want = expected(backend, schema, data, tenant, def)
-      if (want === 'unmodelled') {
-        stats.bounded++
-        checkBounded(backend, schema, data, tenant, def, rows, label)
-      } else {
-        stats.exact++
-        expect(normalise(rows), label).toEqual(normalise(want))
-      }
-      return true
-    }
-
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...TENANTS),
-        fc.constantFrom(...TENANTS),
-        definitionArb(schema, tables, data),
-        async (tenant, other, def) => {
-          stats.runs++
-          const label = `${backend} ${tenant} ${JSON.stringify(def)}`
-          const preview = await rt('/preview', tenant, { metric: def })
-          const previewed = check(tenant, def, preview, `preview ${label}`)
-          const saved = await rt('/metrics', tenant, { metric: def })
-          if (saved.statusCode !== 200) {
-            refusal(saved, `save ${label}`)
-            // what the preview answered, the save accepts (the same compile path)
-            expect(previewed, `saved refused, preview answered: ${label}: ${saved.body}`).toBe(false)
-            return
-          }
-          stats.saved++
-          const { metricId } = saved.json().data as { metricId: string }
-          check(tenant, def, await rt('/query', tenant, { metricId }), `query ${label}`)
-          if (other !== tenant) {
-            expectError(
-              await rt('/query', other, { metricId }),
-              400,
-              'EMBED_PARAM_ERROR',
-              new RegExp(`Metric ${metricId} is not in embed`),
-            )
-          }
-        },
-      ),
-      { numRuns: RUNS },
-    )
-    console.info(`self-serve isolation on ${backend}: ${JSON.stringify(stats)} refusals ${JSON.stringify(refusals)}`)
-    // the property must reach the rows, and the exact oracle, most of the time
-    expect(stats.answered).toBeGreaterThanOrEqual(Math.ceil(RUNS / 2))
-    expect(stats.exact).toBeGreaterThanOrEqual(Math.ceil(RUNS / 4))
-    expect(stats.saved).toBeGreaterThanOrEqual(Math.ceil(RUNS / 4))
-  })
+      console.info(`self-serve isolation on ${backend}: ${JSON.stringify(stats)} refusals ${JSON.stringify(refusals)}`)
+      // the property must reach the rows, and the exact oracle, most of the time
+      expect(stats.answered).toBeGreaterThanOrEqual(Math.ceil(RUNS / 2))
+      expect(stats.exact).toBeGreaterThanOrEqual(Math.ceil(RUNS / 4))
+      expect(stats.saved).toBeGreaterThanOrEqual(Math.ceil(RUNS / 4))
+    },
+    Math.max(30_000, RUNS * 100),
+  )
 })

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { matchPreset } from '../../src/query/date-presets.js'
 import type { PgWarehouse } from '../helpers/warehouse.js'
 
@@ -61,6 +63,24 @@ export async function loadWarehouse(wh: PgWarehouse): Promise<Warehouse> {
     }
   })
   return { orders, customers }
+}
+
+/** The same data as CSV files, read by DuckDB through a `csv` datasource. */
+export function writeCsv(dir: string, data: Warehouse): void {
+  const ts = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19)
+  writeFileSync(
+    join(dir, 'customers.csv'),
+    ['id,name,country,tenant', ...data.customers.map((c) => `${c.id},customer ${c.id},${c.country},${c.tenant}`)].join(
+      '\n',
+    ),
+  )
+  writeFileSync(
+    join(dir, 'orders.csv'),
+    [
+      'id,customer_id,tenant,status,amount,created_at',
+      ...data.orders.map((o) => `${o.id},${o.customerId},${o.tenant},${o.status},${o.amount},${ts(o.createdAt)}`),
+    ].join('\n'),
+  )
 }
 
 /** The dashboard filters of salesDocument (and the isolation document): name and label → column. */

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest'
@@ -21,6 +21,7 @@ import {
   type FilterSet,
   loadWarehouse,
   type Warehouse,
+  writeCsv,
 } from './ground-truth.js'
 
 /**
@@ -149,24 +150,6 @@ interface Backend {
   /** dashboard → its external id and embed id */
   readonly sales: { dashboardId: string; embedId: string }
   readonly isolation: { dashboardId: string; embedId: string }
-}
-
-/** The same data as CSV files, read by DuckDB through a `csv` datasource. */
-function writeCsv(dir: string, data: Warehouse): void {
-  const ts = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19)
-  writeFileSync(
-    join(dir, 'customers.csv'),
-    ['id,name,country,tenant', ...data.customers.map((c) => `${c.id},customer ${c.id},${c.country},${c.tenant}`)].join(
-      '\n',
-    ),
-  )
-  writeFileSync(
-    join(dir, 'orders.csv'),
-    [
-      'id,customer_id,tenant,status,amount,created_at',
-      ...data.orders.map((o) => `${o.id},${o.customerId},${o.tenant},${o.status},${o.amount},${ts(o.createdAt)}`),
-    ].join('\n'),
-  )
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { GuestClaims } from '../../auth/principal.js'
-import type { LayoutItem, Metric } from '../../query/document.js'
+import type { Metric } from '../../query/document.js'
 import type { AppliedFilter, FilterValue } from '../../query/filters.js'
 import type { Dashboard } from '../dashboards/dashboards.js'
 import { asMetric } from './definition.js'
@@ -128,26 +128,6 @@ export function inheritedRls(claims: GuestClaims, company: readonly Metric[]): A
         trusted: true,
       })
     }
-  }
-  return out
-}
-
-/**
- * The layout with every visible metric it lacks appended below, two per row (w 6, h 4), as the
- * element's placeMetrics does; items of metrics not visible are left out.
- */
-export function withAppended(layout: readonly LayoutItem[], visible: readonly string[]): LayoutItem[] {
-  const ids = new Set(visible)
-  const kept = layout.filter((l) => ids.has(l.metricId))
-  const placed = new Set(kept.map((l) => l.metricId))
-  let y = kept.reduce((bottom, l) => Math.max(bottom, l.y + l.h), 0)
-  const out = [...kept]
-  let column = 0
-  for (const metricId of visible) {
-    if (placed.has(metricId)) continue
-    out.push({ metricId, x: column * 6, y, w: 6, h: 4 })
-    column = (column + 1) % 2
-    if (column === 0) y += 4
   }
   return out
 }

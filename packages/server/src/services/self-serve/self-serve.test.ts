@@ -7,7 +7,7 @@ import type { Embed } from '../embeds/embeds.js'
 import type { Source } from '../query/sources.js'
 import { checkDefinition, definitionOf } from './definition.js'
 import type { EndUserMetric, TenantMetrics } from './metric-store.js'
-import { inheritedRls, overlay, withAppended } from './overlay.js'
+import { inheritedRls, overlay } from './overlay.js'
 import { describeModel, visibleModel } from './visible-model.js'
 
 const embed = (tableTenancySettings?: { name: string; clientColumn: string }[]) =>
@@ -200,23 +200,6 @@ describe('overlay', () => {
         scope: 'dashboard',
         trusted: true,
       },
-    ])
-  })
-
-  it('appends metrics without a layout item below, two per row', () => {
-    expect(
-      withAppended(
-        [
-          { metricId: 'a', x: 0, y: 0, w: 12, h: 3 },
-          { metricId: 'gone', x: 0, y: 3, w: 1, h: 1 },
-        ],
-        ['a', 'x', 'y', 'z'],
-      ),
-    ).toEqual([
-      { metricId: 'a', x: 0, y: 0, w: 12, h: 3 },
-      { metricId: 'x', x: 0, y: 3, w: 6, h: 4 },
-      { metricId: 'y', x: 6, y: 3, w: 6, h: 4 },
-      { metricId: 'z', x: 0, y: 7, w: 6, h: 4 },
     ])
   })
 })

@@ -15,10 +15,12 @@ describe('fuzzer findings', () => {
   let t: TestContext
   let guest: string
   let dataAppKey: string
+  let serviceToken: string
   beforeAll(async () => {
     t = await createTestApp('sqlite', { LOG_LEVEL: 'silent' })
     const creds = await bootstrap(t.app)
     dataAppKey = creds.dataAppKey
+    serviceToken = creds.serviceToken
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/v2/guest-token/create',
@@ -52,6 +54,21 @@ describe('fuzzer findings', () => {
       expectErrorShape(res)
       expect(res.json().error.code).toBe('INVALID_REQUEST_BODY')
     }
+  })
+
+  it('a ClickHouse host its client cannot parse as a URL is 400 DATASOURCE_CONNECTION_ERROR (was a 500)', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/datasource',
+      headers: bearer(serviceToken),
+      payload: {
+        datasourceType: 'clickhouse',
+        credentials: { name: 'ch_bad_host', host: '%[=fMqg?ca~', port: 65532, user: 'u', password: 'p', database: 'd' },
+      },
+    })
+    expectErrorShape(res)
+    expect(res.json().error.code).toBe('DATASOURCE_CONNECTION_ERROR')
+    expect(res.json().error.message).toContain('not a valid host name')
   })
 
   it('a path parameter over the router’s length limit answers the error shape (was FST_ERR_MAX_PARAM_LENGTH, 414)', async () => {

@@ -286,8 +286,11 @@ export class ClickhouseConnector implements Connector {
 
   #createClient(database: string): ClickHouseClient {
     const c = this.#credentials
+    const url = `${c.ssl ? 'https' : 'http'}://${c.host}:${c.port}`
+    // the client parses the URL itself and throws a bare TypeError on a host it cannot read
+    if (!URL.canParse(url)) throw connectionError(`host ${JSON.stringify(c.host)} is not a valid host name`)
     return createClient({
-      url: `${c.ssl ? 'https' : 'http'}://${c.host}:${c.port}`,
+      url,
       username: c.user,
       password: c.password,
       database,

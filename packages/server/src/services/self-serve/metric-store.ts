@@ -103,16 +103,7 @@ export class EndUserMetricStore {
       if (r.kind === 'state') {
         states.push({ metricId: r.metric_id, hidden: r.hidden === 1, archived: r.archived === 1 })
       } else {
-        metrics.push({
-          metricId: r.metric_id,
-          userIdentifier: r.user_identifier,
-          definition: JSON.parse(r.definition) as EndUserMetricDefinition,
-          visibility: r.visibility === 'private' ? 'private' : 'shared',
-          isPublished: Number(r.is_published) === 1,
-          archived: Number(r.archived) === 1,
-          basedOnCompany: Number(r.based_on_company) === 1,
-          createdAt: r.created_at,
-        })
+        metrics.push(toMetric(r))
       }
     }
     return { metrics, states }
@@ -232,7 +223,20 @@ export class EndUserMetricStore {
   }
 }
 
-function toMetric(r: EndUserMetricRow): EndUserMetric {
+/** The columns an EndUserMetric is read from (the load's union reads only these). */
+type MetricColumns = Pick<
+  EndUserMetricRow,
+  | 'metric_id'
+  | 'user_identifier'
+  | 'definition'
+  | 'visibility'
+  | 'is_published'
+  | 'archived'
+  | 'based_on_company'
+  | 'created_at'
+>
+
+function toMetric(r: MetricColumns): EndUserMetric {
   return {
     metricId: r.metric_id,
     userIdentifier: r.user_identifier,

@@ -285,6 +285,7 @@ class QueryCompiler {
         if (f.scope === 'dashboard') return
         throw badRequest(`${at}: no relationship path from ${this.from.key} to ${key}`)
       }
+      if (f.refuse !== undefined) throw badRequest(f.refuse)
       const t = this.target(key, f.column, at)
       const trusted = f.trusted ?? (f.source === 'rls' || f.source === 'app')
       const c = valueCondition(t, f.value, { where: at, trusted, ...(f.type ? { type: f.type } : {}) }, this.env)

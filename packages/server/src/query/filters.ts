@@ -36,6 +36,11 @@ export interface AppliedFilter {
   readonly scope?: 'metric' | 'dashboard'
   /** May carry the `{ sql, columnName }` form. Default: true for rls and app, else false. */
   readonly trusted?: boolean
+  /**
+   * A restriction the token has no value for: a metric that reaches the table is refused with
+   * this message rather than run unrestricted (fail closed; its `value` is never applied).
+   */
+  readonly refuse?: string
 }
 
 /** The `values` objects that apply to one metric (the caller picks the token entries by id). */

@@ -16,11 +16,11 @@ describe.skipIf(!hasPg)('self-serve metrics under the token’s RLS', () => {
   const { wh, a } = useAnalytics('sqlite', { app: 'suite' })
 
   /** The sales dashboard plus a company metric restricted by the RLS variable `countries` on customers.country. */
-  const embedWithRls = async (): Promise<string> => {
+  const embedWithRls = async (dashboardId = 'rls-dash'): Promise<string> => {
     const document = salesDocument(wh.schema)
     await a.ok('POST', '/api/v2/data-app/import-dashboard', a.serviceToken, {
       workspaceName: 'main',
-      dashboardId: 'rls-dash',
+      dashboardId,
       importDashboardData: {
         ...document,
         metrics: [
@@ -40,7 +40,7 @@ describe.skipIf(!hasPg)('self-serve metrics under the token’s RLS', () => {
       },
     })
     const embed = await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
-      dashboardId: 'rls-dash',
+      dashboardId,
       embedType: 'dashboard',
       workspaceName: 'main',
       accessSettings: { ...ACCESS, isAllowMetricCreation: true },
@@ -169,5 +169,35 @@ describe.skipIf(!hasPg)('self-serve metrics under the token’s RLS', () => {
       query: { ...customerRows.query, where: [{ column: 'country', operator: 'eq', values: ['FR'] }] },
     })
     expect(elsewhere).toEqual([])
+  })
+
+  it('fails closed: a token without a value for a declared RLS variable cannot run an end-user metric reaching its table', async () => {
+    const embedId = await embedWithRls('rls-dash-2')
+    const call = (token: string, path: string, body: object) =>
+      a.call('POST', `/api/v2/embed/runtime/${embedId}${path}`, token, body)
+    const withValue = await mint('acme', ['DE'])
+    const saved = await call(withValue, '/metrics', { metric: customerRowsOf(wh.schema) })
+    expect(saved.statusCode, saved.body).toBe(200)
+    const metricId = saved.json().data.metricId as string
+    const bare = (
+      await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, { dataAppName: 'salesapp', clientId: 'acme' })
+    ).token as string
+    const refused = /declares the RLS variable "countries".*the token gives it no value/
+    // the company metric itself, as before
+    const company = await call(bare, '/query', { metricId: 'by_country' })
+    expect(company.statusCode, company.body).toBe(400)
+    // the end user's metrics on the restricted table and on one reaching it: previewed, saved, queried
+    for (const metric of [customerRowsOf(wh.schema), byStatusOf(wh.schema)]) {
+      const preview = await call(bare, '/preview', { metric })
+      expect(preview.statusCode, preview.body).toBe(400)
+      expect(preview.json().error.message).toMatch(refused)
+    }
+    const query = await call(bare, '/query', { metricId })
+    expect(query.statusCode, query.body).toBe(400)
+    expect(query.json().error.message).toMatch(refused)
+    // with the value the same saved metric runs, restricted
+    const ok = await call(withValue, '/query', { metricId })
+    expect(ok.statusCode, ok.body).toBe(200)
+    expect(ok.json().data.map((r: { id: number }) => Number(r.id))).toEqual(await expectedCustomers('acme', ['DE']))
   })
 })

@@ -107,27 +107,38 @@ function tenantMetric(t: EndUserMetric, clientId: string): Metric {
  * The token's RLS as restrictions on an end-user definition: every value the token's
  * rlsSettings give a company metric of this dashboard, on the column that metric declares for
  * it (its table, else the metric's `from`), applied to an end-user metric that reaches that
- * table (as a dashboard filter is) — trusted, ANDed, never widened by the end user. A SQL
- * metric's declaration without a table binds only its own text and is not carried over.
+ * table (as a dashboard filter is) — trusted, ANDed, never widened by the end user. Fail
+ * closed: a declared column the token gives no value for (for any metric) refuses an end-user
+ * metric that reaches its table, as the company metric itself is refused. A SQL metric's
+ * declaration without a table binds only its own text and is not carried over.
  */
 export function inheritedRls(claims: GuestClaims, company: readonly Metric[]): AppliedFilter[] {
   const out: AppliedFilter[] = []
-  for (const entry of claims.params.rlsSettings ?? []) {
-    const metric = company.find((m) => m.metricId === entry.metricId)
-    for (const r of metric?.rls ?? []) {
-      const table = r.table ?? metric?.query?.from
-      const value = entry.values[r.variable]
-      if (table === undefined || value === undefined) continue
-      out.push({
+  const unbound: AppliedFilter[] = []
+  const settings = new Map((claims.params.rlsSettings ?? []).map((e) => [e.metricId, e.values]))
+  for (const metric of company) {
+    for (const r of metric.rls ?? []) {
+      const table = r.table ?? metric.query?.from
+      if (table === undefined) continue
+      const value = settings.get(metric.metricId)?.[r.variable]
+      const base = {
         table,
         column: r.column,
-        value: value as FilterValue,
         source: 'rls',
         name: r.variable,
         scope: 'dashboard',
         trusted: true,
-      })
+      } as const
+      if (value !== undefined) out.push({ ...base, value: value as FilterValue })
+      else {
+        unbound.push({
+          ...base,
+          value: [],
+          refuse: `rlsSettings: ${metric.metricId} declares the RLS variable "${r.variable}" on ${table}, and the token gives it no value; a metric of yours over ${table} cannot run without it`,
+        })
+      }
     }
   }
-  return out
+  const bound = (f: AppliedFilter) => out.some((o) => o.table === f.table && o.column === f.column)
+  return [...out, ...unbound.filter((f) => !bound(f))]
 }

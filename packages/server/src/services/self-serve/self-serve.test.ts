@@ -202,4 +202,18 @@ describe('overlay', () => {
       },
     ])
   })
+
+  it('fails closed on a declared RLS column the token gives no value for', () => {
+    const bare = { clientId: 'acme', params: {} } as unknown as GuestClaims
+    const [unbound] = inheritedRls(bare, company.document.metrics)
+    expect(unbound).toMatchObject({ table: 'public.countries', column: 'region', scope: 'dashboard' })
+    expect(unbound?.refuse).toMatch(
+      /a declares the RLS variable "region" on public.countries, and the token gives it no value/,
+    )
+    // a value for the same column from another metric's entry binds it
+    const other = { ...company.document.metrics[0], metricId: 'a2' } as (typeof company.document.metrics)[number]
+    const both = inheritedRls(claims, [...company.document.metrics, other])
+    expect(both).toHaveLength(1)
+    expect(both[0]).not.toHaveProperty('refuse')
+  })
 })

@@ -29,7 +29,8 @@ export const byRegion = (metricId, from) => ({
   rls: [{ variable: 'region', column: 'region' }],
 })
 
-const dashboard = (name, table, metrics) => ({
+/** A sales dashboard document: the region and date filters, one full-width row per metric. */
+export const salesDashboard = (name, table, metrics) => ({
   name,
   filters: [
     { name: 'region', label: 'Region', type: 'multi-select', table, column: 'region' },
@@ -53,7 +54,7 @@ export async function setupAnalytics(base, wh, { lake = false } = {}) {
   const key = dataApp.key
   const s = wh.schema
 
-  const pgDoc = dashboard('Sales (PostgreSQL)', `${s}.sales_small`, [byRegion('by_region', `${s}.sales_small`)])
+  const pgDoc = salesDashboard('Sales (PostgreSQL)', `${s}.sales_small`, [byRegion('by_region', `${s}.sales_small`)])
   await api(base, 'POST', '/api/v2/datasource', {
     token: service,
     body: { datasourceType: 'postgres', credentials: { name: 'warehouse', ...wh.credentials } },
@@ -74,7 +75,7 @@ export async function setupAnalytics(base, wh, { lake = false } = {}) {
       tableList: [{ schemaName: s, name: 'sales_1m' }],
       workspace: 'pg1m',
       dashboardId: 'pg-1m',
-      doc: dashboard('Sales 1M (PostgreSQL)', `${s}.sales_1m`, [byRegion('by_region_1m', `${s}.sales_1m`)]),
+      doc: salesDashboard('Sales 1M (PostgreSQL)', `${s}.sales_1m`, [byRegion('by_region_1m', `${s}.sales_1m`)]),
     },
   ]
   if (lake) {
@@ -88,7 +89,7 @@ export async function setupAnalytics(base, wh, { lake = false } = {}) {
       tableList: [{ schemaName: 'main', name: 'sales_1m' }],
       workspace: 'duck',
       dashboardId: 'duck-sales',
-      doc: dashboard('Sales (DuckDB)', 'main.sales_1m', [byRegion('by_region_1m', 'main.sales_1m')]),
+      doc: salesDashboard('Sales (DuckDB)', 'main.sales_1m', [byRegion('by_region_1m', 'main.sales_1m')]),
     })
   }
   const embeds = {}

@@ -24,6 +24,7 @@ import { Layouts } from './self-serve/layouts.js'
 import { EndUserMetricStore } from './self-serve/metric-store.js'
 import { revalidateEndUserMetrics } from './self-serve/revalidate.js'
 import { SelfServeMetrics } from './self-serve/self-serve-metrics.js'
+import { TenantStates } from './self-serve/tenant-state.js'
 import { Views } from './self-serve/views.js'
 import { Workspaces } from './workspaces/workspaces.js'
 
@@ -84,7 +85,7 @@ export async function createServices(config: Config): Promise<Services> {
     cacheTtlMs: config.resultCacheTtlMs,
     redis,
   })
-  const endUserMetrics = new EndUserMetricStore(store)
+  const endUserMetrics = new EndUserMetricStore(store, bus)
   const dashboards = new Dashboards(
     store,
     workspaces,
@@ -107,7 +108,14 @@ export async function createServices(config: Config): Promise<Services> {
       revalidateEndUserMetrics(endUserMetrics, dashboardRowId, document, await sources.resolve(workspace)),
   )
   const embeds = new Embeds(store, workspaces, dashboards, datamarts, bus, endUserMetrics)
-  const runtime = new Runtime(embeds, dashboards, metricQueries, store, endUserMetrics, workspaces, sources)
+  const runtime = new Runtime(
+    embeds,
+    dashboards,
+    metricQueries,
+    new TenantStates(store, endUserMetrics, bus),
+    workspaces,
+    sources,
+  )
   const dataApps = new DataApps(store, bus)
   const guestTokens = new GuestTokens(
     store,
@@ -134,8 +142,8 @@ export async function createServices(config: Config): Promise<Services> {
     guestTokens,
     metricQueries,
     runtime,
-    layouts: new Layouts(store, runtime),
-    views: new Views(store, runtime),
+    layouts: new Layouts(store, runtime, bus),
+    views: new Views(store, runtime, bus),
     selfServeMetrics: new SelfServeMetrics(runtime, endUserMetrics, workspaces, sources),
     endUserMetrics,
     async close() {

@@ -197,6 +197,90 @@ describe.runIf(available)('two instances on one PostgreSQL and one Redis', () =>
     )
   })
 
+  it('what an end user saves on one instance (metric, layout, view) is what the other loads at once', async () => {
+    const embedId = expectOk(
+      await request(a.url, 'POST', '/api/v2/data-app/embeds', {
+        token: creds.dataAppKey,
+        body: {
+          dashboardId: 'sales-overview',
+          embedType: 'dashboard',
+          workspaceName: 'main',
+          name: 'self-serve',
+          accessSettings: {
+            ...ACCESS_SETTINGS,
+            isAllowMetricCreation: true,
+            isAllowMetricLayoutChange: true,
+            isAllowCreateDashboardView: true,
+            isAllowMetricDeletion: true,
+          },
+        },
+      }),
+      'embed',
+    ).id as string
+    const token = expectOk(
+      await request(a.url, 'POST', '/api/v2/guest-token/create', {
+        token: creds.dataAppKey,
+        body: {
+          dataAppName: 'salesapp',
+          clientId: 'initech',
+          params: { userIdentifier: 'ann@initech.example' },
+          permissions: {
+            isEnableCustomizeLayout: true,
+            isEnableCreateDashboardView: true,
+            isEnableManageMetrics: true,
+          },
+        },
+      }),
+      'mint',
+    ).token as string
+    const runtime = `/api/v2/embed/runtime/${embedId}`
+    const loadOn = async (server: ServerProcess) =>
+      expectOk(await request(server.url, 'GET', runtime, { token }), 'load')
+    // B holds the untouched state in memory
+    const before = await loadOn(b)
+    expect(before.metrics.some((m: { origin: string }) => m.origin === 'tenant')).toBe(false)
+    expect(before.dashboard.customLayout).toBe(false)
+    expect(before.views).toEqual([])
+    // A saves a metric, a layout and a view
+    const { metricId } = expectOk(
+      await request(a.url, 'POST', `${runtime}/metrics`, {
+        token,
+        body: {
+          metric: {
+            name: 'Orders per country',
+            chart: { type: 'bar' },
+            query: {
+              from: 'main.customers',
+              measures: [{ name: 'customers', aggregate: 'count' }],
+              dimensions: [{ name: 'country', column: 'country' }],
+            },
+          },
+        },
+      }),
+      'metric',
+    ).data
+    const layout = [{ metricId, x: 0, y: 0, w: 12, h: 5 }]
+    expectOk(await request(a.url, 'PUT', `${runtime}/layout`, { token, body: { layout } }), 'layout')
+    expectOk(await request(a.url, 'POST', `${runtime}/views`, { token, body: { name: 'All', filters: {} } }), 'view')
+    // B loads all three at once
+    const after = await loadOn(b)
+    expect(
+      after.metrics
+        .filter((m: { origin: string }) => m.origin === 'tenant')
+        .map((m: { metricId: string }) => m.metricId),
+    ).toEqual([metricId])
+    expect(after.dashboard.customLayout).toBe(true)
+    expect(after.dashboard.layout[0]).toEqual(layout[0])
+    expect(after.views.map((v: { name: string }) => v.name)).toEqual(['All'])
+    // A resets the layout and deletes the metric: B follows at once
+    expectOk(await request(a.url, 'DELETE', `${runtime}/layout`, { token }), 'reset')
+    expectOk(await request(a.url, 'DELETE', `${runtime}/metrics/${metricId}`, { token }), 'delete')
+    const reset = await loadOn(b)
+    expect(reset.dashboard.customLayout).toBe(false)
+    expect(reset.metrics.some((m: { metricId: string }) => m.metricId === metricId)).toBe(false)
+    console.log('[instances] self-serve metric, layout and view saved on A: B loaded each at once, and their removal')
+  })
+
   it('metric results cached on one instance are recomputed after a datasource sync on the other', async () => {
     const embedId = await embedOn(a, 'sales-overview', 'cached')
     const token = await mint(a, 'umbrella')

@@ -323,6 +323,7 @@ export class Embeds {
       if (!another) await removeEndUserState(tx, embed.dashboardRowId, embed.dataAppId)
     })
     await this.bus.publish({ kind: 'embed', embedId })
+    await this.bus.publish({ kind: 'tenant-state', dashboardRowId: embed.dashboardRowId, dataAppId: embed.dataAppId })
     if (deleteDashboard && dashboard) await this.bus.publish({ kind: 'dashboard', dashboardRowId: dashboard.id })
     return embedId
   }

@@ -11,6 +11,13 @@ export type Invalidation =
   | { readonly kind: 'api-key'; readonly keyId: string }
   | { readonly kind: 'data-app'; readonly dataAppId: string }
   | { readonly kind: 'service-token'; readonly organizationId: string }
+  /** End users' self-serve rows changed: one tenant's, or (without clientId) a whole dashboard's. */
+  | {
+      readonly kind: 'tenant-state'
+      readonly dashboardRowId: string
+      readonly dataAppId?: string
+      readonly clientId?: string
+    }
 
 const CHANNEL = 'strata:invalidate'
 

@@ -11,16 +11,15 @@ import type { GuestClaims } from '../../auth/principal.js'
 import { ApiError, badRequest } from '../../errors.js'
 import type { Metric } from '../../query/document.js'
 import { filterKey } from '../../query/filters.js'
-import type { Store } from '../../store/store.js'
 import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
 import type { Embed, Embeds } from '../embeds/embeds.js'
 import type { MetricQueries, MetricRequest, MetricResult } from '../query/metric-queries.js'
 import type { Sources } from '../query/sources.js'
 import { definitionOf } from '../self-serve/definition.js'
-import { endUserKey, readEndUserState } from '../self-serve/end-user-state.js'
+import { endUserKey } from '../self-serve/end-user-state.js'
 import { resolveLayout } from '../self-serve/layout-grid.js'
-import type { EndUserMetricStore } from '../self-serve/metric-store.js'
 import { inheritedRls, type Overlay, overlay } from '../self-serve/overlay.js'
+import type { TenantState, TenantStates } from '../self-serve/tenant-state.js'
 import { runtimeView } from '../self-serve/view-shape.js'
 import { visibleModel } from '../self-serve/visible-model.js'
 import type { Workspaces } from '../workspaces/workspaces.js'
@@ -44,6 +43,8 @@ export interface Opened {
   /** The effective dashboard: the company's with this token's metric set (self-serve/overlay.ts). */
   readonly dashboard: Dashboard
   readonly overlay: Overlay
+  /** What the token's key saved (layouts, views; its metrics are in the overlay). */
+  readonly state: TenantState
 }
 
 function runtimeMetric(m: Metric, o: Overlay, definition: EndUserMetricDefinition | undefined): RuntimeMetric {
@@ -75,8 +76,7 @@ export class Runtime {
     private readonly embeds: Embeds,
     private readonly dashboards: Dashboards,
     private readonly queries: MetricQueries,
-    private readonly store: Store,
-    private readonly tenantMetrics: EndUserMetricStore,
+    private readonly states: TenantStates,
     private readonly workspaces: Workspaces,
     private readonly sources: Sources,
   ) {}
@@ -95,14 +95,15 @@ export class Runtime {
       })
     const shown = visibleMetrics(claims, embed, dashboard)
     const metricIds = shown.map((m) => m.metricId)
-    // what end users saved lives on dashboard embeds (a metric embed shows one card, no filters)
-    const [definitions, state] = await Promise.all([
-      permissions.metricUpdate ? this.definitions(claims, opened, shown) : undefined,
-      embed.embedType === 'dashboard'
-        ? readEndUserState(this.store.db, endUserKey(claims, embed), permissions.dashboardViews)
-        : { saved: {}, views: [] },
-    ])
-    const { layout, customLayout } = resolveLayout(state.saved, dashboard.document.layout ?? [], metricIds)
+    const definitions = permissions.metricUpdate ? await this.definitions(claims, opened, shown) : undefined
+    // layouts and views live on dashboard embeds (a metric embed shows one card, no filters)
+    const onDashboard = embed.embedType === 'dashboard'
+    const views = onDashboard && permissions.dashboardViews ? opened.state.views : []
+    const { layout, customLayout } = resolveLayout(
+      onDashboard ? opened.state.saved : {},
+      dashboard.document.layout ?? [],
+      metricIds,
+    )
     return {
       embedId: embed.embedId,
       embedType: embed.embedType,
@@ -117,7 +118,7 @@ export class Runtime {
       metrics: shown.map((m) => runtimeMetric(m, opened.overlay, definitions?.get(m.metricId))),
       privateMetrics: privateMetrics(claims, opened.company),
       archivedMetrics: opened.overlay.archived,
-      views: state.views.map((row) => runtimeView(row, dashboard.document.filters ?? [], hidden, metricIds)),
+      views: views.map((row) => runtimeView(row, dashboard.document.filters ?? [], hidden, metricIds)),
       permissions,
       timezone: claims.params.timezone ?? 'UTC',
     }
@@ -247,16 +248,18 @@ export class Runtime {
 
   /**
    * allowedEmbeds → 403; an embed that is gone (or of another data app) → 401. Then the
-   * token's overlay: this tenant's rows in one indexed read (metric-store.ts forTenant).
+   * token's overlay: its key's state (cached, self-serve/tenant-state.ts) laid on this version
+   * of the company's dashboard, once per version.
    */
   async open(claims: GuestClaims, id: string): Promise<Opened> {
     const { embed, dashboard } = await this.resolve(claims, id)
-    const tenant = await this.tenantMetrics.forTenant(
-      { dashboardRowId: dashboard.id, dataAppId: embed.dataAppId, clientId: claims.clientId },
-      claims.params.userIdentifier,
-    )
-    const o = overlay(dashboard, tenant, claims)
-    return { embed, company: dashboard, dashboard: o.dashboard, overlay: o }
+    const state = await this.states.get(endUserKey(claims, embed))
+    let o = state.overlays.get(dashboard)
+    if (o === undefined) {
+      o = overlay(dashboard, state.metrics, claims)
+      state.overlays.set(dashboard, o)
+    }
+    return { embed, company: dashboard, dashboard: o.dashboard, overlay: o, state }
   }
 
   private async resolve(claims: GuestClaims, id: string): Promise<{ embed: Embed; dashboard: Dashboard }> {

@@ -27,6 +27,13 @@ export function endUserKey(claims: GuestClaims, embed: Embed): EndUserKey {
   }
 }
 
+/** The tenant an end user's key belongs to (what a change of it invalidates: tenant-state.ts). */
+export const tenantOf = ({ dashboardRowId, dataAppId, clientId }: EndUserKey) => ({
+  dashboardRowId,
+  dataAppId,
+  clientId,
+})
+
 /** What the load overlays on the company's dashboard: the saved layouts that apply, the token's views. */
 export interface EndUserState {
   readonly saved: SavedLayouts

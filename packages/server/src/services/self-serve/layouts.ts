@@ -3,8 +3,9 @@ import { ApiError } from '../../errors.js'
 import type { LayoutItem } from '../../query/document.js'
 import { now, type Store } from '../../store/store.js'
 import type { Embed } from '../embeds/embeds.js'
+import type { InvalidationBus } from '../events/bus.js'
 import { type Runtime, requireCapability } from '../runtime/runtime.js'
-import { endUserKey, readEndUserState } from './end-user-state.js'
+import { endUserKey, readEndUserState, tenantOf } from './end-user-state.js'
 import { checkLayout, effectiveLayout, resolveLayout } from './layout-grid.js'
 
 /** The self-serve routes' way in: the embed, its dashboard, the metrics the token sees. */
@@ -30,6 +31,7 @@ export class Layouts {
   constructor(
     private readonly store: Store,
     private readonly runtime: OpenContext,
+    private readonly bus: InvalidationBus,
   ) {}
 
   /** Saves the layout; answers the layout the load now returns (visible metrics it lacks appended). */
@@ -58,6 +60,7 @@ export class Layouts {
           .doUpdateSet({ layout: json, updated_at: at }),
       )
       .execute()
+    await this.bus.publish({ kind: 'tenant-state', ...tenantOf(key) })
     return effectiveLayout(items, metricIds)
   }
 
@@ -77,6 +80,7 @@ export class Layouts {
       .where('client_id', '=', key.clientId)
       .where('user_identifier', '=', key.userIdentifier)
       .execute()
+    await this.bus.publish({ kind: 'tenant-state', ...tenantOf(key) })
     const { saved } = await readEndUserState(this.store.db, key, false)
     return resolveLayout({ tenant: saved.tenant }, dashboard.document.layout ?? [], metricIds).layout
   }

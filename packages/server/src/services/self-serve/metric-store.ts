@@ -4,6 +4,7 @@ import { sql } from 'kysely'
 import { newId } from '../../security/secrets.js'
 import type { EndUserMetricRow } from '../../store/schema.js'
 import { now, type Store } from '../../store/store.js'
+import type { InvalidationBus } from '../events/bus.js'
 
 /** Where a tenant's items hang: a dashboard, the data app whose embed it is seen through, a client. */
 export interface TenantKey {
@@ -47,7 +48,20 @@ export const newMetricId = (): string => `u_${randomBytes(9).toString('base64url
  * private metrics only for their own user.
  */
 export class EndUserMetricStore {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly bus: InvalidationBus,
+  ) {}
+
+  /** Every write tells the runtime's cache of tenants' state (tenant-state.ts). */
+  private changed(key: TenantKey): Promise<void> {
+    return this.bus.publish({
+      kind: 'tenant-state',
+      dashboardRowId: key.dashboardRowId,
+      dataAppId: key.dataAppId,
+      clientId: key.clientId,
+    })
+  }
 
   async forTenant(key: TenantKey, userIdentifier: string | undefined): Promise<TenantMetrics> {
     const db = this.store.db
@@ -130,6 +144,7 @@ export class EndUserMetricStore {
       updated_at: at,
     }
     await this.store.db.insertInto('end_user_metrics').values(row).execute()
+    await this.changed(key)
   }
 
   async update(
@@ -150,6 +165,7 @@ export class EndUserMetricStore {
       .where('client_id', '=', key.clientId)
       .where('metric_id', '=', metricId)
       .execute()
+    await this.changed(key)
   }
 
   async remove(key: TenantKey, metricId: string): Promise<void> {
@@ -160,6 +176,7 @@ export class EndUserMetricStore {
       .where('client_id', '=', key.clientId)
       .where('metric_id', '=', metricId)
       .execute()
+    await this.changed(key)
   }
 
   /** Sets a tenant's state of a company metric (insert or update). */
@@ -184,6 +201,7 @@ export class EndUserMetricStore {
         }),
       )
       .execute()
+    await this.changed(key)
   }
 
   /** Every end-user metric of a dashboard (all data apps and tenants): what a new company version is checked against. */
@@ -220,6 +238,7 @@ export class EndUserMetricStore {
           .execute()
       }
     })
+    await this.bus.publish({ kind: 'tenant-state', dashboardRowId })
   }
 }
 

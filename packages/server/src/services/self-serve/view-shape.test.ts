@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../errors.js'
 import type { DashboardFilter } from '../../query/document.js'
 import type { DashboardViewRow } from '../../store/schema.js'
-import { runtimeView, viewFilters } from './view-shape.js'
+import { runtimeView, savedView, viewFilters } from './view-shape.js'
 
 const filters: DashboardFilter[] = [
   { name: 'country', label: 'Country', type: 'multi-select', table: 's.customers', column: 'country' },
@@ -67,7 +67,7 @@ describe('runtimeView', () => {
   })
 
   it('leaves out filters the dashboard no longer has or the token hides; no layout when none was saved', () => {
-    expect(runtimeView(row(), filters, hideStatus, ['a'])).toEqual({
+    expect(runtimeView(savedView(row()), filters, hideStatus, ['a'])).toEqual({
       viewId: 'v_1',
       name: 'Mine',
       filters: { country: ['DE'] },
@@ -79,7 +79,7 @@ describe('runtimeView', () => {
       { metricId: 'gone', x: 0, y: 0, w: 12, h: 9 },
       { metricId: 'a', x: 0, y: 9, w: 12, h: 2 },
     ])
-    expect(runtimeView(row({ layout }), filters, none, ['a', 'b']).layout).toEqual([
+    expect(runtimeView(savedView(row({ layout })), filters, none, ['a', 'b']).layout).toEqual([
       { metricId: 'a', x: 0, y: 9, w: 12, h: 2 },
       { metricId: 'b', x: 0, y: 11, w: 6, h: 4 },
     ])

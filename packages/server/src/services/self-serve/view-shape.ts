@@ -35,24 +35,37 @@ export function viewFilters(
   return out
 }
 
+/** A stored view with its JSON read once (tenant-state.ts caches these). */
+export interface SavedView {
+  readonly viewId: string
+  readonly name: string
+  readonly filters: Readonly<Record<string, unknown>>
+  readonly layout: readonly LayoutItem[] | null
+}
+
+export const savedView = (row: DashboardViewRow): SavedView => ({
+  viewId: row.view_id,
+  name: row.name,
+  filters: JSON.parse(row.filters) as Record<string, unknown>,
+  layout: row.layout === null ? null : (JSON.parse(row.layout) as LayoutItem[]),
+})
+
 /**
  * A stored view for the load: filters the dashboard no longer has (or this token hides) are
  * left out, and its layout, if any, is the effective one for the metrics the token sees. A
  * change of the company's document thus needs no write to saved views.
  */
 export function runtimeView(
-  row: DashboardViewRow,
+  view: SavedView,
   filters: readonly DashboardFilter[],
   hidden: Hidden,
   visible: readonly string[],
 ): RuntimeView {
-  const saved = JSON.parse(row.filters) as Record<string, unknown>
-  const shown = Object.fromEntries(Object.entries(saved).filter(([key]) => shownFilter(filters, hidden, key)))
-  const layout = row.layout === null ? undefined : (JSON.parse(row.layout) as LayoutItem[])
+  const shown = Object.fromEntries(Object.entries(view.filters).filter(([key]) => shownFilter(filters, hidden, key)))
   return {
-    viewId: row.view_id,
-    name: row.name,
+    viewId: view.viewId,
+    name: view.name,
     filters: shown,
-    ...(layout ? { layout: effectiveLayout(layout, visible) } : {}),
+    ...(view.layout ? { layout: effectiveLayout(view.layout, visible) } : {}),
   }
 }

@@ -5,11 +5,12 @@ import { ApiError, badRequest } from '../../errors.js'
 import type { LayoutItem } from '../../query/document.js'
 import type { DashboardViewRow } from '../../store/schema.js'
 import { isUniqueViolation, now, type Store } from '../../store/store.js'
+import type { InvalidationBus } from '../events/bus.js'
 import { checkFilterColumns, effective, hiddenFilters, requireCapability } from '../runtime/runtime.js'
-import { endUserKey, viewsOf } from './end-user-state.js'
+import { endUserKey, tenantOf, viewsOf } from './end-user-state.js'
 import { checkLayout } from './layout-grid.js'
 import { type OpenContext, requireDashboardEmbed } from './layouts.js'
-import { runtimeView, viewFilters } from './view-shape.js'
+import { runtimeView, savedView, viewFilters } from './view-shape.js'
 
 /** At most this many views per key (a tenant, or one user of it). */
 export const MAX_VIEWS = 100
@@ -32,6 +33,7 @@ export class Views {
   constructor(
     private readonly store: Store,
     private readonly runtime: OpenContext,
+    private readonly bus: InvalidationBus,
   ) {}
 
   async list(claims: GuestClaims, id: string): Promise<RuntimeView[]> {
@@ -40,7 +42,7 @@ export class Views {
     if (embed.embedType !== 'dashboard') return []
     const hidden = hiddenFilters(claims)
     const rows = await viewsOf(this.store.db, endUserKey(claims, embed))
-    return rows.map((row) => runtimeView(row, dashboard.document.filters ?? [], hidden, metricIds))
+    return rows.map((row) => runtimeView(savedView(row), dashboard.document.filters ?? [], hidden, metricIds))
   }
 
   /**
@@ -95,6 +97,7 @@ export class Views {
       if (isUniqueViolation(err)) throw badRequest(`name: a view named "${name}" is already saved`)
       throw err
     }
+    await this.bus.publish({ kind: 'tenant-state', ...tenantOf(key) })
     return { viewId: row.view_id, name }
   }
 
@@ -114,6 +117,7 @@ export class Views {
     if (Number(result.numDeletedRows) === 0) {
       throw new ApiError('EMBED_PARAM_ERROR', 400, `View ${viewId} is not in embed ${embed.embedId}`)
     }
+    await this.bus.publish({ kind: 'tenant-state', ...tenantOf(key) })
     return { viewId }
   }
 }

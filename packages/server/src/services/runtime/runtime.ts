@@ -46,7 +46,7 @@ export interface Opened {
   readonly overlay: Overlay
 }
 
-function runtimeMetric(m: Metric, o: Overlay, definition: EndUserMetricDefinition | undefined): RuntimeMetric {
+export function runtimeMetric(m: Metric, o: Overlay, definition: EndUserMetricDefinition | undefined): RuntimeMetric {
   const grains = Object.fromEntries(
     (m.query?.dimensions ?? []).flatMap((d) => (d.timeGrain ? [[d.name, d.timeGrain] as const] : [])),
   )

@@ -23,8 +23,9 @@ function sendsOn(schedule: Schedule, date: WallTime): boolean {
 /**
  * The first instant strictly after `after` at which the schedule sends: its `time` on a date
  * it sends on, as wall-clock time in `timeZone`. Across DST the wall time holds (08:00 stays
- * 08:00 local); a time a spring-forward skips sends at the first instant after the gap, a
- * time an autumn overlap repeats sends once, at the earlier instant.
+ * 08:00 local); a time a spring-forward skips sends once, moved forward by the
+ * gap (02:30 in a 02:00→03:00 jump sends at 03:30); a time an autumn overlap repeats sends
+ * once, at the earlier instant.
  */
 export function nextRun(schedule: Schedule, timeZone: string, after: Date): Date {
   const [hour = 0, minute = 0] = schedule.time.split(':').map(Number)

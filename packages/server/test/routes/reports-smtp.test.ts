@@ -216,3 +216,44 @@ describe.skipIf(!hasPg).each(storeKinds)('email reports over SMTP on %s', (store
     expect((await a.ok('GET', '/api/v2/data-app/reports', a.dataAppKey)).data).toEqual([])
   })
 })
+
+describe.skipIf(!hasPg)('EMAIL_RATE_LIMIT on report sends', () => {
+  const { a } = useAnalytics('sqlite', {
+    app: 'suite',
+    env: {
+      SMTP_URL: smtp.url,
+      EMAIL_FROM: 'reports@example.com',
+      REPORT_POLL_INTERVAL_MS: '3600000',
+      EMAIL_RATE_LIMIT: '2',
+    },
+  })
+
+  it('counts every send per client: the third in the window is 429, another client still sends', async () => {
+    await a.ok('PUT', '/api/v2/data-app/embeds', a.dataAppKey, {
+      embedId: a.embedId,
+      accessSettings: { isAllowEmailReports: true },
+    })
+    const send = async (clientId: string) => {
+      const { token } = await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, {
+        dataAppName: 'salesapp',
+        clientId,
+      })
+      const reportId = (
+        await a.ok('POST', `/api/v2/embed/runtime/${a.embedId}/reports`, token, {
+          ...BODY,
+          recipients: [`${clientId}@example.com`],
+        })
+      ).data.reportId as string
+      return a.call('POST', `/api/v2/embed/runtime/${a.embedId}/reports/${reportId}/send`, token)
+    }
+    expect((await send('acme')).statusCode).toBe(200)
+    expect((await send('acme')).statusCode).toBe(200)
+    const third = await send('acme')
+    expect([third.statusCode, (third.json() as { error: { code: string } }).error.code]).toEqual([
+      429,
+      'RATE_LIMIT_EXCEEDED',
+    ])
+    expect((third.json() as { error: { message: string } }).error.message).toMatch(/EMAIL_RATE_LIMIT/)
+    expect((await send('globex')).statusCode).toBe(200)
+  })
+})

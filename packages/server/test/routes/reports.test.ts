@@ -214,6 +214,13 @@ describe.skipIf(!hasPg).each(storeKinds)('email report routes on %s', (store) =>
     // a guest token is not the data app's key
     expectError(await a.call('GET', '/api/v2/data-app/reports', await mint('acme')), 401, 'INVALID_DATA_APP_API_KEY')
 
+    // another data app of the organization sees none of them and deletes none
+    const other = (await a.ok('POST', '/api/v2/data-app', a.serviceToken, { name: 'otherapp' })).key as string
+    const foreign = await a.call('GET', '/api/v2/data-app/reports', other)
+    expect(foreign.json()).toEqual({ data: [] })
+    expectError(await a.call('DELETE', `/api/v2/data-app/reports?reportId=${acme}`, other), 400, 'INVALID_REQUEST_BODY')
+    expect(await listed()).toHaveLength(2)
+
     const del = await a.call('DELETE', `/api/v2/data-app/reports?reportId=${acme}`, a.dataAppKey)
     expect(del.statusCode, del.body).toBe(200)
     expect(del.json()).toEqual({ data: { reportId: acme }, error: null })

@@ -12,13 +12,13 @@ import { answerClientError, installErrorHandling, sendError } from './plugins/ap
 import { installJsonBodyParsing } from './plugins/app/json-body.js'
 import { proxyTrust } from './plugins/app/rate-limit/client.js'
 import rateLimit from './plugins/app/rate-limit/plugin.js'
-import { MemoryRateLimitStore, RedisRateLimitStore } from './plugins/app/rate-limit/stores.js'
 import adminAccount from './routes/admin/admin-account.js'
 import serviceToken from './routes/admin/service-token.js'
 import dashboardLists from './routes/data-app/dashboards.js'
 import embeds from './routes/data-app/embeds.js'
 import guestTokens from './routes/data-app/guest-tokens.js'
 import metricQuery from './routes/data-app/query.js'
+import dataAppReports from './routes/data-app/reports.js'
 import whitelistDomains from './routes/data-app/whitelist-domains.js'
 import demo from './routes/demo/index.js'
 import embedRuntime from './routes/embed-runtime/runtime.js'
@@ -85,6 +85,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('services', services)
   app.decorateRequest('principal', null)
   app.addHook('onClose', async () => services.close())
+  // scheduled email reports: each instance polls once it serves (services.close stops it)
+  app.addHook('onReady', async () => services.reportScheduler?.start(app.log))
 
   installErrorHandling(app)
   installJsonBodyParsing(app)
@@ -124,7 +126,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // On the root, so that requests no route matches are counted too (see the plugin).
   await app.register(rateLimit, {
     rules: config.rateLimits,
-    store: services.redis ? new RedisRateLimitStore(services.redis) : new MemoryRateLimitStore(),
+    store: services.rateLimitStore,
     apiPrefix: `${config.basePath}/api/`,
     trusts,
   })
@@ -182,6 +184,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(dashboardLists)
       await api.register(guestTokens)
       await api.register(metricQuery)
+      await api.register(dataAppReports)
       await api.register(embedRuntime, { prefix: '/api/v2/embed/runtime' })
       await api.register(demo)
     },

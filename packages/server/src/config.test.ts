@@ -20,6 +20,7 @@ describe('parseConfig', () => {
       fileUploadLimit: 100 * 1024 * 1024,
       cacheDir: '/srv/strata/.data/cache',
       s3CacheMaxBytes: 512 * 1024 * 1024,
+      email: undefined,
     })
     expect(config.rateLimits).toEqual({
       global: { max: 500, windowMs: 120_000 },
@@ -80,6 +81,14 @@ describe('parseConfig', () => {
     expect(parseConfig({ FILE_UPLOAD_LIMIT: '2048' }).fileUploadLimit).toBe(2048)
   })
 
+  it('reads SMTP_URL and EMAIL_FROM together', () => {
+    const env = { SMTP_URL: 'smtps://u:p@mail.example.com:465', EMAIL_FROM: 'Strata <reports@example.com>' }
+    expect(parseConfig(env).email).toEqual({
+      smtpUrl: 'smtps://u:p@mail.example.com:465',
+      from: 'Strata <reports@example.com>',
+    })
+  })
+
   it('normalises BASE_PATH', () => {
     expect(parseConfig({ BASE_PATH: 'analytics/' }).basePath).toBe('/analytics')
     expect(parseConfig({ BASE_PATH: '/' }).basePath).toBe('')
@@ -100,6 +109,11 @@ describe('parseConfig', () => {
     [{ TRUST_PROXY: '10.0.0.0/8/1' }, /TRUST_PROXY/],
     [{ TRUST_PROXY: '10.0.0/8' }, /TRUST_PROXY/],
     [{ TRUST_PROXY: 'none, 10.0.0.1' }, /cannot be combined/],
+    [{ SMTP_URL: 'smtp://mail.example.com:587' }, /SMTP_URL and EMAIL_FROM must be set together/],
+    [{ EMAIL_FROM: 'reports@example.com' }, /SMTP_URL and EMAIL_FROM must be set together/],
+    [{ SMTP_URL: 'http://mail.example.com', EMAIL_FROM: 'reports@example.com' }, /smtp:\/\/ or smtps:\/\//],
+    [{ SMTP_URL: 'not a url', EMAIL_FROM: 'reports@example.com' }, /SMTP_URL must be a URL/],
+    [{ SMTP_URL: 'smtp://mail.example.com', EMAIL_FROM: 'nobody' }, /EMAIL_FROM must be an email address/],
   ])('rejects %j with a clear message', (env, message) => {
     expect(() => parseConfig(env)).toThrow(ConfigError)
     expect(() => parseConfig(env)).toThrow(message)

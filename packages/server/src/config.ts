@@ -37,6 +37,15 @@ export interface Config {
   readonly trustProxy: readonly Subnet[]
   readonly graphqlEngineEndpoint: string | undefined
   readonly identityServerUrl: string | undefined
+  /**
+   * Email delivery of scheduled reports (DESIGN.md §2.9): `smtp://user:pass@host:port` or
+   * `smtps://…`, and the From address. Both or neither; without them report routes answer 400.
+   */
+  readonly email: { readonly smtpUrl: string; readonly from: string } | undefined
+  /** How often each instance looks for due email reports. */
+  readonly reportPollMs: number
+  /** The first retry of a failed report send waits this long; each next one twice as long. */
+  readonly reportRetryBaseMs: number
   readonly adminEmail: string | undefined
   readonly adminPassword: string | undefined
   /** Largest accepted request body in bytes. */
@@ -104,6 +113,27 @@ function url(env: Env, name: string): string | undefined {
     throw new ConfigError(`${name} must be a URL, got an unparseable value`)
   }
   return raw.replace(/\/+$/, '')
+}
+
+/** SMTP_URL and EMAIL_FROM: both or neither (a URL of smtp: or smtps:, an address). */
+function emailConfig(env: Env): Config['email'] {
+  const smtpUrl = text(env, 'SMTP_URL')
+  const from = text(env, 'EMAIL_FROM')
+  if (smtpUrl === undefined && from === undefined) return undefined
+  if (smtpUrl === undefined || from === undefined) throw new ConfigError('SMTP_URL and EMAIL_FROM must be set together')
+  let parsed: URL
+  try {
+    parsed = new URL(smtpUrl)
+  } catch {
+    throw new ConfigError('SMTP_URL must be a URL such as smtp://user:pass@host:587 or smtps://host:465')
+  }
+  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') {
+    throw new ConfigError('SMTP_URL must start with smtp:// or smtps://')
+  }
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(from.replace(/^.*<([^>]*)>\s*$/, '$1'))) {
+    throw new ConfigError('EMAIL_FROM must be an email address, optionally as "Name <address>"')
+  }
+  return { smtpUrl, from }
 }
 
 function basePath(env: Env): string {
@@ -179,6 +209,7 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
   if ((adminEmail === undefined) !== (adminPassword === undefined)) {
     throw new ConfigError('ADMIN_EMAIL and ADMIN_PASSWORD must be set together')
   }
+  const email = emailConfig(env)
   const limit = (name: string, fallback: number, windowMs: number): RateLimitRule => ({
     max: integer(env, name, fallback, 0, 1_000_000_000),
     windowMs,
@@ -209,6 +240,9 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     trustProxy: trustProxy(env),
     graphqlEngineEndpoint: url(env, 'GRAPHQL_ENGINE_ENDPOINT'),
     identityServerUrl: url(env, 'IDENTITY_SERVER_URL'),
+    email,
+    reportPollMs: integer(env, 'REPORT_POLL_INTERVAL_MS', 30_000, 100, 3_600_000),
+    reportRetryBaseMs: integer(env, 'REPORT_RETRY_BASE_MS', 60_000, 100, 3_600_000),
     adminEmail,
     adminPassword,
     bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),

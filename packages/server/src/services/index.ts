@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis'
 import type { Config } from '../config.js'
 import { dialectOf } from '../connectors/registry.js'
 import { badRequest } from '../errors.js'
+import { MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from '../plugins/app/rate-limit/stores.js'
 import { validateDocument } from '../query/document.js'
 import { type Keyring, loadKeyring } from '../security/keyring.js'
 import { openStore, type Store } from '../store/store.js'
@@ -19,6 +20,9 @@ import { InvalidationBus } from './events/bus.js'
 import { GuestTokens } from './guest-tokens/guest-tokens.js'
 import { MetricQueries } from './query/metric-queries.js'
 import { Sources } from './query/sources.js'
+import { type Mailer, smtpMailer } from './reports/mailer.js'
+import { Reports } from './reports/reports.js'
+import { ReportScheduler } from './reports/scheduler.js'
 import { Runtime } from './runtime/runtime.js'
 import { Layouts } from './self-serve/layouts.js'
 import { EndUserMetricStore } from './self-serve/metric-store.js'
@@ -52,6 +56,11 @@ export interface Services {
   readonly views: Views
   readonly selfServeMetrics: SelfServeMetrics
   readonly endUserMetrics: EndUserMetricStore
+  /** The rate limiter's counters: the request limits (app.ts) and EMAIL_RATE_LIMIT's report sends. */
+  readonly rateLimitStore: RateLimitStore
+  readonly reports: Reports
+  /** Sends due reports; started when the app is ready, only with SMTP configured. */
+  readonly reportScheduler: ReportScheduler | undefined
   close(): Promise<void>
 }
 
@@ -123,6 +132,28 @@ export async function createServices(config: Config): Promise<Services> {
     (keyId) => dataApps.keyLive(keyId),
     (dataAppId, fresh) => embeds.ids(dataAppId, fresh),
   )
+  const rateLimitStore: RateLimitStore = redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore()
+  let mailer: Promise<Mailer> | undefined
+  const email = config.email
+  const reports = new Reports(store, keyring, runtime, {
+    email,
+    emailLimit: config.rateLimits.email,
+    limiter: rateLimitStore,
+    keyLive: (keyId) => dataApps.keyLive(keyId),
+    mailer: () => {
+      if (!email) throw new Error('SMTP_URL is not configured')
+      mailer ??= smtpMailer(email.smtpUrl, email.from)
+      return mailer
+    },
+  })
+  const reportScheduler = email
+    ? new ReportScheduler(store, reports, {
+        pollMs: config.reportPollMs,
+        retryBaseMs: config.reportRetryBaseMs,
+        maxAttempts: 5,
+        leaseMs: 10 * 60_000,
+      })
+    : undefined
   return {
     config,
     store,
@@ -146,7 +177,13 @@ export async function createServices(config: Config): Promise<Services> {
     views: new Views(store, runtime, bus),
     selfServeMetrics: new SelfServeMetrics(runtime, endUserMetrics, workspaces, sources),
     endUserMetrics,
+    rateLimitStore,
+    reports,
+    reportScheduler,
     async close() {
+      // a send in flight finishes before the store closes
+      await reportScheduler?.stop()
+      if (mailer) (await mailer).close()
       guestTokens.close()
       bus.close()
       redis?.disconnect()

@@ -21,6 +21,7 @@ export interface Database {
   dashboard_views: DashboardViewRow
   end_user_metrics: EndUserMetricRow
   company_metric_states: CompanyMetricStateRow
+  email_reports: EmailReportRow
 }
 
 export interface OrganizationRow {
@@ -231,4 +232,36 @@ export interface CompanyMetricStateRow {
   /** 0/1 */
   archived: number
   updated_at: string
+}
+
+/** A scheduled email report (DESIGN.md §2.9); see migrations/005-email-reports.ts. */
+export interface EmailReportRow {
+  report_id: string
+  /** embeds.id (cascade) */
+  embed_row_id: string
+  /** The id the report was created under (an embed id, or a dashboard id of the embed). */
+  embed_id: string
+  data_app_id: string
+  client_id: string
+  /** '' when the creating token had no params.userIdentifier */
+  user_identifier: string
+  /** The data app key that minted the creating token (null: the demo's). */
+  key_id: string | null
+  /** The creating token's GuestClaims, sealed (keyring.encrypt, bound to report_id). Never returned. */
+  claims: string
+  name: string
+  /** JSON: { metricIds, format, schedule, recipients, dashboardFilter } */
+  definition: string
+  timezone: string
+  /** ISO instant of the next send (or retry) */
+  next_run_at: string
+  state: 'scheduled' | 'retrying' | 'stopped'
+  /** failed attempts of the current run */
+  attempts: number
+  last_sent_at: string | null
+  last_error: string | null
+  /** the instance holding the lease, until lease_until (ISO) */
+  leased_by: string | null
+  lease_until: string | null
+  created_at: string
 }

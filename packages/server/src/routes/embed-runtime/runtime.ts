@@ -7,6 +7,7 @@ import { fieldsError } from '../../validation/fields.js'
 import { sendResult } from '../metric-result.js'
 import { corsForGuests } from './cors.js'
 import { EmbedParams, MetricParams } from './params.js'
+import reports from './reports.js'
 import { docs } from './runtime.docs.js'
 import selfServeLayout from './self-serve-layout.js'
 import selfServeMetrics from './self-serve-metrics.js'
@@ -27,6 +28,7 @@ const runtime: FastifyPluginAsyncTypebox = async (app) => {
   app.options('/*', { schema: { hide: true } }, async (_request, reply) => reply.status(204).send())
   await app.register(routes)
   await app.register(selfServeLayout)
+  await app.register(reports)
 }
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {

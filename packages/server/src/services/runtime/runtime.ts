@@ -47,7 +47,7 @@ export interface Opened {
   readonly state: TenantState
 }
 
-function runtimeMetric(m: Metric, o: Overlay, definition: EndUserMetricDefinition | undefined): RuntimeMetric {
+export function runtimeMetric(m: Metric, o: Overlay, definition: EndUserMetricDefinition | undefined): RuntimeMetric {
   const grains = Object.fromEntries(
     (m.query?.dimensions ?? []).flatMap((d) => (d.timeGrain ? [[d.name, d.timeGrain] as const] : [])),
   )

@@ -3,6 +3,7 @@ import { foundation } from './001-foundation.js'
 import { analytics } from './002-analytics.js'
 import { endUserMetrics } from './003-end-user-metrics.js'
 import { layoutsAndViews } from './004-layouts-and-views.js'
+import { emailReports } from './005-email-reports.js'
 
 /** Every migration, in order. Names are permanent: never rename or reorder one that shipped. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '002-analytics': analytics,
   '003-end-user-metrics': endUserMetrics,
   '004-layouts-and-views': layoutsAndViews,
+  '005-email-reports': emailReports,
 }

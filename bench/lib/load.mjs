@@ -21,10 +21,13 @@ async function probe(target) {
  * Scenario against its baseline in the same run: a warm-up of each, then `rounds` rounds of
  * (baseline, scenario), each `seconds` long, 50 connections, 2 wrk threads. The ratio is the
  * median of the per-round ratios, so drift in the machine's speed cancels round by round.
+ * `reference` (optional): a third target in every round (the old bare GET baseline), reported as
+ * `reference` with the scenario's and the baseline's ratios to it; never judged.
  */
-export async function comparePair({ id, baseline, scenario, target, opts, log }) {
+export async function comparePair({ id, baseline, scenario, reference, target, opts, log }) {
   await probe(baseline)
   await probe(scenario)
+  if (reference) await probe(reference)
   // The server's own CPU time per request (µs): what the profile's wall-clock view blurs, since
   // wrk shares the two cores with it.
   const run = async (t, name, seconds) => {
@@ -35,20 +38,24 @@ export async function comparePair({ id, baseline, scenario, target, opts, log })
   if (opts.warmupSeconds > 0) {
     await run(baseline, 'warmup-baseline', opts.warmupSeconds)
     await run(scenario, 'warmup-scenario', opts.warmupSeconds)
+    if (reference) await run(reference, 'warmup-reference', opts.warmupSeconds)
   }
   const rounds = []
   for (let i = 0; i < opts.rounds; i++) {
     const b = await run(baseline, 'baseline', opts.seconds)
     const s = await run(scenario, 'scenario', opts.seconds)
-    rounds.push({ baseline: b, scenario: s, ratio: s.rps / b.rps })
+    const r = reference ? await run(reference, 'reference', opts.seconds) : undefined
+    rounds.push({ baseline: b, scenario: s, reference: r, ratio: s.rps / b.rps })
     log(
-      `  round ${i + 1}: baseline ${b.rps.toFixed(0)} req/s, scenario ${s.rps.toFixed(0)} req/s (${(s.rps / b.rps).toFixed(2)})`,
+      `  round ${i + 1}: baseline ${b.rps.toFixed(0)} req/s, scenario ${s.rps.toFixed(0)} req/s (${(s.rps / b.rps).toFixed(2)})` +
+        (r ? `, reference ${r.rps.toFixed(0)} req/s` : ''),
     )
   }
   const base = summarizeLoads(rounds.map((r) => r.baseline))
   const scen = summarizeLoads(rounds.map((r) => r.scenario))
+  const ref = reference ? summarizeLoads(rounds.map((r) => r.reference)) : undefined
   const ratio = round(median(rounds.map((r) => r.ratio)), 3)
-  const errors = base.errors + scen.errors
+  const errors = base.errors + scen.errors + (ref?.errors ?? 0)
   return {
     kind: 'throughput',
     status: errors > 0 ? 'error' : target === undefined ? 'reference' : ratio >= target ? 'pass' : 'fail',
@@ -57,12 +64,27 @@ export async function comparePair({ id, baseline, scenario, target, opts, log })
     ratio,
     scenario: scen,
     baseline: base,
+    ...(ref
+      ? {
+          reference: {
+            ...ref,
+            scenarioRatio: round(median(rounds.map((r) => r.scenario.rps / r.reference.rps)), 3),
+            baselineRatio: round(median(rounds.map((r) => r.baseline.rps / r.reference.rps)), 3),
+          },
+        }
+      : {}),
     rounds: rounds.map((r) => ({
       baselineRps: round(r.baseline.rps, 0),
       scenarioRps: round(r.scenario.rps, 0),
       ratio: round(r.ratio, 3),
       baselineCpuUsPerRequest: round(r.baseline.cpuUsPerRequest, 1),
       scenarioCpuUsPerRequest: round(r.scenario.cpuUsPerRequest, 1),
+      ...(r.reference
+        ? {
+            referenceRps: round(r.reference.rps, 0),
+            referenceCpuUsPerRequest: round(r.reference.cpuUsPerRequest, 1),
+          }
+        : {}),
     })),
   }
 }

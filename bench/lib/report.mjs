@@ -4,13 +4,28 @@ const fmt = (n, digits = 0) =>
   n === null || n === undefined ? '–' : Number(n).toLocaleString('en-US', { maximumFractionDigits: digits })
 
 function load(s) {
-  return `${fmt(s.rps)} req/s · p50 ${fmt(s.p50Ms, 2)} ms · p99 ${fmt(s.p99Ms, 2)} ms`
+  const cpu = s.cpuUsPerRequest === undefined ? '' : ` · ${fmt(s.cpuUsPerRequest, 1)} µs CPU/req`
+  return `${fmt(s.rps)} req/s · p50 ${fmt(s.p50Ms, 2)} ms · p99 ${fmt(s.p99Ms, 2)} ms${cpu}`
 }
+
+const SHORT = { 'guest-token-mint': 'mint', 'query-cache-hit': 'cache hit', 'runtime-query': 'runtime query' }
 
 function cells(r) {
   switch (r.kind) {
     case 'throughput':
       return [load(r.scenario), load(r.baseline), fmt(r.ratio, 2), r.target ? `≥ ${r.target.ratio}` : '–']
+    case 'ratios': {
+      const entries = Object.entries(r.ratios)
+      const get = entries[0]?.[1]
+      return [
+        entries
+          .map(([id, x]) => `${SHORT[id] ?? id} ${fmt(x.scenarioRatio, 2)} (its floor ${fmt(x.floorRatio, 2)})`)
+          .join(' · ') || '–',
+        get ? `bare \`GET /json\`, ${fmt(get.getRps)} req/s · ${fmt(get.getCpuUsPerRequest, 1)} µs CPU/req` : '–',
+        '–',
+        '–',
+      ]
+    }
     case 'query-time':
       return [
         `${fmt(r.scenario.medianMs, 1)} ms median (min ${fmt(r.scenario.minMs, 1)}, n=${r.scenario.reps})`,

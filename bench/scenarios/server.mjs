@@ -13,17 +13,23 @@ import { PG_URL, TENANT_COUNT } from '../lib/warehouse.mjs'
 import { selfServeLoad } from './self-serve.mjs'
 
 export const SERVER_SCENARIOS = {
-  'guest-token-mint': 'Guest-token mint (valid key, full params)',
-  'post-floor': 'Reference: bare Fastify POST of the mint body, schema-validated, no work',
-  'query-cache-miss': 'Metric query, cache miss (PostgreSQL aggregation)',
-  'query-cache-hit': 'Metric query, cache hit',
-  'runtime-query': 'Runtime query with a guest token',
+  'guest-token-mint': 'Guest-token mint (valid key, full params), against its floor',
+  'post-floor': "Reference: the mint's floor (bare Fastify POST of the mint body, schema-validated) against a bare GET",
+  'query-cache-miss': 'Metric query, cache miss (PostgreSQL aggregation, a distinct tenant per request)',
+  'query-cache-hit': 'Metric query, cache hit, against its floor',
+  'runtime-query': 'Runtime query with a guest token, against its floor',
+  'get-reference': 'Reference: the first targets, each scenario against a bare GET /json (same rounds)',
   'groupby-1m-duckdb': '1M-row GROUP BY metric, DuckDB (Parquet via csv datasource)',
   'groupby-1m-postgres': '1M-row GROUP BY metric, PostgreSQL',
   'many-tenants': 'Many tenants: RSS per 1,000 active tenants (token, runtime load, query each)',
   'self-serve-load':
     'Self-serve overlays: runtime load of a tenant with 3 metrics, a layout, 2 views (10,000 such tenants stored)',
 }
+
+/** DESIGN.md §4's targets, as ratios to each scenario's baseline in the same run. */
+const TARGETS = { 'guest-token-mint': 0.8, 'query-cache-miss': 0.8, 'query-cache-hit': 0.8, 'runtime-query': 0.7 }
+/** The scenarios whose floor run alternates with a bare GET /json too (the get-reference row). */
+const FLOORED = ['guest-token-mint', 'query-cache-hit', 'runtime-query']
 
 /** `node dist/main.js` as in production, with its own temp DATA_DIR; --cpu-prof when profiling. */
 async function startStrata(ctx, label, env) {
@@ -60,6 +66,30 @@ async function startStrata(ctx, label, env) {
 const wanted = (ctx, ids) => ids.some((id) => ctx.wants(id))
 
 /**
+ * A floor (DESIGN.md §4): the bare server's route for this request shape answers what our route
+ * answered once, so that both sides serialise and send an answer of the same size.
+ */
+async function setFloorAnswer(bare, shape, answer) {
+  await api(bare.url, 'PUT', `/floor/answer/${shape}`, { body: answer })
+}
+
+/**
+ * The scenario against its floor, with the bare GET /json as a third load in every round (the
+ * first targets' baseline, kept for the get-reference row).
+ */
+async function againstFloor(ctx, id, { floor, scenario, bareJson }) {
+  return comparePair({
+    id,
+    baseline: floor,
+    scenario,
+    reference: bareJson,
+    target: TARGETS[id],
+    opts: ctx.opts,
+    log: ctx.log,
+  })
+}
+
+/**
  * The scenarios that need a running Strata: throughput pairs (wrk) and the 1M-row query times.
  * Server "nocache" runs with RESULT_CACHE_TTL_MS=0, server "cache" with the default TTL.
  */
@@ -78,51 +108,32 @@ export async function serverScenarios(ctx, record) {
     env: { BENCH_PG_URL: PG_URL, BENCH_SQL: JSON.stringify({ ...sqlSmall, clientId: 't1' }), POOL_MAX: '10' },
   })
   const bareJson = { url: `${bare.url}/json`, pid: bare.pid }
+  // the floored scenarios' results, for the get-reference row
+  const floored = {}
+  const wantsFloored = (id) => ctx.wants(id) || ctx.wants('get-reference')
   try {
-    if (ctx.wants('post-floor')) {
-      // Not a target: how far below the GET baseline the framework alone puts a POST of this size.
-      log('reference: bare POST of the mint body')
-      record(
-        'post-floor',
-        await comparePair({
-          id: 'post-floor',
-          baseline: bareJson,
-          scenario: {
-            url: `${bare.url}/mint-shape`,
-            method: 'POST',
-            body: fullGuestTokenBody('00000000-0000-4000-8000-000000000000'),
-            headers: { authorization: 'Bearer sk_reference' },
-            pid: bare.pid,
-          },
-          opts,
-          log,
-        }),
-      )
-    }
-    if (wanted(ctx, ['guest-token-mint', 'query-cache-miss', 'groupby-1m-duckdb', 'groupby-1m-postgres'])) {
+    if (
+      wanted(ctx, ['guest-token-mint', 'post-floor', 'get-reference', 'query-cache-miss']) ||
+      wanted(ctx, ['groupby-1m-duckdb', 'groupby-1m-postgres'])
+    ) {
       const server = await startStrata(ctx, 'strata-nocache', { RESULT_CACHE_TTL_MS: '0' })
       try {
         const setup = await setupAnalytics(server.url, wh, { lake: true })
         const key = { authorization: `Bearer ${setup.dataAppKey}` }
-        if (ctx.wants('guest-token-mint')) {
-          log('guest-token mint')
-          record(
-            'guest-token-mint',
-            await comparePair({
-              id: 'guest-token-mint',
-              baseline: bareJson,
-              scenario: {
-                url: `${server.url}/api/v2/guest-token/create`,
-                method: 'POST',
-                body: fullGuestTokenBody(setup.embeds.pg),
-                headers: key,
-                pid: server.pid,
-              },
-              target: 0.5,
-              opts,
-              log,
-            }),
-          )
+        if (wantsFloored('guest-token-mint') || ctx.wants('post-floor')) {
+          log('guest-token mint, against its floor (and a bare GET)')
+          const body = fullGuestTokenBody(setup.embeds.pg)
+          const path = '/api/v2/guest-token/create'
+          await setFloorAnswer(bare, 'mint', await api(server.url, 'POST', path, { token: setup.dataAppKey, body }))
+          const result = await againstFloor(ctx, 'guest-token-mint', {
+            floor: { url: `${bare.url}/floor/mint`, method: 'POST', body, headers: key, pid: bare.pid },
+            scenario: { url: `${server.url}${path}`, method: 'POST', body, headers: key, pid: server.pid },
+            bareJson,
+          })
+          floored['guest-token-mint'] = result
+          if (ctx.wants('guest-token-mint')) record('guest-token-mint', result)
+          // Not a target: how far below the GET the framework alone puts a POST of this body.
+          if (ctx.wants('post-floor')) record('post-floor', floorAgainstGet(result))
         }
         if (ctx.wants('query-cache-miss')) {
           log('metric query, cache miss')
@@ -143,7 +154,7 @@ export async function serverScenarios(ctx, record) {
                 headers: key,
                 pid: server.pid,
               },
-              target: 0.8,
+              target: TARGETS['query-cache-miss'],
               opts,
               log,
             }),
@@ -160,54 +171,47 @@ export async function serverScenarios(ctx, record) {
       }
     }
 
-    if (wanted(ctx, ['query-cache-hit', 'runtime-query', 'many-tenants', 'self-serve-load'])) {
+    if (wanted(ctx, ['query-cache-hit', 'runtime-query', 'get-reference', 'many-tenants', 'self-serve-load'])) {
       const server = await startStrata(ctx, 'strata-cache', {})
       try {
         const setup = await setupAnalytics(server.url, wh)
         const key = { authorization: `Bearer ${setup.dataAppKey}` }
-        if (ctx.wants('query-cache-hit')) {
-          log('metric query, cache hit')
-          record(
-            'query-cache-hit',
-            await comparePair({
-              id: 'query-cache-hit',
-              baseline: bareJson,
-              scenario: {
-                url: `${server.url}/api/v2/data-app/query`,
-                method: 'POST',
-                body: { embedId: setup.embeds.pg, metricId: 'by_region', clientId: 't1' },
-                headers: key,
-                pid: server.pid,
-              },
-              target: 0.5,
-              opts,
-              log,
-            }),
-          )
+        if (wantsFloored('query-cache-hit')) {
+          log('metric query, cache hit, against its floor (and a bare GET)')
+          const body = { embedId: setup.embeds.pg, metricId: 'by_region', clientId: 't1' }
+          const path = '/api/v2/data-app/query'
+          await setFloorAnswer(bare, 'query', await api(server.url, 'POST', path, { token: setup.dataAppKey, body }))
+          const result = await againstFloor(ctx, 'query-cache-hit', {
+            floor: { url: `${bare.url}/floor/query`, method: 'POST', body, headers: key, pid: bare.pid },
+            scenario: { url: `${server.url}${path}`, method: 'POST', body, headers: key, pid: server.pid },
+            bareJson,
+          })
+          floored['query-cache-hit'] = result
+          if (ctx.wants('query-cache-hit')) record('query-cache-hit', result)
         }
-        if (ctx.wants('runtime-query')) {
-          log('runtime query with a guest token')
+        if (wantsFloored('runtime-query')) {
+          log('runtime query with a guest token, against its floor (and a bare GET)')
           const { token } = await api(server.url, 'POST', '/api/v2/guest-token/create', {
             token: setup.dataAppKey,
             body: runtimeGuestTokenBody(setup.embeds.pg),
           })
-          record(
-            'runtime-query',
-            await comparePair({
-              id: 'runtime-query',
-              baseline: bareJson,
-              scenario: {
-                url: `${server.url}/api/v2/embed/runtime/${setup.embeds.pg}/query`,
-                method: 'POST',
-                body: { metricId: 'by_region' },
-                headers: { authorization: `Bearer ${token}` },
-                pid: server.pid,
-              },
-              target: 0.4,
-              opts,
-              log,
-            }),
-          )
+          const body = { metricId: 'by_region' }
+          const path = `/api/v2/embed/runtime/${setup.embeds.pg}/query`
+          const headers = { authorization: `Bearer ${token}` }
+          await setFloorAnswer(bare, 'runtime', await api(server.url, 'POST', path, { token, body }))
+          const result = await againstFloor(ctx, 'runtime-query', {
+            floor: {
+              url: `${bare.url}/floor/runtime/${setup.embeds.pg}`,
+              method: 'POST',
+              body,
+              headers,
+              pid: bare.pid,
+            },
+            scenario: { url: `${server.url}${path}`, method: 'POST', body, headers, pid: server.pid },
+            bareJson,
+          })
+          floored['runtime-query'] = result
+          if (ctx.wants('runtime-query')) record('runtime-query', result)
         }
         if (ctx.wants('many-tenants')) {
           log('many tenants')
@@ -221,8 +225,49 @@ export async function serverScenarios(ctx, record) {
         await server.stop()
       }
     }
+    if (ctx.wants('get-reference')) record('get-reference', getReference(floored))
   } finally {
     await bare.stop()
+  }
+}
+
+/** The post-floor row from the mint's rounds: its floor against the bare GET, round by round. */
+function floorAgainstGet(mint) {
+  const errors = mint.baseline.errors + (mint.reference?.errors ?? 0)
+  return {
+    kind: 'throughput',
+    status: errors > 0 ? 'error' : 'reference',
+    ...(errors > 0 ? { note: `${errors} failed requests (non-2xx or socket errors): numbers not comparable` } : {}),
+    ratio: mint.reference.baselineRatio,
+    scenario: mint.baseline,
+    baseline: mint.reference,
+  }
+}
+
+/**
+ * The first targets' ratios (each scenario against the bare GET /json, alternating in the same
+ * rounds as its floor), with the floor's own ratio to that GET: no target, a bridge to the
+ * earlier tables.
+ */
+function getReference(floored) {
+  const ratios = {}
+  let errors = 0
+  for (const id of FLOORED) {
+    const r = floored[id]
+    if (!r?.reference) continue
+    errors += r.reference.errors
+    ratios[id] = {
+      scenarioRatio: r.reference.scenarioRatio,
+      floorRatio: r.reference.baselineRatio,
+      getRps: r.reference.rps,
+      getCpuUsPerRequest: r.reference.cpuUsPerRequest,
+    }
+  }
+  return {
+    kind: 'ratios',
+    status: errors > 0 ? 'error' : 'reference',
+    ...(errors > 0 ? { note: `${errors} failed requests on the bare GET` } : {}),
+    ratios,
   }
 }
 

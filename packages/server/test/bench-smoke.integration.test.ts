@@ -19,6 +19,7 @@ const SCENARIOS = [
   'query-cache-miss',
   'query-cache-hit',
   'runtime-query',
+  'get-reference',
   'groupby-1m-duckdb',
   'groupby-1m-postgres',
   'many-tenants',

@@ -54,4 +54,8 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
     'The datasource needs what its server cannot do (e.g. a ClickHouse server too old for query parameters).',
   QUERY_TIMEOUT: 'The query ran longer than QUERY_TIMEOUT_MS and was cancelled, on the database side too.',
   QUERY_ERROR: "The warehouse rejected or failed the query; the message is the engine's own.",
+  AI_NOT_CONFIGURED:
+    "No AI provider serves this workspace: LLM_PROVIDERS is unset, or names no provider the workspace's llmName picks.",
+  AI_PROVIDER_ERROR:
+    'The AI provider failed: it did not answer within LLM_TIMEOUT_MS, answered an error status, or its answer was not a valid metric even after one retry.',
 }

@@ -8,6 +8,8 @@ import { type Keyring, loadKeyring } from '../security/keyring.js'
 import { openStore, type Store } from '../store/store.js'
 import { AdminAccounts } from './admin/admin-accounts.js'
 import { ServiceTokens } from './admin/service-tokens.js'
+import { AiPilot } from './ai/ai-pilot.js'
+import { LlmClient } from './ai/client.js'
 import { Dashboards } from './dashboards/dashboards.js'
 import { withSchemaHint } from './dashboards/schema-hint.js'
 import { DataApps } from './data-apps/data-apps.js'
@@ -51,6 +53,7 @@ export interface Services {
   readonly views: Views
   readonly selfServeMetrics: SelfServeMetrics
   readonly endUserMetrics: EndUserMetricStore
+  readonly aiPilot: AiPilot
   close(): Promise<void>
 }
 
@@ -107,7 +110,17 @@ export async function createServices(config: Config): Promise<Services> {
       revalidateEndUserMetrics(endUserMetrics, dashboardRowId, document, await sources.resolve(workspace)),
   )
   const embeds = new Embeds(store, workspaces, dashboards, datamarts, bus, endUserMetrics)
-  const runtime = new Runtime(embeds, dashboards, metricQueries, store, endUserMetrics, workspaces, sources)
+  const runtime = new Runtime(
+    embeds,
+    dashboards,
+    metricQueries,
+    store,
+    endUserMetrics,
+    workspaces,
+    sources,
+    config.llmProviders,
+  )
+  const selfServeMetrics = new SelfServeMetrics(runtime, endUserMetrics, workspaces, sources)
   const dataApps = new DataApps(store, bus)
   const guestTokens = new GuestTokens(
     store,
@@ -136,8 +149,15 @@ export async function createServices(config: Config): Promise<Services> {
     runtime,
     layouts: new Layouts(store, runtime),
     views: new Views(store, runtime),
-    selfServeMetrics: new SelfServeMetrics(runtime, endUserMetrics, workspaces, sources),
+    selfServeMetrics,
     endUserMetrics,
+    aiPilot: new AiPilot(
+      runtime,
+      selfServeMetrics,
+      workspaces,
+      config.llmProviders,
+      new LlmClient(config.llmTimeoutMs),
+    ),
     async close() {
       guestTokens.close()
       bus.close()

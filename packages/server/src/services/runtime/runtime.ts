@@ -8,10 +8,12 @@ import type {
 } from '@strata/contract/runtime'
 import type { EndUserMetricDefinition } from '@strata/contract/self-serve'
 import type { GuestClaims } from '../../auth/principal.js'
+import type { LlmProvider } from '../../config.js'
 import { ApiError, badRequest } from '../../errors.js'
 import type { Metric } from '../../query/document.js'
 import { filterKey } from '../../query/filters.js'
 import type { Store } from '../../store/store.js'
+import { aiAvailability } from '../ai/availability.js'
 import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
 import type { Embed, Embeds } from '../embeds/embeds.js'
 import type { MetricQueries, MetricRequest, MetricResult } from '../query/metric-queries.js'
@@ -79,6 +81,8 @@ export class Runtime {
     private readonly tenantMetrics: EndUserMetricStore,
     private readonly workspaces: Workspaces,
     private readonly sources: Sources,
+    /** LLM_PROVIDERS: the load tells which AI pilot routes work (services/ai/availability.ts). */
+    private readonly llmProviders: Readonly<Record<string, LlmProvider>> = {},
   ) {}
 
   async load(claims: GuestClaims, id: string): Promise<RuntimeEmbed> {
@@ -96,11 +100,12 @@ export class Runtime {
     const shown = visibleMetrics(claims, embed, dashboard)
     const metricIds = shown.map((m) => m.metricId)
     // what end users saved lives on dashboard embeds (a metric embed shows one card, no filters)
-    const [definitions, state] = await Promise.all([
+    const [definitions, state, workspace] = await Promise.all([
       permissions.metricUpdate ? this.definitions(claims, opened, shown) : undefined,
       embed.embedType === 'dashboard'
         ? readEndUserState(this.store.db, endUserKey(claims, embed), permissions.dashboardViews)
         : { saved: {}, views: [] },
+      this.workspaces.get(opened.company.workspaceId),
     ])
     const { layout, customLayout } = resolveLayout(state.saved, dashboard.document.layout ?? [], metricIds)
     return {
@@ -119,6 +124,7 @@ export class Runtime {
       archivedMetrics: opened.overlay.archived,
       views: state.views.map((row) => runtimeView(row, dashboard.document.filters ?? [], hidden, metricIds)),
       permissions,
+      ai: aiAvailability(permissions, workspace.ai, this.llmProviders),
       timezone: claims.params.timezone ?? 'UTC',
     }
   }

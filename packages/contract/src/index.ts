@@ -3,6 +3,7 @@
  * with their `Static` types. The web component imports types only (`import type`) and the
  * TypeBox-free `@strata/contract/date-presets`, so its bundle never carries TypeBox.
  */
+export * from './ai.js'
 export * from './date-presets.js'
 export * from './document.js'
 export * from './runtime.js'

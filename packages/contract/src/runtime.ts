@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox'
+import { AiAvailabilitySchema } from './ai.js'
 import { type Chart, ChartSchema, DashboardFilterSchema, LayoutItemSchema, MetricFormatsSchema } from './document.js'
 import { EndUserMetricDefinition, RuntimeView } from './self-serve.js'
 
@@ -106,6 +107,7 @@ export const RuntimeEmbedSchema = Type.Object({
     Type.Array(RuntimeView, { description: "The token's saved views ([] without the views permission)" }),
   ),
   permissions: EffectivePermissionsSchema,
+  ai: AiAvailabilitySchema,
   timezone: Type.String(),
 })
 

@@ -21,6 +21,8 @@ describe('parseConfig', () => {
       cacheDir: '/srv/strata/.data/cache',
       s3CacheMaxBytes: 512 * 1024 * 1024,
       email: undefined,
+      llmProviders: {},
+      llmTimeoutMs: 30_000,
     })
     expect(config.rateLimits).toEqual({
       global: { max: 500, windowMs: 120_000 },
@@ -117,5 +119,46 @@ describe('parseConfig', () => {
   ])('rejects %j with a clear message', (env, message) => {
     expect(() => parseConfig(env)).toThrow(ConfigError)
     expect(() => parseConfig(env)).toThrow(message)
+  })
+
+  it('reads LLM_PROVIDERS and LLM_TIMEOUT_MS', () => {
+    const config = parseConfig({
+      LLM_PROVIDERS: JSON.stringify({
+        openai: { baseUrl: 'https://api.openai.com/v1/', apiKey: 'sk-1', model: 'gpt-4o-mini' },
+        local: { baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'ollama', model: 'llama3.1' },
+      }),
+      LLM_TIMEOUT_MS: '5000',
+    })
+    expect(config.llmProviders).toEqual({
+      openai: { baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-1', model: 'gpt-4o-mini' },
+      local: { baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'ollama', model: 'llama3.1' },
+    })
+    expect(config.llmTimeoutMs).toBe(5000)
+  })
+
+  it('refuses a malformed LLM_PROVIDERS, naming the provider and field but never a value', () => {
+    const secret = 'sk-very-secret-value'
+    const fails = (value: unknown, message: RegExp) => {
+      const run = () => parseConfig({ LLM_PROVIDERS: typeof value === 'string' ? value : JSON.stringify(value) })
+      expect(run).toThrow(ConfigError)
+      expect(run).toThrow(message)
+      try {
+        run()
+      } catch (err) {
+        expect((err as Error).message).not.toContain(secret)
+      }
+    }
+    fails(`{"a": {"apiKey": "${secret}"`, /LLM_PROVIDERS must be a JSON object/)
+    fails([{ baseUrl: 'http://x', apiKey: secret, model: 'm' }], /LLM_PROVIDERS must be a JSON object/)
+    fails({ a: 'http://x' }, /LLM_PROVIDERS\["a"\] must be an object/)
+    fails({ a: { baseUrl: 'http://x', apiKey: secret } }, /LLM_PROVIDERS\["a"\]\.model must be a non-empty string/)
+    fails({ a: { baseUrl: 'http://x', model: 'm' } }, /LLM_PROVIDERS\["a"\]\.apiKey must be a non-empty string/)
+    fails(
+      { a: { baseUrl: secret, apiKey: secret, model: 'm' } },
+      /LLM_PROVIDERS\["a"\]\.baseUrl must be an http\(s\) URL/,
+    )
+    fails({ a: { baseUrl: 'ftp://x', apiKey: secret, model: 'm' } }, /baseUrl must be an http\(s\) URL/)
+    fails({ a: { baseUrl: 'http://x', apiKey: secret, model: 'm', key2: secret } }, /unknown fields: key2/)
+    expect(() => parseConfig({ LLM_TIMEOUT_MS: '10' })).toThrow(/LLM_TIMEOUT_MS must be between 100 and 600000/)
   })
 })

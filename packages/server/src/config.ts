@@ -72,6 +72,18 @@ export interface Config {
   readonly cacheDir: string
   /** Total bytes of data files one awss3 datasource may cache. */
   readonly s3CacheMaxBytes: number
+  /** OpenAI-compatible chat-completion endpoints of the AI pilot, by llmName (DESIGN.md §2.10). */
+  readonly llmProviders: Readonly<Record<string, LlmProvider>>
+  /** One provider call (one attempt) is abandoned after this long: 502 AI_PROVIDER_ERROR. */
+  readonly llmTimeoutMs: number
+}
+
+/** One entry of LLM_PROVIDERS. `apiKey` is a secret: never logged, never answered. */
+export interface LlmProvider {
+  /** The API root the SDK posts `/chat/completions` under, e.g. https://api.openai.com/v1. */
+  readonly baseUrl: string
+  readonly apiKey: string
+  readonly model: string
 }
 
 export class ConfigError extends Error {
@@ -187,6 +199,53 @@ function trustProxy(env: Env): Subnet[] {
   })
 }
 
+/**
+ * LLM_PROVIDERS: a JSON object `{ "<llmName>": { baseUrl, apiKey, model } }`. Errors name the
+ * provider and the field, never a value (an apiKey must not reach a log through a message).
+ */
+function llmProviders(env: Env): Record<string, LlmProvider> {
+  const raw = text(env, 'LLM_PROVIDERS')
+  if (raw === undefined) return {}
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(raw)
+  } catch {
+    throw new ConfigError('LLM_PROVIDERS must be a JSON object { "<llmName>": { "baseUrl", "apiKey", "model" } }')
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ConfigError('LLM_PROVIDERS must be a JSON object { "<llmName>": { "baseUrl", "apiKey", "model" } }')
+  }
+  const out: Record<string, LlmProvider> = {}
+  for (const [name, entry] of Object.entries(parsed)) {
+    const where = `LLM_PROVIDERS["${name.slice(0, 60)}"]`
+    if (name.trim() === '' || name.length > 200)
+      throw new ConfigError('LLM_PROVIDERS: a name is empty or longer than 200')
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+      throw new ConfigError(`${where} must be an object { "baseUrl", "apiKey", "model" }`)
+    }
+    const fields = entry as Record<string, unknown>
+    const extra = Object.keys(fields).filter((k) => !['baseUrl', 'apiKey', 'model'].includes(k))
+    if (extra.length > 0) throw new ConfigError(`${where} has unknown fields: ${extra.join(', ').slice(0, 100)}`)
+    const field = (key: 'baseUrl' | 'apiKey' | 'model'): string => {
+      const value = fields[key]
+      if (typeof value !== 'string' || value.trim() === '')
+        throw new ConfigError(`${where}.${key} must be a non-empty string`)
+      return value.trim()
+    }
+    const baseUrl = field('baseUrl')
+    let protocol: string
+    try {
+      protocol = new URL(baseUrl).protocol
+    } catch {
+      throw new ConfigError(`${where}.baseUrl must be an http(s) URL`)
+    }
+    if (protocol !== 'http:' && protocol !== 'https:') throw new ConfigError(`${where}.baseUrl must be an http(s) URL`)
+    // a local server that takes no key (Ollama, vLLM) accepts any: the SDK sends one either way
+    out[name] = { baseUrl: baseUrl.replace(/\/+$/, ''), apiKey: field('apiKey'), model: field('model') }
+  }
+  return out
+}
+
 /** Whether a bind address only accepts connections from this machine (127.0.0.0/8, ::1, localhost). */
 export function isLoopback(host: string): boolean {
   const h = host
@@ -257,5 +316,7 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     fileUploadLimit: integer(env, 'FILE_UPLOAD_LIMIT', 100 * 1024 * 1024, 1024, 1024 ** 4),
     cacheDir: join(dataDir, 'cache'),
     s3CacheMaxBytes: integer(env, 'S3_CACHE_MAX_BYTES', 512 * 1024 * 1024, 1024, 1024 ** 4),
+    llmProviders: llmProviders(env),
+    llmTimeoutMs: integer(env, 'LLM_TIMEOUT_MS', 30_000, 100, 600_000),
   }
 }

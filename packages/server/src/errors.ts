@@ -51,6 +51,9 @@ export const ERROR_CODES = [
   'DATASOURCE_NOT_SUPPORTED',
   'QUERY_TIMEOUT',
   'QUERY_ERROR',
+  // DESIGN.md §2.10 (AI pilot)
+  'AI_NOT_CONFIGURED',
+  'AI_PROVIDER_ERROR',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

@@ -58,4 +58,8 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   EMAIL_REPORT_FORMAT_UNAVAILABLE: 'This server cannot render the report format (png or pdf); csv always works.',
   EMAIL_SEND_FAILED:
     'The SMTP server refused the report or could not be reached; the report keeps its schedule and shows the error in its status.',
+  AI_NOT_CONFIGURED:
+    "No AI provider serves this workspace: LLM_PROVIDERS is unset, or names no provider the workspace's llmName picks.",
+  AI_PROVIDER_ERROR:
+    'The AI provider failed: it did not answer within LLM_TIMEOUT_MS, answered an error status, or its answer was not a valid metric even after one retry.',
 }

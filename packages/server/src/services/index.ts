@@ -9,6 +9,8 @@ import { type Keyring, loadKeyring } from '../security/keyring.js'
 import { openStore, type Store } from '../store/store.js'
 import { AdminAccounts } from './admin/admin-accounts.js'
 import { ServiceTokens } from './admin/service-tokens.js'
+import { AiPilot } from './ai/ai-pilot.js'
+import { LlmClient } from './ai/client.js'
 import { Dashboards } from './dashboards/dashboards.js'
 import { withSchemaHint } from './dashboards/schema-hint.js'
 import { DataApps } from './data-apps/data-apps.js'
@@ -61,6 +63,7 @@ export interface Services {
   readonly reports: Reports
   /** Sends due reports; started when the app is ready, only with SMTP configured. */
   readonly reportScheduler: ReportScheduler | undefined
+  readonly aiPilot: AiPilot
   close(): Promise<void>
 }
 
@@ -124,7 +127,9 @@ export async function createServices(config: Config): Promise<Services> {
     new TenantStates(store, endUserMetrics, bus),
     workspaces,
     sources,
+    config.llmProviders,
   )
+  const selfServeMetrics = new SelfServeMetrics(runtime, endUserMetrics, workspaces, sources)
   const dataApps = new DataApps(store, bus)
   const guestTokens = new GuestTokens(
     store,
@@ -175,11 +180,18 @@ export async function createServices(config: Config): Promise<Services> {
     runtime,
     layouts: new Layouts(store, runtime, bus),
     views: new Views(store, runtime, bus),
-    selfServeMetrics: new SelfServeMetrics(runtime, endUserMetrics, workspaces, sources),
+    selfServeMetrics,
     endUserMetrics,
     rateLimitStore,
     reports,
     reportScheduler,
+    aiPilot: new AiPilot(
+      runtime,
+      selfServeMetrics,
+      workspaces,
+      config.llmProviders,
+      new LlmClient(config.llmTimeoutMs),
+    ),
     async close() {
       // a send in flight finishes before the store closes
       await reportScheduler?.stop()

@@ -63,6 +63,9 @@ export function sendError(err: unknown, request: FastifyRequest, reply: FastifyR
   const apiError = toApiError(err)
   if (apiError.code === 'INTERNAL_SERVER_ERROR') request.log.error({ err }, 'request failed')
   else if (apiError.status === 503 && apiError.cause) request.log.warn({ err }, 'metadata store unavailable')
+  // an upstream (the AI provider) failed: its message names it and at most a status, never a key
+  else if (apiError.status === 502)
+    request.log.warn({ code: apiError.code, message: apiError.message }, 'upstream failed')
   const body: { code: string; message: string; details?: Record<string, unknown> } = {
     code: apiError.code,
     message: apiError.message,

@@ -5,6 +5,7 @@ import { notFound } from '../../plugins/app/error-handler.js'
 import { documentedAs } from '../../schemas/openapi.js'
 import { fieldsError } from '../../validation/fields.js'
 import { sendResult } from '../metric-result.js'
+import ai from './ai.js'
 import { corsForGuests } from './cors.js'
 import { EmbedParams, MetricParams } from './params.js'
 import reports from './reports.js'
@@ -36,6 +37,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   requireGuestToken(app)
   const claims = (request: Parameters<typeof principalOf>[0]) => principalOf(request, 'guest').claims
   await app.register(selfServeMetrics)
+  await app.register(ai)
 
   app.get(
     '/:embedId',

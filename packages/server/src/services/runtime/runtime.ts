@@ -8,9 +8,11 @@ import type {
 } from '@strata/contract/runtime'
 import type { EndUserMetricDefinition } from '@strata/contract/self-serve'
 import type { GuestClaims } from '../../auth/principal.js'
+import type { LlmProvider } from '../../config.js'
 import { ApiError, badRequest } from '../../errors.js'
 import type { Metric } from '../../query/document.js'
 import { filterKey } from '../../query/filters.js'
+import { aiAvailability } from '../ai/availability.js'
 import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
 import type { Embed, Embeds } from '../embeds/embeds.js'
 import type { MetricQueries, MetricRequest, MetricResult } from '../query/metric-queries.js'
@@ -79,6 +81,8 @@ export class Runtime {
     private readonly states: TenantStates,
     private readonly workspaces: Workspaces,
     private readonly sources: Sources,
+    /** LLM_PROVIDERS: the load tells which AI pilot routes work (services/ai/availability.ts). */
+    private readonly llmProviders: Readonly<Record<string, LlmProvider>> = {},
   ) {}
 
   async load(claims: GuestClaims, id: string): Promise<RuntimeEmbed> {
@@ -95,7 +99,10 @@ export class Runtime {
       })
     const shown = visibleMetrics(claims, embed, dashboard)
     const metricIds = shown.map((m) => m.metricId)
-    const definitions = permissions.metricUpdate ? await this.definitions(claims, opened, shown) : undefined
+    const [definitions, workspace] = await Promise.all([
+      permissions.metricUpdate ? this.definitions(claims, opened, shown) : undefined,
+      this.workspaces.get(opened.company.workspaceId),
+    ])
     // layouts and views live on dashboard embeds (a metric embed shows one card, no filters)
     const onDashboard = embed.embedType === 'dashboard'
     const views = onDashboard && permissions.dashboardViews ? opened.state.views : []
@@ -120,6 +127,7 @@ export class Runtime {
       archivedMetrics: opened.overlay.archived,
       views: views.map((row) => runtimeView(row, dashboard.document.filters ?? [], hidden, metricIds)),
       permissions,
+      ai: aiAvailability(permissions, workspace.ai, this.llmProviders),
       timezone: claims.params.timezone ?? 'UTC',
     }
   }

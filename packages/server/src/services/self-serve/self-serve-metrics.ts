@@ -160,6 +160,28 @@ export class SelfServeMetrics {
     return { metricId }
   }
 
+  /**
+   * For the AI pilot (services/ai): the visible model of an opened embed, as GET /model answers
+   * it, and a check of a definition exactly as preview and save check it (the visible model,
+   * then a compile with the token's tenancy, RLS and locked filters), answering the canonical
+   * definition or throwing the same 400 they would.
+   */
+  async checker(
+    claims: GuestClaims,
+    opened: Opened,
+  ): Promise<{ model: SelfServeModel; check(metric: EndUserMetricDefinition): Promise<EndUserMetricDefinition> }> {
+    const visible = await this.visible(claims, opened)
+    const metricId = opened.embed.metricId ?? PREVIEW_ID
+    return {
+      model: describeModel(visible),
+      check: async (metric) => {
+        const { definition } = checkDefinition(metric, visible, metricId)
+        await this.compiles(claims, opened, metricId, definition, opened.embed.metricId !== null)
+        return definition
+      },
+    }
+  }
+
   private key(claims: GuestClaims, opened: Opened): TenantKey {
     return { dashboardRowId: opened.company.id, dataAppId: opened.embed.dataAppId, clientId: claims.clientId }
   }

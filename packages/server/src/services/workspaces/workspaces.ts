@@ -19,6 +19,18 @@ export interface Workspace {
   readonly connectionType: ConnectionType
   readonly datasourceId: string | null
   readonly datamartId: string | null
+  /** The AI pilot's settings (DESIGN.md §2.10), as stored with the workspace. */
+  readonly ai: WorkspaceAi
+}
+
+/** A workspace's AI pilot settings: which provider, and which features are on. */
+export interface WorkspaceAi {
+  readonly llmName: string | undefined
+  readonly aiCopilotLlms: readonly string[]
+  readonly isEnableMetricSuggestions: boolean
+  readonly isEnableMetricSummary: boolean
+  readonly summaryType: string | undefined
+  readonly customSummaryPrompt: string | undefined
 }
 
 /** Workspaces: where dashboards live, bound to a datasource, a datamart, or several. */
@@ -200,5 +212,26 @@ function toWorkspace(row: WorkspaceRow): Workspace {
     connectionType: row.connection_type as ConnectionType,
     datasourceId: row.datasource_id,
     datamartId: row.datamart_id,
+    ai: aiOf(row.settings),
+  }
+}
+
+/** The AI settings of a stored settings JSON (written by settingsOf from a validated body). */
+function aiOf(settings: string): WorkspaceAi {
+  let s: Record<string, unknown> = {}
+  try {
+    const parsed: unknown = JSON.parse(settings)
+    if (parsed && typeof parsed === 'object') s = parsed as Record<string, unknown>
+  } catch {
+    // an unreadable settings column reads as no AI settings
+  }
+  const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : undefined)
+  return {
+    llmName: str(s.llmName),
+    aiCopilotLlms: Array.isArray(s.aiCopilotLlms) ? s.aiCopilotLlms.filter((x) => typeof x === 'string') : [],
+    isEnableMetricSuggestions: s.isEnableMetricSuggestions === true,
+    isEnableMetricSummary: s.isEnableMetricSummary === true,
+    summaryType: str(s.summaryType),
+    customSummaryPrompt: str(s.customSummaryPrompt),
   }
 }

@@ -128,6 +128,11 @@ export const builderStyles = css`
     background: transparent;
     text-align: left;
     cursor: grab;
+    /* a finger moving sideways drags the field (field-drag.ts); up or down scrolls the list */
+    touch-action: pan-y;
+    user-select: none;
+    -webkit-user-select: none;
+    -webkit-touch-callout: none;
   }
   .bd-field:hover,
   .bd-field[aria-expanded='true'] {
@@ -204,6 +209,28 @@ export const builderStyles = css`
     background: color-mix(in srgb, var(--_primary) 9%, transparent);
     color: var(--_primary);
     outline: none;
+  }
+
+  /* The field being dragged, at the pointer (field-drag.ts moves it) */
+  .bd-ghost {
+    position: fixed;
+    z-index: 10;
+    left: 0;
+    top: 0;
+    margin: -16px 0 0 12px;
+    max-width: 220px;
+    padding: 5px 10px;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+    border: 1px solid var(--_primary);
+    border-radius: 999px;
+    background: var(--_surface);
+    color: var(--_primary);
+    font-size: 13px;
+    font-weight: 550;
+    box-shadow: 0 8px 16px -6px rgb(16 24 40 / 0.25);
+    pointer-events: none;
   }
 
   /* Query zones */

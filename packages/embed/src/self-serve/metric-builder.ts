@@ -25,7 +25,8 @@ import {
   toDefinition,
   type Visibility,
 } from './builder-state.js'
-import { type FieldTarget, renderFields, renderQuery } from './builder-view.js'
+import { type FieldTarget, ROWS, renderFields, renderQuery } from './builder-view.js'
+import { FieldDrag } from './field-drag.js'
 import { buttonStyles } from './menu.styles.js'
 import { chartIcon, closeIcon } from './metric-icons.js'
 import type { BuilderElement, SelfServeSession } from './session.js'
@@ -67,12 +68,27 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
   @state() private search = ''
   @state() private menu: string | undefined
   @state() private over: FieldTarget | undefined
+  /** The field being dragged, drawn at the pointer. */
+  @state() private ghost: { readonly label: string; readonly x: number; readonly y: number } | undefined
   private opener: HTMLElement | null = null
   private timer: ReturnType<typeof setTimeout> | undefined
   private abort: AbortController | undefined
   private focusNext: string | undefined
   /** The definition (without its name) the preview shows or is running. */
   private previewKey = ''
+  private readonly drag = new FieldDrag({
+    root: () => this.renderRoot as ShadowRoot,
+    setOver: (target) => {
+      if (this.over !== target) this.over = target
+    },
+    setGhost: (ghost) => {
+      this.ghost = ghost
+    },
+    drop: (target, key) => this.addTo(target, key === ROWS ? null : key),
+    closeMenu: () => {
+      this.menu = undefined
+    },
+  })
 
   override connectedCallback(): void {
     super.connectedCallback()
@@ -119,6 +135,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
 
   private close(): void {
     if (!this.open) return
+    this.drag.cancel()
     this.open = false
     this.menu = undefined
     clearTimeout(this.timer)
@@ -235,6 +252,10 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
     if (e.key !== 'Escape') return
     e.preventDefault()
     e.stopPropagation()
+    if (this.drag.dragging) {
+      this.drag.cancel()
+      return
+    }
     if (this.menu !== undefined) {
       const id = `bd-field-${this.menu}`
       this.menu = undefined
@@ -265,7 +286,14 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
                   ${closeIcon}
                 </button>
               </header>
-              ${this.modelError ? this.renderModelError(this.modelError) : this.renderBody()} ${this.renderFoot()}`
+              ${this.modelError ? this.renderModelError(this.modelError) : this.renderBody()} ${this.renderFoot()}
+              ${
+                this.ghost
+                  ? html`<div class="bd-ghost" aria-hidden="true" style="translate:${this.ghost.x}px ${this.ghost.y}px">
+                      ${this.ghost.label}
+                    </div>`
+                  : nothing
+              }`
           : nothing
       }
     </dialog>`
@@ -305,9 +333,9 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
         this.addTo(target, column)
         if (from !== undefined) this.focusNext = `bd-field-${from}`
       },
-      setOver: (target: FieldTarget | undefined) => {
-        this.over = target
-      },
+      press: (e: PointerEvent, key: string, label: string, targets: readonly FieldTarget[]) =>
+        this.drag.down(e, key, label, targets),
+      endsDrag: () => this.drag.consumeClick(),
       update: (next: BuilderState) => this.update_(next),
       focus: (id: string) => {
         this.focusNext = id

@@ -16,6 +16,7 @@ import {
   type BuilderState,
   CHART_LABELS,
   chartOf,
+  choicesOf,
   emptyState,
   fromDefinition,
   type Problem,
@@ -26,12 +27,23 @@ import {
   type Visibility,
 } from './builder-state.js'
 import { type FieldTarget, ROWS, renderFields, renderQuery } from './builder-view.js'
-import { FieldDrag } from './field-drag.js'
+import type { ConfirmRequest } from './card-actions.js'
 import { buttonStyles } from './menu.styles.js'
+import { FieldDrag } from './field-drag.js'
 import { chartIcon, closeIcon } from './metric-icons.js'
 import type { BuilderElement, SelfServeSession } from './session.js'
 
 const PREVIEW_DEBOUNCE_MS = 350
+
+/** Asked when the builder is closed with changes not saved (Enter discards, Escape keeps editing). */
+const DISCARD: ConfirmRequest = {
+  title: 'Discard changes?',
+  message: 'What you changed in this metric has not been saved and will be lost.',
+  confirm: 'Discard',
+  cancel: 'Keep editing',
+  danger: true,
+  focus: 'confirm',
+}
 
 type Preview =
   | { readonly status: 'idle' }
@@ -76,6 +88,10 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
   private focusNext: string | undefined
   /** The definition (without its name) the preview shows or is running. */
   private previewKey = ''
+  /** The choices when the builder opened (choicesOf): anything else is a change to discard or save. */
+  private baseline = ''
+  /** The discard question is open. */
+  private asking = false
   private readonly drag = new FieldDrag({
     root: () => this.renderRoot as ShadowRoot,
     setOver: (target) => {
@@ -114,6 +130,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
     this.s = metric?.definition ? fromDefinition(metric.definition, this.model) : emptyState()
     const priv = this.session?.host.embed()?.privateMetrics
     if (!metric && priv?.available) this.s = { ...this.s, visibility: priv.byDefault ? 'private' : 'shared' }
+    this.baseline = choicesOf(this.s)
     this.open = true
     this.focusNext = metric ? 'bd-name' : 'bd-table'
     void this.loadModel()
@@ -124,13 +141,34 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
     this.modelError = undefined
     try {
       this.model = await this.session.model()
+      // what the model fills in (the first table, an edited metric's labels) is not a change
+      const clean = !this.changed()
       if (!this.s.table && this.model.tables[0]) this.s = selectTable(this.s, this.model.tables[0].name)
       else if (this.editing?.definition)
         this.s = { ...fromDefinition(this.editing.definition, this.model), ...pick(this.s) }
+      if (clean) this.baseline = choicesOf(this.s)
       this.schedulePreview()
     } catch (e) {
       this.modelError = e instanceof StrataApiError ? e : new StrataApiError('CLIENT_ERROR', 0, String(e))
     }
+  }
+
+  /** Whether the end user changed anything since the builder opened. */
+  private changed(): boolean {
+    return this.open && choicesOf(this.s) !== this.baseline
+  }
+
+  /** The end user closes (Close, Cancel, Escape): with changes, only once they agree to discard them. */
+  private async requestClose(): Promise<void> {
+    if (!this.open || this.asking) return
+    const overlay = this.session?.overlay
+    if (this.changed() && overlay) {
+      this.asking = true
+      const discard = await overlay.confirm(DISCARD)
+      this.asking = false
+      if (!discard) return
+    }
+    this.close()
   }
 
   private close(): void {
@@ -262,7 +300,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
       this.focusNext = id
       return
     }
-    this.close()
+    void this.requestClose()
   }
 
   override render(): TemplateResult {
@@ -272,7 +310,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
       @keydown=${this.onKeydown}
       @cancel=${(e: Event) => {
         e.preventDefault()
-        this.close()
+        void this.requestClose()
       }}
       @close=${() => {
         if (this.open) this.close()
@@ -282,7 +320,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
         this.open
           ? html`<header class="bd-head">
                 <h2 id="bd-title">${title}</h2>
-                <button type="button" class="icon-button" aria-label="Close" title="Close (Esc)" @click=${() => this.close()}>
+                <button type="button" class="icon-button" aria-label="Close" title="Close (Esc)" @click=${() => void this.requestClose()}>
                   ${closeIcon}
                 </button>
               </header>
@@ -454,7 +492,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
       <p class="bd-status ${e || blocking.length ? 'error' : ''}" role="alert">
         ${e ? `Not saved: ${e.message}` : blocking.length ? `Not saved: ${blocking[0]?.message}` : ''}
       </p>
-      <button type="button" class="button" @click=${() => this.close()}>Cancel</button>
+      <button type="button" class="button" @click=${() => void this.requestClose()}>Cancel</button>
       <button
         type="button"
         id="bd-save"

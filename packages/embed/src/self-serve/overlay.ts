@@ -65,7 +65,8 @@ export class StrataSelfServeOverlay extends LitElement implements OverlayElement
     if (!dialog) return
     if (this.request && !dialog.open) {
       dialog.showModal()
-      dialog.querySelector<HTMLElement>(this.request.danger ? '#cancel' : '#ok')?.focus()
+      const focus = this.request.focus ?? (this.request.danger ? 'cancel' : 'confirm')
+      dialog.querySelector<HTMLElement>(focus === 'cancel' ? '#cancel' : '#ok')?.focus()
     } else if (!this.request && dialog.open) dialog.close()
   }
 
@@ -87,7 +88,9 @@ export class StrataSelfServeOverlay extends LitElement implements OverlayElement
             ? html`<h2 id="confirm-title">${r.title}</h2>
               <p id="confirm-message">${r.message}</p>
               <div class="actions">
-                <button type="button" id="cancel" class="button" @click=${() => this.settle(false)}>Cancel</button>
+                <button type="button" id="cancel" class="button" @click=${() => this.settle(false)}>
+                  ${r.cancel ?? 'Cancel'}
+                </button>
                 <button type="button" id="ok" class="button ${r.danger ? 'danger' : 'primary'}" @click=${() => this.settle(true)}>
                   ${r.confirm}
                 </button>

@@ -231,7 +231,7 @@ describe.skipIf(!hasChromium)('the self-serve builder in Chromium', () => {
     await page.close()
   })
 
-  it('works from the keyboard: open, add a field, Escape closes and focus returns', async () => {
+  it('works from the keyboard: open, add a field, Escape (then Enter to discard) closes and focus returns', async () => {
     const { page } = await openDashboard(builderToken)
     await page.locator('#d [part~="new-metric-button"]').focus()
     await page.keyboard.press('Enter')
@@ -244,7 +244,10 @@ describe.skipIf(!hasChromium)('the self-serve builder in Chromium', () => {
     await page.keyboard.press('Enter') // "Add as dimension"
     await expect.poll(() => page.locator('#d [data-zone="dimensions"] .bd-item').count()).toBe(1)
     await expect.poll(() => page.evaluate(deepActiveId)).toBe('bd-field-quantity')
+    // a field was added: Escape asks first (focus on Discard), Enter discards and closes
     await page.keyboard.press('Escape')
+    await expect.poll(() => page.evaluate(deepActiveId)).toBe('ok')
+    await page.keyboard.press('Enter')
     await expect.poll(() => page.locator('#d dialog[open]').count()).toBe(0)
     expect(await page.evaluate(deepActivePart)).toContain('new-metric-button')
     await page.close()

@@ -83,7 +83,7 @@ describe.skipIf(!hasChromium)('the builder with touch and pen in Chromium', () =
     expect(await page.locator('#d .bd-ghost').count()).toBe(0)
     await page.locator('#d .bd-preview[data-state="ready"] canvas').waitFor({ timeout: 20_000 })
     await page.close()
-  })
+  }, 120_000)
 
   it('a finger let go outside any zone adds nothing; a tap still opens the field’s menu', async () => {
     const { page, cdp } = await openBuilder()
@@ -97,7 +97,7 @@ describe.skipIf(!hasChromium)('the builder with touch and pen in Chromium', () =
     await page.locator('#d [role="menu"] [data-target="measures"]').tap()
     await expect.poll(() => items(page, 'measures')).toBe(1)
     await page.close()
-  })
+  }, 120_000)
 
   it('a finger moving down the field list scrolls it and adds nothing', async () => {
     const { page, cdp } = await openBuilder({ width: 1280, height: 700 })
@@ -120,7 +120,7 @@ describe.skipIf(!hasChromium)('the builder with touch and pen in Chromium', () =
     expect(await page.locator('#d .bd-ghost').count()).toBe(0)
     for (const zone of ['measures', 'dimensions', 'filters']) expect(await items(page, zone)).toBe(0)
     await page.close()
-  })
+  }, 120_000)
 
   it('a pen drags a field into Filters', async () => {
     const { page, cdp } = await openBuilder()
@@ -128,5 +128,5 @@ describe.skipIf(!hasChromium)('the builder with touch and pen in Chromium', () =
     await expect.poll(() => items(page, 'filters')).toBe(1)
     expect(new Set(await pointerTypes(page))).toEqual(new Set(['pen']))
     await page.close()
-  })
+  }, 120_000)
 })

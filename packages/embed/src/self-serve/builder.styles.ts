@@ -3,36 +3,20 @@ import { css } from 'lit'
 /**
  * The metric builder: a modal dialog over the dashboard with three columns (fields, the
  * query, the preview) that stack under 760px. Colours and radius come from the dashboard's
- * private properties (`--_*`), which the dialog inherits.
+ * private properties (`--_*`), which the dialog inherits; its surface is common.styles.ts's.
  */
 export const builderStyles = css`
-  :host {
-    display: contents;
-  }
   dialog {
     width: min(1240px, calc(100vw - 32px));
     height: min(860px, calc(100dvh - 32px));
     max-width: none;
     max-height: none;
     padding: 0;
-    border: 1px solid var(--_border, #e5e7eb);
-    border-radius: var(--_radius, 10px);
-    background: var(--_surface, #fff);
-    color: var(--_text, #111827);
-    font-family: var(--_font, system-ui, sans-serif);
-    font-size: 14px;
-    line-height: 1.45;
-    box-shadow:
-      0 24px 48px -12px rgb(16 24 40 / 0.28),
-      0 8px 16px -8px rgb(16 24 40 / 0.16);
     overflow: hidden;
   }
   dialog[open] {
     display: flex;
     flex-direction: column;
-  }
-  dialog::backdrop {
-    background: rgb(16 24 40 / 0.42);
   }
   .bd-head {
     display: flex;

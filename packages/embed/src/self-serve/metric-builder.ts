@@ -28,7 +28,7 @@ import {
 } from './builder-state.js'
 import { type FieldTarget, ROWS, renderFields, renderQuery } from './builder-view.js'
 import type { ConfirmRequest } from './card-actions.js'
-import { buttonStyles } from './menu.styles.js'
+import { buttonStyles, dialogStyles } from './common.styles.js'
 import { FieldDrag } from './field-drag.js'
 import { chartIcon, closeIcon } from './metric-icons.js'
 import type { BuilderElement, SelfServeSession } from './session.js'
@@ -64,7 +64,7 @@ interface Drawn {
  * cards' own code, name it and save it. Escape closes it; focus goes back to what opened it.
  */
 export class StrataMetricBuilder extends LitElement implements BuilderElement {
-  static override styles = [...styles, buttonStyles, builderStyles]
+  static override styles = [...styles, buttonStyles, dialogStyles, builderStyles]
 
   @property({ attribute: false }) session: SelfServeSession | undefined
 

@@ -2,7 +2,8 @@ import { html, LitElement, type TemplateResult } from 'lit'
 import { property, state } from 'lit/decorators.js'
 import { styles } from '../styles/index.js'
 import type { ConfirmRequest } from './card-actions.js'
-import { buttonStyles, overlayStyles } from './menu.styles.js'
+import { buttonStyles, dialogStyles } from './common.styles.js'
+import { overlayStyles } from './menu.styles.js'
 import type { OverlayElement, SelfServeSession } from './session.js'
 
 const NOTICE_MS = 5000
@@ -12,7 +13,7 @@ const NOTICE_MS = 5000
  * per dashboard): the metric builder, a confirmation dialog, and a notice of what was done.
  */
 export class StrataSelfServeOverlay extends LitElement implements OverlayElement {
-  static override styles = [...styles, buttonStyles, overlayStyles]
+  static override styles = [...styles, buttonStyles, dialogStyles, overlayStyles]
 
   @property({ attribute: false }) session: SelfServeSession | undefined
   @state() private request: ConfirmRequest | undefined

@@ -37,7 +37,14 @@ export interface BrowserSuite {
    * A page of the server's origin holding one `<strata-dashboard id="d">` on `token` (the
    * element script only: none of the demo's own panels), once it is ready.
    */
-  openDashboard(token: string, options?: BrowserContextOptions & { embedId?: string }): Promise<Page>
+  openDashboard(token: string, options?: DashboardPageOptions): Promise<Page>
+}
+
+export interface DashboardPageOptions extends BrowserContextOptions {
+  /** The embed to show (default: the demo's dashboard). */
+  readonly embedId?: string
+  /** Run on the new page before it loads anything (to listen to its requests, say). */
+  readonly before?: (page: Page) => unknown
 }
 
 /** The demo's dashboard (its embed's dashboardId). */
@@ -120,8 +127,9 @@ export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite
       )
       return page
     },
-    async openDashboard(token, { embedId = DEMO_EMBED, ...context } = {}) {
+    async openDashboard(token, { embedId = DEMO_EMBED, before, ...context } = {}) {
       const page = await suite.browser.newPage({ viewport: { width: 1440, height: 1000 }, locale: 'en-US', ...context })
+      await before?.(page)
       const url = `${suite.server.url}/host-page`
       await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body: HOST_PAGE }))
       await page.goto(url)

@@ -62,7 +62,7 @@ export function renderSidebar(
     items[to]?.focus()
   }
   return html`<nav
-    class="sidebar"
+    class="header-panel sidebar"
     part="sidebar"
     id=${PANEL}
     aria-label="Metrics"

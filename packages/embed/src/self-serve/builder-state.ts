@@ -169,6 +169,12 @@ export function emptyState(table = ''): BuilderState {
   return { table, measures: [], dimensions: [], filters: [], sort: null, limit: '', chart: null, name: '', nextKey: 1 }
 }
 
+/** What the end user has chosen, as a string: equal strings, the same choices (the next item key aside). */
+export function choicesOf(state: BuilderState): string {
+  const { nextKey: _, ...choices } = state
+  return JSON.stringify(choices)
+}
+
 /** Another table: its fields replace the previous table's (they would not resolve against it). */
 export function selectTable(state: BuilderState, table: string): BuilderState {
   if (table === state.table) return state

@@ -40,13 +40,15 @@ export interface BuilderView {
   setTable(table: string): void
   openMenu(field: string | undefined, focus?: string): void
   add(target: FieldTarget, column: string | null): void
-  setOver(target: FieldTarget | undefined): void
+  /** A pointer pressed on a field (it may become a drag: field-drag.ts). */
+  press(e: PointerEvent, key: string, label: string, targets: readonly FieldTarget[]): void
+  /** Whether a click on a field ends a drag (and so opens no menu). */
+  endsDrag(): boolean
   update(next: BuilderState): void
 }
 
-const MIME = 'application/x-strata-field'
 /** The pseudo-field "Number of rows" (a count without a column). */
-const ROWS = '__rows'
+export const ROWS = '__rows'
 const TARGET_LABELS: Record<FieldTarget, string> = { measures: 'Measure', dimensions: 'Dimension', filters: 'Filter' }
 const KIND_BADGES: Record<FieldKind, string> = { number: '#', time: 'Date', boolean: 'Y/N', text: 'Aa' }
 const GRAIN_LABELS: Record<TimeGrain, string> = {
@@ -135,24 +137,21 @@ function renderField(v: BuilderView, key: string, label: string, column: ModelCo
       type="button"
       class="bd-field"
       id=${fieldId(key)}
-      draggable="true"
       aria-haspopup="menu"
       aria-expanded=${open ? 'true' : 'false'}
       data-field=${key}
-      @click=${() => (open ? v.openMenu(undefined) : v.openMenu(key, menuItemId(key, 0)))}
+      @pointerdown=${(e: PointerEvent) => v.press(e, key, label, targets)}
+      @click=${() => {
+        if (v.endsDrag()) return
+        if (open) v.openMenu(undefined)
+        else v.openMenu(key, menuItemId(key, 0))
+      }}
       @keydown=${(e: KeyboardEvent) => {
         if (e.key === 'ArrowDown' && !open) {
           e.preventDefault()
           v.openMenu(key, menuItemId(key, 0))
         }
       }}
-      @dragstart=${(e: DragEvent) => {
-        v.openMenu(undefined)
-        e.dataTransfer?.setData(MIME, key)
-        e.dataTransfer?.setData('text/plain', label)
-        if (e.dataTransfer) e.dataTransfer.effectAllowed = 'copy'
-      }}
-      @dragend=${() => v.setOver(undefined)}
     >
       <span class="bd-type ${kind}" aria-hidden="true">${column ? KIND_BADGES[kind] : '#'}</span>
       <span class="bd-field-name">${label}</span>
@@ -188,35 +187,10 @@ function zone(
   body: TemplateResult,
   empty: boolean,
 ): TemplateResult {
-  const accepts = (e: DragEvent) => e.dataTransfer?.types.includes(MIME) === true
   return html`<section
     class="bd-zone ${v.over === target ? 'over' : ''}"
     data-zone=${target}
     aria-labelledby="bd-zone-${target}"
-    @dragenter=${(e: DragEvent) => {
-      if (accepts(e)) {
-        e.preventDefault()
-        v.setOver(target)
-      }
-    }}
-    @dragover=${(e: DragEvent) => {
-      if (!accepts(e)) return
-      e.preventDefault()
-      if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy'
-      if (v.over !== target) v.setOver(target)
-    }}
-    @dragleave=${(e: DragEvent) => {
-      const to = e.relatedTarget as Node | null
-      if (!to || !(e.currentTarget as HTMLElement).contains(to)) v.setOver(undefined)
-    }}
-    @drop=${(e: DragEvent) => {
-      const key = e.dataTransfer?.getData(MIME)
-      v.setOver(undefined)
-      if (!key) return
-      e.preventDefault()
-      if (key === ROWS && target !== 'measures') return
-      v.add(target, key === ROWS ? null : key)
-    }}
   >
     <h3 class="bd-section-title" id="bd-zone-${target}">${title}</h3>
     ${empty ? html`<p class="bd-empty-zone">${ZONE_HINTS[target]}</p>` : body}

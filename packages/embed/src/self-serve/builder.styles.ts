@@ -3,36 +3,20 @@ import { css } from 'lit'
 /**
  * The metric builder: a modal dialog over the dashboard with three columns (fields, the
  * query, the preview) that stack under 760px. Colours and radius come from the dashboard's
- * private properties (`--_*`), which the dialog inherits.
+ * private properties (`--_*`), which the dialog inherits; its surface is common.styles.ts's.
  */
 export const builderStyles = css`
-  :host {
-    display: contents;
-  }
   dialog {
     width: min(1240px, calc(100vw - 32px));
     height: min(860px, calc(100dvh - 32px));
     max-width: none;
     max-height: none;
     padding: 0;
-    border: 1px solid var(--_border, #e5e7eb);
-    border-radius: var(--_radius, 10px);
-    background: var(--_surface, #fff);
-    color: var(--_text, #111827);
-    font-family: var(--_font, system-ui, sans-serif);
-    font-size: 14px;
-    line-height: 1.45;
-    box-shadow:
-      0 24px 48px -12px rgb(16 24 40 / 0.28),
-      0 8px 16px -8px rgb(16 24 40 / 0.16);
     overflow: hidden;
   }
   dialog[open] {
     display: flex;
     flex-direction: column;
-  }
-  dialog::backdrop {
-    background: rgb(16 24 40 / 0.42);
   }
   .bd-head {
     display: flex;
@@ -128,6 +112,11 @@ export const builderStyles = css`
     background: transparent;
     text-align: left;
     cursor: grab;
+    /* a finger moving sideways drags the field (field-drag.ts); up or down scrolls the list */
+    touch-action: pan-y;
+    user-select: none;
+    -webkit-user-select: none;
+    -webkit-touch-callout: none;
   }
   .bd-field:hover,
   .bd-field[aria-expanded='true'] {
@@ -204,6 +193,28 @@ export const builderStyles = css`
     background: color-mix(in srgb, var(--_primary) 9%, transparent);
     color: var(--_primary);
     outline: none;
+  }
+
+  /* The field being dragged, at the pointer (field-drag.ts moves it) */
+  .bd-ghost {
+    position: fixed;
+    z-index: 10;
+    left: 0;
+    top: 0;
+    margin: -16px 0 0 12px;
+    max-width: 220px;
+    padding: 5px 10px;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+    border: 1px solid var(--_primary);
+    border-radius: 999px;
+    background: var(--_surface);
+    color: var(--_primary);
+    font-size: 13px;
+    font-weight: 550;
+    box-shadow: 0 8px 16px -6px rgb(16 24 40 / 0.25);
+    pointer-events: none;
   }
 
   /* Query zones */

@@ -28,7 +28,14 @@ export interface ConfirmRequest {
   readonly title: string
   readonly message: string
   readonly confirm: string
+  /** The other button's label (default "Cancel"). */
+  readonly cancel?: string
   readonly danger: boolean
+  /**
+   * Where focus starts: by default Cancel for a danger (Enter does not destroy by accident),
+   * else the confirm button; 'confirm' where Enter is meant to confirm.
+   */
+  readonly focus?: 'confirm' | 'cancel'
 }
 
 /** The actions that ask first: those that cannot be undone from the dashboard. */

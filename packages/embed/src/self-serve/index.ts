@@ -14,6 +14,7 @@ import { isPinned } from '../lib/filters.js'
 import type { Menus } from '../menu-controller.js'
 import { StrataArchivedMenu } from './archived-menu.js'
 import { StrataCardMenu } from './card-menu.js'
+import { buttonStyles } from './common.styles.js'
 import type { LayoutViewsHost } from './host.js'
 import { LayoutEditor } from './layout-editor.js'
 import { StrataMetricBuilder } from './metric-builder.js'
@@ -86,7 +87,7 @@ export function createLayoutViews(
   const root = element.renderRoot
   if (!styled.has(element) && root instanceof ShadowRoot) {
     styled.add(element)
-    adoptStyles(root, [...(element.constructor as typeof LitElement).elementStyles, selfServeStyles])
+    adoptStyles(root, [...(element.constructor as typeof LitElement).elementStyles, buttonStyles, selfServeStyles])
   }
   return new LayoutViews({
     renderRoot: root,

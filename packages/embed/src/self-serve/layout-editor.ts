@@ -8,6 +8,12 @@ import type { LayoutViewsHost } from './host.js'
 const HELP_ID = 'strata-layout-help'
 const KEYS: Record<string, Direction> = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down' }
 
+/** What the edit bar asks in place of its buttons. */
+const QUESTIONS = {
+  reset: { title: 'Use the default layout?', confirm: 'Reset layout', keep: 'Keep mine', part: 'reset-layout-confirm' },
+  discard: { title: 'Discard changes?', confirm: 'Discard', keep: 'Keep editing', part: 'discard-layout-confirm' },
+} as const
+
 interface Drag {
   readonly metricId: string
   readonly mode: 'move' | 'resize'
@@ -42,7 +48,8 @@ export class LayoutEditor {
   private drag: Drag | undefined
   busy: 'save' | 'reset' | undefined
   error: string | undefined
-  confirmReset = false
+  /** The question the edit bar asks in place of its buttons: reset to the default, or discard the changes. */
+  asking: 'reset' | 'discard' | undefined
   /** The polite live region's text. */
   message = ''
 
@@ -54,7 +61,7 @@ export class LayoutEditor {
     this.layout = [...placements]
     this.active = true
     this.error = undefined
-    this.confirmReset = false
+    this.asking = undefined
     this.announce(
       'Editing the layout. Drag a card to move it, or its lower right corner to resize it. With the keyboard: arrow keys move the focused card, Shift and arrow keys resize it.',
     )
@@ -113,17 +120,36 @@ export class LayoutEditor {
   renderBar(customLayout: boolean): TemplateResult {
     const busy = this.busy !== undefined
     const changed = !sameLayout(this.layout, this.start)
-    return html`<div class="edit-bar" part="edit-bar" role="toolbar" aria-label="Edit layout">
-      <span class="edit-bar-title">${this.confirmReset ? 'Use the default layout?' : 'Editing layout'}</span>
+    const question = this.asking ? QUESTIONS[this.asking] : undefined
+    return html`<div
+      class="edit-bar"
+      part="edit-bar"
+      role="toolbar"
+      aria-label="Edit layout"
+      @keydown=${(e: KeyboardEvent) => {
+        if (e.key !== 'Escape' || !this.asking) return
+        e.preventDefault()
+        e.stopPropagation()
+        this.ask(undefined)
+      }}
+    >
+      <span class="edit-bar-title" id="strata-edit-bar-title">${question?.title ?? 'Editing layout'}</span>
       ${this.error ? html`<span class="edit-bar-error" role="alert">${this.error}</span>` : nothing}
       <span class="edit-bar-actions">
         ${
-          this.confirmReset
-            ? html`<button type="button" class="button" part="reset-layout-confirm" ?disabled=${busy} @click=${() => void this.reset()}>
-                  ${this.busy === 'reset' ? html`<span class="spinner"></span>` : nothing}Reset layout
+          question
+            ? html`<button
+                  type="button"
+                  class="button ${this.asking === 'discard' ? 'danger' : ''}"
+                  part=${question.part}
+                  aria-describedby="strata-edit-bar-title"
+                  ?disabled=${busy}
+                  @click=${() => (this.asking === 'reset' ? void this.reset() : this.leave('Layout not changed.'))}
+                >
+                  ${this.busy === 'reset' ? html`<span class="spinner"></span>` : nothing}${question.confirm}
                 </button>
-                <button type="button" class="button subtle" ?disabled=${busy} @click=${() => this.setConfirm(false)}>
-                  Keep mine
+                <button type="button" class="button subtle" part="keep-layout-button" ?disabled=${busy} @click=${() => this.ask(undefined)}>
+                  ${question.keep}
                 </button>`
             : html`${
                 customLayout
@@ -132,7 +158,7 @@ export class LayoutEditor {
                       class="button subtle"
                       part="reset-layout-button"
                       ?disabled=${busy}
-                      @click=${() => this.setConfirm(true)}
+                      @click=${() => this.ask('reset')}
                     >
                       Reset to default
                     </button>`
@@ -165,9 +191,11 @@ export class LayoutEditor {
       <div class="sr-only" role="status" aria-live="polite" part="live">${this.message}</div>`
   }
 
+  /** Cancel: leaves the mode, after asking whether to discard the changes when there are some. */
   cancel(): void {
     this.endDrag(false)
-    this.leave('Layout not changed.')
+    if (sameLayout(this.layout, this.start)) this.leave('Layout not changed.')
+    else this.ask('discard')
   }
 
   async save(): Promise<void> {
@@ -206,13 +234,18 @@ export class LayoutEditor {
     }
   }
 
-  private setConfirm(on: boolean): void {
-    this.confirmReset = on
+  /**
+   * Asks in the bar (focus on its answer, so Enter confirms and Escape keeps editing), or stops
+   * asking (focus back on the button that asked).
+   */
+  private ask(question: 'reset' | 'discard' | undefined): void {
+    const was = this.asking
+    this.asking = question
+    if (question) this.announce(QUESTIONS[question].title)
     this.host.requestUpdate()
+    const focus = question ? QUESTIONS[question].part : was === 'reset' ? 'reset-layout-button' : 'cancel-layout-button'
     void this.host.updateComplete.then(() =>
-      this.host.renderRoot
-        .querySelector<HTMLElement>(on ? '[part~="reset-layout-confirm"]' : '[part~="reset-layout-button"]')
-        ?.focus(),
+      this.host.renderRoot.querySelector<HTMLElement>(`[part~="${focus}"]`)?.focus(),
     )
   }
 
@@ -223,7 +256,7 @@ export class LayoutEditor {
 
   private leave(message: string): void {
     this.active = false
-    this.confirmReset = false
+    this.asking = undefined
     this.error = undefined
     this.announce(message)
     this.host.requestUpdate()
@@ -285,7 +318,7 @@ export class LayoutEditor {
   }
 
   private begin(e: PointerEvent, metricId: string, mode: 'move' | 'resize'): void {
-    if (e.button !== 0 || this.busy || this.drag) return
+    if (e.button !== 0 || this.busy || this.asking || this.drag) return
     const handle = e.currentTarget as HTMLElement
     const card = handle.closest<HTMLElement>('.card')
     const grid = card?.parentElement

@@ -1,4 +1,5 @@
 import { css } from 'lit'
+import { popupSurface } from './common.styles.js'
 
 /** Popup menus (a card's actions, the archived list), confirmations and notices. */
 export const menuStyles = css`
@@ -12,13 +13,8 @@ export const menuStyles = css`
     min-width: 200px;
     max-width: min(320px, calc(100vw - 16px));
     padding: 4px;
-    border: 1px solid var(--_border, #e5e7eb);
+    ${popupSurface}
     border-radius: 10px;
-    background: var(--_surface, #fff);
-    color: var(--_text, #111827);
-    font-family: var(--_font, system-ui, sans-serif);
-    font-size: 14px;
-    line-height: 1.45;
     box-shadow:
       0 12px 24px -6px rgb(16 24 40 / 0.18),
       0 4px 8px -4px rgb(16 24 40 / 0.1);
@@ -99,25 +95,11 @@ export const menuStyles = css`
   }
 `
 
-/** The confirmation dialog and the notice (toast). */
+/** The confirmation dialog (on common.styles.ts's dialogStyles) and the notice (toast). */
 export const overlayStyles = css`
-  :host {
-    display: contents;
-  }
   dialog {
     width: min(420px, calc(100vw - 32px));
     padding: 20px;
-    border: 1px solid var(--_border, #e5e7eb);
-    border-radius: var(--_radius, 10px);
-    background: var(--_surface, #fff);
-    color: var(--_text, #111827);
-    font-family: var(--_font, system-ui, sans-serif);
-    font-size: 14px;
-    line-height: 1.5;
-    box-shadow: 0 24px 48px -12px rgb(16 24 40 / 0.28);
-  }
-  dialog::backdrop {
-    background: rgb(16 24 40 / 0.42);
   }
   dialog h2 {
     margin: 0 0 8px;
@@ -154,27 +136,5 @@ export const overlayStyles = css`
   }
   .toast:empty {
     display: none;
-  }
-`
-
-/** Primary and destructive buttons (the base styles have the plain ones). */
-export const buttonStyles = css`
-  .button.primary {
-    background: var(--_primary);
-    border-color: var(--_primary);
-    color: #fff;
-  }
-  .button.primary:hover:not(:disabled) {
-    background: color-mix(in srgb, var(--_primary) 88%, #000);
-    color: #fff;
-  }
-  .button.danger {
-    background: var(--_negative);
-    border-color: var(--_negative);
-    color: #fff;
-  }
-  .button.danger:hover:not(:disabled) {
-    background: color-mix(in srgb, var(--_negative) 88%, #000);
-    color: #fff;
   }
 `

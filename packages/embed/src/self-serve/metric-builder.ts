@@ -16,6 +16,7 @@ import {
   type BuilderState,
   CHART_LABELS,
   chartOf,
+  choicesOf,
   emptyState,
   fromDefinition,
   type Problem,
@@ -25,12 +26,24 @@ import {
   toDefinition,
   type Visibility,
 } from './builder-state.js'
-import { type FieldTarget, renderFields, renderQuery } from './builder-view.js'
-import { buttonStyles } from './menu.styles.js'
+import { type FieldTarget, ROWS, renderFields, renderQuery } from './builder-view.js'
+import type { ConfirmRequest } from './card-actions.js'
+import { buttonStyles, dialogStyles } from './common.styles.js'
+import { FieldDrag } from './field-drag.js'
 import { chartIcon, closeIcon } from './metric-icons.js'
 import type { BuilderElement, SelfServeSession } from './session.js'
 
 const PREVIEW_DEBOUNCE_MS = 350
+
+/** Asked when the builder is closed with changes not saved (Enter discards, Escape keeps editing). */
+const DISCARD: ConfirmRequest = {
+  title: 'Discard changes?',
+  message: 'What you changed in this metric has not been saved and will be lost.',
+  confirm: 'Discard',
+  cancel: 'Keep editing',
+  danger: true,
+  focus: 'confirm',
+}
 
 type Preview =
   | { readonly status: 'idle' }
@@ -51,7 +64,7 @@ interface Drawn {
  * cards' own code, name it and save it. Escape closes it; focus goes back to what opened it.
  */
 export class StrataMetricBuilder extends LitElement implements BuilderElement {
-  static override styles = [...styles, buttonStyles, builderStyles]
+  static override styles = [...styles, buttonStyles, dialogStyles, builderStyles]
 
   @property({ attribute: false }) session: SelfServeSession | undefined
 
@@ -67,12 +80,31 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
   @state() private search = ''
   @state() private menu: string | undefined
   @state() private over: FieldTarget | undefined
+  /** The field being dragged, drawn at the pointer. */
+  @state() private ghost: { readonly label: string; readonly x: number; readonly y: number } | undefined
   private opener: HTMLElement | null = null
   private timer: ReturnType<typeof setTimeout> | undefined
   private abort: AbortController | undefined
   private focusNext: string | undefined
   /** The definition (without its name) the preview shows or is running. */
   private previewKey = ''
+  /** The choices when the builder opened (choicesOf): anything else is a change to discard or save. */
+  private baseline = ''
+  /** The discard question is open. */
+  private asking = false
+  private readonly drag = new FieldDrag({
+    root: () => this.renderRoot as ShadowRoot,
+    setOver: (target) => {
+      if (this.over !== target) this.over = target
+    },
+    setGhost: (ghost) => {
+      this.ghost = ghost
+    },
+    drop: (target, key) => this.addTo(target, key === ROWS ? null : key),
+    closeMenu: () => {
+      this.menu = undefined
+    },
+  })
 
   override connectedCallback(): void {
     super.connectedCallback()
@@ -98,6 +130,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
     this.s = metric?.definition ? fromDefinition(metric.definition, this.model) : emptyState()
     const priv = this.session?.host.embed()?.privateMetrics
     if (!metric && priv?.available) this.s = { ...this.s, visibility: priv.byDefault ? 'private' : 'shared' }
+    this.baseline = choicesOf(this.s)
     this.open = true
     this.focusNext = metric ? 'bd-name' : 'bd-table'
     void this.loadModel()
@@ -108,17 +141,39 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
     this.modelError = undefined
     try {
       this.model = await this.session.model()
+      // what the model fills in (the first table, an edited metric's labels) is not a change
+      const clean = !this.changed()
       if (!this.s.table && this.model.tables[0]) this.s = selectTable(this.s, this.model.tables[0].name)
       else if (this.editing?.definition)
         this.s = { ...fromDefinition(this.editing.definition, this.model), ...pick(this.s) }
+      if (clean) this.baseline = choicesOf(this.s)
       this.schedulePreview()
     } catch (e) {
       this.modelError = e instanceof StrataApiError ? e : new StrataApiError('CLIENT_ERROR', 0, String(e))
     }
   }
 
+  /** Whether the end user changed anything since the builder opened. */
+  private changed(): boolean {
+    return this.open && choicesOf(this.s) !== this.baseline
+  }
+
+  /** The end user closes (Close, Cancel, Escape): with changes, only once they agree to discard them. */
+  private async requestClose(): Promise<void> {
+    if (!this.open || this.asking) return
+    const overlay = this.session?.overlay
+    if (this.changed() && overlay) {
+      this.asking = true
+      const discard = await overlay.confirm(DISCARD)
+      this.asking = false
+      if (!discard) return
+    }
+    this.close()
+  }
+
   private close(): void {
     if (!this.open) return
+    this.drag.cancel()
     this.open = false
     this.menu = undefined
     clearTimeout(this.timer)
@@ -235,13 +290,17 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
     if (e.key !== 'Escape') return
     e.preventDefault()
     e.stopPropagation()
+    if (this.drag.dragging) {
+      this.drag.cancel()
+      return
+    }
     if (this.menu !== undefined) {
       const id = `bd-field-${this.menu}`
       this.menu = undefined
       this.focusNext = id
       return
     }
-    this.close()
+    void this.requestClose()
   }
 
   override render(): TemplateResult {
@@ -251,7 +310,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
       @keydown=${this.onKeydown}
       @cancel=${(e: Event) => {
         e.preventDefault()
-        this.close()
+        void this.requestClose()
       }}
       @close=${() => {
         if (this.open) this.close()
@@ -261,11 +320,18 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
         this.open
           ? html`<header class="bd-head">
                 <h2 id="bd-title">${title}</h2>
-                <button type="button" class="icon-button" aria-label="Close" title="Close (Esc)" @click=${() => this.close()}>
+                <button type="button" class="icon-button" aria-label="Close" title="Close (Esc)" @click=${() => void this.requestClose()}>
                   ${closeIcon}
                 </button>
               </header>
-              ${this.modelError ? this.renderModelError(this.modelError) : this.renderBody()} ${this.renderFoot()}`
+              ${this.modelError ? this.renderModelError(this.modelError) : this.renderBody()} ${this.renderFoot()}
+              ${
+                this.ghost
+                  ? html`<div class="bd-ghost" aria-hidden="true" style="translate:${this.ghost.x}px ${this.ghost.y}px">
+                      ${this.ghost.label}
+                    </div>`
+                  : nothing
+              }`
           : nothing
       }
     </dialog>`
@@ -305,9 +371,9 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
         this.addTo(target, column)
         if (from !== undefined) this.focusNext = `bd-field-${from}`
       },
-      setOver: (target: FieldTarget | undefined) => {
-        this.over = target
-      },
+      press: (e: PointerEvent, key: string, label: string, targets: readonly FieldTarget[]) =>
+        this.drag.down(e, key, label, targets),
+      endsDrag: () => this.drag.consumeClick(),
       update: (next: BuilderState) => this.update_(next),
       focus: (id: string) => {
         this.focusNext = id
@@ -426,7 +492,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
       <p class="bd-status ${e || blocking.length ? 'error' : ''}" role="alert">
         ${e ? `Not saved: ${e.message}` : blocking.length ? `Not saved: ${blocking[0]?.message}` : ''}
       </p>
-      <button type="button" class="button" @click=${() => this.close()}>Cancel</button>
+      <button type="button" class="button" @click=${() => void this.requestClose()}>Cancel</button>
       <button
         type="button"
         id="bd-save"

@@ -2,7 +2,8 @@ import { html, LitElement, type TemplateResult } from 'lit'
 import { property, state } from 'lit/decorators.js'
 import { styles } from '../styles/index.js'
 import type { ConfirmRequest } from './card-actions.js'
-import { buttonStyles, overlayStyles } from './menu.styles.js'
+import { buttonStyles, dialogStyles } from './common.styles.js'
+import { overlayStyles } from './menu.styles.js'
 import type { OverlayElement, SelfServeSession } from './session.js'
 
 const NOTICE_MS = 5000
@@ -12,7 +13,7 @@ const NOTICE_MS = 5000
  * per dashboard): the metric builder, a confirmation dialog, and a notice of what was done.
  */
 export class StrataSelfServeOverlay extends LitElement implements OverlayElement {
-  static override styles = [...styles, buttonStyles, overlayStyles]
+  static override styles = [...styles, buttonStyles, dialogStyles, overlayStyles]
 
   @property({ attribute: false }) session: SelfServeSession | undefined
   @state() private request: ConfirmRequest | undefined
@@ -65,7 +66,8 @@ export class StrataSelfServeOverlay extends LitElement implements OverlayElement
     if (!dialog) return
     if (this.request && !dialog.open) {
       dialog.showModal()
-      dialog.querySelector<HTMLElement>(this.request.danger ? '#cancel' : '#ok')?.focus()
+      const focus = this.request.focus ?? (this.request.danger ? 'cancel' : 'confirm')
+      dialog.querySelector<HTMLElement>(focus === 'cancel' ? '#cancel' : '#ok')?.focus()
     } else if (!this.request && dialog.open) dialog.close()
   }
 
@@ -87,7 +89,9 @@ export class StrataSelfServeOverlay extends LitElement implements OverlayElement
             ? html`<h2 id="confirm-title">${r.title}</h2>
               <p id="confirm-message">${r.message}</p>
               <div class="actions">
-                <button type="button" id="cancel" class="button" @click=${() => this.settle(false)}>Cancel</button>
+                <button type="button" id="cancel" class="button" @click=${() => this.settle(false)}>
+                  ${r.cancel ?? 'Cancel'}
+                </button>
                 <button type="button" id="ok" class="button ${r.danger ? 'danger' : 'primary'}" @click=${() => this.settle(true)}>
                   ${r.confirm}
                 </button>

@@ -2,34 +2,11 @@ import { css } from 'lit'
 
 /**
  * Edit-layout mode and the views menu, adopted by the element when the module loads. Built on
- * the element's own look (styles/*): its surface, border, radius, primary colour and buttons.
+ * the element's own look (styles/*): its surface, border, radius, primary colour and buttons
+ * (primary and danger ones: common.styles.ts, adopted with these).
  * Nothing here changes a card's size or place: the handles are drawn over the cards.
  */
 export const selfServeStyles = css`
-  .button.primary {
-    background: var(--_primary);
-    border-color: var(--_primary);
-    color: #fff;
-  }
-  .button.primary:hover:not(:disabled) {
-    background: color-mix(in srgb, var(--_primary) 88%, #000);
-    border-color: color-mix(in srgb, var(--_primary) 88%, #000);
-    color: #fff;
-  }
-  .button.danger {
-    background: var(--_negative);
-    border-color: var(--_negative);
-    color: #fff;
-  }
-  .button.danger:hover:not(:disabled) {
-    background: color-mix(in srgb, var(--_negative) 88%, #000);
-    color: #fff;
-  }
-  .button .spinner {
-    border-color: rgb(255 255 255 / 0.35);
-    border-top-color: currentColor;
-  }
-
   /* Edit mode: cards */
   .card.editing {
     position: relative;
@@ -175,27 +152,10 @@ export const selfServeStyles = css`
     }
   }
 
-  /* Views menu: a panel under its toggle, over the filters and the grid */
+  /* Views menu: a header panel (layout.ts) under its toggle */
   .views-panel {
-    position: absolute;
-    z-index: 30;
-    top: calc(100% + 6px);
-    right: 0;
     width: 320px;
-    max-width: calc(100cqi - 2 * var(--_gap));
     max-height: min(480px, 75vh);
-    overflow: auto;
-    padding: 8px;
-    background: var(--_surface);
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius);
-    box-shadow:
-      0 12px 24px -6px rgb(16 24 40 / 0.16),
-      0 4px 8px -4px rgb(16 24 40 / 0.1);
-    animation: pop-in 0.12s ease-out;
-  }
-  .views-panel[hidden] {
-    display: none;
   }
   /* narrow: the panel spans the header (its toggle may sit at the left edge) */
   @container (max-width: 479px) {
@@ -208,14 +168,6 @@ export const selfServeStyles = css`
       width: auto;
       max-width: none;
     }
-  }
-  .views-panel h2 {
-    margin: 4px 8px 8px;
-    font-size: 11px;
-    font-weight: 600;
-    letter-spacing: 0.06em;
-    text-transform: uppercase;
-    color: var(--_muted);
   }
   .views-empty {
     margin: 0 8px 12px;

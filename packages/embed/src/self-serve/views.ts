@@ -178,7 +178,7 @@ export class ViewsMenu {
     const busy = this.busy !== undefined
     const what = this.customised ? 'filters and layout' : 'filters'
     return html`<section
-        class="views-panel"
+        class="header-panel views-panel"
         part="views-panel"
         id=${PANEL}
         data-menu=${VIEWS}

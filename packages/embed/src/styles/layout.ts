@@ -22,14 +22,13 @@ export const layout = css`
     border-color: var(--_primary);
     color: var(--_primary);
   }
-  .sidebar {
+  /* A panel under its toggle in the header (the metrics list, the views menu), over the filters and the grid */
+  .header-panel {
     position: absolute;
     z-index: 30;
     top: calc(100% + 6px);
     right: 0;
-    width: 260px;
     max-width: calc(100cqi - 2 * var(--_gap));
-    max-height: min(420px, 70vh);
     overflow: auto;
     padding: 8px;
     background: var(--_surface);
@@ -40,7 +39,7 @@ export const layout = css`
       0 4px 8px -4px rgb(16 24 40 / 0.1);
     animation: pop-in 0.12s ease-out;
   }
-  .sidebar[hidden] {
+  .header-panel[hidden] {
     display: none;
   }
   @keyframes pop-in {
@@ -49,13 +48,17 @@ export const layout = css`
       transform: translateY(-4px);
     }
   }
-  .sidebar h2 {
+  .header-panel h2 {
     margin: 4px 8px 8px;
     font-size: 11px;
     font-weight: 600;
     letter-spacing: 0.06em;
     text-transform: uppercase;
     color: var(--_muted);
+  }
+  .sidebar {
+    width: 260px;
+    max-height: min(420px, 70vh);
   }
   .sidebar ul {
     list-style: none;

@@ -2,10 +2,10 @@
 /// <reference lib="dom.iterable" />
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ARTIFACTS, CHROMIUM, hasChromium } from '../helpers/chromium.js'
-import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useBrowserSuite } from '../helpers/browser.js'
+import { ARTIFACTS, hasChromium } from '../helpers/chromium.js'
 
 /**
  * The metric builder and card menus in a real browser, against the real server (the demo's
@@ -26,67 +26,29 @@ function deepActivePart(): string {
   return el?.getAttribute('part') ?? ''
 }
 
-const EMBED = 'demo-sales'
 const NAME = 'Revenue by channel (mine)'
 
 describe.skipIf(!hasChromium)('the self-serve builder in Chromium', () => {
-  let dataDir: string
-  let server: ServerProcess
-  let browser: Browser
-  let key: string
+  const b = useBrowserSuite()
   let builderToken: string
   let readOnlyToken: string
   let metricId = ''
 
-  const api = async (method: string, path: string, body: unknown) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    })
-    const json = (await res.json()) as Record<string, unknown>
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`)
-    return json
-  }
-  const mint = async (permissions: Record<string, boolean>) =>
-    (
-      (await api('POST', '/api/v2/guest-token/create', {
-        dataAppName: 'demo',
-        clientId: 'acme',
-        params: { allowedEmbeds: [EMBED], timezone: 'UTC' },
-        permissions: { isShowDashboardName: true, ...permissions },
-        expiryTime: 60 * 60 * 1000,
-      })) as { token: string }
-    ).token
-
   beforeAll(async () => {
-    dataDir = tempDataDir()
-    server = await startServer({ env: { DATA_DIR: dataDir, DEMO: 'true' }, readyTimeoutMs: 60_000 })
-    const { chromium } = await import('playwright-core')
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
-    await new Promise((r) => setTimeout(r, 200))
-    key = server.stderr.join('\n').match(/API key \(shown once\): (\S+)/)?.[1] ?? ''
     // the company lets end users of this embed build, change and manage metrics
-    const list = (await api('POST', '/api/v2/dataApp/embed/list', {})) as {
-      data: { embedId: string; embedMetadata: { dashboardId: string } }[]
-    }
-    const embedId = list.data.find((e) => e.embedMetadata.dashboardId === EMBED)?.embedId
-    await api('PUT', '/api/v2/data-app/embeds', {
-      embedId,
-      accessSettings: {
-        isAllowMetricCreation: true,
-        metricCreationMode: 'DRAG_DROP',
-        isAllowMetricUpdate: true,
-        isAllowMetricDeletion: true,
-        isAllowManageMetrics: true,
-      },
+    await b.allowOnDemoEmbed({
+      isAllowMetricCreation: true,
+      metricCreationMode: 'DRAG_DROP',
+      isAllowMetricUpdate: true,
+      isAllowMetricDeletion: true,
+      isAllowManageMetrics: true,
     })
-    builderToken = await mint({
+    builderToken = await b.mint('acme', {
       isEnableMetricUpdation: true,
       isEnableManageMetrics: true,
       isEnableArchiveMetrics: true,
     })
-    readOnlyToken = await mint({
+    readOnlyToken = await b.mint('acme', {
       isDisableMetricCreation: true,
       isEnableMetricUpdation: false,
       isEnableManageMetrics: false,
@@ -95,40 +57,25 @@ describe.skipIf(!hasChromium)('the self-serve builder in Chromium', () => {
       isEnableCustomizeLayout: false,
       isEnableCreateDashboardView: false,
     })
-  }, 120_000)
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-    removeDir(dataDir)
-  })
+  }, 60_000)
 
   /** The dashboard alone on a page (the script from /sdk/), once it is ready; `sdk`: the /sdk/ files it fetched. */
   async function openDashboard(token: string, width = 1440): Promise<{ page: Page; sdk: string[] }> {
-    const page = await browser.newPage({ viewport: { width, height: 1000 } })
     const sdk: string[] = []
-    page.on('request', (r) => {
-      if (r.url().includes('/sdk/')) sdk.push(new URL(r.url()).pathname)
+    const page = await b.openDashboard(token, {
+      viewport: { width, height: 1000 },
+      before: (page) =>
+        page.on('request', (r) => {
+          if (r.url().includes('/sdk/')) sdk.push(new URL(r.url()).pathname)
+        }),
     })
-    // a host page of our own on the server's origin (the demo page would load its own dashboards)
-    await page.route(`${server.url}/host-page`, (route) =>
-      route.fulfill({
-        contentType: 'text/html',
-        body: '<!doctype html><html><body style="margin:0"><script type="module" src="/sdk/strata-embed.js"></script></body></html>',
-      }),
-    )
-    await page.goto(`${server.url}/host-page`)
-    await page.waitForFunction(() => customElements.get('strata-dashboard') !== undefined)
-    await page.evaluate((t) => {
-      document.body.innerHTML = `<strata-dashboard id="d" embed-id="demo-sales" token="${t}"></strata-dashboard>`
+    await page.evaluate(() => {
       ;(window as unknown as { changes: unknown[] }).changes = []
       document
         .getElementById('d')
         ?.addEventListener('strata-metric-change', (e) =>
           (window as unknown as { changes: unknown[] }).changes.push((e as CustomEvent).detail),
         )
-    }, token)
-    await page.waitForFunction(() => document.getElementById('d')?.getAttribute('data-state') === 'ready', null, {
-      timeout: 30_000,
     })
     return { page, sdk }
   }
@@ -231,7 +178,7 @@ describe.skipIf(!hasChromium)('the self-serve builder in Chromium', () => {
     await page.close()
   })
 
-  it('works from the keyboard: open, add a field, Escape closes and focus returns', async () => {
+  it('works from the keyboard: open, add a field, Escape (then Enter to discard) closes and focus returns', async () => {
     const { page } = await openDashboard(builderToken)
     await page.locator('#d [part~="new-metric-button"]').focus()
     await page.keyboard.press('Enter')
@@ -244,7 +191,10 @@ describe.skipIf(!hasChromium)('the self-serve builder in Chromium', () => {
     await page.keyboard.press('Enter') // "Add as dimension"
     await expect.poll(() => page.locator('#d [data-zone="dimensions"] .bd-item').count()).toBe(1)
     await expect.poll(() => page.evaluate(deepActiveId)).toBe('bd-field-quantity')
+    // a field was added: Escape asks first (focus on Discard), Enter discards and closes
     await page.keyboard.press('Escape')
+    await expect.poll(() => page.evaluate(deepActiveId)).toBe('ok')
+    await page.keyboard.press('Enter')
     await expect.poll(() => page.locator('#d dialog[open]').count()).toBe(0)
     expect(await page.evaluate(deepActivePart)).toContain('new-metric-button')
     await page.close()

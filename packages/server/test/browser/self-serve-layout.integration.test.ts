@@ -2,10 +2,10 @@
 /// <reference lib="dom.iterable" />
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ARTIFACTS, CHROMIUM, hasChromium } from '../helpers/chromium.js'
-import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { dashboardReady, useBrowserSuite } from '../helpers/browser.js'
+import { ARTIFACTS, hasChromium } from '../helpers/chromium.js'
 
 /**
  * Edit-layout mode and saved views in Chromium, on the demo's dashboard, against the real server
@@ -27,82 +27,19 @@ interface CardBox {
 type Flags = Record<string, boolean>
 
 describe.skipIf(!hasChromium)('edit-layout mode and views in Chromium', () => {
-  let dataDir: string
-  let server: ServerProcess
-  let browser: Browser
-  let key: string
-
-  beforeAll(async () => {
-    dataDir = tempDataDir()
-    server = await startServer({ env: { DATA_DIR: dataDir, DEMO: 'true' }, readyTimeoutMs: 60_000 })
-    const { chromium } = await import('playwright-core')
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
-    await new Promise((r) => setTimeout(r, 200))
-    key = server.stderr.join('\n').match(/API key \(shown once\): (\S+)/)?.[1] ?? ''
-    const auth = { authorization: `Bearer ${key}` }
-    const listed = (await (await fetch(`${server.url}/api/v2/data-app/embeds`, { headers: auth })).json()) as {
-      data: { embedId: string; embedMetadata: { dashboardId: string } }[]
-    }
-    const embedId = listed.data.find((e) => e.embedMetadata.dashboardId === 'demo-sales')?.embedId
-    const res = await fetch(`${server.url}/api/v2/data-app/embeds`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        embedId,
-        accessSettings: { isAllowMetricLayoutChange: true, isAllowCreateDashboardView: true },
-      }),
-    })
-    expect(res.status).toBe(200)
-  }, 90_000)
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-    removeDir(dataDir)
-  })
+  const b = useBrowserSuite()
+  beforeAll(() => b.allowOnDemoEmbed({ isAllowMetricLayoutChange: true, isAllowCreateDashboardView: true }), 60_000)
 
   /** A guest token of the demo data app for `clientId`, with these permission flags. */
-  async function mint(clientId: string, permissions: Flags): Promise<string> {
-    const res = await fetch(`${server.url}/api/v2/guest-token/create`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        dataAppName: 'demo',
-        clientId,
-        params: { allowedEmbeds: ['demo-sales'] },
-        permissions: { isShowDashboardName: true, ...permissions },
-      }),
-    })
-    expect(res.status).toBe(200)
-    return ((await res.json()) as { token: string }).token
-  }
+  const mint = (clientId: string, permissions: Flags) => b.mint(clientId, permissions)
 
   const allowed: Flags = { isEnableCustomizeLayout: true, isEnableCreateDashboardView: true }
 
-  /** The demo page with one <strata-dashboard id="d"> on this token, once it is ready. */
-  async function open(token: string, width = 1440, height = 1500, bare = false): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height }, locale: 'en-US' })
-    // bare: the demo's URL (its origin) with only the element script, without the demo's own
-    // panels (whose tokens may load the self-serve chunk themselves)
-    if (bare) {
-      await page.route(`${server.url}/demo`, (route) =>
-        route.fulfill({
-          contentType: 'text/html',
-          body: '<!doctype html><script type="module" src="/sdk/strata-embed.js"></script><body></body>',
-        }),
-      )
-    }
-    await page.goto(`${server.url}/demo`)
-    await page.evaluate((t) => {
-      document.body.innerHTML = `<strata-dashboard id="d" embed-id="demo-sales" token="${t}"></strata-dashboard>`
-    }, token)
-    await ready(page)
-    return page
-  }
+  /** One <strata-dashboard id="d"> on this token (the element script alone on the page), once it is ready. */
+  const open = (token: string, width = 1440, height = 1500): Promise<Page> =>
+    b.openDashboard(token, { viewport: { width, height } })
 
-  const ready = (page: Page) =>
-    page.waitForFunction(() => document.getElementById('d')?.getAttribute('data-state') === 'ready', null, {
-      timeout: 30_000,
-    })
+  const ready = (page: Page) => dashboardReady(page)
 
   /** Each card's grid place, read from the element (column, row, span) — what the user sees. */
   const cards = (page: Page): Promise<CardBox[]> =>
@@ -120,7 +57,7 @@ describe.skipIf(!hasChromium)('edit-layout mode and views in Chromium', () => {
 
   /** The layout the load returns for this token. */
   async function loadedLayout(token: string): Promise<{ layout: CardBox[]; custom: boolean | undefined }> {
-    const res = await fetch(`${server.url}/api/v2/embed/runtime/demo-sales`, {
+    const res = await fetch(`${b.server.url}/api/v2/embed/runtime/demo-sales`, {
       headers: { authorization: `Bearer ${token}` },
     })
     const body = (await res.json()) as {
@@ -235,7 +172,7 @@ describe.skipIf(!hasChromium)('edit-layout mode and views in Chromium', () => {
       h: from.h + 1,
     })
     // and back to the company's for the next test
-    const res = await fetch(`${server.url}/api/v2/embed/runtime/demo-sales/layout`, {
+    const res = await fetch(`${b.server.url}/api/v2/embed/runtime/demo-sales/layout`, {
       method: 'DELETE',
       headers: { authorization: `Bearer ${token}` },
     })
@@ -308,7 +245,7 @@ describe.skipIf(!hasChromium)('edit-layout mode and views in Chromium', () => {
     await part(again, 'view-delete-confirm').click()
     await expect.poll(() => part(again, 'views-empty').textContent()).toContain('No saved views yet')
     await again.close()
-    const res = await fetch(`${server.url}/api/v2/embed/runtime/demo-sales/views`, {
+    const res = await fetch(`${b.server.url}/api/v2/embed/runtime/demo-sales/views`, {
       headers: { authorization: `Bearer ${token}` },
     })
     expect(((await res.json()) as { data: unknown[] }).data).toEqual([])
@@ -323,7 +260,7 @@ describe.skipIf(!hasChromium)('edit-layout mode and views in Chromium', () => {
           .filter((n) => /\/sdk\/chunk-[^/]+\.js$/.test(n)),
       )
     // with the permissions: the self-serve chunk is fetched once the dashboard is ready
-    const allowedPage = await open(await mint('acme', allowed), 1440, 1500, true)
+    const allowedPage = await open(await mint('acme', allowed))
     await expect.poll(async () => (await chunksOf(allowedPage)).length).toBe(2)
     const selfServeChunk = (await chunksOf(allowedPage)).sort()
     await allowedPage.close()
@@ -344,7 +281,7 @@ describe.skipIf(!hasChromium)('edit-layout mode and views in Chromium', () => {
       ['globex', {}],
     ] as const) {
       // globex's token sets no flag, so it inherits the embed's (allowed): only acme's is refused
-      const page = await open(await mint(clientId, flags), 1440, 1500, true)
+      const page = await open(await mint(clientId, flags))
       const shown = clientId === 'globex'
       expect(await part(page, 'edit-layout-button').count()).toBe(shown ? 1 : 0)
       expect(await part(page, 'views-button').count()).toBe(shown ? 1 : 0)

@@ -191,6 +191,16 @@ describe('renderReport: png', () => {
     // the value in large dark text, the change pill in the positive green
     expect(count(singlePng as Image, [28, 60, 300, 120], dark)).toBeGreaterThan(1000)
     expect(count(singlePng as Image, [28, 120, 200, 160], near('#059669', 30))).toBeGreaterThan(50)
+    // lower is better: a rise is drawn in the negative red
+    const [worse] = await renderReport({
+      title: 'Sales',
+      timezone: 'UTC',
+      items: [{ ...single, metric: { ...single.metric, chart: { type: 'single-value', lowerIsBetter: true } } }],
+      format: 'png',
+    })
+    const worsePng = decodePng(worse?.content as Buffer)
+    expect(count(worsePng, [28, 120, 200, 160], near('#dc2626', 30))).toBeGreaterThan(50)
+    expect(count(worsePng, [28, 120, 200, 160], near('#059669', 30))).toBe(0)
     // a table of 25 rows of the 40 (30px each), and the note under it
     expect((tablePng as Image).height).toBeGreaterThan(26 * 30 * PNG_SCALE)
     expect((tablePng as Image).height).toBeLessThan(28 * 30 * PNG_SCALE + 120 * PNG_SCALE)

@@ -3,12 +3,15 @@ import { defineConfig } from 'vitest/config'
 
 // @strata/contract from its sources: tests see an edit without rebuilding packages/contract/dist
 const contract = fileURLToPath(new URL('./packages/contract/src/', import.meta.url))
+// the server's import of the embed's chart option builder, from its sources too (the build emits dist/node)
+const chartOptions = fileURLToPath(new URL('./packages/embed/src/chart-options.ts', import.meta.url))
 
 export default defineConfig({
   resolve: {
     alias: [
       { find: /^@strata\/contract$/, replacement: `${contract}index.ts` },
       { find: /^@strata\/contract\/(.+)$/, replacement: `${contract}$1.ts` },
+      { find: /^@strata\/embed\/chart-options$/, replacement: chartOptions },
     ],
   },
   test: {

@@ -72,19 +72,25 @@ if (process.argv.includes('--analyze')) {
   const { analyzeMetafile } = await import('esbuild')
   console.log(await analyzeMetafile(result.metafile, { verbose: false }))
 }
+let tsc
+try {
+  tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
+} catch {
+  console.warn('typescript is not installed: dist/types and dist/node skipped')
+}
 // Type declarations for npm consumers (HTMLElementTagNameMap, event details, theme/options shapes).
-if (!process.argv.includes('--no-types')) {
-  let tsc
-  try {
-    tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
-  } catch {
-    console.warn('typescript is not installed: dist/types skipped')
-  }
-  if (tsc) {
-    const run = spawnSync(process.execPath, [tsc, '-p', join(here, 'tsconfig.build.json')], { stdio: 'inherit' })
-    if (run.status !== 0) process.exit(run.status ?? 1)
-    console.log('dist/types/index.d.ts written')
-  }
+if (tsc && !process.argv.includes('--no-types')) {
+  const run = spawnSync(process.execPath, [tsc, '-p', join(here, 'tsconfig.build.json')], { stdio: 'inherit' })
+  if (run.status !== 0) process.exit(run.status ?? 1)
+  console.log('dist/types/index.d.ts written')
+}
+// The DOM-free chart option builder as Node modules (`@strata/embed/chart-options`): the server's
+// report rendering imports it, so reports draw charts from the same options as the browser. The root
+// build runs the workspaces in order (contract, embed, server), so it is there before the server builds.
+if (tsc) {
+  const run = spawnSync(process.execPath, [tsc, '-p', join(here, 'tsconfig.node.json')], { stdio: 'inherit' })
+  if (run.status !== 0) process.exit(run.status ?? 1)
+  console.log('dist/node/chart-options.js written')
 }
 if (gzip > BUDGET_GZIP) {
   console.error(`strata-embed.js is over its gzip budget by ${kb(gzip - BUDGET_GZIP)}`)

@@ -36,6 +36,26 @@ function buildContract(tsc: string): void {
   if (result.status !== 0) throw new Error(`building packages/contract failed:\n${result.stdout}${result.stderr}`)
 }
 
+const EMBED_DIR = join(SERVER_DIR, '..', 'embed')
+
+/**
+ * The built server imports the embed's chart option builder from its dist/node
+ * (`@strata/embed/chart-options`, reports): rebuild it first when it is missing or older than the
+ * sources it compiles (src/chart-options.ts, src/charts, src/lib, src/api).
+ */
+function buildChartOptions(tsc: string): void {
+  const built = join(EMBED_DIR, 'dist', 'node', 'chart-options.js')
+  const src = join(EMBED_DIR, 'src')
+  const newest = Math.max(
+    statSync(join(src, 'chart-options.ts')).mtimeMs,
+    ...['charts', 'lib', 'api'].map((dir) => newestSource(join(src, dir))),
+  )
+  if (existsSync(built) && newest <= statSync(built).mtimeMs) return
+  const result = spawnSync(process.execPath, [tsc, '-p', join(EMBED_DIR, 'tsconfig.node.json')], { encoding: 'utf8' })
+  if (result.status !== 0)
+    throw new Error(`building packages/embed/dist/node failed:\n${result.stdout}${result.stderr}`)
+}
+
 /**
  * Whether this vitest run may include a live-process test (test/process/, test/reliability/).
  * Only a run whose command-line filters are all existing paths outside those can skip the build; any
@@ -74,6 +94,7 @@ export default function setup(): void {
   if (cli !== -1 && !mayRunLiveTests(process.argv.slice(cli + 1))) return
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
   buildContract(tsc)
+  buildChartOptions(tsc)
   if (!isStale()) return
   const started = performance.now()
   const result = spawnSync(process.execPath, [tsc, '-p', join(SERVER_DIR, 'tsconfig.build.json')], {

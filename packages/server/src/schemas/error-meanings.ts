@@ -55,7 +55,6 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   QUERY_TIMEOUT: 'The query ran longer than QUERY_TIMEOUT_MS and was cancelled, on the database side too.',
   QUERY_ERROR: "The warehouse rejected or failed the query; the message is the engine's own.",
   EMAIL_NOT_CONFIGURED: 'Email reports need SMTP_URL and EMAIL_FROM on the server; no report route works without them.',
-  EMAIL_REPORT_FORMAT_UNAVAILABLE: 'This server cannot render the report format (png or pdf); csv always works.',
   EMAIL_SEND_FAILED:
     'The SMTP server refused the report or could not be reached; the report keeps its schedule and shows the error in its status.',
   AI_NOT_CONFIGURED:

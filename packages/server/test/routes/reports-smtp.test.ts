@@ -117,6 +117,29 @@ describe.skipIf(!hasPg).each(storeKinds)('email reports over SMTP on %s', (store
     }
   })
 
+  it('sends png and pdf reports as the rendered charts (one PNG per metric, one PDF of the whole report)', async () => {
+    await a.ok('PUT', '/api/v2/data-app/embeds', a.dataAppKey, {
+      embedId: a.embedId,
+      accessSettings: { isAllowEmailReports: true },
+    })
+    const token = await mint('acme')
+    for (const [format, contentType, magic] of [
+      ['png', 'image/png', '\x89PNG'],
+      ['pdf', 'application/pdf', '%PDF-'],
+    ] as const) {
+      const reportId = await create(token, { ...BODY, format, recipients: ['ops@example.com'] })
+      const before = smtp.received.length
+      await a.ok('POST', `/api/v2/embed/runtime/${a.embedId}/reports/${reportId}/send`, token)
+      const [received] = (await smtp.waitFor(before + 1)).slice(before)
+      const [attachment, ...more] = received!.mail.attachments
+      expect(more, format).toEqual([])
+      expect(attachment!.contentType, format).toBe(contentType)
+      expect(attachment!.filename, format).toMatch(new RegExp(`\\.${format}$`))
+      expect(attachment!.content.subarray(0, magic.length).toString('latin1'), format).toBe(magic)
+      expect(attachment!.content.length, format).toBeGreaterThan(2_000)
+    }
+  })
+
   it('a due report goes out once, then waits for its next run (the schedule, in the token zone)', async () => {
     const token = await mint('initech')
     const reportId = await create(token, { ...BODY, recipients: ['initech@example.com'] })

@@ -177,21 +177,6 @@ describe.skipIf(!hasPg).each(storeKinds)('email report routes on %s', (store) =>
     await a.ok('DELETE', `/api/v2/data-app/embeds?embedId=${other.id}`, a.dataAppKey)
   })
 
-  it('saves png and pdf reports; sending one needs the chart renderer', async () => {
-    const { mint, rt, create } = helpers(a)
-    const token = await mint('acme')
-    for (const format of ['png', 'pdf']) {
-      const reportId = await create(token, { ...BODY, format })
-      expectError(
-        await rt('POST', `/reports/${reportId}/send`, token),
-        400,
-        'EMAIL_REPORT_FORMAT_UNAVAILABLE',
-        new RegExp(format),
-      )
-      expect(await rt('DELETE', `/reports/${reportId}`, token)).toHaveProperty('statusCode', 200)
-    }
-  })
-
   it('the data app lists every tenant’s reports with its key and deletes by ?reportId=', async () => {
     const { mint, create } = helpers(a)
     const acme = await create(await mint('acme'), { ...BODY, name: 'acme report' })

@@ -68,7 +68,6 @@ export const docs = operations('embed runtime', {
       outside,
       refused,
       unknown,
-      [400, 'EMAIL_REPORT_FORMAT_UNAVAILABLE', 'The report is png or pdf and this server cannot render charts.'],
       [429, 'RATE_LIMIT_EXCEEDED', "The client's EMAIL_RATE_LIMIT window is full."],
       [502, 'EMAIL_SEND_FAILED', 'The SMTP server refused the message or could not be reached.'],
     ],

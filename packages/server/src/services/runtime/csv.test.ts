@@ -38,23 +38,9 @@ describe('humanise', () => {
       '__',
     ])
   })
-  it('is the same rule as the web component’s copy (packages/embed/src/lib/format.ts)', async () => {
-    // The server cannot import the embed package (rootDir), so the two copies are held equal here.
+  it('is the web component’s own rule (packages/embed/src/lib/format.ts), not a copy', async () => {
     const embedFormat = new URL('../../../../embed/src/lib/format.ts', import.meta.url).href
     const embed = (await import(/* @vite-ignore */ embedFormat)) as { humanise(name: string): string }
-    const names = [
-      'order_count',
-      'avgOrderValue',
-      'ID',
-      'USD',
-      'CODE',
-      'month',
-      '__',
-      'Refund_rate',
-      'a  b',
-      'x1Y',
-      'ÉtéTotal',
-    ]
-    expect(names.map(humanise)).toEqual(names.map(embed.humanise))
+    expect(humanise).toBe(embed.humanise)
   })
 })

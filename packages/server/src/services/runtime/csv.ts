@@ -1,4 +1,8 @@
+import { humanise } from '@strata/embed/chart-options'
 import type { ColumnFormat, MetricFormats } from '../../query/document.js'
+
+/** A column name as a header: the web component's rule itself ("order_count" → "Order count"). */
+export { humanise }
 
 /**
  * RFC 4180 CSV of result rows, under `headers` (default: the column names). Cells that a
@@ -42,18 +46,4 @@ function unitOf(f: ColumnFormat | undefined): string | undefined {
   if (f?.style === 'currency') return f.currency
   if (f?.style === 'percent') return 'fraction'
   return undefined
-}
-
-/**
- * A column name as a header, the same rule as the web component's table headers
- * (packages/embed/src/lib/format.ts): "order_count" → "Order count", "avgOrderValue" → "Avg order value".
- */
-export function humanise(name: string): string {
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/[_\s]+/g, ' ')
-    .trim()
-  if (!words) return name
-  const lower = words === words.toUpperCase() && /[a-z]/i.test(words) && words.length <= 4 ? words : words.toLowerCase()
-  return lower.charAt(0).toUpperCase() + lower.slice(1)
 }

@@ -156,6 +156,17 @@ export const layout = css`
     overflow: hidden;
     overflow-wrap: anywhere;
   }
+  /* a narrow card (four across): tighter header buttons, so that a title's words fit whole */
+  @container (max-width: 220px) {
+    .card-header {
+      gap: 2px;
+      padding-right: 6px;
+    }
+    .card-header .icon-button,
+    .card-header strata-card-menu::part(card-menu-button) {
+      width: 24px;
+    }
+  }
   .spinner {
     width: 14px;
     height: 14px;

@@ -23,6 +23,8 @@ interface Readout {
   readonly wide: string[]
   /** Texts (single values, table headers) whose content is wider than their box. */
   readonly clipped: string[]
+  /** Card titles with a word split across two lines (every panel, with its card buttons). */
+  readonly brokenTitles: string[]
   readonly singleValues: { text: string; title: string }[]
   readonly headers: string[]
   readonly category: { data: string[]; interval: unknown; shown: number }
@@ -134,6 +136,21 @@ function readout(page: Page): Promise<Readout> {
       if (el.scrollWidth > el.clientWidth)
         clipped.push(`${el.textContent?.trim()} (${el.scrollWidth} > ${el.clientWidth})`)
     }
+    const brokenTitles: string[] = []
+    for (const dashboard of document.querySelectorAll('strata-dashboard')) {
+      for (const title of dashboard.shadowRoot?.querySelectorAll('[part~="card-title"]') ?? []) {
+        // the title's text node (Lit puts a marker comment before it)
+        const text = [...title.childNodes].find((n): n is Text => n instanceof Text && n.data.trim() !== '')
+        if (text === undefined) continue
+        for (const m of text.data.matchAll(/\S+/g)) {
+          const range = document.createRange()
+          range.setStart(text, m.index ?? 0)
+          range.setEnd(text, (m.index ?? 0) + m[0].length)
+          const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)))
+          if (lines.size > 1) brokenTitles.push(`${text.data}: "${m[0]}" on ${lines.size} lines`)
+        }
+      }
+    }
     const values = [...root.querySelectorAll('[part~="value"]')]
     const headers = [...root.querySelectorAll('[part~="table"] th')]
     for (const el of [...values, ...headers]) fits(el)
@@ -161,6 +178,7 @@ function readout(page: Page): Promise<Readout> {
       horizontalScroll: document.documentElement.scrollWidth > document.documentElement.clientWidth,
       wide: wide.slice(0, 10),
       clipped,
+      brokenTitles,
       singleValues: values.map((v) => ({ text: v.textContent?.trim() ?? '', title: v.getAttribute('title') ?? '' })),
       headers: headers.map((h) => h.textContent?.trim() ?? ''),
       category: {
@@ -212,6 +230,7 @@ describe.skipIf(!hasChromium)('the demo reads at 1440 and 390 px', () => {
       const r = await readout(page)
       expect({ scroll: r.horizontalScroll, wide: r.wide }).toEqual({ scroll: false, wide: [] })
       expect(r.clipped).toEqual([])
+      expect(r.brokenTitles).toEqual([])
       // single values fit, with the full value on hover
       expect(r.singleValues).toHaveLength(4)
       for (const v of r.singleValues) {

@@ -4,6 +4,7 @@ import type { LayoutItem } from '../../query/document.js'
 import type { DashboardViewRow, Database } from '../../store/schema.js'
 import type { Embed } from '../embeds/embeds.js'
 import type { SavedLayouts } from './layout-grid.js'
+import type { TenantKey } from './metric-store.js'
 
 /**
  * Whose an end user's saved things are (DESIGN.md §2.8): the dashboard, the data app, the
@@ -28,7 +29,7 @@ export function endUserKey(claims: GuestClaims, embed: Embed): EndUserKey {
 }
 
 /** The tenant an end user's key belongs to (what a change of it invalidates: tenant-state.ts). */
-export const tenantOf = ({ dashboardRowId, dataAppId, clientId }: EndUserKey) => ({
+export const tenantOf = ({ dashboardRowId, dataAppId, clientId }: TenantKey): TenantKey => ({
   dashboardRowId,
   dataAppId,
   clientId,

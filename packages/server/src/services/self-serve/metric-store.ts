@@ -5,6 +5,7 @@ import { newId } from '../../security/secrets.js'
 import type { EndUserMetricRow } from '../../store/schema.js'
 import { now, type Store } from '../../store/store.js'
 import type { InvalidationBus } from '../events/bus.js'
+import { tenantOf } from './end-user-state.js'
 
 /** Where a tenant's items hang: a dashboard, the data app whose embed it is seen through, a client. */
 export interface TenantKey {
@@ -55,12 +56,7 @@ export class EndUserMetricStore {
 
   /** Every write tells the runtime's cache of tenants' state (tenant-state.ts). */
   private changed(key: TenantKey): Promise<void> {
-    return this.bus.publish({
-      kind: 'tenant-state',
-      dashboardRowId: key.dashboardRowId,
-      dataAppId: key.dataAppId,
-      clientId: key.clientId,
-    })
+    return this.bus.publish({ kind: 'tenant-state', ...tenantOf(key) })
   }
 
   async forTenant(key: TenantKey, userIdentifier: string | undefined): Promise<TenantMetrics> {

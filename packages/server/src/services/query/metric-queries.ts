@@ -435,11 +435,20 @@ function sqlKeyOf(compiled: CompiledQuery): string {
 const sqlLength = (c: CompiledQuery): number =>
   c.sql.length + (c.countSql?.sql.length ?? 0) + (c.comparison?.sql.length ?? 0) + 256
 
-/** The metric as a secret-key caller (rls null) runs it: without its RLS declarations. */
+/**
+ * The metric as a secret-key caller (rls null) runs it: without its RLS declarations. One copy
+ * per metric, so its fingerprint (a hash of the definition) is computed once, not per request.
+ */
+const withoutRls = new WeakMap<Metric, Metric>()
 function withoutRlsFor(request: MetricRequest, metric: Metric): Metric {
   if (request.rls !== null || metric.rls === undefined) return metric
-  const { rls: _rls, ...rest } = metric
-  return rest
+  let copy = withoutRls.get(metric)
+  if (copy === undefined) {
+    const { rls: _rls, ...rest } = metric
+    copy = rest
+    withoutRls.set(metric, copy)
+  }
+  return copy
 }
 
 /**

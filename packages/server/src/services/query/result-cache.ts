@@ -108,11 +108,24 @@ function canonical(key: ResultKey): string {
   )
 }
 
-/** The statement half of a key, as JSON (dates and bigints as the drivers bind them). */
+/**
+ * The statement half of a key: the SQL's digest, then the values as JSON (dates and bigints as
+ * the drivers bind them). The digest is remembered per SQL text (the compiler hands out one
+ * string per compiled shape), so a cache hit does not re-escape a long statement into its key.
+ */
 function statementOf({ sql, params }: ResultKey): string {
-  return JSON.stringify([sql, params], (_key, p: unknown) =>
-    p instanceof Date ? { date: p.toISOString() } : typeof p === 'bigint' ? String(p) : p,
+  let digest = digests.get(sql)
+  if (digest === undefined) {
+    digest = hashOf(sql)
+    digests.set(sql, digest)
+  }
+  return (
+    digest +
+    JSON.stringify(params, (_key, p: unknown) =>
+      p instanceof Date ? { date: p.toISOString() } : typeof p === 'bigint' ? String(p) : p,
+    )
   )
 }
+const digests = new LRUCache<string, string>({ max: 10_000 })
 
 const hashOf = (json: string): string => createHash('sha256').update(json).digest('base64url')

@@ -40,18 +40,23 @@ export function requireAuth<K extends PrincipalKind>(
   // the caches behind it are consulted (otherwise a request read in the same turn could still
   // be served from the stale cache).
   const sharedBus = app.services.redis !== undefined
-  app.addHook('onRequest', async (request) => {
+  // Callback-style: one promise per request (the verifier's), not one more for an async hook.
+  app.addHook('onRequest', (request, _reply, done) => {
     const failure = request.routeOptions.config.authFailure ?? defaultFailure
     const token = bearer(request)
-    if (token === undefined) {
-      throw new ApiError(failure.code, failure.status, missingTokenMessage(kind))
+    if (token === undefined) return done(new ApiError(failure.code, failure.status, missingTokenMessage(kind)))
+    const check = (principal: PrincipalOf<K> | undefined) => {
+      if (!principal) {
+        return done(new ApiError(failure.code, failure.status, rejectedTokenMessage(kind, token, invalidMessage[kind])))
+      }
+      request.principal = principal
+      done()
     }
-    if (sharedBus) await new Promise((resolve) => setImmediate(resolve))
-    const principal = token.length <= maxTokenLength[kind] ? await verify(token) : undefined
-    if (!principal) {
-      throw new ApiError(failure.code, failure.status, rejectedTokenMessage(kind, token, invalidMessage[kind]))
-    }
-    request.principal = principal
+    if (token.length > maxTokenLength[kind]) return check(undefined)
+    const verified = sharedBus
+      ? new Promise((resolve) => setImmediate(resolve)).then(() => verify(token))
+      : verify(token)
+    verified.then(check, done)
   })
 }
 

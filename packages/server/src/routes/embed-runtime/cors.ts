@@ -47,26 +47,41 @@ export function corsForGuests(app: FastifyInstance): void {
   const allowedByToken = new WeakSet<FastifyRequest>()
 
   // Preflights carry no token: answered here, before the token check of the routes.
-  app.addHook('onRequest', async (request, reply) => {
+  // (Hooks here are callback-style: a request without an Origin header costs no promise.)
+  app.addHook('onRequest', (request, reply, done) => {
     if (request.method === 'OPTIONS') return reply.status(204).send()
+    done()
   })
 
   // A valid token used from an origin its own data app does not whitelist is refused.
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preHandler', (request, _reply, done) => {
     const origin = crossOrigin(request)
     const principal = request.principal
-    if (origin === undefined || principal?.kind !== 'guest') return
-    if (await dataApps.allows(principal.claims.dataAppId, origin)) {
+    if (origin === undefined || principal?.kind !== 'guest') return done()
+    dataApps.allows(principal.claims.dataAppId, origin).then((allowed) => {
+      if (!allowed) {
+        return done(
+          new ApiError(
+            'UNAUTHORIZED',
+            403,
+            `Origin ${origin.slice(0, 200)} is not in the data app's whitelist-domains`,
+          ),
+        )
+      }
       allowedByToken.add(request)
-      return
-    }
-    throw new ApiError('UNAUTHORIZED', 403, `Origin ${origin.slice(0, 200)} is not in the data app's whitelist-domains`)
+      done()
+    }, done)
   })
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     appendVary(reply, 'origin')
     const origin = crossOrigin(request)
-    if (origin === undefined) return payload
+    if (origin === undefined) return done(null, payload)
+    corsHeaders(request, reply, origin).then(() => done(null, payload), done)
+  })
+
+  /** The CORS headers of a cross-origin answer, when the origin is allowed; a refusal is logged (once a minute). */
+  async function corsHeaders(request: FastifyRequest, reply: FastifyReply, origin: string): Promise<void> {
     const principal = request.principal?.kind === 'guest' ? request.principal : undefined
     let allowed: boolean
     try {
@@ -75,7 +90,7 @@ export function corsForGuests(app: FastifyInstance): void {
         (principal ? await dataApps.allows(principal.claims.dataAppId, origin) : await dataApps.anyAllows(origin))
     } catch (err) {
       request.log.warn({ err, origin: origin.slice(0, 200) }, 'CORS: the whitelist could not be read; no CORS headers')
-      return payload
+      return
     }
     if (allowed) {
       reply.header('access-control-allow-origin', origin).header('access-control-expose-headers', EXPOSED_HEADERS)
@@ -85,7 +100,7 @@ export function corsForGuests(app: FastifyInstance): void {
           .header('access-control-allow-headers', 'authorization, content-type')
           .header('access-control-max-age', '600')
       }
-      return payload
+      return
     }
     const dataAppId = principal?.claims.dataAppId
     const key = `${dataAppId ?? '*'} ${origin}`
@@ -104,8 +119,7 @@ export function corsForGuests(app: FastifyInstance): void {
         )
       }
     }
-    return payload
-  })
+  }
 }
 
 /** The request's Origin when it is another origin than the server's own (Host). */

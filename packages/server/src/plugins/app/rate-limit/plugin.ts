@@ -46,15 +46,19 @@ async function rateLimit(app: FastifyInstance, options: RateLimitOptions): Promi
   // outage costs one slow request per interval rather than a timeout on every request.
   let bypassUntil = 0
   app.addHook('onClose', async () => store.close?.())
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  // Callback-style, so that a request no limit applies to costs no promise (the hot paths with
+  // RATE_LIMIT=0); the counting itself is async.
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
     const route = request.routeOptions.url // the matched route's pattern; undefined when none matched
     const routeGroup = route === undefined ? undefined : request.routeOptions.config.rateLimitGroup
-    if (route !== undefined && routeGroup === undefined && !route.startsWith(apiPrefix)) return
-    const groups: RateLimitGroup[] = ['global']
-    if (routeGroup) groups.push(routeGroup)
-    const active = groups.filter((g) => rules[g].max > 0)
-    if (active.length === 0) return
-    if (bypassUntil > Date.now()) return
+    if (route !== undefined && routeGroup === undefined && !route.startsWith(apiPrefix)) return done()
+    const active: RateLimitGroup[] = rules.global.max > 0 ? ['global'] : []
+    if (routeGroup && rules[routeGroup].max > 0) active.push(routeGroup)
+    if (active.length === 0 || bypassUntil > Date.now()) return done()
+    count(request, reply, active).then(() => done(), done)
+  })
+
+  async function count(request: FastifyRequest, reply: FastifyReply, active: RateLimitGroup[]): Promise<void> {
     const client = clientKey(request, trusts)
     let outcomes: Outcome[]
     try {
@@ -89,7 +93,7 @@ async function rateLimit(app: FastifyInstance, options: RateLimitOptions): Promi
         `Too many requests: the limit is ${group.rule.max} per ${group.rule.windowMs / 1000} s${group.group === 'global' ? '' : ` for this route group (${group.group})`}; retry in ${retryAfter} s`,
       )
     }
-  })
+  }
 }
 
 export default fp(rateLimit, { name: 'strata-rate-limit' })

@@ -4,7 +4,7 @@ import { principalOf, requireGuestToken } from '../../auth/hooks.js'
 import { notFound } from '../../plugins/app/error-handler.js'
 import { documentedAs } from '../../schemas/openapi.js'
 import { fieldsError } from '../../validation/fields.js'
-import { sendResult } from '../metric-result.js'
+import { markTruncated, sendResult } from '../metric-result.js'
 import ai from './ai.js'
 import { corsForGuests } from './cors.js'
 import { EmbedParams, MetricParams } from './params.js'
@@ -94,7 +94,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         dashboardFilter ? { dashboardFilter } : {},
       )
       const file = `${metricId.replace(/[^A-Za-z0-9_.-]/g, '_')}.csv`
-      sendResult(reply, result)
+      markTruncated(reply, result)
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${file}"`)

@@ -94,6 +94,8 @@ export class AiAsk implements ReactiveController {
     const asking: Ask = { status: 'asking', question, abort }
     this.ask = asking
     this.picked = undefined
+    // the button pressed gives way to Cancel: focus stays in the (read-only) box, Escape cancels
+    this.host.focus('bd-ask')
     this.host.requestUpdate()
     try {
       const answer = await askMetric(client, question, abort.signal)
@@ -224,7 +226,7 @@ export class AiAsk implements ReactiveController {
           <span class="bd-ai-sub">Check the preview, adjust the fields if needed, then save.</span></p>
         </div>`
       case 'error':
-        return html`<div class="bd-ai-status error" id="bd-ask-status" role="alert">
+        return html`<div class="bd-ai-status failed" id="bd-ask-status" role="alert">
           <span class="bd-ai-mark" aria-hidden="true">${alertIcon}</span>
           <p>
             <strong>${askFailure(ask.error)}</strong>
@@ -245,7 +247,7 @@ export class AiAsk implements ReactiveController {
             </ul>
             <span class="sr-only" role="status">Loading suggestions</span>`
         : s.status === 'error'
-          ? html`<div class="bd-ai-status error" role="alert">
+          ? html`<div class="bd-ai-status failed" role="alert">
               <span class="bd-ai-mark" aria-hidden="true">${alertIcon}</span>
               <p><strong>Suggestions could not load.</strong><span class="bd-ai-sub">${s.error.message}</span></p>
               <button type="button" class="button" @click=${() => void this.loadSuggestions()}>Try again</button>

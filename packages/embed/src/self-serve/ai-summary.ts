@@ -91,7 +91,7 @@ export class StrataAiSummary extends LitElement {
         font-size: 13px;
         line-height: 1.45;
       }
-      .line.error {
+      .line.failed {
         background: color-mix(in srgb, var(--_negative) 6%, var(--_surface));
         border-color: color-mix(in srgb, var(--_negative) 25%, var(--_border));
       }
@@ -107,7 +107,7 @@ export class StrataAiSummary extends LitElement {
         width: 16px;
         height: 16px;
       }
-      .error .mark {
+      .failed .mark {
         color: var(--_negative);
       }
       .text {
@@ -118,7 +118,7 @@ export class StrataAiSummary extends LitElement {
         overflow: auto;
         padding-top: 1px;
       }
-      .stale .text {
+      .outdated .text {
         color: var(--_muted);
       }
       .note {
@@ -189,7 +189,7 @@ export class StrataAiSummary extends LitElement {
               }
             </p>`
     return html`<div
-      class="line ${state.status} ${this.stale && state.status === 'ready' ? 'stale' : ''}"
+      class="line ${state.status === 'error' ? 'failed' : state.status} ${this.stale && state.status === 'ready' ? 'outdated' : ''}"
       part="ai-summary"
       role="status"
       aria-live="polite"

@@ -138,21 +138,21 @@ export const aiStyles = css`
     flex: none;
   }
   .bd-ai-status.answered,
-  .bd-ai-status.error {
+  .bd-ai-status.failed {
     padding: 10px 12px;
     border-radius: calc(var(--_radius) * 0.8);
     border: 1px solid color-mix(in srgb, var(--_primary) 22%, var(--_border));
     background: color-mix(in srgb, var(--_primary) 6%, var(--_surface));
   }
-  .bd-ai-status.error {
+  .bd-ai-status.failed {
     align-items: center;
     border-color: color-mix(in srgb, var(--_negative) 30%, var(--_border));
     background: color-mix(in srgb, var(--_negative) 6%, var(--_surface));
   }
-  .bd-ai-status.error .bd-ai-mark {
+  .bd-ai-status.failed .bd-ai-mark {
     color: var(--_negative);
   }
-  .bd-ai-status.error .bd-ai-mark svg {
+  .bd-ai-status.failed .bd-ai-mark svg {
     width: 20px;
     height: 20px;
   }
@@ -264,7 +264,7 @@ export const aiStyles = css`
     .bd-ask.only-suggest .button {
       flex: none;
     }
-    .bd-ai-status.error {
+    .bd-ai-status.failed {
       flex-wrap: wrap;
     }
   }

@@ -338,6 +338,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
       @keydown=${this.onKeydown}
       @cancel=${(e: Event) => {
         e.preventDefault()
+        if (this.ai.cancel()) return
         void this.requestClose()
       }}
       @close=${() => {

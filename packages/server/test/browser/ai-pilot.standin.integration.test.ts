@@ -321,14 +321,21 @@ describe.skipIf(!hasChromium)('the AI controls in Chromium, against the OpenAI s
     await card.locator('[part~="ai-summary"][data-state="error"]').waitFor({ timeout: 20_000 })
     expect(await line.textContent()).toMatch(/Could not summarize/)
     await shot(page, 'summary-error')
-    // narrow: the line under the card at 390 px
     standIn.script({ text: SUMMARY })
     await line.locator('button:text("Try again")').click()
     await line.locator(`:text("${SUMMARY}")`).waitFor({ timeout: 20_000 })
-    await page.setViewportSize({ width: 390, height: 844 })
-    await card.scrollIntoViewIfNeeded()
-    await shot(page, 'summary-390')
     await page.context().close()
+    // narrow: the line under the card at 390 px
+    const narrow = await b.openDashboard(acme, { viewport: { width: 390, height: 844 } })
+    const small = narrow.locator('#d .card[data-metric-id="revenue_by_category"]')
+    standIn.script({ text: SUMMARY })
+    await small.scrollIntoViewIfNeeded()
+    await small.locator('[part~="card-menu-button"]').click()
+    await narrow.locator('#d [part~="card-menu-panel"] [data-action="summarize"]').click()
+    await small.locator(`[part~="ai-summary"] :text("${SUMMARY}")`).waitFor({ timeout: 20_000 })
+    await small.scrollIntoViewIfNeeded()
+    await shot(narrow, 'summary-390')
+    await narrow.context().close()
   })
 
   it('without the AI pilot on the embed: no Ask box, no suggestions, no Summarize, no AI call', async () => {

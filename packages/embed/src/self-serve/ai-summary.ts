@@ -171,7 +171,7 @@ export class StrataAiSummary extends LitElement {
     const name = metric.name
     const body =
       state.status === 'loading'
-        ? html`<p class="text loading"><span class="spinner" style="display:inline-block;vertical-align:-2px;margin-right:6px"></span>Summarizing ${name}…</p>`
+        ? html`<p class="text loading">Summarizing ${name}…</p>`
         : state.status === 'error'
           ? html`<p class="text">
               Could not summarize: ${state.error.message}
@@ -195,7 +195,7 @@ export class StrataAiSummary extends LitElement {
       aria-live="polite"
       data-state=${this.stale && state.status === 'ready' ? 'stale' : state.status}
     >
-      <span class="mark" aria-hidden="true">${sparkleIcon}</span>
+      <span class="mark" aria-hidden="true">${state.status === 'loading' ? html`<span class="spinner"></span>` : sparkleIcon}</span>
       ${body}
       <span class="actions">
         ${

@@ -85,6 +85,19 @@ function aiCalls(page: Page): string[] {
   return calls
 }
 
+/** Holds the page's requests to `pattern` until `release()` (to see a progress state). */
+async function hold(page: Page, pattern: string): Promise<() => void> {
+  let release = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route(pattern, async (route) => {
+    await held
+    await route.continue()
+  })
+  return release
+}
+
 /** The focused element's id, through shadow roots (run in the page). */
 function deepActiveId(): string {
   let el = document.activeElement
@@ -154,14 +167,7 @@ describe.skipIf(!hasChromium)('the AI controls in Chromium, against the OpenAI s
     const before = standIn.requests.length
     standIn.script(createMetric(AI_METRIC))
     // the call is held in the browser until the progress state is seen (a provider takes seconds)
-    let release = () => {}
-    const held = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    await page.route('**/ai/metric', async (route) => {
-      await held
-      await route.continue()
-    })
+    const release = await hold(page, '**/ai/metric')
     await page.locator('#d #bd-ask').fill('Revenue by channel')
     await page.locator('#d #bd-ask').press('Enter')
     // asking: progress with a Cancel, the question kept read-only
@@ -228,7 +234,12 @@ describe.skipIf(!hasChromium)('the AI controls in Chromium, against the OpenAI s
     await openBuilder(page)
     const before = standIn.requests.length
     standIn.script({ toolCall: { name: 'suggest_metrics', arguments: { suggestions: SUGGESTIONS } } })
+    const release = await hold(page, '**/ai/suggestions')
     await page.locator('#d #bd-suggest-toggle').click()
+    expect(await page.locator('#d #bd-suggest-toggle').getAttribute('aria-expanded')).toBe('true')
+    await page.locator('#d .bd-suggest-skeleton').first().waitFor()
+    await shot(page, 'suggestions-loading')
+    release()
     await page.locator('#d .bd-suggestion').first().waitFor({ timeout: 20_000 })
     expect(since(before)[0]?.body.tools?.map((t) => t.function.name)).toEqual(['suggest_metrics'])
     expect(await page.locator('#d .bd-suggestion-name').allInnerTexts()).toEqual(SUGGESTIONS.map((s) => s.name))
@@ -259,19 +270,34 @@ describe.skipIf(!hasChromium)('the AI controls in Chromium, against the OpenAI s
       if (r.url().endsWith('/ai/summary')) summaryBodies.push(r.postDataJSON())
     })
     const card = page.locator('#d .card[data-metric-id="revenue_by_category"]')
+    /** The other cards' boxes, relative to the grid (scrolling aside). */
     const others = () =>
-      page.evaluate(() =>
-        [...(document.getElementById('d')?.shadowRoot?.querySelectorAll('.card') ?? [])]
+      page.evaluate(() => {
+        const root = document.getElementById('d')?.shadowRoot
+        const grid = root?.querySelector('.grid')?.getBoundingClientRect()
+        return [...(root?.querySelectorAll('.card') ?? [])]
           .filter((c) => c.getAttribute('data-metric-id') !== 'revenue_by_category')
-          .map((c) => JSON.stringify(c.getBoundingClientRect())),
-      )
+          .map((c) => {
+            const r = c.getBoundingClientRect()
+            return [r.left - (grid?.left ?? 0), r.top - (grid?.top ?? 0), r.width, r.height].join(',')
+          })
+      })
     const placed = await others()
     const before = standIn.requests.length
     const SUMMARY = 'Electronics leads revenue by a wide margin; Books trails the other categories.'
     standIn.script({ text: SUMMARY })
+    const release = await hold(page, '**/ai/summary')
     await card.locator('[part~="card-menu-button"]').click()
+    await page.locator('#d [part~="card-menu-panel"] [data-action="summarize"]').waitFor()
+    await shot(page, 'summary-menu')
     await page.locator('#d [part~="card-menu-panel"] [data-action="summarize"]').click()
     const line = card.locator('[part~="ai-summary"]')
+    await line.locator(':text("Summarizing")').waitFor()
+    expect(await line.getAttribute('data-state')).toBe('loading')
+    expect(await others()).toEqual(placed)
+    await card.scrollIntoViewIfNeeded()
+    await shot(page, 'summary-loading')
+    release()
     await line.locator(`:text("${SUMMARY}")`).waitFor({ timeout: 20_000 })
     expect(await line.getAttribute('data-state')).toBe('ready')
     // the other cards did not move
@@ -336,6 +362,26 @@ describe.skipIf(!hasChromium)('the AI controls in Chromium, against the OpenAI s
     await small.scrollIntoViewIfNeeded()
     await shot(narrow, 'summary-390')
     await narrow.context().close()
+  })
+
+  it('DRAG_DROP mode with the AI pilot: the builder has no Ask box but offers Suggestions', async () => {
+    await b.allowOnDemoEmbed(settings(true, 'DRAG_DROP'))
+    try {
+      const load = await fetch(`${b.server.url}/api/v2/embed/runtime/${DEMO_EMBED}`, {
+        headers: { authorization: `Bearer ${acme}` },
+      })
+      expect(((await load.json()) as { ai: unknown }).ai).toEqual({ metric: false, summary: true, suggestions: true })
+      const page = await b.openDashboard(acme)
+      await page.locator('#d [part~="new-metric-button"]').click()
+      await page.locator('#d #bd-suggest-toggle').waitFor()
+      expect(await page.locator('#d #bd-ask').count()).toBe(0)
+      // focus starts on the table, as in a builder without AI
+      await expect.poll(() => page.evaluate(deepActiveId)).toBe('bd-table')
+      await shot(page, 'suggest-only')
+      await page.context().close()
+    } finally {
+      await b.allowOnDemoEmbed(settings(true))
+    }
   })
 
   it('without the AI pilot on the embed: no Ask box, no suggestions, no Summarize, no AI call', async () => {

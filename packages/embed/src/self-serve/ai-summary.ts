@@ -177,7 +177,7 @@ export class StrataAiSummary extends LitElement {
               Could not summarize: ${state.error.message}
               <button type="button" class="link" @click=${again}>Try again</button>
             </p>`
-          : html`<p class="text" tabindex="0" aria-label="Summary of ${name}">
+          : html`<p class="text">
               ${state.text}
               ${
                 this.stale

@@ -226,6 +226,10 @@ describe.skipIf(!hasChromium)('the AI controls in Chromium, against the OpenAI s
     await page.setViewportSize({ width: 390, height: 844 })
     await page.locator('#d #bd-ask').fill('Revenue by month for the last year')
     await shot(page, 'ask-390')
+    standIn.script(createMetric(AI_METRIC))
+    await page.locator('#d #bd-ask-submit').click()
+    await page.locator('#d .bd-ai-status.answered').waitFor({ timeout: 20_000 })
+    await shot(page, 'ask-answered-390')
     await page.context().close()
   })
 

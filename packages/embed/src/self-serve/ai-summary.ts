@@ -2,6 +2,7 @@ import { css, html, LitElement, nothing, type TemplateResult } from 'lit'
 import { property } from 'lit/decorators.js'
 import { isAbortError, StrataApiError } from '../api/errors.js'
 import type { RuntimeMetric } from '../api/types.js'
+import { alertIcon } from '../render/icons.js'
 import { styles } from '../styles/index.js'
 import { summarizeMetric } from './ai-api.js'
 import { closeIcon, refreshIcon, sparkleIcon } from './metric-icons.js'
@@ -195,7 +196,9 @@ export class StrataAiSummary extends LitElement {
       aria-live="polite"
       data-state=${this.stale && state.status === 'ready' ? 'stale' : state.status}
     >
-      <span class="mark" aria-hidden="true">${state.status === 'loading' ? html`<span class="spinner"></span>` : sparkleIcon}</span>
+      <span class="mark" aria-hidden="true"
+        >${state.status === 'loading' ? html`<span class="spinner"></span>` : state.status === 'error' ? alertIcon : sparkleIcon}</span
+      >
       ${body}
       <span class="actions">
         ${

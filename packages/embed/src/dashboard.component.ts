@@ -56,6 +56,7 @@ const VIEWS = 'strata-views'
  * @csspart toolbar - The header's controls (self-serve buttons, the metrics list).
  * @csspart new-metric-button - "New metric" (opens the metric builder).
  * @csspart card-menu - A card's actions menu element (Edit, Archive, Share, Delete or Hide); also `card-menu-button` (its ⋯ button) and `card-menu-panel`.
+ * @csspart ai-summary - The AI summary line under a card's chart (`data-state`: loading, ready, stale, error); also `ai-summary-refresh` and `ai-summary-dismiss`.
  * @csspart archived-button - The toolbar's "Archived" button; also `archived-list`, the list it opens.
  * @csspart sidebar-toggle - The "Metrics" button that opens the list of metrics.
  * @csspart sidebar - The list of metrics (a panel over the grid).
@@ -218,7 +219,7 @@ export class StrataDashboard extends LitElement {
     const embed = this.controller.embed
     const client = this.controller.api
     if (!embed || !client || this.single || this.metricId || embed.embedType === 'metric') return
-    if (!anySelfServe(embed.permissions) || this.selfServe?.client === client || this.selfServeLoading) return
+    if (!anySelfServe(embed.permissions, embed.ai) || this.selfServe?.client === client || this.selfServeLoading) return
     this.selfServeLoading = true
     import('./self-serve/index.js')
       .then((mod: SelfServeModule) => {
@@ -372,7 +373,7 @@ export class StrataDashboard extends LitElement {
     const canViews = permissions.dashboardViews && !single
     const lv = single ? undefined : this.loadedLayoutViews
     const editing = lv?.editor.active === true
-    const selfServe = !single && anySelfServe(permissions) ? this.selfServe?.session : undefined
+    const selfServe = !single && anySelfServe(permissions, embed.ai) ? this.selfServe?.session : undefined
     const placements = new Map(this.shownPlacements().map((p) => [p.metricId, p]))
     const ordered = single ? states : [...placements.keys()].map((id) => c.metrics.get(id)!).filter(Boolean)
     const cardHost = {
@@ -383,12 +384,14 @@ export class StrataDashboard extends LitElement {
       download: (id: string) => void c.download(id),
       setPage: (id: string, page: number) => c.setPage(id, page),
       retry: (id: string) => c.retry(id),
-      ...(selfServe ? { menu: (m: MetricState) => selfServe.cardMenu(m.metric) } : {}),
+      ...(selfServe
+        ? { menu: (m: MetricState) => selfServe.cardMenu(m.metric), below: (m: MetricState) => selfServe.cardBelow(m) }
+        : {}),
       edit: editing ? lv?.editor.card : undefined,
     }
     const showTitle = permissions.showDashboardName && !single
     // the toolbar's place is kept while the self-serve chunk loads, so the header does not jump
-    const tools = !single && (anySelfServe(permissions) || canLayout || canViews)
+    const tools = !single && (anySelfServe(permissions, embed.ai) || canLayout || canViews)
     const viewsOpen = this.menus.isOpen(VIEWS)
     return html`
       ${

@@ -61,10 +61,24 @@ describe('which self-serve controls show', () => {
     expect(canRestore(none)).toBe(false)
   })
 
-  it('offers the builder only in DRAG_DROP mode', () => {
+  it('offers the builder in DRAG_DROP mode, and in CHAT mode only when the AI pilot answers', () => {
+    const noAi = { metric: false, summary: false, suggestions: false }
+    const chat = { ...none, metricCreation: true, metricCreationMode: 'CHAT' } as const
     expect(canCreate(all)).toBe(true)
     expect(canCreate({ ...all, metricCreationMode: 'CHAT' })).toBe(false)
-    expect(anySelfServe({ ...none, metricCreation: true, metricCreationMode: 'CHAT' })).toBe(false)
+    expect(canCreate({ ...all, metricCreationMode: 'CHAT' }, noAi)).toBe(false)
+    expect(anySelfServe(chat)).toBe(false)
+    expect(anySelfServe(chat, { ...noAi, suggestions: true })).toBe(false)
+    expect(canCreate(chat, { ...noAi, metric: true })).toBe(true)
+    expect(anySelfServe(chat, { ...noAi, metric: true })).toBe(true)
+    // creation off: the AI answer changes nothing
+    expect(canCreate({ ...chat, metricCreation: false }, { ...noAi, metric: true })).toBe(false)
+  })
+
+  it('loads the module for the summary line alone, not for suggestions alone', () => {
+    const noAi = { metric: false, summary: false, suggestions: false }
+    expect(anySelfServe(none, { ...noAi, summary: true })).toBe(true)
+    expect(anySelfServe(none, { ...noAi, suggestions: true })).toBe(false)
   })
 
   it('edits only a metric with a definition; deletes a tenant metric, hides a company one', () => {

@@ -18,6 +18,8 @@ export interface CardHost {
   retry(metricId: string): void
   /** The card's self-serve menu (edit, archive, …), when the self-serve module is loaded. */
   menu?(m: MetricState): TemplateResult | typeof nothing
+  /** A line under the card's body (the AI summary), when the self-serve module is loaded. */
+  below?(m: MetricState): TemplateResult | typeof nothing
   /** Edit-layout mode (the self-serve module): handles over each card, arrow keys on it. */
   readonly edit?: CardEdit | undefined
 }
@@ -82,6 +84,7 @@ export function renderCard(
       ${host.menu && !edit ? host.menu(m) : nothing}
     </header>
     <div class="card-body" part="card-body">${renderMetricBody(host, m, visual)}</div>
+    ${host.below && !edit ? host.below(m) : nothing}
     ${edit ? edit.overlay(metric.metricId, metric.name) : nothing}
   </section>`
 }

@@ -4,7 +4,7 @@ import type { RuntimeMetric } from '../api/types.js'
 import { styles } from '../styles/index.js'
 import { ACTION_LABELS, type CardAction } from './card-actions.js'
 import { menuStyles } from './menu.styles.js'
-import { archiveIcon, eyeOffIcon, moreIcon, pencilIcon, shareIcon, trashIcon } from './metric-icons.js'
+import { archiveIcon, eyeOffIcon, moreIcon, pencilIcon, shareIcon, sparkleIcon, trashIcon } from './metric-icons.js'
 import { PopupElement } from './popup.js'
 import type { SelfServeSession } from './session.js'
 
@@ -27,6 +27,8 @@ export class StrataCardMenu extends PopupElement {
   @property({ attribute: false }) metric: RuntimeMetric | undefined
   @property({ attribute: false }) actions: readonly CardAction[] = []
   @property({ type: Boolean }) busy = false
+  /** "Summarize" first (the load's `ai.summary`): a line under the chart (ai-summary.ts). */
+  @property({ type: Boolean }) summarize = false
 
   private run(action: CardAction): void {
     const { session, metric } = this
@@ -49,6 +51,21 @@ export class StrataCardMenu extends PopupElement {
     >
       ${ICONS[a]}<span>${ACTION_LABELS[a]}</span>
     </button>`
+    const summarize = this.summarize
+      ? html`<button
+            type="button"
+            role="menuitem"
+            class="menu-item"
+            data-action="summarize"
+            @click=${() => {
+              const { session, metric } = this
+              this.hide(true)
+              if (session && metric) void session.summaries.summarize(metric)
+            }}
+          >
+            ${sparkleIcon}<span>Summarize</span>
+          </button>${this.actions.length ? html`<div class="menu-sep" role="separator"></div>` : nothing}`
+      : nothing
     return html`<button
         type="button"
         id="trigger"
@@ -66,7 +83,7 @@ export class StrataCardMenu extends PopupElement {
         ${this.busy ? html`<span class="spinner"></span>` : moreIcon}
       </button>
       <div id="popup" popover="manual" role="menu" aria-label="Actions for ${name}" part="card-menu-panel" @keydown=${this.onPopupKey}>
-        ${this.open ? html`${other.map(item)}${other.length && destructive.length ? html`<div class="menu-sep" role="separator"></div>` : nothing}${destructive.map(item)}` : nothing}
+        ${this.open ? html`${summarize}${other.map(item)}${other.length && destructive.length ? html`<div class="menu-sep" role="separator"></div>` : nothing}${destructive.map(item)}` : nothing}
       </div>`
   }
 }

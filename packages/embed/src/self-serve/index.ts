@@ -12,6 +12,7 @@ import { defineElement } from '../define.js'
 import type { EmbedController } from '../embed-controller.js'
 import { isPinned } from '../lib/filters.js'
 import type { Menus } from '../menu-controller.js'
+import { StrataAiSummary } from './ai-summary.js'
 import { StrataArchivedMenu } from './archived-menu.js'
 import { StrataCardMenu } from './card-menu.js'
 import { buttonStyles } from './common.styles.js'
@@ -28,6 +29,7 @@ defineElement('strata-metric-builder', StrataMetricBuilder)
 defineElement('strata-card-menu', StrataCardMenu)
 defineElement('strata-archived-menu', StrataArchivedMenu)
 defineElement('strata-self-serve-overlay', StrataSelfServeOverlay)
+defineElement('strata-ai-summary', StrataAiSummary)
 
 export { SelfServeApi } from './metric-api.js'
 export { SelfServeSession }
@@ -43,6 +45,7 @@ declare global {
     'strata-card-menu': StrataCardMenu
     'strata-archived-menu': StrataArchivedMenu
     'strata-self-serve-overlay': StrataSelfServeOverlay
+    'strata-ai-summary': StrataAiSummary
   }
 }
 

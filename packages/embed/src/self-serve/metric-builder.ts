@@ -7,6 +7,8 @@ import type { MetricState } from '../embed-controller.js'
 import { renderMetricBody } from '../render/card.js'
 import { alertIcon } from '../render/icons.js'
 import { styles } from '../styles/index.js'
+import { aiStyles } from './ai.styles.js'
+import { AiAsk } from './ai-ask.js'
 import { builderStyles } from './builder.styles.js'
 import {
   addDimension,
@@ -64,7 +66,7 @@ interface Drawn {
  * cards' own code, name it and save it. Escape closes it; focus goes back to what opened it.
  */
 export class StrataMetricBuilder extends LitElement implements BuilderElement {
-  static override styles = [...styles, buttonStyles, dialogStyles, builderStyles]
+  static override styles = [...styles, buttonStyles, dialogStyles, builderStyles, aiStyles]
 
   @property({ attribute: false }) session: SelfServeSession | undefined
 
@@ -92,6 +94,21 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
   private baseline = ''
   /** The discard question is open. */
   private asking = false
+  /** The Ask box and suggestions (ai-ask.ts), for a new metric when the AI pilot answers. */
+  private readonly ai = new AiAsk({
+    addController: (c) => this.addController(c),
+    removeController: (c) => this.removeController(c),
+    requestUpdate: () => this.requestUpdate(),
+    get updateComplete() {
+      return Promise.resolve(true)
+    },
+    client: () => this.session?.host.client,
+    flags: () => this.session?.host.embed()?.ai,
+    load: (metric) => this.loadDefinition(metric),
+    focus: (id) => {
+      this.focusNext = id
+    },
+  })
   private readonly drag = new FieldDrag({
     root: () => this.renderRoot as ShadowRoot,
     setOver: (target) => {
@@ -132,7 +149,8 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
     if (!metric && priv?.available) this.s = { ...this.s, visibility: priv.byDefault ? 'private' : 'shared' }
     this.baseline = choicesOf(this.s)
     this.open = true
-    this.focusNext = metric ? 'bd-name' : 'bd-table'
+    this.ai.reset()
+    this.focusNext = metric ? 'bd-name' : this.session?.host.embed()?.ai?.metric ? 'bd-ask' : 'bd-table'
     void this.loadModel()
   }
 
@@ -151,6 +169,14 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
     } catch (e) {
       this.modelError = e instanceof StrataApiError ? e : new StrataApiError('CLIENT_ERROR', 0, String(e))
     }
+  }
+
+  /** A metric from the AI band (an answer or a suggestion): the builder's state, to preview, adjust and save. */
+  private loadDefinition(metric: MetricDefinition): void {
+    const visibility = this.s.visibility
+    this.update_({ ...fromDefinition(metric, this.model), ...(visibility ? { visibility } : {}) })
+    this.showAll = false
+    this.menu = undefined
   }
 
   /** Whether the end user changed anything since the builder opened. */
@@ -178,6 +204,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
     this.menu = undefined
     clearTimeout(this.timer)
     this.abort?.abort()
+    this.ai.reset()
     const opener = this.opener
     this.opener = null
     if (opener?.isConnected) opener.focus()
@@ -294,6 +321,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
       this.drag.cancel()
       return
     }
+    if (this.ai.cancel()) return
     if (this.menu !== undefined) {
       const id = `bd-field-${this.menu}`
       this.menu = undefined
@@ -310,6 +338,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
       @keydown=${this.onKeydown}
       @cancel=${(e: Event) => {
         e.preventDefault()
+        if (this.ai.cancel()) return
         void this.requestClose()
       }}
       @close=${() => {
@@ -379,7 +408,9 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
         this.focusNext = id
       },
     }
-    return html`<div class="bd-body">
+    const ai = this.ai.shown(this.editing !== undefined)
+    return html`<div class="bd-body ${ai ? 'with-ai' : ''}">
+      ${ai ? this.ai.render() : nothing}
       <div class="bd-col bd-fields">${renderFields(view)}</div>
       <div class="bd-col bd-query">${renderQuery(view, problems)}</div>
       <div class="bd-col bd-output">${this.renderOutput(problems)}</div>

@@ -23,3 +23,7 @@ export const shareIcon = icon(
 )
 export const restoreIcon = icon(svg`<path d="M3 12a9 9 0 1 0 3-6.7"/><path d="M3 4v5h5"/>`)
 export const chartIcon = icon(svg`<path d="M4 19h16"/><path d="M7 15v-3"/><path d="M12 15V9"/><path d="M17 15v-5"/>`)
+export const sparkleIcon = icon(
+  svg`<path d="M12 3l1.9 5.1L19 10l-5.1 1.9L12 17l-1.9-5.1L5 10l5.1-1.9z"/><path d="M19 15l.8 2.2L22 18l-2.2.8L19 21l-.8-2.2L16 18l2.2-.8z"/>`,
+)
+export const refreshIcon = icon(svg`<path d="M21 12a9 9 0 1 1-3-6.7"/><path d="M21 4v5h-5"/>`)

@@ -3,6 +3,7 @@ import type { RuntimeClient } from '../api/client.js'
 import type { StrataApiError } from '../api/errors.js'
 import type { QueryResult, RuntimeEmbed, RuntimeMetric } from '../api/types.js'
 import type { Visual } from '../charts/build.js'
+import type { MetricState } from '../embed-controller.js'
 import type { MetricChange } from '../events.js'
 
 /**
@@ -38,6 +39,8 @@ export interface SelfServeSessionApi {
   toolbar(): TemplateResult | typeof nothing
   /** A card's menu (Edit, Archive, Publish, Delete or Hide), or nothing when none applies. */
   cardMenu(metric: RuntimeMetric): TemplateResult | typeof nothing
+  /** The line under a card's body (its AI summary), or nothing. */
+  cardBelow(state: MetricState): TemplateResult | typeof nothing
   /** The builder dialog, confirmations and notices: rendered once, at the end of the element. */
   overlays(): TemplateResult
 }

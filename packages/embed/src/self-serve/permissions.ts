@@ -1,4 +1,4 @@
-import type { Permissions } from '../api/types.js'
+import type { Permissions, RuntimeEmbed } from '../api/types.js'
 
 /**
  * Which self-serve control the effective permissions (DESIGN.md §2.7, sent by the load) show.
@@ -6,12 +6,19 @@ import type { Permissions } from '../api/types.js'
  * Part of the entry module (the dashboard decides with anySelfServe whether to load the rest).
  */
 
-/** "New metric": creation allowed, with the builder (not the chat). */
-export const canCreate = (p: Permissions): boolean => p.metricCreation && p.metricCreationMode === 'DRAG_DROP'
+/** Which AI pilot routes answer for this token (the load's `ai`, §2.10). */
+export type AiFlags = RuntimeEmbed['ai']
+
+/**
+ * "New metric": creation allowed, with the builder (DRAG_DROP), or with the builder and its Ask
+ * box (CHAT, when the AI pilot answers). CHAT without a working AI pilot: no "New metric".
+ */
+export const canCreate = (p: Permissions, ai?: AiFlags): boolean =>
+  p.metricCreation && (p.metricCreationMode === 'DRAG_DROP' || ai?.metric === true)
 
 /** The "Archived" list: archive and unarchive share the archive capability (§2.8). */
 export const canRestore = (p: Permissions): boolean => p.archiveMetrics
 
 /** Whether anything self-serve can show, so the dashboard loads the module at all. */
-export const anySelfServe = (p: Permissions): boolean =>
-  canCreate(p) || p.metricUpdate || p.metricDeletion || p.manageMetrics || p.archiveMetrics
+export const anySelfServe = (p: Permissions, ai?: AiFlags): boolean =>
+  canCreate(p, ai) || p.metricUpdate || p.metricDeletion || p.manageMetrics || p.archiveMetrics || ai?.summary === true

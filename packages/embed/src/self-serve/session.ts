@@ -1,7 +1,9 @@
 import { html, nothing, type TemplateResult } from 'lit'
 import { StrataApiError } from '../api/errors.js'
 import type { Model, RuntimeMetric } from '../api/types.js'
+import type { MetricState } from '../embed-controller.js'
 import type { MetricChange } from '../events.js'
+import { CardSummaries } from './ai-summary.js'
 import { type CardAction, CONFIRM, type ConfirmRequest, cardActions } from './card-actions.js'
 import { SelfServeApi } from './metric-api.js'
 import { plusIcon } from './metric-icons.js'
@@ -27,9 +29,12 @@ export class SelfServeSession implements SelfServeSessionApi {
   overlay: OverlayElement | undefined
   private modelPromise: Promise<Model> | undefined
   private busy = new Set<string>()
+  /** The cards' AI summaries (when the load's `ai.summary`). */
+  readonly summaries: CardSummaries
 
   constructor(readonly host: SelfServeHost) {
     this.api = new SelfServeApi(host.client)
+    this.summaries = new CardSummaries(host)
   }
 
   /** GET /model, once per session (again after a failure). */
@@ -101,7 +106,7 @@ export class SelfServeSession implements SelfServeSessionApi {
   toolbar(): TemplateResult | typeof nothing {
     const embed = this.host.embed()
     if (!embed) return nothing
-    const create = canCreate(embed.permissions)
+    const create = canCreate(embed.permissions, embed.ai)
     const archived = canRestore(embed.permissions) ? (embed.archivedMetrics ?? []) : []
     if (!create && archived.length === 0) return nothing
     return html`${
@@ -128,15 +133,29 @@ export class SelfServeSession implements SelfServeSessionApi {
 
   cardMenu(metric: RuntimeMetric): TemplateResult | typeof nothing {
     const embed = this.host.embed()
-    if (!embed || cardActions(embed.permissions, metric).length === 0) return nothing
+    const summarize = embed?.ai?.summary === true
+    if (!embed || (cardActions(embed.permissions, metric).length === 0 && !summarize)) return nothing
     return html`<strata-card-menu
       part="card-menu"
       exportparts="card-menu-button, card-menu-panel"
       .session=${this}
       .metric=${metric}
       .actions=${cardActions(embed.permissions, metric)}
+      .summarize=${summarize}
       .busy=${this.busy.has(metric.metricId)}
     ></strata-card-menu>`
+  }
+
+  cardBelow(m: MetricState): TemplateResult | typeof nothing {
+    const state = this.host.embed()?.ai?.summary ? this.summaries.get(m.metric.metricId) : undefined
+    if (!state) return nothing
+    return html`<strata-ai-summary
+      exportparts="ai-summary, ai-summary-refresh, ai-summary-dismiss"
+      .summaries=${this.summaries}
+      .metric=${m.metric}
+      .state=${state}
+      .stale=${this.summaries.isStale(state)}
+    ></strata-ai-summary>`
   }
 
   overlays(): TemplateResult {

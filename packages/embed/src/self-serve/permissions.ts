@@ -1,4 +1,4 @@
-import type { Permissions } from '../api/types.js'
+import type { Permissions, RuntimeEmbed } from '../api/types.js'
 
 /**
  * Which self-serve control the effective permissions (DESIGN.md §2.7, sent by the load) show.
@@ -15,3 +15,10 @@ export const canRestore = (p: Permissions): boolean => p.archiveMetrics
 /** Whether anything self-serve can show, so the dashboard loads the module at all. */
 export const anySelfServe = (p: Permissions): boolean =>
   canCreate(p) || p.metricUpdate || p.metricDeletion || p.manageMetrics || p.archiveMetrics
+
+/** "Reports": the load says email reports work (the permission AND SMTP on the server, §2.9). */
+export const canReport = (embed: Pick<RuntimeEmbed, 'reports'>): boolean => embed.reports?.available === true
+
+/** Whether the dashboard loads the self-serve module: anything self-serve, or the reports. */
+export const wantsSelfServe = (embed: Pick<RuntimeEmbed, 'permissions' | 'reports'>): boolean =>
+  anySelfServe(embed.permissions) || canReport(embed)

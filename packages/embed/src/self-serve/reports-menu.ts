@@ -23,6 +23,10 @@ type Sending =
       readonly text: string
     }
 
+/** The parts of the report controls, exported through the dashboard (docs/web-component.md). */
+const DIALOG_PARTS = 'report-dialog, report-when, report-filters, report-field-error, report-error, report-save'
+export const REPORT_PARTS = `reports-button, reports-panel, reports-empty, schedule-report-button, report-item, report-format, report-schedule, report-recipients, report-status, report-send, report-send-status, report-send-error, report-delete, report-delete-confirm, ${DIALOG_PARTS}`
+
 const errorOf = (e: unknown): StrataApiError =>
   e instanceof StrataApiError ? e : new StrataApiError('CLIENT_ERROR', 0, String(e))
 
@@ -194,12 +198,12 @@ export class StrataReportsMenu extends PopupElement {
           </button>
         </div>
       </div>
-      <strata-report-dialog .session=${this.session} .onScheduled=${this.scheduled}></strata-report-dialog>`
+      <strata-report-dialog exportparts=${DIALOG_PARTS} .session=${this.session} .onScheduled=${this.scheduled}></strata-report-dialog>`
   }
 
   private renderList(): TemplateResult {
     if (this.loadError) {
-      return html`<div class="rp-list-message error" role="alert">
+      return html`<div class="rp-list-message is-failed" role="alert">
         ${alertIcon}
         <p>The reports could not be loaded: ${reportErrorInWords(this.loadError.code, this.loadError.status, this.loadError.message)}</p>
         <button type="button" class="button subtle" @click=${() => void this.load()}>Try again</button>
@@ -241,7 +245,7 @@ export class StrataReportsMenu extends PopupElement {
       <p class="rp-item-line rp-muted" title=${r.recipients.join(', ')} part="report-recipients">
         To ${shown}${more > 0 ? ` and ${more} more` : ''}
       </p>
-      <p class="rp-item-line rp-status ${r.status.state}" part="report-status">${statusInWords(r, tz)}</p>
+      <p class="rp-item-line rp-status is-${r.status.state}" part="report-status">${statusInWords(r, tz)}</p>
       ${
         confirming
           ? html`<div class="rp-confirm">
@@ -270,7 +274,7 @@ export class StrataReportsMenu extends PopupElement {
               </div>
             </div>`
           : html`<div class="rp-actions">
-              <span class="rp-sent ${sending?.state ?? ''}" role="status" part="report-send-status"
+              <span class="rp-sent ${sending ? `is-${sending.state}` : ''}" role="status" part="report-send-status"
                 >${sending?.state === 'sending' ? 'Sending…' : sending?.state === 'error' ? 'Not sent' : (sending?.text ?? '')}</span
               >
               <button

@@ -379,8 +379,8 @@ export const reportsMenuStyles = css`
     color: var(--_muted);
     white-space: normal;
   }
-  .rp-status.retrying,
-  .rp-status.stopped {
+  .rp-status.is-retrying,
+  .rp-status.is-stopped {
     color: var(--_negative);
   }
   .rp-actions {
@@ -401,11 +401,11 @@ export const reportsMenuStyles = css`
     font-size: 12px;
     color: var(--_muted);
   }
-  .rp-sent.sent {
+  .rp-sent.is-sent {
     color: var(--_positive);
     font-weight: 550;
   }
-  .rp-sent.error {
+  .rp-sent.is-error {
     color: var(--_negative);
   }
   .rp-send-error {
@@ -470,7 +470,7 @@ export const reportsMenuStyles = css`
     flex: 1;
     margin: 0;
   }
-  .rp-list-message.error {
+  .rp-list-message.is-failed {
     color: var(--_negative);
   }
   .rp-list-error {

@@ -7,6 +7,7 @@ import { SelfServeApi } from './metric-api.js'
 import { plusIcon } from './metric-icons.js'
 import type { SelfServeHost, SelfServeSessionApi } from './metrics-host.js'
 import { canCreate, canReport, canRestore } from './permissions.js'
+import { REPORT_PARTS } from './reports-menu.js'
 
 /** The elements the session drives (they register themselves when connected). */
 export interface BuilderElement {
@@ -108,7 +109,7 @@ export class SelfServeSession implements SelfServeSessionApi {
     return html`${
       reports
         ? html`<strata-reports-menu
-            exportparts="reports-button, reports-panel, schedule-report-button, report-dialog"
+            exportparts=${REPORT_PARTS}
             .session=${this}
           ></strata-reports-menu>`
         : nothing

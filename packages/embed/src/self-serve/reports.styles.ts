@@ -214,9 +214,17 @@ export const reportDialogStyles = css`
     outline-offset: 2px;
   }
   .rp-schedule {
-    display: grid;
-    grid-template-columns: repeat(auto-fit, minmax(104px, 1fr));
+    display: flex;
+    flex-wrap: wrap;
     gap: 10px;
+  }
+  .rp-schedule > div {
+    flex: 1 1 96px;
+    min-width: 0;
+  }
+  /* the time keeps room for its hours, minutes and AM/PM */
+  .rp-schedule > div:last-child {
+    flex: 0 0 136px;
   }
   .rp-filters {
     padding: 10px 12px;

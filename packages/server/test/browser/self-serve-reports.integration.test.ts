@@ -227,6 +227,40 @@ describe.skipIf(!hasChromium)('email report controls in Chromium', () => {
     await page.close()
   }, 120_000)
 
+  it("shows the server's refusal in the dialog, with everything typed kept", async () => {
+    const token = await mint('umbrella')
+    const page = await b.openDashboard(token, { viewport: { width: 1280, height: 900 } })
+    await part(page, 'reports-button').click()
+    await part(page, 'schedule-report-button').click()
+    const d = dialog(page)
+    await d.locator('#rp-name').fill('Refused report')
+    await d.locator('#rp-format-png').check()
+    await d.locator('#rp-recipients').fill('ann@example.com')
+    // the company turns email reports off while the dialog is open: the server refuses (403)
+    await b.allowOnDemoEmbed({ isAllowEmailReports: false })
+    try {
+      await d.locator('[part~="report-save"]').click()
+      const error = d.locator('[part~="report-error"]')
+      await expect.poll(() => error.textContent()).toContain('You are no longer allowed to schedule reports')
+      expect(await error.textContent()).toContain('INSUFFICIENT_PERMISSIONS · 403')
+      expect(await isOpen(page)).toBe(true)
+      expect(await d.locator('#rp-name').inputValue()).toBe('Refused report')
+      expect(await d.locator('#rp-format-png').isChecked()).toBe(true)
+      expect(await d.locator('#rp-recipients').inputValue()).toBe('ann@example.com')
+      expect(await focused(page)).toMatchObject({ id: 'rp-save' })
+      await shot(page, 'dialog-server-error')
+    } finally {
+      await b.allowOnDemoEmbed({ isAllowEmailReports: true })
+    }
+    // allowed again: the same dialog saves what was typed
+    await d.locator('[part~="report-save"]').click()
+    await expect.poll(() => isOpen(page)).toBe(false)
+    expect((await list(token)).map((r) => [r.name, r.format, r.recipients])).toEqual([
+      ['Refused report', 'png', ['ann@example.com']],
+    ])
+    await page.close()
+  }, 120_000)
+
   it('Delete asks in place; Keep keeps it, Delete removes it (list and GET /reports)', async () => {
     const token = await mint('globex')
     const page = await b.openDashboard(token, { viewport: { width: 1280, height: 900 } })

@@ -118,6 +118,9 @@ describe('words for filters and errors', () => {
     expect(reportErrorInWords('RATE_LIMIT_EXCEEDED', 429, 'slow down')).toBe(
       'Too many emails were sent from this account just now. Wait a minute and try again.',
     )
+    expect(reportErrorInWords('EMAIL_SEND_FAILED', 502, 'The SMTP server did not accept the report: 451 busy')).toBe(
+      'The SMTP server did not accept the report: 451 busy',
+    )
     expect(reportErrorInWords('INVALID_REQUEST_BODY', 400, 'recipients/0 must match format "email"')).toBe(
       'recipients/0 must match format "email"',
     )

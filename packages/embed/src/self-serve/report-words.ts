@@ -72,7 +72,6 @@ export function reportErrorInWords(code: string, status: number, message: string
     const wait = /retry in (\d+) s/.exec(message)?.[1]
     return `Too many emails were sent from this account just now. ${wait ? `Try again in ${wait} seconds.` : 'Wait a minute and try again.'}`
   }
-  if (code === 'EMAIL_SEND_FAILED') return `The mail server did not accept the report: ${message}`
   if (code === 'INSUFFICIENT_PERMISSIONS') return 'You are no longer allowed to schedule reports on this dashboard.'
   return message
 }

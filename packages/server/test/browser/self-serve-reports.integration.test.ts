@@ -169,6 +169,22 @@ describe.skipIf(!hasChromium)('email report controls in Chromium', () => {
     await expect.poll(() => item.locator('[part~="report-status"]').textContent()).toMatch(/^Last sent /)
     expect((await list(token))[0]?.status.lastSentAt).not.toBeNull()
     await shot(page, 'list-sent')
+
+    // the SMTP server refuses the next one (502 EMAIL_SEND_FAILED): the row says so
+    smtp.refuse = true
+    try {
+      await item.locator('[part~="report-send"]').click()
+      await expect
+        .poll(() => item.locator('[part~="report-send-status"]').textContent(), { timeout: 30_000 })
+        .toBe('Not sent')
+      expect(await item.locator('[part~="report-send-error"]').textContent()).toMatch(
+        /The SMTP server did not accept the report: .*451/,
+      )
+      expect(smtp.received.length).toBe(before + 1)
+      await shot(page, 'list-send-failed')
+    } finally {
+      smtp.refuse = false
+    }
     await page.setViewportSize({ width: 390, height: 844 })
     await part(page, 'reports-button').click()
     await part(page, 'reports-button').click()

@@ -25,7 +25,7 @@ type Sending =
 
 /** The parts of the report controls, exported through the dashboard (docs/web-component.md). */
 const DIALOG_PARTS = 'report-dialog, report-when, report-filters, report-field-error, report-error, report-save'
-export const REPORT_PARTS = `reports-button, reports-panel, reports-empty, schedule-report-button, report-item, report-format, report-schedule, report-recipients, report-status, report-send, report-send-status, report-send-error, report-delete, report-delete-confirm, ${DIALOG_PARTS}`
+export const REPORT_PARTS = `reports-button, reports-panel, reports-empty, schedule-report-button, report-item, report-what, report-format, report-schedule, report-recipients, report-status, report-send, report-send-status, report-send-error, report-delete, report-delete-confirm, ${DIALOG_PARTS}`
 
 const errorOf = (e: unknown): StrataApiError =>
   e instanceof StrataApiError ? e : new StrataApiError('CLIENT_ERROR', 0, String(e))
@@ -239,6 +239,9 @@ export class StrataReportsMenu extends PopupElement {
     >
       <div class="rp-item-head">
         <span class="rp-item-name" title=${r.name}>${r.name}</span>
+        <span class="rp-what" part="report-what"
+          >${r.metricIds ? `${r.metricIds.length} ${r.metricIds.length === 1 ? 'metric' : 'metrics'}` : 'Whole dashboard'}</span
+        >
         <span class="rp-tag" part="report-format">${r.format.toUpperCase()}</span>
       </div>
       <p class="rp-item-line" part="report-schedule">${scheduleInWords(r.schedule, tz)}</p>

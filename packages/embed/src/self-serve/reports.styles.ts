@@ -362,6 +362,11 @@ export const reportsMenuStyles = css`
     white-space: nowrap;
     font-weight: 600;
   }
+  .rp-what {
+    flex: none;
+    font-size: 12px;
+    color: var(--_muted);
+  }
   .rp-tag {
     flex: none;
     padding: 1px 6px;

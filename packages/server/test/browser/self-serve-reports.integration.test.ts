@@ -130,6 +130,7 @@ describe.skipIf(!hasChromium)('email report controls in Chromium', () => {
     await item.waitFor()
     expect(await item.locator('[part~="report-schedule"]').textContent()).toBe('Every Wednesday at 08:30, Europe/Paris')
     expect(await item.locator('[part~="report-format"]').textContent()).toBe('CSV')
+    expect(await item.locator('[part~="report-what"]').textContent()).toBe('2 metrics')
     expect(await item.locator('[part~="report-recipients"]').textContent()).toContain(
       'ann@example.com, ops@example.com',
     )

@@ -108,7 +108,16 @@ export const RuntimeEmbedSchema = Type.Object({
   ),
   permissions: EffectivePermissionsSchema,
   ai: AiAvailabilitySchema,
-  timezone: Type.String(),
+  reports: Type.Object(
+    {
+      available: Type.Boolean({
+        description:
+          'Email reports can work: the emailReports permission AND SMTP_URL/EMAIL_FROM configured on the server (the report routes answer 400 EMAIL_NOT_CONFIGURED otherwise)',
+      }),
+    },
+    { description: 'Whether the web component shows its report controls (DESIGN.md §2.9)' },
+  ),
+  timezone: Type.String({ description: "The token's params.timezone (UTC when absent): reports are scheduled in it" }),
 })
 
 const Id = Type.String({ minLength: 1, maxLength: 500 })

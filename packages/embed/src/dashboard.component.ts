@@ -20,7 +20,7 @@ import { renderSidebar, renderSidebarToggle } from './render/sidebar.js'
 import { renderLoadError, renderLoading } from './render/states.js'
 import type { LayoutViews } from './self-serve/index.js'
 import type { SelfServeHost, SelfServeModule, SelfServeSessionApi } from './self-serve/metrics-host.js'
-import { anySelfServe } from './self-serve/permissions.js'
+import { wantsSelfServe } from './self-serve/permissions.js'
 import { styles } from './styles/index.js'
 
 const TEXT_DEBOUNCE_MS = 400
@@ -219,7 +219,7 @@ export class StrataDashboard extends LitElement {
     const embed = this.controller.embed
     const client = this.controller.api
     if (!embed || !client || this.single || this.metricId || embed.embedType === 'metric') return
-    if (!anySelfServe(embed.permissions, embed.ai) || this.selfServe?.client === client || this.selfServeLoading) return
+    if (!wantsSelfServe(embed) || this.selfServe?.client === client || this.selfServeLoading) return
     this.selfServeLoading = true
     import('./self-serve/index.js')
       .then((mod: SelfServeModule) => {
@@ -373,7 +373,7 @@ export class StrataDashboard extends LitElement {
     const canViews = permissions.dashboardViews && !single
     const lv = single ? undefined : this.loadedLayoutViews
     const editing = lv?.editor.active === true
-    const selfServe = !single && anySelfServe(permissions, embed.ai) ? this.selfServe?.session : undefined
+    const selfServe = !single && wantsSelfServe(embed) ? this.selfServe?.session : undefined
     const placements = new Map(this.shownPlacements().map((p) => [p.metricId, p]))
     const ordered = single ? states : [...placements.keys()].map((id) => c.metrics.get(id)!).filter(Boolean)
     const cardHost = {
@@ -391,7 +391,7 @@ export class StrataDashboard extends LitElement {
     }
     const showTitle = permissions.showDashboardName && !single
     // the toolbar's place is kept while the self-serve chunk loads, so the header does not jump
-    const tools = !single && (anySelfServe(permissions, embed.ai) || canLayout || canViews)
+    const tools = !single && (wantsSelfServe(embed) || canLayout || canViews)
     const viewsOpen = this.menus.isOpen(VIEWS)
     return html`
       ${

@@ -2,7 +2,7 @@
  * The self-serve UI, loaded on demand (`import()`) by `<strata-dashboard>` when the token may
  * use it: the metric builder, card menus and archived list (when it may create, change, archive
  * or restore metrics), edit-layout mode and saved views (when it may customise the layout or
- * save views). A separate chunk, so the entry module stays within its size budget and a
+ * save views), and the email report controls (when the load's reports.available). A separate chunk, so the entry module stays within its size budget and a
  * read-only dashboard never downloads it.
  */
 
@@ -21,6 +21,8 @@ import { LayoutEditor } from './layout-editor.js'
 import { StrataMetricBuilder } from './metric-builder.js'
 import type { SelfServeHost, SelfServeSessionApi } from './metrics-host.js'
 import { StrataSelfServeOverlay } from './overlay.js'
+import { StrataReportDialog } from './report-dialog.js'
+import { StrataReportsMenu } from './reports-menu.js'
 import { SelfServeSession } from './session.js'
 import { selfServeStyles } from './styles.js'
 import { type OwnLayout, ViewsMenu } from './views.js'
@@ -30,6 +32,8 @@ defineElement('strata-card-menu', StrataCardMenu)
 defineElement('strata-archived-menu', StrataArchivedMenu)
 defineElement('strata-self-serve-overlay', StrataSelfServeOverlay)
 defineElement('strata-ai-summary', StrataAiSummary)
+defineElement('strata-reports-menu', StrataReportsMenu)
+defineElement('strata-report-dialog', StrataReportDialog)
 
 export { SelfServeApi } from './metric-api.js'
 export { SelfServeSession }
@@ -46,6 +50,8 @@ declare global {
     'strata-archived-menu': StrataArchivedMenu
     'strata-self-serve-overlay': StrataSelfServeOverlay
     'strata-ai-summary': StrataAiSummary
+    'strata-reports-menu': StrataReportsMenu
+    'strata-report-dialog': StrataReportDialog
   }
 }
 

@@ -22,3 +22,10 @@ export const canRestore = (p: Permissions): boolean => p.archiveMetrics
 /** Whether anything self-serve can show, so the dashboard loads the module at all. */
 export const anySelfServe = (p: Permissions, ai?: AiFlags): boolean =>
   canCreate(p, ai) || p.metricUpdate || p.metricDeletion || p.manageMetrics || p.archiveMetrics || ai?.summary === true
+
+/** "Reports": the load says email reports work (the permission AND SMTP on the server, §2.9). */
+export const canReport = (embed: Pick<RuntimeEmbed, 'reports'>): boolean => embed.reports?.available === true
+
+/** Whether the dashboard loads the self-serve module: anything self-serve, the AI summary, or the reports. */
+export const wantsSelfServe = (embed: Pick<RuntimeEmbed, 'permissions' | 'ai' | 'reports'>): boolean =>
+  anySelfServe(embed.permissions, embed.ai) || canReport(embed)

@@ -8,7 +8,8 @@ import { type CardAction, CONFIRM, type ConfirmRequest, cardActions } from './ca
 import { SelfServeApi } from './metric-api.js'
 import { plusIcon } from './metric-icons.js'
 import type { SelfServeHost, SelfServeSessionApi } from './metrics-host.js'
-import { canCreate, canRestore } from './permissions.js'
+import { canCreate, canReport, canRestore } from './permissions.js'
+import { REPORT_PARTS } from './reports-menu.js'
 
 /** The elements the session drives (they register themselves when connected). */
 export interface BuilderElement {
@@ -108,8 +109,16 @@ export class SelfServeSession implements SelfServeSessionApi {
     if (!embed) return nothing
     const create = canCreate(embed.permissions, embed.ai)
     const archived = canRestore(embed.permissions) ? (embed.archivedMetrics ?? []) : []
-    if (!create && archived.length === 0) return nothing
+    const reports = canReport(embed)
+    if (!create && archived.length === 0 && !reports) return nothing
     return html`${
+      reports
+        ? html`<strata-reports-menu
+            exportparts=${REPORT_PARTS}
+            .session=${this}
+          ></strata-reports-menu>`
+        : nothing
+    }${
       archived.length
         ? html`<strata-archived-menu
             exportparts="archived-button, archived-list"

@@ -128,6 +128,7 @@ export async function createServices(config: Config): Promise<Services> {
     workspaces,
     sources,
     config.llmProviders,
+    config.email !== undefined,
   )
   const selfServeMetrics = new SelfServeMetrics(runtime, endUserMetrics, workspaces, sources)
   const dataApps = new DataApps(store, bus)

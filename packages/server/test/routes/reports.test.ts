@@ -85,6 +85,18 @@ describe.skipIf(!hasPg).each(storeKinds)('email report routes on %s', (store) =>
     await setAccess({ isAllowEmailReports: true })
   })
 
+  it("the load's reports.available follows the emailReports permission when SMTP is configured", async () => {
+    const { mint, setAccess } = helpers(a)
+    const available = async () => {
+      const load = await a.ok('GET', `/api/v2/embed/runtime/${a.embedId}`, await mint('acme'))
+      return { permission: load.permissions.emailReports, reports: load.reports }
+    }
+    await setAccess({ isAllowEmailReports: false })
+    expect(await available()).toEqual({ permission: false, reports: { available: false } })
+    await setAccess({ isAllowEmailReports: true })
+    expect(await available()).toEqual({ permission: true, reports: { available: true } })
+  })
+
   it('creates, lists (own key only, no sealed claims), sends now and deletes a report', async () => {
     const { mint, rt, create, list } = helpers(a)
     const acme = await mint('acme', { timezone: 'Europe/Paris', userIdentifier: 'ann' })
@@ -226,6 +238,12 @@ describe.skipIf(!hasPg)('email report routes without SMTP_URL and EMAIL_FROM', (
 
   beforeAll(async () => {
     await helpers(a).setAccess({ isAllowEmailReports: true })
+  })
+
+  it("the load's reports.available is false though the embed allows email reports", async () => {
+    const load = await a.ok('GET', `/api/v2/embed/runtime/${a.embedId}`, await helpers(a).mint('acme'))
+    expect(load.permissions.emailReports).toBe(true)
+    expect(load.reports).toEqual({ available: false })
   })
 
   it('answer 400 EMAIL_NOT_CONFIGURED on every route', async () => {

@@ -24,7 +24,7 @@ const running: readonly OperationError[] = [
 export const docs = operations('embed runtime', {
   getRuntimeEmbed: {
     summary: 'Load an embed: its dashboard, metrics and permissions',
-    description: `${browser} \`embedId\` is an embed id or the dashboardId of an embed of the data app. Answers the dashboard (filters, layout), its metrics (chart options, time grains) and the effective permissions and time zone.`,
+    description: `${browser} \`embedId\` is an embed id or the dashboardId of an embed of the data app. Answers the dashboard (filters, layout), its metrics (chart options, time grains) and the effective permissions, whether the AI pilot and email reports work for this token (\`ai\`, \`reports.available\`), and the time zone.`,
     auth: GUEST_TOKEN,
     errors: [tokenOrEmbedGone, denied],
   },

@@ -83,6 +83,8 @@ export class Runtime {
     private readonly sources: Sources,
     /** LLM_PROVIDERS: the load tells which AI pilot routes work (services/ai/availability.ts). */
     private readonly llmProviders: Readonly<Record<string, LlmProvider>> = {},
+    /** SMTP_URL and EMAIL_FROM are set: the load tells whether report routes work. */
+    private readonly emailConfigured = false,
   ) {}
 
   async load(claims: GuestClaims, id: string): Promise<RuntimeEmbed> {
@@ -128,6 +130,7 @@ export class Runtime {
       views: views.map((row) => runtimeView(row, dashboard.document.filters ?? [], hidden, metricIds)),
       permissions,
       ai: aiAvailability(permissions, workspace.ai, this.llmProviders),
+      reports: { available: permissions.emailReports && this.emailConfigured },
       timezone: claims.params.timezone ?? 'UTC',
     }
   }

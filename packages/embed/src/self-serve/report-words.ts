@@ -1,0 +1,77 @@
+import type { ReportSchedule } from './reports-api.js'
+
+/**
+ * Reports in words: a schedule ("Every Monday at 09:00, Europe/Paris"), recipients typed as a
+ * list (each address checked), the dashboard filters a report carries, and the server's
+ * errors as an end user should read them.
+ */
+
+export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const
+
+export const ordinal = (n: number): string => {
+  const tens = n % 100
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')
+  return `${n}${suffix}`
+}
+
+/** "Every day at 07:00, UTC", "Every Monday at 09:00, Europe/Paris", "Every month on the 15th at 08:30, UTC". */
+export function scheduleInWords(s: ReportSchedule, timezone: string): string {
+  const when =
+    s.frequency === 'daily'
+      ? 'Every day'
+      : s.frequency === 'weekly'
+        ? `Every ${WEEKDAYS[s.dayOfWeek ?? 1]}`
+        : `Every month on the ${ordinal(s.dayOfMonth ?? 1)}${(s.dayOfMonth ?? 1) > 28 ? ' (or its last day)' : ''}`
+  return `${when} at ${s.time}, ${timezone}`
+}
+
+const EMAIL = /^[^\s@,;<>()"]+@[^\s@,;<>()"]+\.[^\s@,;<>()".]{2,}$/
+
+/** The addresses in what was typed (commas, semicolons, spaces or new lines between them). */
+export const splitRecipients = (text: string): string[] =>
+  text
+    .split(/[\s,;]+/)
+    .map((s) => s.trim())
+    .filter(Boolean)
+
+export const isEmail = (address: string): boolean => address.length <= 254 && EMAIL.test(address)
+
+export const MAX_RECIPIENTS = 50
+
+/** What is wrong with the recipients typed, or undefined. */
+export function recipientsProblem(text: string): string | undefined {
+  const all = splitRecipients(text)
+  if (all.length === 0) return 'Add at least one email address.'
+  const bad = all.filter((a) => !isEmail(a))
+  if (bad.length === 1) return `“${bad[0]}” is not a valid email address.`
+  if (bad.length > 1) return `These are not valid email addresses: ${bad.map((b) => `“${b}”`).join(', ')}.`
+  if (new Set(all.map((a) => a.toLowerCase())).size > MAX_RECIPIENTS)
+    return `At most ${MAX_RECIPIENTS} recipients per report.`
+  return undefined
+}
+
+/** A filter value as a person reads it: lists joined, a range as "from – to", a preset by name. */
+export function filterValueInWords(value: unknown): string {
+  if (value === null || value === undefined) return '—'
+  if (Array.isArray(value)) return value.map(filterValueInWords).join(', ')
+  if (typeof value === 'object') {
+    const o = value as Record<string, unknown>
+    const from = o.startDate ?? o.from ?? o.min
+    const to = o.endDate ?? o.to ?? o.max
+    if (from !== undefined || to !== undefined) return `${from ?? '…'} – ${to ?? '…'}`
+    return Object.values(o).map(filterValueInWords).join(', ')
+  }
+  return String(value)
+}
+
+/** A server error in the words of the dialog and the list (the code stays visible beside it). */
+export function reportErrorInWords(code: string, status: number, message: string): string {
+  if (code === 'EMAIL_NOT_CONFIGURED')
+    return 'Email is not set up on this server yet, so reports cannot be sent. Ask your administrator to configure SMTP.'
+  if (status === 429) {
+    const wait = /retry in (\d+) s/.exec(message)?.[1]
+    return `Too many emails were sent from this account just now. ${wait ? `Try again in ${wait} seconds.` : 'Wait a minute and try again.'}`
+  }
+  if (code === 'INSUFFICIENT_PERMISSIONS') return 'You are no longer allowed to schedule reports on this dashboard.'
+  return message
+}

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest'
+import type { Permissions } from '../src/api/types.js'
+import { canReport, wantsSelfServe } from '../src/self-serve/permissions.js'
+import { draftProblems, emptyDraft, reportBody } from '../src/self-serve/report-draft.js'
+import {
+  filterValueInWords,
+  ordinal,
+  recipientsProblem,
+  reportErrorInWords,
+  scheduleInWords,
+  splitRecipients,
+} from '../src/self-serve/report-words.js'
+
+describe('report schedules in words', () => {
+  it('says when, in the time zone', () => {
+    expect(scheduleInWords({ frequency: 'daily', time: '07:00' }, 'UTC')).toBe('Every day at 07:00, UTC')
+    expect(scheduleInWords({ frequency: 'weekly', time: '09:00', dayOfWeek: 1 }, 'Europe/Paris')).toBe(
+      'Every Monday at 09:00, Europe/Paris',
+    )
+    expect(scheduleInWords({ frequency: 'weekly', time: '09:00', dayOfWeek: 0 }, 'UTC')).toBe(
+      'Every Sunday at 09:00, UTC',
+    )
+    // the server's defaults: Monday, the 1st
+    expect(scheduleInWords({ frequency: 'weekly', time: '09:00' }, 'UTC')).toBe('Every Monday at 09:00, UTC')
+    expect(scheduleInWords({ frequency: 'monthly', time: '08:30' }, 'UTC')).toBe('Every month on the 1st at 08:30, UTC')
+    expect(scheduleInWords({ frequency: 'monthly', time: '08:30', dayOfMonth: 31 }, 'Asia/Tokyo')).toBe(
+      'Every month on the 31st (or its last day) at 08:30, Asia/Tokyo',
+    )
+  })
+
+  it('writes ordinals', () => {
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 30].map(ordinal)).toEqual([
+      '1st',
+      '2nd',
+      '3rd',
+      '4th',
+      '11th',
+      '12th',
+      '13th',
+      '21st',
+      '22nd',
+      '23rd',
+      '30th',
+    ])
+  })
+})
+
+describe('recipients', () => {
+  it('splits on commas, semicolons, spaces and new lines', () => {
+    expect(splitRecipients(' ann@example.com,bob@example.com;\ncy@example.org  ')).toEqual([
+      'ann@example.com',
+      'bob@example.com',
+      'cy@example.org',
+    ])
+  })
+
+  it('names each bad address', () => {
+    expect(recipientsProblem('')).toBe('Add at least one email address.')
+    expect(recipientsProblem('ann@example.com')).toBeUndefined()
+    expect(recipientsProblem('ann@example.com nope')).toBe('“nope” is not a valid email address.')
+    expect(recipientsProblem('a@b, x@y.io, ann@example')).toBe(
+      'These are not valid email addresses: “a@b”, “ann@example”.',
+    )
+    const many = Array.from({ length: 51 }, (_, i) => `u${i}@example.com`).join(',')
+    expect(recipientsProblem(many)).toBe('At most 50 recipients per report.')
+  })
+})
+
+describe('the report draft', () => {
+  const valid = { ...emptyDraft(), name: ' Weekly ', recipients: 'ann@example.com, Ann@Example.com, bob@example.com' }
+
+  it('has a problem per field until it can be sent', () => {
+    expect(Object.keys(draftProblems(emptyDraft())).sort()).toEqual(['name', 'recipients'])
+    expect(draftProblems({ ...valid, scope: 'metrics' })).toEqual({
+      metrics: 'Tick at least one metric, or send the whole dashboard.',
+    })
+    expect(draftProblems({ ...valid, time: '24:00' })).toHaveProperty('time')
+    expect(draftProblems(valid)).toEqual({})
+  })
+
+  it('sends only what the schedule takes, the chosen metrics and the filters', () => {
+    expect(reportBody(valid, undefined)).toEqual({
+      name: 'Weekly',
+      format: 'pdf',
+      schedule: { frequency: 'weekly', time: '09:00', dayOfWeek: 1 },
+      recipients: ['Ann@Example.com', 'bob@example.com'],
+    })
+    expect(
+      reportBody(
+        { ...valid, scope: 'metrics', metricIds: ['a', 'b'], frequency: 'monthly', dayOfMonth: 15, format: 'csv' },
+        { country: ['FR'] },
+      ),
+    ).toEqual({
+      name: 'Weekly',
+      metricIds: ['a', 'b'],
+      format: 'csv',
+      schedule: { frequency: 'monthly', time: '09:00', dayOfMonth: 15 },
+      recipients: ['Ann@Example.com', 'bob@example.com'],
+      dashboardFilter: { country: ['FR'] },
+    })
+    expect(reportBody({ ...valid, frequency: 'daily' }, {}).schedule).toEqual({ frequency: 'daily', time: '09:00' })
+  })
+})
+
+describe('words for filters and errors', () => {
+  it('reads filter values', () => {
+    expect(filterValueInWords(['FR', 'DE'])).toBe('FR, DE')
+    expect(filterValueInWords({ startDate: '2026-01-01', endDate: '2026-03-31' })).toBe('2026-01-01 – 2026-03-31')
+    expect(filterValueInWords('Last 12 months')).toBe('Last 12 months')
+    expect(filterValueInWords({ min: 10 })).toBe('10 – …')
+  })
+
+  it('explains the server errors an end user can meet', () => {
+    expect(reportErrorInWords('EMAIL_NOT_CONFIGURED', 400, 'x')).toMatch(/^Email is not set up on this server/)
+    expect(reportErrorInWords('RATE_LIMIT_EXCEEDED', 429, 'EMAIL_RATE_LIMIT: …; retry in 42 s')).toBe(
+      'Too many emails were sent from this account just now. Try again in 42 seconds.',
+    )
+    expect(reportErrorInWords('RATE_LIMIT_EXCEEDED', 429, 'slow down')).toBe(
+      'Too many emails were sent from this account just now. Wait a minute and try again.',
+    )
+    expect(reportErrorInWords('EMAIL_SEND_FAILED', 502, 'The SMTP server did not accept the report: 451 busy')).toBe(
+      'The SMTP server did not accept the report: 451 busy',
+    )
+    expect(reportErrorInWords('INVALID_REQUEST_BODY', 400, 'recipients/0 must match format "email"')).toBe(
+      'recipients/0 must match format "email"',
+    )
+  })
+})
+
+describe('when the report controls show', () => {
+  const none = {
+    download: false,
+    underlyingData: false,
+    endUserDashboardFilter: false,
+    showSideBar: false,
+    showDashboardName: false,
+    metricCreation: false,
+    metricCreationMode: 'DRAG_DROP',
+    metricUpdate: false,
+    metricDeletion: false,
+    manageMetrics: false,
+    archiveMetrics: false,
+    customizeLayout: false,
+    dashboardViews: false,
+    emailReports: true,
+    aiPilot: false,
+  } satisfies Permissions
+
+  it("follows the load's reports.available (the permission alone is not enough), which also loads the chunk", () => {
+    expect(canReport({ reports: { available: true } })).toBe(true)
+    expect(canReport({ reports: { available: false } })).toBe(false)
+    const ai = { metric: false, summary: false, suggestions: false }
+    expect(wantsSelfServe({ permissions: none, ai, reports: { available: false } })).toBe(false)
+    expect(wantsSelfServe({ permissions: none, ai, reports: { available: true } })).toBe(true)
+    expect(wantsSelfServe({ permissions: { ...none, archiveMetrics: true }, ai, reports: { available: false } })).toBe(
+      true,
+    )
+    // the AI summary alone loads it too
+    expect(wantsSelfServe({ permissions: none, ai: { ...ai, summary: true }, reports: { available: false } })).toBe(
+      true,
+    )
+  })
+})

@@ -18,20 +18,6 @@ export const builderStyles = css`
     display: flex;
     flex-direction: column;
   }
-  .bd-head {
-    display: flex;
-    align-items: center;
-    gap: 12px;
-    padding: 14px 16px 14px 20px;
-    border-bottom: 1px solid var(--_border);
-  }
-  .bd-head h2 {
-    flex: 1;
-    margin: 0;
-    font-size: 17px;
-    font-weight: 650;
-    letter-spacing: -0.01em;
-  }
   .bd-body {
     flex: 1;
     min-height: 0;
@@ -405,14 +391,7 @@ export const builderStyles = css`
   }
 
   /* Footer */
-  .bd-foot {
-    display: flex;
-    align-items: center;
-    gap: 8px;
-    padding: 12px 16px 12px 20px;
-    border-top: 1px solid var(--_border);
-  }
-  .bd-foot .bd-status {
+  .dialog-foot .bd-status {
     flex: 1;
     margin: 0;
     min-width: 0;
@@ -465,10 +444,10 @@ export const builderStyles = css`
     .bd-preview {
       flex-basis: 280px;
     }
-    .bd-foot .bd-status:empty {
+    .dialog-foot .bd-status:empty {
       display: none;
     }
-    .bd-foot .button {
+    .dialog-foot .button {
       flex: 1;
     }
   }

@@ -31,6 +31,29 @@ export const dialogStyles = css`
   dialog::backdrop {
     background: rgb(16 24 40 / 0.42);
   }
+  /* The head (title, close) and foot (status, actions) of a dialog with a scrolling body:
+     the metric builder, the report dialog */
+  .dialog-head {
+    display: flex;
+    align-items: center;
+    gap: 12px;
+    padding: 14px 16px 14px 20px;
+    border-bottom: 1px solid var(--_border);
+  }
+  .dialog-head h2 {
+    flex: 1;
+    margin: 0;
+    font-size: 17px;
+    font-weight: 650;
+    letter-spacing: -0.01em;
+  }
+  .dialog-foot {
+    display: flex;
+    align-items: center;
+    gap: 8px;
+    padding: 12px 16px 12px 20px;
+    border-top: 1px solid var(--_border);
+  }
 `
 
 /** Primary and destructive buttons, and a spinner in them (the base styles have the plain ones). */

@@ -347,7 +347,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
     >
       ${
         this.open
-          ? html`<header class="bd-head">
+          ? html`<header class="dialog-head">
                 <h2 id="bd-title">${title}</h2>
                 <button type="button" class="icon-button" aria-label="Close" title="Close (Esc)" @click=${() => void this.requestClose()}>
                   ${closeIcon}
@@ -519,7 +519,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
   private renderFoot(): TemplateResult {
     const e = this.saveError
     const blocking = this.showAll ? this.problems() : []
-    return html`<footer class="bd-foot">
+    return html`<footer class="dialog-foot">
       <p class="bd-status ${e || blocking.length ? 'error' : ''}" role="alert">
         ${e ? `Not saved: ${e.message}` : blocking.length ? `Not saved: ${blocking[0]?.message}` : ''}
       </p>

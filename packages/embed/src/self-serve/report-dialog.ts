@@ -178,7 +178,7 @@ export class StrataReportDialog extends LitElement {
       ${
         this.open
           ? html`<form class="rp-form" novalidate @submit=${(e: Event) => void this.submit(e)}>
-              <header class="rp-head">
+              <header class="dialog-head">
                 <h2 id="rp-title">Schedule report</h2>
                 <button type="button" class="icon-button" aria-label="Close" title="Close (Esc)" @click=${() => this.close()}>
                   ${closeIcon}
@@ -436,7 +436,7 @@ export class StrataReportDialog extends LitElement {
 
   private renderFoot(): TemplateResult {
     const e = this.error
-    return html`<footer class="rp-foot">
+    return html`<footer class="dialog-foot">
       <div class="rp-status" role="alert" part="report-error">
         ${
           e

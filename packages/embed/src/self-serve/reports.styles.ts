@@ -22,20 +22,6 @@ export const reportDialogStyles = css`
     min-height: 0;
     flex: 1;
   }
-  .rp-head {
-    display: flex;
-    align-items: center;
-    gap: 12px;
-    padding: 14px 16px 14px 20px;
-    border-bottom: 1px solid var(--_border);
-  }
-  .rp-head h2 {
-    flex: 1;
-    margin: 0;
-    font-size: 17px;
-    font-weight: 650;
-    letter-spacing: -0.01em;
-  }
   .rp-body {
     flex: 1;
     min-height: 0;
@@ -243,13 +229,6 @@ export const reportDialogStyles = css`
     margin: 4px 0 0;
     padding: 0 0 0 18px;
   }
-  .rp-foot {
-    display: flex;
-    align-items: center;
-    gap: 8px;
-    padding: 12px 16px 12px 20px;
-    border-top: 1px solid var(--_border);
-  }
   .rp-status {
     flex: 1;
     min-width: 0;
@@ -270,7 +249,7 @@ export const reportDialogStyles = css`
     background: color-mix(in srgb, var(--_negative) 10%, transparent);
     font-size: 11.5px;
   }
-  .rp-foot .button {
+  .dialog-foot .button {
     flex: none;
   }
   @media (max-width: 599px) {
@@ -292,7 +271,7 @@ export const reportDialogStyles = css`
       align-items: baseline;
       gap: 8px;
     }
-    .rp-foot {
+    .dialog-foot {
       flex-wrap: wrap;
       padding: 12px 16px;
     }
@@ -302,7 +281,7 @@ export const reportDialogStyles = css`
     .rp-status:empty {
       display: none;
     }
-    .rp-foot .button {
+    .dialog-foot .button {
       flex: 1;
     }
   }

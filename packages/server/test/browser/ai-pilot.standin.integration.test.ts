@@ -256,7 +256,7 @@ describe.skipIf(!hasChromium)('the AI controls in Chromium, against the OpenAI s
     await page.locator('#d .bd-preview[data-state="ready"] canvas').waitFor({ timeout: 20_000 })
     await shot(page, 'suggestions')
     // closed and opened again: asked again; nothing to suggest is said, not an empty box
-    await page.locator('#d .bd-head [aria-label="Close"]').click()
+    await page.locator('#d .dialog-head [aria-label="Close"]').click()
     const discard = page.locator('#d strata-self-serve-overlay dialog[open] .button.danger')
     if (await discard.count()) await discard.click()
     standIn.script({ toolCall: { name: 'suggest_metrics', arguments: { suggestions: [] } } })

@@ -46,7 +46,7 @@ describe.skipIf(!hasChromium)('discarding changes in Chromium', () => {
     // Cancel too
     await page.locator('#d [part~="new-metric-button"]').click()
     await page.locator('#d #bd-field-channel').waitFor()
-    await page.locator('#d .bd-foot button', { hasText: 'Cancel' }).click()
+    await page.locator('#d .dialog-foot button', { hasText: 'Cancel' }).click()
     await expect.poll(() => builderOpen(page)).toBe(0)
     expect(dialogs).toEqual([])
     await page.close()
@@ -71,7 +71,7 @@ describe.skipIf(!hasChromium)('discarding changes in Chromium', () => {
     expect(await dimensions(page)).toBe(1)
 
     // the Close button asks too; Tab stays in the question; Enter on Discard closes
-    await page.locator('#d .bd-head [aria-label="Close"]').click()
+    await page.locator('#d .dialog-head [aria-label="Close"]').click()
     await expect.poll(() => focused(page)).toMatchObject({ id: 'ok' })
     await page.keyboard.press('Shift+Tab')
     expect(await focused(page)).toMatchObject({ id: 'cancel', text: 'Keep editing' })

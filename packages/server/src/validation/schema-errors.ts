@@ -19,12 +19,13 @@ import { closestName } from './names.js'
 /**
  * How the app runs ajv on routes. allErrors stays off: with it, a body of many bad items
  * allocates an error per item (ajv's security notes; 1 MiB of them is ~60 MB and ~0.5 s).
- * verbose hands each error the failing object and its schema, from which schemaProblems names
- * every missing or undeclared field of that object at once.
+ * verbose stays off too: it would hand each error the failing object and its schema, but its
+ * generated code costs ~8 µs on every valid request (bench/README.md); withAjvContext finds
+ * both from the route's schema and the value, on the failure path only.
  */
-export const AJV_OPTIONS = { removeAdditional: false, coerceTypes: false, allErrors: false, verbose: true } as const
+export const AJV_OPTIONS = { removeAdditional: false, coerceTypes: false, allErrors: false, verbose: false } as const
 
-/** An error as ajv (with `verbose: true`) and TypeBox report it. */
+/** An error as ajv and TypeBox report it, with the object that failed and its schema (withAjvContext, withContext). */
 export interface SchemaError {
   readonly keyword: string
   readonly instancePath: string
@@ -112,6 +113,18 @@ export function withContext(
     })
   }
   return resolved
+}
+
+/**
+ * ajv's errors with what its `verbose` option would add: the schema holding each keyword (the
+ * keyword's schemaPath without its last step) and the value at the error's instancePath.
+ */
+export function withAjvContext(errors: readonly SchemaError[], schema: unknown, value: unknown): SchemaError[] {
+  return errors.map((e) => ({
+    ...e,
+    parentSchema: e.parentSchema ?? valueAt(schema, (e.schemaPath ?? '').replace(/^#/, '').replace(/\/[^/]*$/, '')),
+    data: e.data ?? valueAt(value, e.instancePath),
+  }))
 }
 
 /** The value at a JSON Pointer, or undefined. */

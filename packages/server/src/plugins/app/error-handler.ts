@@ -4,13 +4,16 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError } from '../../errors.js'
 import { isStoreUnavailable } from '../../store/store.js'
 import { fieldsError, locationOf } from '../../validation/fields.js'
-import { type SchemaError, schemaProblems } from '../../validation/schema-errors.js'
+import { type SchemaError, schemaProblems, withAjvContext } from '../../validation/schema-errors.js'
 
-/** Maps any thrown value to an ApiError; the only place errors become HTTP. */
-export function toApiError(err: unknown): ApiError {
+/**
+ * Maps any thrown value to an ApiError; the only place errors become HTTP. `request`: the one
+ * that failed, whose route schema and values complete a validation failure.
+ */
+export function toApiError(err: unknown, request?: FastifyRequest): ApiError {
   if (err instanceof ApiError) return err
   const e = err as Partial<FastifyError> & { validation?: unknown }
-  if (e.validation) return validationError(e)
+  if (e.validation) return validationError(e, request)
   switch (e.code) {
     // raised by the router before any route or hook runs (see `frameworkErrors` in app.ts)
     case 'FST_ERR_BAD_URL':
@@ -46,21 +49,35 @@ export function toApiError(err: unknown): ApiError {
 }
 
 /**
- * A failed route validation (ajv, `verbose: true` in app.ts): the field named as everywhere
- * else (validation/fields.ts), every missing or undeclared field of the failing object at
- * once, a close declared name suggested, the values of an enum listed; `details.fields` holds
- * the same as a list.
+ * A failed route validation (ajv): the field named as everywhere else (validation/fields.ts),
+ * every missing or undeclared field of the failing object at once (found from the route's
+ * schema and the request's value), a close declared name suggested, the values of an enum
+ * listed; `details.fields` holds the same as a list.
  */
-function validationError(e: Partial<FastifyError> & { validationContext?: string }): ApiError {
+function validationError(
+  e: Partial<FastifyError> & { validationContext?: string },
+  request?: FastifyRequest,
+): ApiError {
   const errors = Array.isArray(e.validation) ? (e.validation as SchemaError[]) : []
   if (errors.length === 0)
     return new ApiError('INVALID_REQUEST_BODY', 400, e.message ?? 'The request failed validation')
-  return fieldsError(schemaProblems(errors, locationOf(e.validationContext)))
+  const context = e.validationContext
+  const schemas = request?.routeOptions.schema as Record<string, unknown> | undefined
+  const value =
+    context === 'body'
+      ? request?.body
+      : context === 'querystring'
+        ? request?.query
+        : context === 'params'
+          ? request?.params
+          : request?.headers
+  const resolved = context ? withAjvContext(errors, schemas?.[context], value) : errors
+  return fieldsError(schemaProblems(resolved, locationOf(context)))
 }
 
 /** Answers any thrown value as `{ error: { code, message } }`; a 500 is logged, never detailed. */
 export function sendError(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const apiError = toApiError(err)
+  const apiError = toApiError(err, request)
   if (apiError.code === 'INTERNAL_SERVER_ERROR') request.log.error({ err }, 'request failed')
   else if (apiError.status === 503 && apiError.cause) request.log.warn({ err }, 'metadata store unavailable')
   // an upstream (the AI provider) failed: its message names it and at most a status, never a key

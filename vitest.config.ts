@@ -17,6 +17,9 @@ export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     pool: 'forks',
+    // Two files at a time: most suites wait on processes, databases and Chromium, not on the CPU
+    // (vitest's default on a 2-core machine is one).
+    maxWorkers: 2,
     // builds packages/server/dist when older than src: the live-process tests run the build
     globalSetup: ['packages/server/test/global-setup.ts'],
     testTimeout: 30_000,

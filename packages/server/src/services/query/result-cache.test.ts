@@ -39,9 +39,22 @@ describe('result cache', () => {
       key({ timezone: 'Europe/Berlin' }),
       key({ schemaVersion: 2 }),
       key({ datasourceId: 'ds2' }),
+      key({ sql: 'select sum(y) from t where tenant = $1' }),
+      // values as the drivers bind them: a date is not its ISO text, a number not its digits
+      key({ params: [new Date('2026-01-01T00:00:00Z')] }),
+      key({ params: ['2026-01-01T00:00:00.000Z'] }),
+      key({ params: [[new Date('2026-01-01T00:00:00Z')], null] }),
+      key({ params: [1] }),
+      key({ params: ['1'] }),
+      key({ params: [['acme', 'globex']] }),
     ]
     const ids = new Set(variants.map((v) => ResultCache.key(v)))
     expect(ids.size).toBe(variants.length)
+    // the same values in other objects are the same key
+    expect(ResultCache.key(key({ params: [[new Date('2026-01-01T00:00:00Z')], null] }))).toBe(
+      ResultCache.key(key({ params: [[new Date(Date.UTC(2026, 0, 1))], null] })),
+    )
+    expect(ResultCache.key(key({ params: [5n] }))).toBe(ResultCache.key(key({ params: ['5'] })))
     for (const [i, v] of variants.entries()) await cache.get(v, async () => ({ who: `v${i}` }))
     for (const [i, v] of variants.entries()) {
       expect((await cache.get(v, async () => ({ who: 'recomputed' }))).value.who).toBe(`v${i}`)

@@ -119,12 +119,21 @@ function statementOf({ sql, params }: ResultKey): string {
     digest = hashOf(sql)
     digests.set(sql, digest)
   }
-  return (
-    digest +
-    JSON.stringify(params, (_key, p: unknown) =>
-      p instanceof Date ? { date: p.toISOString() } : typeof p === 'bigint' ? String(p) : p,
-    )
-  )
+  // a replacer costs a call per value: only values that need one (dates, bigints) get it
+  return digest + (plain(params) ? JSON.stringify(params) : JSON.stringify(params, bound))
+}
+// (a Date reaches a replacer as its toJSON text: the holder still has the Date itself)
+function bound(this: Record<string, unknown>, key: string, p: unknown): unknown {
+  const raw = this[key]
+  return raw instanceof Date ? { date: raw.toISOString() } : typeof p === 'bigint' ? String(p) : p
+}
+
+/** Whether JSON.stringify writes these values as the drivers bind them without a replacer. */
+function plain(value: unknown): boolean {
+  if (Array.isArray(value)) return value.every(plain)
+  return typeof value !== 'object' || value === null
+    ? typeof value !== 'bigint'
+    : Object.getPrototypeOf(value) === Object.prototype && Object.values(value).every(plain)
 }
 const digests = new LRUCache<string, string>({ max: 10_000 })
 

@@ -9,7 +9,9 @@ import {
   reportErrorInWords,
   scheduleInWords,
   splitRecipients,
+  statusInWords,
 } from '../src/self-serve/report-words.js'
+import type { ReportView } from '../src/self-serve/reports-api.js'
 
 describe('report schedules in words', () => {
   it('says when, in the time zone', () => {
@@ -159,5 +161,54 @@ describe('when the report controls show', () => {
     expect(wantsSelfServe({ permissions: none, ai: { ...ai, summary: true }, reports: { available: false } })).toBe(
       true,
     )
+  })
+})
+
+describe('statusInWords', () => {
+  const report = (status: Partial<ReportView['status']>): ReportView => ({
+    reportId: 'r1',
+    embedId: 'e1',
+    name: 'Weekly',
+    metricIds: null,
+    format: 'csv',
+    schedule: { frequency: 'weekly', time: '09:00', dayOfWeek: 1 },
+    recipients: ['ann@example.com'],
+    dashboardFilter: null,
+    timezone: 'UTC',
+    clientId: 'acme',
+    userIdentifier: null,
+    nextRunAt: '2026-11-30T09:00:00.000Z',
+    status: { state: 'scheduled', lastSentAt: null, lastError: null, attempts: 0, ...status },
+    createdAt: '2026-11-01T00:00:00.000Z',
+  })
+  const at = (iso: string) =>
+    new Intl.DateTimeFormat(undefined, {
+      timeZone: 'UTC',
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(new Date(iso))
+  const next = `next ${at('2026-11-30T09:00:00.000Z')}`
+  const sent = `Last sent ${at('2026-11-23T09:00:00.000Z')}`
+
+  it('says what was sent, what failed, both after an earlier success, and what comes next', () => {
+    expect(statusInWords(report({}), 'UTC')).toBe(`Not sent yet · ${next}`)
+    expect(statusInWords(report({ lastSentAt: '2026-11-23T09:00:00.000Z' }), 'UTC')).toBe(`${sent} · ${next}`)
+    expect(statusInWords(report({ lastError: 'the mail server refused it' }), 'UTC')).toBe(
+      `Last attempt failed: the mail server refused it · ${next}`,
+    )
+    expect(
+      statusInWords(report({ lastSentAt: '2026-11-23T09:00:00.000Z', lastError: 'the mail server refused it' }), 'UTC'),
+    ).toBe(`${sent} · last attempt failed: the mail server refused it · ${next}`)
+  })
+
+  it('says a retry is coming, and a stopped report never sends again', () => {
+    expect(statusInWords(report({ state: 'retrying', lastError: 'timeout', attempts: 1 }), 'UTC')).toBe(
+      `Failed: timeout · retrying ${at('2026-11-30T09:00:00.000Z')} (attempt 2)`,
+    )
+    expect(statusInWords(report({ state: 'stopped' }), 'UTC')).toMatch(/^Stopped/)
   })
 })

@@ -8,18 +8,25 @@ import { summarizeMetric } from './ai-api.js'
 import { closeIcon, refreshIcon, sparkleIcon } from './metric-icons.js'
 import type { SelfServeHost } from './metrics-host.js'
 
-/** One card's summary: asked under the filters in `filterKey` (JSON of the dashboard filter). */
-export type SummaryState =
-  | { readonly status: 'loading'; readonly filterKey: string; readonly abort: AbortController }
-  | { readonly status: 'ready'; readonly filterKey: string; readonly text: string }
-  | { readonly status: 'error'; readonly filterKey: string; readonly error: StrataApiError }
+/**
+ * One card's summary: asked under the filters in `filterKey` (JSON of the dashboard filter), of
+ * the metric as `metricKey` (JSON of its definition, as the load gave it).
+ */
+export type SummaryState = { readonly filterKey: string; readonly metricKey: string } & (
+  | { readonly status: 'loading'; readonly abort: AbortController }
+  | { readonly status: 'ready'; readonly text: string }
+  | { readonly status: 'error'; readonly error: StrataApiError }
+)
+
+/** Why a summary no longer describes the card: its filters or its metric changed since. */
+export type Staleness = '' | 'filters' | 'metric'
 
 const filterKeyOf = (filter: Readonly<Record<string, unknown>> | undefined) => JSON.stringify(filter ?? {})
 
 /**
  * The AI summaries of a dashboard's cards (POST /ai/summary, DESIGN.md §2.10): one per card at
- * most, asked with the dashboard filters in effect; when those change, the line is marked
- * stale (the text stays, with a Refresh) until asked again or dismissed.
+ * most, asked with the dashboard filters in effect; when those or the metric's definition
+ * change, the line is marked stale (the text stays, with a Refresh) until asked again or dismissed.
  */
 export class CardSummaries {
   private readonly states = new Map<string, SummaryState>()
@@ -30,9 +37,10 @@ export class CardSummaries {
     return this.states.get(metricId)
   }
 
-  /** Whether the summary was asked under other filters than those in effect now. */
-  isStale(state: SummaryState): boolean {
-    return state.filterKey !== filterKeyOf(this.host.dashboardFilter())
+  /** Whether the summary was asked of another definition of the metric, or under other filters. */
+  staleness(state: SummaryState, metric: RuntimeMetric): Staleness {
+    if (state.metricKey !== JSON.stringify(metric)) return 'metric'
+    return state.filterKey === filterKeyOf(this.host.dashboardFilter()) ? '' : 'filters'
   }
 
   async summarize(metric: RuntimeMetric): Promise<void> {
@@ -40,17 +48,22 @@ export class CardSummaries {
     const previous = this.states.get(metricId)
     if (previous?.status === 'loading') previous.abort.abort()
     const filter = this.host.dashboardFilter()
-    const state: SummaryState = { status: 'loading', filterKey: filterKeyOf(filter), abort: new AbortController() }
+    const state: SummaryState = {
+      status: 'loading',
+      filterKey: filterKeyOf(filter),
+      metricKey: JSON.stringify(metric),
+      abort: new AbortController(),
+    }
     this.states.set(metricId, state)
     this.host.requestUpdate()
     try {
       const text = await summarizeMetric(this.host.client, metricId, filter, state.abort.signal)
       if (this.states.get(metricId) !== state) return
-      this.states.set(metricId, { status: 'ready', filterKey: state.filterKey, text })
+      this.states.set(metricId, { status: 'ready', filterKey: state.filterKey, metricKey: state.metricKey, text })
     } catch (e) {
       if (isAbortError(e) || this.states.get(metricId) !== state) return
       const error = e instanceof StrataApiError ? e : new StrataApiError('CLIENT_ERROR', 0, String(e))
-      this.states.set(metricId, { status: 'error', filterKey: state.filterKey, error })
+      this.states.set(metricId, { status: 'error', filterKey: state.filterKey, metricKey: state.metricKey, error })
     }
     this.host.requestUpdate()
   }
@@ -69,7 +82,7 @@ export class CardSummaries {
 /**
  * The line under a card's chart (`<strata-ai-summary>`, part `ai-summary`): the summary with a
  * dismiss button, "Summarizing…" while it is asked, the error with Try again, and when the
- * dashboard filters changed since, the text dimmed with a Refresh. It takes its height from the
+ * dashboard filters or the metric changed since, the text dimmed with a Refresh. It takes its height from the
  * chart inside the card (the card keeps its size, so no other card moves).
  */
 export class StrataAiSummary extends LitElement {
@@ -163,7 +176,8 @@ export class StrataAiSummary extends LitElement {
   @property({ attribute: false }) summaries: CardSummaries | undefined
   @property({ attribute: false }) metric: RuntimeMetric | undefined
   @property({ attribute: false }) state: SummaryState | undefined
-  @property({ type: Boolean }) stale = false
+  /** '' while the summary describes the card as shown; else what changed since. */
+  @property() stale: Staleness = ''
 
   override render(): TemplateResult | typeof nothing {
     const { summaries, metric, state } = this
@@ -183,7 +197,7 @@ export class StrataAiSummary extends LitElement {
               ${
                 this.stale
                   ? html`<span class="note"
-                      >The filters changed since.
+                      >${this.stale === 'metric' ? 'The metric changed since.' : 'The filters changed since.'}
                       <button type="button" class="link" part="ai-summary-refresh" @click=${again}>Refresh</button></span
                     >`
                   : nothing

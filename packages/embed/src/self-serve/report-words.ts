@@ -1,4 +1,4 @@
-import type { ReportSchedule } from './reports-api.js'
+import type { ReportSchedule, ReportView } from './reports-api.js'
 
 /**
  * Reports in words: a schedule ("Every Monday at 09:00, Europe/Paris"), recipients typed as a
@@ -74,4 +74,34 @@ export function reportErrorInWords(code: string, status: number, message: string
   }
   if (code === 'INSUFFICIENT_PERMISSIONS') return 'You are no longer allowed to schedule reports on this dashboard.'
   return message
+}
+
+/**
+ * A report's status in words, times in the token's zone: "Last sent Mon 23 Nov, 09:00 · next
+ * Mon 30 Nov, 09:00"; a failure after an earlier success says both; a retry says which attempt.
+ */
+export function statusInWords(r: ReportView, timezone: string): string {
+  const at = (iso: string) => {
+    try {
+      return new Intl.DateTimeFormat(undefined, {
+        timeZone: timezone,
+        weekday: 'short',
+        day: 'numeric',
+        month: 'short',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }).format(new Date(iso))
+    } catch {
+      return iso
+    }
+  }
+  const s = r.status
+  if (s.state === 'stopped') return 'Stopped: the access it was created with was revoked.'
+  if (s.state === 'retrying')
+    return `Failed${s.lastError ? `: ${s.lastError}` : ''} · retrying ${at(r.nextRunAt)} (attempt ${s.attempts + 1})`
+  const sent = s.lastSentAt ? `Last sent ${at(s.lastSentAt)}` : undefined
+  const failed = s.lastError ? `last attempt failed: ${s.lastError}` : undefined
+  const last = sent && failed ? `${sent} · ${failed}` : (sent ?? (failed ? `L${failed.slice(1)}` : 'Not sent yet'))
+  return `${last} · next ${at(r.nextRunAt)}`
 }

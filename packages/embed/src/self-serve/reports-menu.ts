@@ -9,7 +9,7 @@ import { menuStyles } from './menu.styles.js'
 import { plusIcon } from './metric-icons.js'
 import { PopupElement } from './popup.js'
 import type { ScheduledReport, StrataReportDialog } from './report-dialog.js'
-import { reportErrorInWords, scheduleInWords } from './report-words.js'
+import { reportErrorInWords, scheduleInWords, statusInWords } from './report-words.js'
 import { reportsMenuStyles } from './reports.styles.js'
 import { deleteReport, listReports, type ReportView, sendReport } from './reports-api.js'
 import { mailIcon } from './reports-icons.js'
@@ -311,33 +311,4 @@ export class StrataReportsMenu extends PopupElement {
       }
     </li>`
   }
-}
-
-/** "Next: Mon 30 Nov, 09:00 · Last sent: …", or what failed. */
-function statusInWords(r: ReportView, timezone: string): string {
-  const at = (iso: string) => {
-    try {
-      return new Intl.DateTimeFormat(undefined, {
-        timeZone: timezone,
-        weekday: 'short',
-        day: 'numeric',
-        month: 'short',
-        hour: '2-digit',
-        minute: '2-digit',
-        hourCycle: 'h23',
-      }).format(new Date(iso))
-    } catch {
-      return iso
-    }
-  }
-  const s = r.status
-  if (s.state === 'stopped') return 'Stopped: the access it was created with was revoked.'
-  const last = s.lastError
-    ? `Last attempt failed: ${s.lastError}`
-    : s.lastSentAt
-      ? `Last sent ${at(s.lastSentAt)}`
-      : 'Not sent yet'
-  if (s.state === 'retrying')
-    return `Failed${s.lastError ? `: ${s.lastError}` : ''} · retrying ${at(r.nextRunAt)} (attempt ${s.attempts + 1})`
-  return `${last} · next ${at(r.nextRunAt)}`
 }

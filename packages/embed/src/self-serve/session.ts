@@ -163,7 +163,7 @@ export class SelfServeSession implements SelfServeSessionApi {
       .summaries=${this.summaries}
       .metric=${m.metric}
       .state=${state}
-      .stale=${this.summaries.isStale(state)}
+      .stale=${this.summaries.staleness(state, m.metric)}
     ></strata-ai-summary>`
   }
 

@@ -1,4 +1,4 @@
-import OpenAI from 'openai'
+import type OpenAI from 'openai'
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions'
 import { ApiError } from '../../errors.js'
 import type { NamedProvider } from './providers.js'
@@ -15,12 +15,15 @@ export type ChatRequest = Omit<ChatCompletionCreateParamsNonStreaming, 'model' |
  */
 export class LlmClient {
   private readonly clients = new Map<string, OpenAI>()
+  private sdk: Promise<typeof import('openai')> | undefined
 
   /** Failures are logged where they become a 502 (the error handler), by their message only. */
   constructor(private readonly timeoutMs: number) {}
 
   async complete(named: NamedProvider, request: ChatRequest): Promise<ChatCompletion> {
-    const client = this.client(named)
+    // the SDK (~13 MB) loads with the first call: a server without AI never holds it
+    const { default: OpenAI } = await (this.sdk ??= import('openai'))
+    const client = this.client(named, OpenAI)
     try {
       const completion = await client.chat.completions.create(
         { ...request, model: named.provider.model, stream: false },
@@ -32,11 +35,11 @@ export class LlmClient {
       return completion
     } catch (err) {
       if (err instanceof ApiError) throw err
-      throw providerError(named, describe(err, this.timeoutMs), err)
+      throw providerError(named, describe(err, this.timeoutMs, OpenAI), err)
     }
   }
 
-  private client({ name, provider }: NamedProvider): OpenAI {
+  private client({ name, provider }: NamedProvider, OpenAI: typeof import('openai').default): OpenAI {
     let client = this.clients.get(name)
     if (!client) {
       client = new OpenAI({
@@ -62,7 +65,7 @@ export function providerError(named: NamedProvider, failure: string, cause?: unk
 }
 
 /** A provider failure in a few words: the kind, and the HTTP status when there is one. */
-function describe(err: unknown, timeoutMs: number): string {
+function describe(err: unknown, timeoutMs: number, OpenAI: typeof import('openai').default): string {
   if (err instanceof OpenAI.APIConnectionTimeoutError || (err instanceof Error && err.name === 'TimeoutError')) {
     return `no answer within ${timeoutMs} ms`
   }

@@ -1,0 +1,212 @@
+#!/usr/bin/env node
+/**
+ * node bench/own-work.mjs [--requests N] [--rounds R]
+ *
+ * Where the microseconds of a request go, in one process and without sockets, so that the
+ * numbers hold on a busy machine too (CPU time of sequential requests, `process.cpuUsage`,
+ * the minimum over rounds). Three tables:
+ *   1. the framework: the mint's floor route (bench/bare-server.mjs), then the same route with
+ *      each option our app adds to Fastify, one at a time (logger, request id, ajv options,
+ *      error handler, JSON body parser, per-request hooks);
+ *   2. our routes against their floors through `app.inject` (mint, cache hit, runtime query):
+ *      the difference is our own work per request;
+ *   3. the services alone, called directly (no HTTP): what of that difference is the product's
+ *      work (key check, sealing, tenancy, compiled SQL and result-cache keys).
+ * Needs PostgreSQL as `npm run bench` does (BENCH_POSTGRES_URL); builds nothing: run
+ * `npm run build -w @strata/server` first.
+ */
+import { randomUUID } from 'node:crypto'
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { RuntimeQueryBodySchema } from '@strata/contract/runtime'
+import Fastify, { LogController } from 'fastify'
+import { buildApp } from '../packages/server/dist/app.js'
+import { parseConfig } from '../packages/server/dist/config.js'
+import { createLogger } from '../packages/server/dist/logger.js'
+import { installErrorHandling } from '../packages/server/dist/plugins/app/error-handler.js'
+import { installJsonBodyParsing } from '../packages/server/dist/plugins/app/json-body.js'
+import { EmbedParams } from '../packages/server/dist/routes/embed-runtime/params.js'
+import { GuestTokenBody } from '../packages/server/dist/schemas/guest-tokens.js'
+import { MetricQueryBody } from '../packages/server/dist/schemas/query.js'
+import { AJV_OPTIONS } from '../packages/server/dist/validation/schema-errors.js'
+import { api } from './lib/http.mjs'
+import { fullGuestTokenBody, runtimeGuestTokenBody, setupAnalytics } from './lib/setup.mjs'
+import { createWarehouse } from './lib/warehouse.mjs'
+
+const { values: args } = parseArgs({
+  options: { requests: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '3' } },
+})
+const N = Number(args.requests)
+const ROUNDS = Number(args.rounds)
+
+/**
+ * CPU µs per call of each function (sequential, after a warm-up): the minimum over the rounds,
+ * the functions taking turns within each round, so that a busy moment does not favour one.
+ */
+async function costs(fs) {
+  const best = fs.map(() => Number.POSITIVE_INFINITY)
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, f] of fs.entries()) {
+      for (let k = 0; k < Math.min(N, 2000); k++) await f()
+      const start = process.cpuUsage()
+      for (let k = 0; k < N; k++) await f()
+      const used = process.cpuUsage(start)
+      best[i] = Math.min(best[i], (used.user + used.system) / N)
+    }
+  }
+  return best
+}
+
+const injected = (app, url, body, headers) => async () => {
+  const res = await app.inject({ method: 'POST', url, payload: body, headers })
+  if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`)
+}
+const us = (n) => `${n.toFixed(1)} µs`
+
+// 1. The framework, option by option, on the mint's floor route
+const mintBody = JSON.stringify(fullGuestTokenBody('emb_bench'))
+const jsonHeaders = { 'content-type': 'application/json', authorization: 'Bearer sk_bench' }
+const ladder = [
+  ['the floor (bare Fastify, bench/bare-server.mjs)', () => ({})],
+  ['+ pino logger at warn (a child per request)', (o) => ({ ...o, loggerInstance: logger(), logController: quiet() })],
+  ['+ request id (x-request-id or a UUID)', (o) => ({ ...o, requestIdHeader: false, genReqId: () => randomUUID() })],
+  ["+ our ajv options (app.ts's AJV_OPTIONS)", (o) => ({ ...o, ajv: { customOptions: { ...AJV_OPTIONS } } })],
+]
+const logger = () => createLogger('warn', createWriteStream('/dev/null'))
+const quiet = () => new LogController({ disableRequestLogging: true })
+async function floorApp(options, { errors = false, json = false, hooks = false } = {}) {
+  const app = Fastify({ logger: false, ...options })
+  if (errors) installErrorHandling(app)
+  if (json) installJsonBodyParsing(app)
+  if (hooks) {
+    // as many callback hooks as a data-app route passes (request id, rate limit, token check, log line)
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.header('x-request-id', request.id)
+      done()
+    })
+    app.addHook('onRequest', (_request, _reply, done) => done())
+    app.addHook('onRequest', (_request, _reply, done) => {
+      Promise.resolve().then(() => done(), done)
+    })
+    app.addHook('onResponse', (_request, _reply, done) => done())
+  }
+  const answer = { token: `gt_${'x'.repeat(1400)}` }
+  app.post('/floor/mint', { schema: { body: GuestTokenBody } }, async () => answer)
+  await app.ready()
+  return app
+}
+const apps = []
+let options = {}
+for (const [label, add] of ladder) {
+  options = add(options)
+  apps.push([label, await floorApp(options)])
+}
+for (const [label, extra] of [
+  ['+ our error handler', { errors: true }],
+  ['+ our JSON body parser', { errors: true, json: true }],
+  ['+ four callback hooks', { errors: true, json: true, hooks: true }],
+]) {
+  apps.push([label, await floorApp(options, extra)])
+}
+const ladderCosts = await costs(apps.map(([, app]) => injected(app, '/floor/mint', mintBody, jsonHeaders)))
+const framework = apps.map(([label], i) => [label, ladderCosts[i]])
+for (const [, app] of apps) await app.close()
+
+// 2. and 3. Our routes and services, on the bench's data
+const dir = mkdtempSync(join(tmpdir(), 'strata-own-work-'))
+const wh = await createWarehouse({ smallRows: 20_000, bigRows: 1_000, dir })
+const app = await buildApp(
+  parseConfig({ ...process.env, DATA_DIR: dir, DEMO: 'false', LOG_LEVEL: 'warn', RATE_LIMIT: '0', PORT: '0' }),
+)
+try {
+  await app.ready()
+  const address = await app.listen({ port: 0, host: '127.0.0.1' })
+  const setup = await setupAnalytics(address, wh, {})
+  const embedId = setup.embeds.pg
+  const { token } = await api(address, 'POST', '/api/v2/guest-token/create', {
+    token: setup.dataAppKey,
+    body: runtimeGuestTokenBody(embedId),
+  })
+  const keyHeaders = { 'content-type': 'application/json', authorization: `Bearer ${setup.dataAppKey}` }
+  const tokenHeaders = { 'content-type': 'application/json', authorization: `Bearer ${token}` }
+  const queryBody = { embedId, metricId: 'by_region', clientId: 't1' }
+  const routes = [
+    ['mint', '/api/v2/guest-token/create', '/floor/mint', fullGuestTokenBody(embedId), keyHeaders],
+    ['cache hit', '/api/v2/data-app/query', '/floor/query', queryBody, keyHeaders],
+    [
+      'runtime query',
+      `/api/v2/embed/runtime/${embedId}/query`,
+      `/floor/runtime/${embedId}`,
+      { metricId: 'by_region' },
+      tokenHeaders,
+    ],
+  ]
+  // the floors of bench/bare-server.mjs, answering what our route answered
+  const floor = Fastify({ logger: false })
+  const answers = {}
+  floor.post('/floor/mint', { schema: { body: GuestTokenBody } }, async () => answers.mint)
+  floor.post('/floor/query', { schema: { body: MetricQueryBody } }, async () => answers['cache hit'])
+  floor.post(
+    '/floor/runtime/:embedId',
+    { schema: { params: EmbedParams, body: RuntimeQueryBodySchema } },
+    async () => answers['runtime query'],
+  )
+  await floor.ready()
+  const ours = []
+  for (const [name, url, floorUrl, body, headers] of routes) {
+    const payload = JSON.stringify(body)
+    answers[name] = (await app.inject({ method: 'POST', url, payload, headers })).json()
+    const [f, o] = await costs([injected(floor, floorUrl, payload, headers), injected(app, url, payload, headers)])
+    ours.push([name, f, o])
+  }
+  await floor.close()
+
+  const s = app.services
+  const principal = await s.dataApps.verifyKey(setup.dataAppKey)
+  const claims = await s.guestTokens.verify(token)
+  const embed = await s.embeds.get(embedId)
+  const dashboard = await s.dashboards.get(embed.dashboardRowId)
+  const body = fullGuestTokenBody(embedId)
+  const services = [
+    ['data app key check (SHA-256, then memory)', () => s.dataApps.verifyKey(setup.dataAppKey)],
+    ['guest token check (sealed, from memory)', () => s.guestTokens.verify(token)],
+    ['mint: claims, JSON and AES-256-GCM seal', () => s.guestTokens.mint(principal, body)],
+    [
+      'metric query from the result cache (secret key)',
+      () =>
+        s.metricQueries.run({
+          embed,
+          dashboard,
+          metricId: 'by_region',
+          clientId: 't1',
+          rls: null,
+          filters: { userFiltersTrusted: true },
+          hints: {},
+        }),
+    ],
+    [
+      'runtime query from the result cache (guest token)',
+      () => s.runtime.query(claims, embedId, { metricId: 'by_region' }),
+    ],
+  ]
+  const serviceCosts = (await costs(services.map(([, f]) => f))).map((v, i) => [services[i][0], v])
+
+  console.log(`\nCPU per request, sequential, minimum of ${ROUNDS} rounds of ${N} (in process, no sockets)\n`)
+  console.log('| the mint floor route, with what our app adds to Fastify | µs | step |\n| --- | --- | --- |')
+  framework.forEach(([label, v], i) => {
+    console.log(
+      `| ${label} | ${us(v)} | ${i === 0 ? '' : `${v - framework[i - 1][1] >= 0 ? '+' : ''}${us(v - framework[i - 1][1])}`} |`,
+    )
+  })
+  console.log('\n| route | its floor | ours | our own work |\n| --- | --- | --- | --- |')
+  for (const [name, f, o] of ours) console.log(`| ${name} | ${us(f)} | ${us(o)} | ${us(o - f)} |`)
+  console.log('\n| service call (no HTTP) | µs |\n| --- | --- |')
+  for (const [label, v] of serviceCosts) console.log(`| ${label} | ${us(v)} |`)
+} finally {
+  await app.close()
+  await wh.drop()
+  rmSync(dir, { recursive: true, force: true })
+}
+process.exit(0)

@@ -32,9 +32,9 @@ export interface SchemaError {
   readonly schemaPath?: string
   readonly params?: Record<string, unknown>
   readonly message?: string
-  /** The schema holding the keyword (ajv verbose; check.ts resolves it for TypeBox). */
+  /** The schema holding the keyword (withAjvContext for ajv, withContext for TypeBox). */
   readonly parentSchema?: unknown
-  /** The value at instancePath (ajv verbose; check.ts resolves it for TypeBox). */
+  /** The value at instancePath (withAjvContext for ajv, withContext for TypeBox). */
   readonly data?: unknown
 }
 
@@ -60,7 +60,7 @@ export function schemaProblems(errors: readonly SchemaError[], location: FieldLo
 }
 
 /**
- * TypeBox's errors with what ajv (verbose) adds: TypeBox points at the schema holding each
+ * TypeBox's errors with the failing object and its schema, as withAjvContext gives ajv's: TypeBox points at the schema holding each
  * keyword; resolve it, and the value checked, so that both validators are read the same way.
  */
 export function withContext(

@@ -22,7 +22,8 @@ export class LlmClient {
 
   async complete(named: NamedProvider, request: ChatRequest): Promise<ChatCompletion> {
     // the SDK (~13 MB) loads with the first call: a server without AI never holds it
-    const { default: OpenAI } = await (this.sdk ??= import('openai'))
+    this.sdk ??= import('openai')
+    const { default: OpenAI } = await this.sdk
     const client = this.client(named, OpenAI)
     try {
       const completion = await client.chat.completions.create(

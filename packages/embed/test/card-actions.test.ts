@@ -2,24 +2,9 @@ import { describe, expect, it } from 'vitest'
 import type { Permissions, RuntimeMetric } from '../src/api/types.js'
 import { CONFIRM, cardActions } from '../src/self-serve/card-actions.js'
 import { anySelfServe, canCreate, canRestore } from '../src/self-serve/permissions.js'
+import { noPermissions } from './fixtures.js'
 
-const none: Permissions = {
-  download: false,
-  underlyingData: false,
-  endUserDashboardFilter: false,
-  showSideBar: false,
-  showDashboardName: false,
-  metricCreation: false,
-  metricCreationMode: 'DRAG_DROP',
-  metricUpdate: false,
-  metricDeletion: false,
-  manageMetrics: false,
-  archiveMetrics: false,
-  customizeLayout: false,
-  dashboardViews: false,
-  emailReports: false,
-  aiPilot: false,
-}
+const none = noPermissions
 const all: Permissions = {
   ...none,
   metricCreation: true,

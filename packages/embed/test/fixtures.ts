@@ -1,4 +1,4 @@
-import type { ChartConfig, QueryResult, Row, RuntimeMetric } from '../src/api/types.js'
+import type { ChartConfig, Permissions, QueryResult, Row, RuntimeMetric } from '../src/api/types.js'
 
 /** A query result as the runtime API answers it. */
 export function result(
@@ -29,3 +29,22 @@ export const metric = (chart: ChartConfig, name = 'Revenue by month'): RuntimeMe
   visibility: 'shared',
   createdByUser: null,
 })
+
+/** Effective permissions with every capability off (tests turn on what they need). */
+export const noPermissions: Permissions = {
+  download: false,
+  underlyingData: false,
+  endUserDashboardFilter: false,
+  showSideBar: false,
+  showDashboardName: false,
+  metricCreation: false,
+  metricCreationMode: 'DRAG_DROP',
+  metricUpdate: false,
+  metricDeletion: false,
+  manageMetrics: false,
+  archiveMetrics: false,
+  customizeLayout: false,
+  dashboardViews: false,
+  emailReports: false,
+  aiPilot: false,
+}

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import type { Permissions } from '../src/api/types.js'
 import { canReport, wantsSelfServe } from '../src/self-serve/permissions.js'
 import { draftProblems, emptyDraft, reportBody } from '../src/self-serve/report-draft.js'
 import {
@@ -12,6 +11,7 @@ import {
   statusInWords,
 } from '../src/self-serve/report-words.js'
 import type { ReportView } from '../src/self-serve/reports-api.js'
+import { noPermissions } from './fixtures.js'
 
 describe('report schedules in words', () => {
   it('says when, in the time zone', () => {
@@ -130,23 +130,7 @@ describe('words for filters and errors', () => {
 })
 
 describe('when the report controls show', () => {
-  const none = {
-    download: false,
-    underlyingData: false,
-    endUserDashboardFilter: false,
-    showSideBar: false,
-    showDashboardName: false,
-    metricCreation: false,
-    metricCreationMode: 'DRAG_DROP',
-    metricUpdate: false,
-    metricDeletion: false,
-    manageMetrics: false,
-    archiveMetrics: false,
-    customizeLayout: false,
-    dashboardViews: false,
-    emailReports: true,
-    aiPilot: false,
-  } satisfies Permissions
+  const none = { ...noPermissions, emailReports: true }
 
   it("follows the load's reports.available (the permission alone is not enough), which also loads the chunk", () => {
     expect(canReport({ reports: { available: true } })).toBe(true)

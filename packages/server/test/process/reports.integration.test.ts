@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
+import { READ_ONLY_ACCESS } from '../../src/schemas/embeds.js'
 import { salesDocument, salesRelationships, salesTables } from '../helpers/analytics.js'
 import { createPostgresDatabase } from '../helpers/app.js'
 import {
@@ -102,18 +103,7 @@ describe.skipIf(!hasPg)('email reports across two instances', () => {
         embedType: 'dashboard',
         workspaceName: 'main',
         name: 'Sales',
-        accessSettings: {
-          isAllowEmailReports: true,
-          isAllowManageMetrics: false,
-          isAllowCreateDashboardView: false,
-          isAllowMetricCreation: false,
-          isAllowMetricDeletion: false,
-          isAllowMetricLayoutChange: false,
-          isAllowMetricUpdate: false,
-          isAllowUnderlyingData: false,
-          metricCreationMode: 'DRAG_DROP',
-          datamartName: 'sales',
-        },
+        accessSettings: { ...READ_ONLY_ACCESS, isAllowEmailReports: true, datamartName: 'sales' },
       }),
       'embed',
     )

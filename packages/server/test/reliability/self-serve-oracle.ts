@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { expect } from 'vitest'
+import type { Analytics } from '../helpers/analytics.js'
 import { round2, type Warehouse } from './ground-truth.js'
 
 /**
@@ -394,4 +395,16 @@ export function definitionArb(schema: string, model: readonly ModelTable[], data
         }),
       )
   })
+}
+
+/** A guest token of the sales app per tenant, nothing else in it: what each property case uses. */
+export async function tenantTokens(a: Analytics, tenants: readonly string[]): Promise<Map<string, string>> {
+  const tokens = new Map<string, string>()
+  for (const clientId of tenants) {
+    tokens.set(
+      clientId,
+      (await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, { dataAppName: 'salesapp', clientId })).token,
+    )
+  }
+  return tokens
 }

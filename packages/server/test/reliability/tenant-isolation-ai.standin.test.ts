@@ -29,6 +29,7 @@ import {
   INJECTIONS,
   type ModelTable,
   normalise,
+  tenantTokens,
 } from './self-serve-oracle.js'
 
 const hasPg = await requireService('PostgreSQL', '127.0.0.1', 5432)
@@ -110,7 +111,7 @@ describe.skipIf(!hasPg)('tenant isolation of AI pilot metrics (property: zero fo
   let data: Warehouse
   let standIn: OpenAiStandIn
   let embedId: string
-  const tokens = new Map<string, string>()
+  let tokens = new Map<string, string>()
 
   beforeAll(async () => {
     standIn = await startOpenAiStandIn()
@@ -130,12 +131,7 @@ describe.skipIf(!hasPg)('tenant isolation of AI pilot metrics (property: zero fo
         accessSettings: { ...ACCESS, isAllowAiPilot: true, isAllowMetricCreation: true, metricCreationMode: 'CHAT' },
       })
     ).id
-    for (const clientId of TENANTS) {
-      tokens.set(
-        clientId,
-        (await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, { dataAppName: 'salesapp', clientId })).token,
-      )
-    }
+    tokens = await tenantTokens(a, TENANTS)
   })
 
   afterAll(async () => {

@@ -27,6 +27,7 @@ import {
   type ModelTable,
   normalise,
   ORDER_COLUMNS,
+  tenantTokens,
 } from './self-serve-oracle.js'
 
 /**
@@ -58,7 +59,7 @@ describe.skipIf(!hasPg)('tenant isolation of end users’ metrics (property: zer
   let data: Warehouse
   let maria: MariaWarehouse | undefined
   const backends = {} as Record<BackendName, { schema: string; embedId: string }>
-  const tokens = new Map<string, string>()
+  let tokens = new Map<string, string>()
 
   /** A datamart and workspace `name` over `schema` of datasource `name`, the sales dashboard, and an embed allowing metric creation. */
   async function selfServeEmbed(name: string, schema: string, workspace = name, datamart = name): Promise<string> {
@@ -106,12 +107,7 @@ describe.skipIf(!hasPg)('tenant isolation of end users’ metrics (property: zer
       })
       backends.mariadb = { schema: maria.database, embedId: await selfServeEmbed('maria', maria.database) }
     }
-    for (const clientId of TENANTS) {
-      tokens.set(
-        clientId,
-        (await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, { dataAppName: 'salesapp', clientId })).token,
-      )
-    }
+    tokens = await tenantTokens(a, TENANTS)
   })
 
   afterAll(async () => {

@@ -5,13 +5,13 @@ import {
   DeletedReportResponse,
   ReportsResponse,
 } from '@strata/contract/reports'
-import { principalOf, requireAuth } from '../../auth/hooks.js'
+import { principalOf, requireDataAppKey } from '../../auth/hooks.js'
 import { docs } from './reports.docs.js'
 
 /** The data app's email reports (DESIGN.md §2.9): list and delete, data app key. */
 const dataAppReports: FastifyPluginAsyncTypebox = async (app) => {
-  const { dataApps, reports } = app.services
-  requireAuth(app, 'dataApp', (key) => dataApps.verifyKey(key), { code: 'INVALID_DATA_APP_API_KEY', status: 401 })
+  const { reports } = app.services
+  requireDataAppKey(app)
 
   app.get(
     '/api/v2/data-app/reports',

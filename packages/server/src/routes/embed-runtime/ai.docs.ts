@@ -1,17 +1,6 @@
 import { GUEST_TOKEN, type OperationError, operations } from '../../schemas/openapi.js'
+import { browser, outside, tokenOrEmbedGone } from './guest.docs.js'
 
-const browser =
-  "For the web component in the browser: takes a guest token; a page on another origin must be in the data app's whitelist-domains (CORS)."
-const tokenOrEmbedGone: OperationError = [
-  401,
-  'AUTHENTICATION_ERROR',
-  'The guest token is missing, invalid, expired or revoked, or the embed was deleted.',
-]
-const outside: OperationError = [
-  403,
-  'UNAUTHORIZED',
-  'The id is outside the allowedEmbeds of the token, or the origin is not whitelisted.',
-]
 const refused = (what: string): OperationError => [403, 'INSUFFICIENT_PERMISSIONS', what]
 const notConfigured: OperationError = [
   400,

@@ -1,14 +1,8 @@
 import { GUEST_TOKEN, type OperationError, operations } from '../../schemas/openapi.js'
+import { browser, outside, tokenOrEmbedGone } from './guest.docs.js'
 
-const browser = 'For the web component in the browser: takes a guest token.'
 const whose =
   "A report belongs to the token's key: its `clientId` and, with `params.userIdentifier`, that user; another tenant or another user never sees, deletes or sends it."
-const gone: OperationError = [
-  401,
-  'AUTHENTICATION_ERROR',
-  'The guest token is missing, invalid, expired or revoked, or the embed was deleted.',
-]
-const outside: OperationError = [403, 'UNAUTHORIZED', 'The id is outside the allowedEmbeds of the token.']
 const refused: OperationError = [
   403,
   'INSUFFICIENT_PERMISSIONS',
@@ -29,7 +23,7 @@ export const docs = operations('embed runtime', {
     auth: GUEST_TOKEN,
     errors: [
       unconfigured,
-      gone,
+      tokenOrEmbedGone,
       outside,
       refused,
       [
@@ -50,13 +44,13 @@ export const docs = operations('embed runtime', {
     summary: "The token's email reports of this embed",
     description: `${browser} ${whose} Oldest first, each with its schedule, \`nextRunAt\` and \`status\`: \`scheduled\`, \`retrying\` (the last send failed; retried with exponential backoff at \`nextRunAt\`, \`attempts\` counting, up to 5), or \`stopped\` (embed deleted, key revoked), with \`lastSentAt\` and \`lastError\`.`,
     auth: GUEST_TOKEN,
-    errors: [unconfigured, gone, outside, refused],
+    errors: [unconfigured, tokenOrEmbedGone, outside, refused],
   },
   deleteReport: {
     summary: 'Delete an email report',
     description: `${browser} ${whose} It is never sent again.`,
     auth: GUEST_TOKEN,
-    errors: [unconfigured, gone, outside, refused, unknown],
+    errors: [unconfigured, tokenOrEmbedGone, outside, refused, unknown],
   },
   sendReport: {
     summary: 'Send an email report now',
@@ -64,7 +58,7 @@ export const docs = operations('embed runtime', {
     auth: GUEST_TOKEN,
     errors: [
       unconfigured,
-      gone,
+      tokenOrEmbedGone,
       outside,
       refused,
       unknown,

@@ -1,16 +1,10 @@
 import { GUEST_TOKEN, type OperationError, operations } from '../../schemas/openapi.js'
+import { browser, tokenOrEmbedGone } from './guest.docs.js'
 
-const browser =
-  "For the web component in the browser: takes a guest token; a page on another origin must be in the data app's whitelist-domains (CORS)."
 const denied: OperationError = [
   403,
   'UNAUTHORIZED',
   'The id is outside the allowedEmbeds of the token, a permission it needs is off, a filter is hidden or not allowed, or the origin is not whitelisted.',
-]
-const tokenOrEmbedGone: OperationError = [
-  401,
-  'AUTHENTICATION_ERROR',
-  'The guest token is missing, invalid, expired or revoked, or the embed was deleted.',
 ]
 const running: readonly OperationError[] = [
   [400, 'EMBED_PARAM_ERROR', 'The metric is not in this embed.'],

@@ -239,15 +239,15 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
     const big = { dashboardAppFilters: [{ dashboardId: 'sales-overview', values: { country: Array(400).fill('DE') } }] }
     const tokenOf = async (body: object) => ((await mint(body)).json() as unknown as { token: string }).token
     const base = { dataAppName: 'salesapp', clientId: 'acme' }
-    const short = [
-      await tokenOf({ ...base, expiryTime: 300 }),
-      await tokenOf({ ...base, params: big, expiryTime: 300 }),
-    ]
+    // long enough to be used first on a loaded CI machine (300 ms was not, now and then)
+    const expiryTime = 2000
+    const minted = Date.now()
+    const short = [await tokenOf({ ...base, expiryTime }), await tokenOf({ ...base, params: big, expiryTime })]
     const forever = [await tokenOf(base), await tokenOf({ ...base, params: big })]
     expect(short[0]).toMatch(/^gt_1\./) // sealed
     expect(short[1]).not.toMatch(/^gt_1\./) // stored
     for (const token of short) expect((await runtime(token)).statusCode).toBe(200)
-    await new Promise((r) => setTimeout(r, 400))
+    await new Promise((r) => setTimeout(r, minted + expiryTime + 100 - Date.now()))
     for (const token of short) expectError(await runtime(token), 401, 'AUTHENTICATION_ERROR')
     expect(await t.app.services.guestTokens.cleanup()).toBe(1)
     const left = await t.app.services.store.db.selectFrom('guest_tokens').select('expires_at').execute()

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ApiError, type AuthFailure } from '../errors.js'
 import { MAX_SEALED_TOKEN } from '../services/guest-tokens/guest-tokens.js'
 import type { Principal, PrincipalKind, PrincipalOf } from './principal.js'
+import { andThen, type MaybePromise } from './token-cache.js'
 import { missingTokenMessage, rejectedTokenMessage } from './token-kinds.js'
 
 declare module 'fastify' {
@@ -14,7 +15,8 @@ declare module 'fastify' {
   }
 }
 
-export type Verifier<K extends PrincipalKind> = (token: string) => Promise<PrincipalOf<K> | undefined>
+/** A credential's principal; from memory without a promise on the hot paths. */
+export type Verifier<K extends PrincipalKind> = (token: string) => MaybePromise<PrincipalOf<K> | undefined>
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i
 
@@ -40,7 +42,7 @@ export function requireAuth<K extends PrincipalKind>(
   // the caches behind it are consulted (otherwise a request read in the same turn could still
   // be served from the stale cache).
   const sharedBus = app.services.redis !== undefined
-  // Callback-style: one promise per request (the verifier's), not one more for an async hook.
+  // Callback-style, and synchronous when the verifier answers from memory: no promise per request.
   app.addHook('onRequest', (request, _reply, done) => {
     const failure = request.routeOptions.config.authFailure ?? defaultFailure
     const token = bearer(request)
@@ -53,10 +55,13 @@ export function requireAuth<K extends PrincipalKind>(
       done()
     }
     if (token.length > maxTokenLength[kind]) return check(undefined)
-    const verified = sharedBus
-      ? new Promise((resolve) => setImmediate(resolve)).then(() => verify(token))
-      : verify(token)
-    verified.then(check, done)
+    if (sharedBus) {
+      new Promise((resolve) => setImmediate(resolve)).then(() => verify(token)).then(check, done)
+      return
+    }
+    const verified = verify(token)
+    if (verified instanceof Promise) verified.then(check, done)
+    else check(verified)
   })
 }
 
@@ -100,10 +105,7 @@ export function requireGuestToken(app: FastifyInstance): void {
   requireAuth(
     app,
     'guest',
-    async (token) => {
-      const claims = await guestTokens.verify(token)
-      return claims && { kind: 'guest' as const, claims }
-    },
+    (token) => andThen(guestTokens.verify(token), (claims) => claims && { kind: 'guest' as const, claims }),
     { code: 'AUTHENTICATION_ERROR', status: 401 },
   )
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { LRUCache } from 'lru-cache'
 import type { PrincipalOf } from '../../auth/principal.js'
-import { TokenCache } from '../../auth/token-cache.js'
+import { type MaybePromise, TokenCache } from '../../auth/token-cache.js'
 import { ApiError } from '../../errors.js'
 import { originAllowed } from '../../security/origins.js'
 import { hashSecret, newId, newSecret } from '../../security/secrets.js'
@@ -148,15 +148,18 @@ export class DataApps {
     return { key: keyId }
   }
 
-  /** Resolves a secret data app key; hot path, served from memory after the first use. */
-  async verifyKey(secret: string): Promise<PrincipalOf<'dataApp'> | undefined> {
-    const hash = hashSecret(secret)
-    return this.keyCache.resolve(hash, async () => {
+  /**
+   * Resolves a secret data app key; hot path, served from memory after the first use. In memory
+   * the entry is found by the key itself, as guest tokens are (no SHA-256 and no promise per
+   * request); the store only ever sees and holds its hash.
+   */
+  verifyKey(secret: string): MaybePromise<PrincipalOf<'dataApp'> | undefined> {
+    return this.keyCache.resolve(secret, async () => {
       const row = await this.store.db
         .selectFrom('api_keys')
         .innerJoin('data_apps', 'data_apps.id', 'api_keys.data_app_id')
         .select(['api_keys.key_id', 'data_apps.id', 'data_apps.name', 'data_apps.organization_id'])
-        .where('api_keys.key_hash', '=', hash)
+        .where('api_keys.key_hash', '=', hashSecret(secret))
         .where('api_keys.revoked_at', 'is', null)
         .executeTakeFirst()
       return (
@@ -172,17 +175,19 @@ export class DataApps {
   }
 
   /** Whether a key (by its `sk_…` id) exists and is not revoked; guest tokens ask on every use. */
-  async keyLive(keyId: string): Promise<boolean> {
+  keyLive(keyId: string): MaybePromise<boolean> {
     const hit = this.liveKeys.get(keyId)
     if (hit !== undefined) return hit
-    const row = await this.store.db
+    return this.store.db
       .selectFrom('api_keys')
       .select('revoked_at')
       .where('key_id', '=', keyId)
       .executeTakeFirst()
-    const live = row !== undefined && row.revoked_at === null
-    this.liveKeys.set(keyId, live)
-    return live
+      .then((row) => {
+        const live = row !== undefined && row.revoked_at === null
+        this.liveKeys.set(keyId, live)
+        return live
+      })
   }
 
   /** The data app's allowed origins, from memory (kept exact on this instance, 10 s elsewhere). */

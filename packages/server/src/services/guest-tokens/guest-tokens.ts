@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache'
 import type { GuestClaims, PrincipalOf } from '../../auth/principal.js'
+import { andThen, type MaybePromise } from '../../auth/token-cache.js'
 import { badRequest } from '../../errors.js'
 import type { GuestTokenRequest } from '../../schemas/guest-tokens.js'
 import type { Keyring } from '../../security/keyring.js'
@@ -10,7 +11,7 @@ import type { Store } from '../../store/store.js'
 import type { DataAppIds } from '../embeds/embeds.js'
 
 /** Whether a data app key is still live (not revoked); hot path, answered from memory. */
-export type KeyLiveness = (keyId: string) => Promise<boolean>
+export type KeyLiveness = (keyId: string) => MaybePromise<boolean>
 
 /** The ids of a data app a token may name (Embeds.ids); `fresh`: not from memory. */
 export type DataAppIdsOf = (dataAppId: string, fresh: boolean) => Promise<DataAppIds>
@@ -138,20 +139,30 @@ export class GuestTokens {
     }
   }
 
-  /** The claims of a live token, or undefined (unknown, altered, expired, revoked or cleaned up). */
-  async verify(token: string): Promise<GuestClaims | undefined> {
-    let claims = this.cache.get(token)
-    if (!claims) {
-      claims = token.startsWith(SEALED_PREFIX) ? this.open(token) : await this.load(token)
-      if (!claims) return undefined
-      this.cache.set(token, claims)
-    }
+  /**
+   * The claims of a live token, or undefined (unknown, altered, expired, revoked or cleaned up).
+   * A token seen before, of a key known to be live, is answered from memory without a promise.
+   */
+  verify(token: string): MaybePromise<GuestClaims | undefined> {
+    const claims = this.cache.get(token)
+    return claims === undefined ? this.verifyUnseen(token) : this.live(token, claims)
+  }
+
+  private async verifyUnseen(token: string): Promise<GuestClaims | undefined> {
+    const claims = token.startsWith(SEALED_PREFIX) ? this.open(token) : await this.load(token)
+    if (!claims) return undefined
+    this.cache.set(token, claims)
+    return this.live(token, claims)
+  }
+
+  /** The claims while they are not expired and their key not revoked. */
+  private live(token: string, claims: GuestClaims): MaybePromise<GuestClaims | undefined> {
     if (claims.expiresAt !== null && claims.expiresAt <= Date.now()) {
       this.cache.delete(token)
       return undefined
     }
-    if (claims.keyId !== null && !(await this.keyLive(claims.keyId))) return undefined
-    return claims
+    if (claims.keyId === null) return claims
+    return andThen(this.keyLive(claims.keyId), (live) => (live ? claims : undefined))
   }
 
   private open(token: string): GuestClaims | undefined {

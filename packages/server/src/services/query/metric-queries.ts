@@ -16,7 +16,7 @@ import type { Embed } from '../embeds/embeds.js'
 import type { InvalidationBus } from '../events/bus.js'
 import type { Workspace, Workspaces } from '../workspaces/workspaces.js'
 import { fingerprint } from './fingerprint.js'
-import { ResultCache } from './result-cache.js'
+import { ResultCache, type ResultKey } from './result-cache.js'
 import type { Source, SourceHints, Sources } from './sources.js'
 import { TenantSlots } from './tenant-slots.js'
 
@@ -62,6 +62,54 @@ export interface MetricRequest {
 }
 
 const PAGE_ROWS = 100
+/** What the remembered plans may hold (their keys and bound values), the largest one kept, and how long one lives. */
+const PLANS_BYTES = 16 * 1024 * 1024
+const MAX_PLAN_BYTES = 16 * 1024
+const PLAN_TTL_MS = 60_000
+const PLAN_EVENTS: ReadonlySet<string> = new Set(['embed', 'dashboard', 'datasource', 'datamart', 'workspace'])
+
+type Prepared = Awaited<ReturnType<MetricQueries['prepare']>>
+interface Plan extends Prepared {
+  /** The result cache's key of the request's statements, and its id (ResultCache.id). */
+  readonly resultKey: ResultKey
+  readonly resultId: string
+  /** The calendar day in the request's zone it was prepared on (date presets). */
+  readonly day: string | undefined
+}
+
+/** Approximate bytes of a plan of its own (its compiled statement and source are shared): key, id (the bound values), fields. */
+const planSize = (plan: Plan, key: string): number => 2 * (key.length + plan.resultId.length) + 512
+
+/**
+ * A number per object, for keys: a plan is for this dashboard object (a version of the
+ * document, or a tenant's overlay of one) and this embed object (its settings as loaded).
+ */
+const objectIds = new WeakMap<object, number>()
+let nextObjectId = 0
+function objectId(o: object): number {
+  let id = objectIds.get(o)
+  if (id === undefined) {
+    id = nextObjectId++
+    objectIds.set(o, id)
+  }
+  return id
+}
+
+/** A request's own values, which with the embed and dashboard objects decide its plan. */
+function planKey(r: MetricRequest): string {
+  return JSON.stringify([
+    r.metricId,
+    r.clientId,
+    r.filters,
+    r.rls,
+    r.restrictions ?? null,
+    r.timezone ?? null,
+    r.hints?.datasourceName ?? null,
+    r.hints?.dataMartName ?? null,
+    r.pageNumber ?? null,
+    r.underlying === true,
+  ])
+}
 /** What the compiled-statement cache may hold (its keys and SQL text). */
 const COMPILED_BYTES = 16 * 1024 * 1024
 
@@ -82,6 +130,15 @@ export class MetricQueries {
   private readonly cache: ResultCache<Rows>
   private readonly slots: TenantSlots
   private readonly databases = new LRUCache<string, readonly string[]>({ max: 1000, ttl: 60_000 })
+  /** Prepared requests (see `plan`), bounded by entries and bytes. */
+  private readonly plans = new LRUCache<string, Plan>({
+    max: 20_000,
+    maxSize: PLANS_BYTES,
+    sizeCalculation: planSize,
+    ttl: PLAN_TTL_MS,
+  })
+  /** Bumped by every change a plan may depend on: a plan prepared across one is not kept. */
+  private generation = 0
   /** Compiled SQL per query shape (hot path: no compile per request), bounded by entries and bytes. */
   private readonly compiled = new LRUCache<string, CompiledQuery>({
     max: 5000,
@@ -106,6 +163,10 @@ export class MetricQueries {
     this.cache = new ResultCache<Rows>(options.cacheTtlMs, options.redis)
     this.slots = new TenantSlots(options.tenantConcurrency)
     bus.on((event) => {
+      if (PLAN_EVENTS.has(event.kind)) {
+        this.generation++
+        this.plans.clear()
+      }
       if (event.kind === 'datasource' || event.kind === 'dashboard' || event.kind === 'datamart') {
         this.cache.clear()
         this.compiled.clear()
@@ -130,15 +191,10 @@ export class MetricQueries {
 
   async run(request: MetricRequest): Promise<MetricResult> {
     const started = performance.now()
-    const { source, metric, compiled, statements, database, sessionZone } = await this.prepare(request)
+    const { source, metric, compiled, statements, database, sessionZone, resultKey, resultId } =
+      await this.plan(request)
     const { value } = await this.cache.get(
-      {
-        datasourceId: source.datasource.id,
-        schemaVersion: source.datasource.schemaVersion,
-        database,
-        timezone: sessionZone,
-        ...statements.key,
-      },
+      resultKey,
       async () => {
         const connector = await this.datasources.connector(source.datasource)
         const tenant = JSON.stringify([source.datasource.id, database ?? null, request.clientId])
@@ -165,6 +221,7 @@ export class MetricQueries {
           ...(comparison ? { comparison: firstMeasure(comparison.rows[0], metric) } : {}),
         }
       },
+      resultId,
     )
     return {
       data: value.rows,
@@ -184,6 +241,37 @@ export class MetricQueries {
    */
   async check(request: MetricRequest): Promise<void> {
     await this.prepare(request)
+  }
+
+  /**
+   * `prepare` and the result-cache id, remembered per request: one lookup on the hot path instead
+   * of resolving filters, binding values, resolving the source and tenancy and building the
+   * compile and result keys again. Keyed by the objects that decide a plan (the embed and this
+   * version of the dashboard, or of the tenant's overlay of it) and the request's own values as
+   * JSON; a plan is dropped with every change that can alter one (a datasource, datamart,
+   * workspace, dashboard or embed event), when its calendar day in the zone is over (date
+   * presets), and after a minute (a DATABASE tenancy's list of databases is remembered as long).
+   * What is not remembered is a refusal: a request that fails is prepared again each time.
+   */
+  private async plan(request: MetricRequest): Promise<Plan> {
+    const key = `${objectId(request.dashboard)}|${objectId(request.embed)}|${planKey(request)}`
+    const timezone = request.timezone ?? 'UTC'
+    const known = this.plans.get(key)
+    if (known && known.day === dayIn(timezone, new Date())) return known
+    const generation = this.generation
+    const day = dayIn(timezone, new Date())
+    const prepared = await this.prepare(request)
+    const resultKey: ResultKey = {
+      datasourceId: prepared.source.datasource.id,
+      schemaVersion: prepared.source.datasource.schemaVersion,
+      database: prepared.database,
+      timezone: prepared.sessionZone,
+      ...prepared.statements.key,
+    }
+    const plan: Plan = { ...prepared, resultKey, resultId: ResultCache.id(resultKey), day }
+    // a request with many long filter values is prepared each time: small next to its own cost
+    if (generation === this.generation && planSize(plan, key) <= MAX_PLAN_BYTES) this.plans.set(key, plan)
+    return plan
   }
 
   private async prepare(request: MetricRequest) {

@@ -56,9 +56,13 @@ export class ResultCache<V extends object> {
     return hashOf(canonical(key))
   }
 
-  async get(key: ResultKey, compute: () => Promise<V>): Promise<{ value: V; hit: boolean }> {
-    // In process the canonical JSON itself is the id: no hash on the hot path (only for Redis).
-    const id = canonical(key)
+  /** The in-process id of a key: its canonical JSON (no hash on the hot path; only Redis gets one). */
+  static id(key: ResultKey): string {
+    return canonical(key)
+  }
+
+  /** `id`: the key's `ResultCache.id` when the caller has it already (made once per query plan). */
+  async get(key: ResultKey, compute: () => Promise<V>, id = canonical(key)): Promise<{ value: V; hit: boolean }> {
     const local = this.local?.get(id)
     if (local) return { value: local, hit: true }
     const running = this.inflight.get(id)

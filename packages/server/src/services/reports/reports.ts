@@ -8,6 +8,7 @@ import { assertTimeZone } from '../../query/zoned-time.js'
 import type { Keyring } from '../../security/keyring.js'
 import type { EmailReportRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
+import type { KeyLiveness } from '../guest-tokens/guest-tokens.js'
 import { csvHeaders, toCsv } from '../runtime/csv.js'
 import { type Opened, type Runtime, requireCapability, runtimeMetric, visibleMetrics } from '../runtime/runtime.js'
 import type { Mail, Mailer } from './mailer.js'
@@ -38,7 +39,7 @@ export interface ReportsOptions {
   readonly emailLimit: RateLimitRule
   readonly limiter: RateLimitStore
   /** Whether a data app key is still live (not revoked). */
-  readonly keyLive: (keyId: string) => Promise<boolean>
+  readonly keyLive: KeyLiveness
   /** The SMTP sender; built on first use, so a server without SMTP_URL never loads nodemailer. */
   readonly mailer: () => Promise<Mailer>
 }

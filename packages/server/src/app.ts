@@ -3,11 +3,16 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { DashboardDocumentSchema } from '@strata/contract/document'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify'
 import type { DestinationStream } from 'pino'
 import type { Config } from './config.js'
 import { ApiError } from './errors.js'
-import { createLogger, redactUrl } from './logger.js'
+import { createLogger, RequestLogger, redactUrl } from './logger.js'
 import { answerClientError, installErrorHandling, sendError } from './plugins/app/error-handler.js'
 import { installJsonBodyParsing } from './plugins/app/json-body.js'
 import { proxyTrust } from './plugins/app/rate-limit/client.js'
@@ -59,6 +64,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     loggerInstance: createLogger(config.logLevel, options.logStream) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
+    // request.log: bound to the request id, made when the request first writes a line
+    childLoggerFactory: RequestLogger.factory as unknown as FastifyServerOptions['childLoggerFactory'],
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy.length > 0 ? trusts : false,
     requestIdHeader: false,

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream'
-import { describe, expect, it } from 'vitest'
-import { createLogger, redactSecrets, redactUrl } from './logger.js'
+import { describe, expect, it, vi } from 'vitest'
+import { createLogger, RequestLogger, redactSecrets, redactUrl } from './logger.js'
 
 function capture(): { lines: string[]; stream: Writable } {
   const lines: string[] = []
@@ -48,5 +48,36 @@ describe('logger redaction', () => {
 
   it('redacts secret query parameters in URLs', () => {
     expect(redactUrl('/x?token=abc&b=1&apiKey=k')).toBe('/x?token=[REDACTED]&b=1&apiKey=[REDACTED]')
+  })
+})
+
+describe('request logger', () => {
+  it('writes like a child bound to the request, and makes the child only for a line its level lets through', () => {
+    const { lines, stream } = capture()
+    const parent = createLogger('warn', stream)
+    const child = vi.spyOn(parent, 'child')
+    const log = new RequestLogger(parent, { reqId: 'r7' })
+    log.info({ token: 'gt_x' }, 'below the level')
+    log.debug('below the level')
+    expect(child).not.toHaveBeenCalled()
+    expect(log.isLevelEnabled('info')).toBe(false)
+    expect(log.level).toBe('warn')
+    log.warn({ token: 'gt_x' }, 'first')
+    log.error('second')
+    expect(child).toHaveBeenCalledTimes(1)
+    const written = lines.map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(written.map((l) => [l.reqId, l.msg, l.level])).toEqual([
+      ['r7', 'first', 40],
+      ['r7', 'second', 50],
+    ])
+    expect(written[0]?.token).toBe('[REDACTED]')
+  })
+
+  it("gives a route's own level a pino child at once", () => {
+    const parent = createLogger('warn', capture().stream)
+    const log = RequestLogger.factory(parent, { reqId: 'r8' }, { level: 'debug' })
+    expect(log).not.toBeInstanceOf(RequestLogger)
+    expect(log.isLevelEnabled('debug')).toBe(true)
+    expect(RequestLogger.factory(parent, { reqId: 'r9' }, {})).toBeInstanceOf(RequestLogger)
   })
 })

@@ -150,4 +150,16 @@ describe('transport errors answer in the spec error shape, never HTML, never 5xx
     })
     expect(hostile.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/)
   })
+
+  it("writes each request's log lines with its id (request.log is made lazily, logger.ts RequestLogger)", async () => {
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: '/api/v2/data-app/dashboards',
+      headers: { 'x-request-id': 'req-log-1', authorization: 'Bearer sk_nope' },
+    })
+    expect(refused.statusCode).toBe(401)
+    const lines = t.logs.filter((l) => l.reqId === 'req-log-1')
+    expect(lines.map((l) => l.msg)).toContain('request')
+    expect(lines.find((l) => l.msg === 'request')).toMatchObject({ statusCode: 401, method: 'GET' })
+  })
 })

@@ -84,4 +84,26 @@ describe('sendResult', () => {
       JSON.stringify = stringify
     }
   })
+
+  it('writes each result of the same rows as its own: timeTaken, count, metric id, columns and comparison', async () => {
+    const base = results['rows of every JSON type'] as MetricResult
+    const variants: MetricResult[] = [
+      { ...base, timeTaken: 7.5 },
+      { ...base, metricid: 'other' },
+      { ...base, totalRecords: 250 },
+      { ...base, comparisonValue: 3 },
+      { ...base, metaData: { columns: [{ name: 'region', dataType: 'string' }], groupbyColumnList: [] } },
+      base,
+    ]
+    const serialiser = Fastify()
+    serialiser.get('/schema', { schema: { response: { 200: MetricQueryResultSchema } } }, async () => current)
+    serialiser.get('/ours', async (_request, reply) => sendResult(reply, current))
+    let current = base
+    for (const variant of [...variants, ...variants]) {
+      current = variant
+      const [schema, ours] = await Promise.all([serialiser.inject('/schema'), serialiser.inject('/ours')])
+      expect(ours.body).toBe(schema.body)
+    }
+    await serialiser.close()
+  })
 })

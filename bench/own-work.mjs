@@ -4,13 +4,15 @@
  *
  * Where the microseconds of a request go, in one process and without sockets, so that the
  * numbers hold on a busy machine too (CPU time of sequential requests, `process.cpuUsage`,
- * the minimum over rounds). Three tables:
+ * the minimum over rounds). Four tables:
  *   1. the framework: the mint's floor route (bench/bare-server.mjs), then the same route with
  *      each option our app adds to Fastify, one at a time (logger, request id, ajv options,
  *      error handler, JSON body parser, per-request hooks);
  *   2. our routes against their floors through `app.inject` (mint, cache hit, runtime query):
  *      the difference is our own work per request;
- *   3. the services alone, called directly (no HTTP): what of that difference is the product's
+ *   3. floor routes registered inside our app, then with our pieces added one at a time (key
+ *      check, sealing, the service): what each costs in the real app, with its hooks and heap;
+ *   4. the services alone, called directly (no HTTP): what of that difference is the product's
  *      work (key check, sealing, tenancy, compiled SQL and result-cache keys).
  * Needs PostgreSQL as `npm run bench` does (BENCH_POSTGRES_URL); builds nothing: run
  * `npm run build -w @strata/server` first.
@@ -23,11 +25,13 @@ import { parseArgs } from 'node:util'
 import { RuntimeQueryBodySchema } from '@strata/contract/runtime'
 import Fastify, { LogController } from 'fastify'
 import { buildApp } from '../packages/server/dist/app.js'
+import { principalOf, requireDataAppKey } from '../packages/server/dist/auth/hooks.js'
 import { parseConfig } from '../packages/server/dist/config.js'
 import { createLogger } from '../packages/server/dist/logger.js'
 import { installErrorHandling } from '../packages/server/dist/plugins/app/error-handler.js'
 import { installJsonBodyParsing } from '../packages/server/dist/plugins/app/json-body.js'
 import { EmbedParams } from '../packages/server/dist/routes/embed-runtime/params.js'
+import { sendResult } from '../packages/server/dist/routes/metric-result.js'
 import { GuestTokenBody } from '../packages/server/dist/schemas/guest-tokens.js'
 import { MetricQueryBody } from '../packages/server/dist/schemas/query.js'
 import { AJV_OPTIONS } from '../packages/server/dist/validation/schema-errors.js'
@@ -120,6 +124,35 @@ const wh = await createWarehouse({ smallRows: 20_000, bigRows: 1_000, dir })
 const app = await buildApp(
   parseConfig({ ...process.env, DATA_DIR: dir, DEMO: 'false', LOG_LEVEL: 'warn', RATE_LIMIT: '0', PORT: '0' }),
 )
+// 4. Floor routes inside our app, then with our pieces one at a time: what each costs in the
+// real app (its hooks, logger and heap), which a service called alone does not show.
+const inApp = {}
+await app.register(async (x) => {
+  x.post('/own-work/mint', { schema: { body: GuestTokenBody } }, async () => inApp.mint)
+  x.post('/own-work/query', { schema: { body: MetricQueryBody } }, async () => inApp['cache hit'])
+  await x.register(async (y) => {
+    requireDataAppKey(y)
+    const guestTokens = () => app.services.guestTokens
+    y.post('/own-work/mint/key', { schema: { body: GuestTokenBody } }, async () => inApp.mint)
+    y.post('/own-work/mint/seal', { schema: { body: GuestTokenBody } }, async (request) => {
+      app.services.keyring.sealToken(JSON.stringify(request.body))
+      return inApp.mint
+    })
+    y.post('/own-work/mint/service', { schema: { body: GuestTokenBody } }, async (request) => {
+      await guestTokens().mint(principalOf(request, 'dataApp'), request.body)
+      return inApp.mint
+    })
+    y.post('/own-work/query/key', { schema: { body: MetricQueryBody } }, async () => inApp['cache hit'])
+    y.post('/own-work/query/service', { schema: { body: MetricQueryBody } }, async (request, reply) => {
+      const { embeds, dashboards, metricQueries } = app.services
+      const { embedId, metricId, clientId } = request.body
+      const embed = await embeds.get(embedId)
+      const dashboard = await dashboards.get(embed.dashboardRowId)
+      const filters = { userFiltersTrusted: true }
+      return sendResult(reply, await metricQueries.run({ embed, dashboard, metricId, clientId, rls: null, filters }))
+    })
+  })
+})
 try {
   await app.ready()
   const address = await app.listen({ port: 0, host: '127.0.0.1' })
@@ -163,6 +196,38 @@ try {
   }
   await floor.close()
 
+  const ladders = [
+    [
+      'mint',
+      fullGuestTokenBody(embedId),
+      [
+        ['the floor route inside our app', '/own-work/mint'],
+        ['+ the data app key check', '/own-work/mint/key'],
+        ['+ sealing the body (JSON, AES-256-GCM), nothing else', '/own-work/mint/seal'],
+        ['+ the mint service instead (the answer stays constant)', '/own-work/mint/service'],
+        ['our route', '/api/v2/guest-token/create'],
+      ],
+    ],
+    [
+      'cache hit',
+      queryBody,
+      [
+        ['the floor route inside our app', '/own-work/query'],
+        ['+ the data app key check', '/own-work/query/key'],
+        ['+ embed, dashboard, metric query, result text', '/own-work/query/service'],
+        ['our route', '/api/v2/data-app/query'],
+      ],
+    ],
+  ]
+  const inAppRows = []
+  for (const [name, body, steps] of ladders) {
+    inApp[name] = answers[name]
+    const payload = JSON.stringify(body)
+    const c = await costs(steps.map(([, url]) => injected(app, url, payload, keyHeaders)))
+    for (const [i, [label]] of steps.entries())
+      inAppRows.push([name, label, c[i], i === 0 ? undefined : c[i] - c[i - 1]])
+  }
+
   const s = app.services
   const principal = await s.dataApps.verifyKey(setup.dataAppKey)
   const claims = await s.guestTokens.verify(token)
@@ -202,6 +267,10 @@ try {
   })
   console.log('\n| route | its floor | ours | our own work |\n| --- | --- | --- | --- |')
   for (const [name, f, o] of ours) console.log(`| ${name} | ${us(f)} | ${us(o)} | ${us(o - f)} |`)
+  console.log('\n| inside our app | step | µs | change |\n| --- | --- | --- | --- |')
+  for (const [name, label, v, d] of inAppRows) {
+    console.log(`| ${name} | ${label} | ${us(v)} | ${d === undefined ? '' : `${d >= 0 ? '+' : ''}${us(d)}`} |`)
+  }
   console.log('\n| service call (no HTTP) | µs |\n| --- | --- |')
   for (const [label, v] of serviceCosts) console.log(`| ${label} | ${us(v)} |`)
 } finally {

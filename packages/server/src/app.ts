@@ -15,6 +15,7 @@ import { ApiError } from './errors.js'
 import { createLogger, RequestLogger, redactUrl } from './logger.js'
 import { answerClientError, installErrorHandling, sendError } from './plugins/app/error-handler.js'
 import { installJsonBodyParsing } from './plugins/app/json-body.js'
+import { lazySchemaCompilers } from './plugins/app/lazy-schemas.js'
 import { proxyTrust } from './plugins/app/rate-limit/client.js'
 import rateLimit from './plugins/app/rate-limit/plugin.js'
 import adminAccount from './routes/admin/admin-account.js'
@@ -73,6 +74,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       const given = req.headers['x-request-id']
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
     },
+    // each route's validator and serialiser compiled on its first request, not at start
+    schemaController: { compilersFactory: lazySchemaCompilers },
     ajv: {
       customOptions: { ...AJV_OPTIONS },
       // named examples of a body in /openapi.json (an annotation: validation ignores it)

@@ -235,7 +235,7 @@ try {
   const dashboard = await s.dashboards.get(embed.dashboardRowId)
   const body = fullGuestTokenBody(embedId)
   const services = [
-    ['data app key check (SHA-256, then memory)', () => s.dataApps.verifyKey(setup.dataAppKey)],
+    ['data app key check (from memory)', () => s.dataApps.verifyKey(setup.dataAppKey)],
     ['guest token check (sealed, from memory)', () => s.guestTokens.verify(token)],
     ['mint: claims, JSON and AES-256-GCM seal', () => s.guestTokens.mint(principal, body)],
     [

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 
 const fmt = (n, digits = 0) =>
   n === null || n === undefined ? '–' : Number(n).toLocaleString('en-US', { maximumFractionDigits: digits })
@@ -100,7 +100,7 @@ export function updateReadme(file, results) {
   if (start === -1 || stop === -1) throw new Error(`${file}: the generated-results markers are missing`)
   writeFileSync(file, `${text.slice(0, start + BEGIN.length)}\n${markdown(results)}\n${text.slice(stop)}`)
   // `npm test` starts with `biome check .`, which formats Markdown too: align the table as it would
-  const biome = join(dirname(file), '..', 'node_modules', '.bin', 'biome')
+  const biome = join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'biome')
   try {
     execFileSync(biome, ['format', '--write', file], { stdio: 'ignore' })
   } catch {

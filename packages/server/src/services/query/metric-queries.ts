@@ -255,11 +255,10 @@ export class MetricQueries {
    */
   private async plan(request: MetricRequest): Promise<Plan> {
     const key = `${objectId(request.dashboard)}|${objectId(request.embed)}|${planKey(request)}`
-    const timezone = request.timezone ?? 'UTC'
+    const day = dayIn(request.timezone ?? 'UTC', new Date())
     const known = this.plans.get(key)
-    if (known && known.day === dayIn(timezone, new Date())) return known
+    if (known && known.day === day) return known
     const generation = this.generation
-    const day = dayIn(timezone, new Date())
     const prepared = await this.prepare(request)
     const resultKey: ResultKey = {
       datasourceId: prepared.source.datasource.id,

@@ -53,7 +53,11 @@ const QUOTES = `'"\``
 /** Ends a line comment in some engine (PostgreSQL ends one at `\r` as well as at `\n`). */
 const LINE_BREAKS = /[\r\v\f\u0085\u2028\u2029]/
 const IDENT_CHAR = /[A-Za-z0-9_$\u0080-\uffff]/
-const DOLLAR_QUOTE = /^\$(?:[A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/
+const DOLLAR_QUOTE = /\$(?:[A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/y
+const dollarQuote = (text: string, at: number): boolean => {
+  DOLLAR_QUOTE.lastIndex = at
+  return DOLLAR_QUOTE.test(text)
+}
 
 /**
  * The comments and quoted tokens of `text` as the engine of `dialect` reads them. Throws, by
@@ -82,8 +86,8 @@ export function engineLexemes(text: string, dialect: DialectName, refuse: (reaso
     const c = text[i] as string
     const next = text[i + 1] ?? ''
     if (c === '/' && next === '*') {
-      const body = text.slice(i + 2)
-      if (/^(?:[!+]|[Mm]!)/.test(body)) {
+      const opener = text.slice(i + 2, i + 4)
+      if (/^(?:[!+]|[Mm]!)/.test(opener)) {
         refuse('executable comments and optimizer hints (/*! … */, /*M! … */, /*+ … */) are not allowed')
       }
       const close = text.indexOf('*/', i + 2)
@@ -99,7 +103,7 @@ export function engineLexemes(text: string, dialect: DialectName, refuse: (reaso
       i = lineComment(i, c === '#' ? 1 : 2)
     } else if (QUOTES.includes(c) || (c === '[' && lx.brackets)) {
       i = quoted(i, c)
-    } else if (c === '$' && !IDENT_CHAR.test(text[i - 1] ?? ' ') && DOLLAR_QUOTE.test(text.slice(i, i + 64))) {
+    } else if (c === '$' && !IDENT_CHAR.test(text[i - 1] ?? ' ') && dollarQuote(text, i)) {
       refuse('dollar-quoted strings are not allowed; write a quoted string')
     } else if (c === '@' && lx.variables) {
       refuse('session and server variables (@name, @@name) are not allowed')
@@ -154,8 +158,9 @@ export function agreesWithParser(
     const content = byStart.get(c.start)
     if (content === undefined || content !== c.content.replace(/\r?\n?$/, '')) return false
   }
-  const quotes = lexemes.filter((l) => l.kind === 'quoted')
-  return quoted.every((q) =>
-    quotes.some((l) => l.end === q.end && l.start >= q.start && /^[A-Za-z0-9_&]*$/.test(text.slice(q.start, l.start))),
-  )
+  const quotes = new Map(lexemes.filter((l) => l.kind === 'quoted').map((l) => [l.end, l.start]))
+  return quoted.every((q) => {
+    const start = quotes.get(q.end)
+    return start !== undefined && start >= q.start && /^[A-Za-z0-9_&]*$/.test(text.slice(q.start, start))
+  })
 }

@@ -88,22 +88,26 @@ const isEmpty = (x: Json | undefined): boolean =>
 const variant = (x: Json | undefined): string =>
   isObj(x) ? (Object.keys(x)[0] ?? '?') : typeof x === 'string' ? x : String(x)
 
-/** Offsets of sqlparser's 1-based line/column (columns count Unicode code points). */
+/** Offsets of sqlparser's 1-based line/column (columns count Unicode code points), in constant time. */
 class Locator {
+  /** The UTF-16 offset of every code point, then text.length. */
+  private readonly offsets: number[] = []
+  /** Index into `offsets` of each line's first code point. */
   private readonly lines: number[] = [0]
-  constructor(private readonly text: string) {
-    for (let i = 0; i < text.length; i++) if (text[i] === '\n') this.lines.push(i + 1)
+  constructor(text: string) {
+    for (let at = 0; at < text.length; ) {
+      this.offsets.push(at)
+      const code = text.codePointAt(at) as number
+      at += code > 0xffff ? 2 : 1
+      if (code === 10) this.lines.push(this.offsets.length)
+    }
+    this.offsets.push(text.length)
   }
 
   offset(line: number, column: number): number | undefined {
-    let at = this.lines[line - 1]
-    if (at === undefined || column < 1) return undefined
-    for (let c = 1; c < column; c++) {
-      if (at >= this.text.length) return c === column ? at : undefined
-      const code = this.text.codePointAt(at) as number
-      at += code > 0xffff ? 2 : 1
-    }
-    return at
+    const first = this.lines[line - 1]
+    if (first === undefined || column < 1) return undefined
+    return this.offsets[first + column - 1]
   }
 }
 

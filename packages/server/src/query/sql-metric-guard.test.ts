@@ -171,10 +171,16 @@ describe('SQL metrics: only read-only functions of the dialect', () => {
     }
   })
 
+  it('refuses a sequence advanced without a call (Snowflake seq.NEXTVAL)', () => {
+    expect(refusal('select s.nextval, count(*) from orders', 'snowflake')).toMatch(/must not read a sequence/)
+    expect(refusal('select public.s.NEXTVAL from orders', 'snowflake')).toMatch(/must not read a sequence/)
+  })
+
   it('refuses casts to catalogue types on PostgreSQL', () => {
     expect(refusal("select 'pg_authid'::regclass from orders", 'postgres')).toMatch(/catalogue type/)
     expect(refusal("select cast('1' as oid) from orders", 'postgres')).toMatch(/catalogue type/)
     expect(refusal("select 'lo_get'::regproc from orders", 'postgres')).toMatch(/catalogue type/)
+    expect(refusal("select regclass 'pg_authid' from orders", 'postgres')).toMatch(/catalogue type/)
   })
 
   it('ordinary analytics SQL passes in every dialect', () => {

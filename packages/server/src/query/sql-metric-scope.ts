@@ -221,6 +221,14 @@ class Analyzer {
           this.dataType(v)
           this.walk(v, scope)
           break
+        case 'CompoundIdentifier': {
+          // Snowflake's (and Oracle's) `seq.NEXTVAL` advances a sequence: a write, though no call
+          const last = Array.isArray(v) ? v[v.length - 1] : undefined
+          const name = isObj(last) && typeof last.value === 'string' ? last.value.toLowerCase() : ''
+          if (name === 'nextval' || name === 'currval') this.refuse(`a SQL metric must not read a sequence (${name})`)
+          this.walk(v, scope)
+          break
+        }
         default:
           this.walk(v, scope)
       }

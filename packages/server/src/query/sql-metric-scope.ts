@@ -6,14 +6,18 @@
  * tenant-scoped subquery in its place and leave the author's text otherwise untouched (comments,
  * string literals, formatting). Whatever cannot be resolved with certainty is refused (fail
  * closed): a reference that might be a CTE or might be a table, a table function, a reference
- * the parser gives no location for.
+ * the parser gives no location for. Before the parser, the text is read as the engine reads it
+ * (sql-metric-lexis.ts), and the parser must see the same comments and quoted tokens; every
+ * function call must be on the dialect's allow-list (sql-metric-functions.ts).
  */
-import { init, parse } from '@guanmingchiu/sqlparser-ts'
+import { init, parseWithComments } from '@guanmingchiu/sqlparser-ts'
 import { badRequest } from '../errors.js'
 import { col, type Expr, exactEq, inSubquery, item, type Param, type Select, select, star, table } from './ast.js'
 import type { Tenancy } from './compile-types.js'
 import type { Dialect } from './dialects/base.js'
 import { type ModelTable, resolveTable, type SemanticModel } from './model.js'
+import { functionAllowed } from './sql-metric-functions.js'
+import { agreesWithParser, engineLexemes } from './sql-metric-lexis.js'
 import type { DialectName } from './types.js'
 
 await init()
@@ -69,57 +73,6 @@ export function sqlMetricText(text: string): string {
   return text.trim().replace(/;+\s*$/, '')
 }
 
-/**
- * Functions a SQL metric may not call: they change the session for the next caller, read
- * server files, run SQL given as text (which the scoping cannot see), or write. The engines'
- * read-only modes are the real guard; this answers at import, with the reason.
- */
-const REFUSED_FUNCTIONS = new Set([
-  // PostgreSQL
-  'set_config',
-  'pg_read_file',
-  'pg_read_binary_file',
-  'pg_ls_dir',
-  'pg_stat_file',
-  'lo_import',
-  'lo_export',
-  'dblink',
-  'dblink_exec',
-  'query_to_xml',
-  'query_to_xmlschema',
-  'query_to_xml_and_xmlschema',
-  'table_to_xml',
-  'table_to_xmlschema',
-  'table_to_xml_and_xmlschema',
-  'cursor_to_xml',
-  'schema_to_xml',
-  'database_to_xml',
-  'ts_stat',
-  'pg_terminate_backend',
-  'pg_cancel_backend',
-  'pg_reload_conf',
-  'nextval',
-  'setval',
-  // MySQL / MariaDB
-  'load_file',
-  'get_lock',
-  'release_lock',
-  'release_all_locks',
-  // ClickHouse
-  'joinget',
-  // DuckDB
-  'query',
-  'query_table',
-  'read_text',
-  'read_blob',
-  'getenv',
-  // SQL Server
-  'openrowset',
-  'openquery',
-  'opendatasource',
-])
-const REFUSED_PREFIXES = ['pg_advisory', 'pg_try_advisory', 'dictget']
-
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type Obj = { [key: string]: Json }
 interface Ident {
@@ -135,22 +88,26 @@ const isEmpty = (x: Json | undefined): boolean =>
 const variant = (x: Json | undefined): string =>
   isObj(x) ? (Object.keys(x)[0] ?? '?') : typeof x === 'string' ? x : String(x)
 
-/** Offsets of sqlparser's 1-based line/column (columns count Unicode code points). */
+/** Offsets of sqlparser's 1-based line/column (columns count Unicode code points), in constant time. */
 class Locator {
+  /** The UTF-16 offset of every code point, then text.length. */
+  private readonly offsets: number[] = []
+  /** Index into `offsets` of each line's first code point. */
   private readonly lines: number[] = [0]
-  constructor(private readonly text: string) {
-    for (let i = 0; i < text.length; i++) if (text[i] === '\n') this.lines.push(i + 1)
+  constructor(text: string) {
+    for (let at = 0; at < text.length; ) {
+      this.offsets.push(at)
+      const code = text.codePointAt(at) as number
+      at += code > 0xffff ? 2 : 1
+      if (code === 10) this.lines.push(this.offsets.length)
+    }
+    this.offsets.push(text.length)
   }
 
   offset(line: number, column: number): number | undefined {
-    let at = this.lines[line - 1]
-    if (at === undefined || column < 1) return undefined
-    for (let c = 1; c < column; c++) {
-      if (at >= this.text.length) return c === column ? at : undefined
-      const code = this.text.codePointAt(at) as number
-      at += code > 0xffff ? 2 : 1
-    }
-    return at
+    const first = this.lines[line - 1]
+    if (first === undefined || column < 1) return undefined
+    return this.offsets[first + column - 1]
   }
 }
 
@@ -162,6 +119,7 @@ class Analyzer {
     private readonly text: string,
     private readonly model: SemanticModel,
     private readonly where: string,
+    private readonly dialect: DialectName,
   ) {
     this.locate = new Locator(text)
   }
@@ -239,6 +197,8 @@ class Analyzer {
       this.query(x, scope)
       return
     }
+    // a call wherever the AST holds one (expressions, method chains, window specs, FILTER …)
+    if (Array.isArray(x.name) && 'uses_odbc_syntax' in x) this.function(x)
     for (const [k, v] of Object.entries(x)) {
       switch (k) {
         case 'relation':
@@ -257,24 +217,43 @@ class Analyzer {
         case 'locks':
           if (!isEmpty(v)) this.refuse('a SQL metric must not write or lock (INTO / FOR UPDATE)')
           break
-        case 'Function':
-          this.function(v)
+        case 'data_type':
+          this.dataType(v)
           this.walk(v, scope)
           break
+        case 'CompoundIdentifier': {
+          // Snowflake's (and Oracle's) `seq.NEXTVAL` advances a sequence: a write, though no call
+          const last = Array.isArray(v) ? v[v.length - 1] : undefined
+          const name = isObj(last) && typeof last.value === 'string' ? last.value.toLowerCase() : ''
+          if (name === 'nextval' || name === 'currval') this.refuse(`a SQL metric must not read a sequence (${name})`)
+          this.walk(v, scope)
+          break
+        }
         default:
           this.walk(v, scope)
       }
     }
   }
 
-  private function(f: Json | undefined): void {
-    if (!isObj(f) || !Array.isArray(f.name)) return
-    const last = f.name[f.name.length - 1]
-    const ident = isObj(last) && isObj(last.Identifier) ? (last.Identifier as unknown as Ident) : undefined
-    if (ident === undefined) this.refuse('a function name the parser cannot read')
-    const name = ident.value.toLowerCase()
-    if (REFUSED_FUNCTIONS.has(name) || REFUSED_PREFIXES.some((p) => name.startsWith(p))) {
-      this.refuse(`a SQL metric must not call ${ident.value}()`)
+  private function(f: Obj): void {
+    const parts = (f.name as Json[]).map((p) => {
+      const id = isObj(p) && isObj(p.Identifier) ? (p.Identifier as unknown as Ident) : undefined
+      if (id === undefined || typeof id.value !== 'string') this.refuse('a function name the parser cannot read')
+      return id.value
+    })
+    if (!functionAllowed(this.dialect, parts)) {
+      this.refuse(
+        `a SQL metric may call only read-only functions of ${this.dialect}; ${parts.join('.')}() is not one of them (docs/dashboard-document.md, SQL metrics)`,
+      )
+    }
+  }
+
+  /** Casts to PostgreSQL's catalogue types (`::regclass`, `::oid` …) look up catalogue objects. */
+  private dataType(t: Json | undefined): void {
+    const kind = variant(t)
+    const custom = isObj(t) && Array.isArray(t.Custom) ? JSON.stringify(t.Custom[0]).toLowerCase() : ''
+    if (/^reg/i.test(kind) || /"value":"(?:oid|xid|xid8|cid|tid|reg[a-z]*|pg_[a-z_]*|txid_snapshot)"/.test(custom)) {
+      this.refuse('a SQL metric must not cast to a catalogue type (regclass, oid …)')
     }
   }
 
@@ -337,6 +316,25 @@ class Analyzer {
   }
 }
 
+/** The spans of every string literal and quoted name the parser read, as offsets. */
+function quotedSpans(x: Json, at: (line: number, column: number) => number): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = []
+  const visit = (y: Json | undefined): void => {
+    if (Array.isArray(y)) for (const i of y) visit(i)
+    if (!isObj(y)) return
+    const span = isObj(y.span) ? (y.span as unknown as NonNullable<Ident['span']>) : undefined
+    const kind = variant(y.value)
+    const quotedName = typeof y.quote_style === 'string'
+    const literal = isObj(y.value) && !['Number', 'Boolean', 'Null', 'Placeholder'].includes(kind)
+    if (span !== undefined && (quotedName || literal) && span.start.line > 0) {
+      out.push({ start: at(span.start.line, span.start.column), end: at(span.end.line, span.end.column) })
+    }
+    for (const v of Object.values(y)) visit(v)
+  }
+  visit(x)
+  return out
+}
+
 /** `{{name}}` → a same-length numeric literal, so the text parses and offsets stay the same. */
 function masked(text: string): string {
   return text.replace(VARIABLE, (m) => `0${' '.repeat(m.length - 1)}`)
@@ -354,16 +352,32 @@ export function analyzeSqlMetric(
 ): SqlMetricScope {
   const parser = PARSER_DIALECT[dialect]
   if (parser === null) throw badRequest(`${where}: SQL metrics cannot run on ${dialect} datasources (no SQL)`)
+  const refuse = (reason: string): never => {
+    throw badRequest(`${where}: ${reason}`)
+  }
+  const source = masked(text)
+  // comments, strings and quoted names as the engine reads them; then the parser must read the same
+  const lexemes = engineLexemes(source, dialect, refuse)
   let statements: Json[]
+  let parsed: ReturnType<typeof parseWithComments>
   try {
-    statements = parse(masked(text), parser) as unknown as Json[]
+    parsed = parseWithComments(source, parser)
+    statements = parsed.statements as unknown as Json[]
   } catch (err) {
     throw badRequest(`${where}: the SQL does not parse as ${dialect}: ${(err as Error).message}`)
+  }
+  const locate = new Locator(source)
+  const at = (line: number, column: number) => locate.offset(line, column) ?? -1
+  const comments = parsed.comments.map((c) => ({ start: at(c.startLine, c.startColumn), content: c.content }))
+  if (!agreesWithParser(source, lexemes, comments, quotedSpans(statements, at))) {
+    refuse(
+      `${dialect} reads the comments, strings or quoted names of this SQL differently from the parser; simplify them`,
+    )
   }
   if (statements.length !== 1) {
     throw badRequest(`${where}: a SQL metric must be exactly one statement (found ${statements.length})`)
   }
-  const analyzer = new Analyzer(text, model, where)
+  const analyzer = new Analyzer(text, model, where, dialect)
   analyzer.statement(statements[0])
   const tables = [...analyzer.tables].sort((a, b) => a.start - b.start)
   tables.forEach((t, i) => {

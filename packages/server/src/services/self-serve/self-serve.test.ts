@@ -6,8 +6,9 @@ import type { Dashboard } from '../dashboards/dashboards.js'
 import type { Embed } from '../embeds/embeds.js'
 import type { Source } from '../query/sources.js'
 import { checkDefinition, definitionOf } from './definition.js'
+import { inheritedRls } from './inherited-rls.js'
 import type { EndUserMetric, TenantMetrics } from './metric-store.js'
-import { inheritedRls, overlay } from './overlay.js'
+import { overlay } from './overlay.js'
 import { describeModel, visibleModel } from './visible-model.js'
 
 const embed = (tableTenancySettings?: { name: string; clientColumn: string }[]) =>
@@ -88,15 +89,17 @@ describe('checkDefinition', () => {
   })
   it('gives a company metric a definition only when it is structured and within the visible model', () => {
     const metric = { metricId: 'm', ...definition }
-    expect(definitionOf(metric, visible)).toMatchObject({ name: 'By status' })
+    expect(definitionOf(metric, model(), visible, false)).toMatchObject({ name: 'By status' })
     expect(
       definitionOf(
         { ...metric, query: { ...definition.query, dimensions: [{ name: 'c', column: 'client_id' }] } },
+        model(),
         visible,
+        false,
       ),
     ).toBeUndefined()
     expect(
-      definitionOf({ metricId: 'm', name: 'S', chart: { type: 'table' }, sql: 'select 1' }, visible),
+      definitionOf({ metricId: 'm', name: 'S', chart: { type: 'table' }, sql: 'select 1' }, model(), visible, false),
     ).toBeUndefined()
   })
 })
@@ -141,6 +144,7 @@ describe('overlay', () => {
     clientId: 'acme',
     params: { rlsSettings: [{ metricId: 'a', values: { region: 'EU' } }] },
   } as unknown as GuestClaims
+  const at = { model: model(), dialect: 'postgres' } as const
   const row = (metricId: string, over: Partial<EndUserMetric> = {}): EndUserMetric => ({
     metricId,
     userIdentifier: '',
@@ -190,7 +194,7 @@ describe('overlay', () => {
   })
 
   it('carries the token RLS values of the company metrics to end users’ definitions', () => {
-    expect(inheritedRls(claims, company.document.metrics)).toEqual([
+    expect(inheritedRls(claims, company.document.metrics, at)).toEqual([
       {
         table: 'public.countries',
         column: 'region',
@@ -205,14 +209,14 @@ describe('overlay', () => {
 
   it('fails closed on a declared RLS column the token gives no value for', () => {
     const bare = { clientId: 'acme', params: {} } as unknown as GuestClaims
-    const [unbound] = inheritedRls(bare, company.document.metrics)
+    const [unbound] = inheritedRls(bare, company.document.metrics, at)
     expect(unbound).toMatchObject({ table: 'public.countries', column: 'region', scope: 'dashboard' })
     expect(unbound?.refuse).toMatch(
       /a declares the RLS variable "region" on public.countries, and the token gives it no value/,
     )
     // a value for the same column from another metric's entry binds it
     const other = { ...company.document.metrics[0], metricId: 'a2' } as (typeof company.document.metrics)[number]
-    const both = inheritedRls(claims, [...company.document.metrics, other])
+    const both = inheritedRls(claims, [...company.document.metrics, other], at)
     expect(both).toHaveLength(1)
     expect(both[0]).not.toHaveProperty('refuse')
   })

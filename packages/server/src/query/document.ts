@@ -207,8 +207,9 @@ export function checkMetric(
     out.rls = m.rls.map((r, i) => {
       if (vars.has(r.variable)) throw badRequest(`${path}.rls[${i}].variable: "${r.variable}" is bound twice`)
       vars.add(r.variable)
-      if (from === undefined) return r
+      // a SQL metric's entry with a table is checked too: it says where end users' metrics are restricted
       const t = r.table === undefined ? from : resolveTable(model, r.table, `${path}.rls[${i}].table`)
+      if (t === undefined) return r
       resolveColumn(t, r.column, `${path}.rls[${i}].column`)
       return r.table === undefined ? r : { ...r, table: t.key }
     })

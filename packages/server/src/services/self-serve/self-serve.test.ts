@@ -220,4 +220,53 @@ describe('overlay', () => {
     expect(both).toHaveLength(1)
     expect(both[0]).not.toHaveProperty('refuse')
   })
+
+  describe('a company SQL metric’s RLS variables', () => {
+    const sql = (rls?: { variable: string; column: string; table?: string }[]) =>
+      ({
+        metricId: 's',
+        name: 'S',
+        chart: { type: 'table' },
+        sql: 'select o.status from public.orders o join public.customers c on c.id = o.customer_id where c.name in ({{who}})',
+        ...(rls ? { rls } : {}),
+      }) as (typeof company.document.metrics)[number]
+    const token = (values: Record<string, unknown>) =>
+      ({ clientId: 'acme', params: { rlsSettings: [{ metricId: 's', values }] } }) as unknown as GuestClaims
+    const refusedOn = (filters: ReturnType<typeof inheritedRls>) =>
+      filters.filter((f) => f.refuse !== undefined).map((f) => f.table)
+
+    it('are placed on the column the rls entry declares: its table, else the one table the SQL reads that has it', () => {
+      expect(inheritedRls(token({ who: ['x'] }), [sql([{ variable: 'who', column: 'name' }])], at)).toEqual([
+        expect.objectContaining({ table: 'public.customers', column: 'name', value: ['x'], trusted: true }),
+      ])
+      const declared = sql([{ variable: 'who', column: 'region', table: 'public.countries' }])
+      expect(inheritedRls(token({ who: 'EU' }), [declared], at)).toEqual([
+        expect.objectContaining({ table: 'public.countries', column: 'region', value: 'EU' }),
+      ])
+      // declared, no value: refused where it is placed, as a structured metric's
+      const [unbound] = inheritedRls(token({}), [sql([{ variable: 'who', column: 'name' }])], at)
+      expect(unbound).toMatchObject({ table: 'public.customers', refuse: expect.stringMatching(/no value/) })
+    })
+
+    it('refuse end users’ metrics on every table the SQL reads when they cannot be placed, saying what to declare', () => {
+      const what = /"rls": \[\{ "variable": "who", "table": "<schema\.table>", "column": "<column>" \}\]/
+      // bound in the text with the token's value, declared nowhere
+      const undeclared = inheritedRls(token({ who: ['x'] }), [sql()], at)
+      expect(refusedOn(undeclared)).toEqual(['public.orders', 'public.customers'])
+      expect(undeclared[0]?.refuse).toMatch(/binds the RLS variable "who" in its text, and declares no rls entry/)
+      expect(undeclared[0]?.refuse).toMatch(what)
+      // a column both tables have, or none
+      const ambiguous = inheritedRls(token({ who: ['x'] }), [sql([{ variable: 'who', column: 'id' }])], at)
+      expect(refusedOn(ambiguous)).toEqual(['public.orders', 'public.customers'])
+      expect(ambiguous[0]?.refuse).toMatch(/several tables it reads have the column "id"/)
+      const missing = inheritedRls(token({ who: ['x'] }), [sql([{ variable: 'who', column: 'region' }])], at)
+      expect(missing[0]?.refuse).toMatch(/no table it reads has the column "region"/)
+      // a value for a variable the text does not bind, undeclared, restricts nothing (the company metric refuses it)
+      expect(inheritedRls(token({ other: 'x' }), [sql()], at)).toEqual([])
+      // no SQL dialect to read it in: nothing of the end user's runs
+      expect(() => inheritedRls(token({ who: ['x'] }), [sql()], { ...at, dialect: undefined })).toThrow(
+        /RLS of the SQL metric s cannot be placed/,
+      )
+    })
+  })
 })

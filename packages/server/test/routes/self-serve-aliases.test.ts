@@ -5,19 +5,21 @@
  * compiled against the full one (where it is the raw column), in every path that runs an end
  * user's metric. Names are now resolved once, against the visible model, and the physical
  * column is what is compiled and stored: the preview, the saved metric's query (after a create
- * and an update), its CSV download, its underlying rows, the AI pilot's metric and summary all
- * answer masked values only. A metric saved on the raw column while it was visible is refused
+ * and an update), its CSV download, its underlying rows, the AI pilot's metric and summary and
+ * an email report of it all answer masked values only. A metric saved on the raw column while it was visible is refused
  * once the datamart hides it, rather than read as the column now aliased with its name.
  */
 import { afterAll, describe, expect, it } from 'vitest'
 import { ACCESS } from '../helpers/analytics.js'
 import { requireService } from '../helpers/services.js'
+import { startSmtp } from '../helpers/smtp.js'
 import { useAnalytics } from '../helpers/suite.js'
 import { startOpenAiStandIn } from '../standins/openai/server.js'
 
 const hasPg = await requireService('PostgreSQL', '127.0.0.1', 5432)
 const standIn = await startOpenAiStandIn()
-afterAll(() => standIn.close())
+const smtp = await startSmtp()
+afterAll(() => Promise.all([standIn.close(), smtp.close()]))
 
 const PROVIDERS = JSON.stringify({
   standin: { baseUrl: standIn.baseUrl, apiKey: 'sk-standin', model: 'standin-model' },
@@ -28,7 +30,13 @@ const RAW = /secret\.test/
 describe.skipIf(!hasPg)('an alias equal to a hidden column’s name (item 3)', () => {
   const { wh, a } = useAnalytics('sqlite', {
     app: 'suite',
-    env: { LLM_PROVIDERS: PROVIDERS, RATE_LIMIT: '0' },
+    env: {
+      LLM_PROVIDERS: PROVIDERS,
+      RATE_LIMIT: '0',
+      SMTP_URL: smtp.url,
+      EMAIL_FROM: 'reports@example.com',
+      REPORT_POLL_INTERVAL_MS: '3600000',
+    },
     // contacts(id, tenant, email, email_masked): the raw address and its masked form
     prepare: (w) =>
       w.query(`
@@ -94,6 +102,7 @@ describe.skipIf(!hasPg)('an alias equal to a hidden column’s name (item 3)', (
         isAllowUnderlyingData: true,
         isAllowAiPilot: true,
         metricCreationMode: 'CHAT',
+        isAllowEmailReports: true,
       },
     })
     embedId = embed.id as string
@@ -138,7 +147,7 @@ describe.skipIf(!hasPg)('an alias equal to a hidden column’s name (item 3)', (
   const rows = (body: { data: { id: unknown; email: unknown }[] }) =>
     body.data.map((r) => ({ id: Number(r.id), email: r.email }))
 
-  it('answers only the masked column in the model, preview, saved metric, download, underlying rows and the AI pilot', async () => {
+  it('answers only the masked column in the model, preview, saved metric, download, underlying rows, AI pilot and reports', async () => {
     await setUp()
     const acme = await token()
     const want = await masked()
@@ -188,6 +197,23 @@ describe.skipIf(!hasPg)('an alias equal to a hidden column’s name (item 3)', (
     const sent = JSON.stringify(standIn.requests.slice(before).map((r) => r.body))
     expect(sent).toContain(want[0]?.email)
     expect(sent).not.toMatch(RAW)
+
+    // an email report of the saved metric attaches the masked column
+    const reportId = (
+      await ok('POST', '/reports', acme, {
+        name: 'Emails',
+        metricIds: [metricId],
+        format: 'csv',
+        schedule: { frequency: 'daily', time: '07:00' },
+        recipients: ['ops@example.com'],
+      })
+    ).json().data.reportId as string
+    const mails = smtp.received.length
+    await ok('POST', `/reports/${reportId}/send`, acme)
+    const [mail] = (await smtp.waitFor(mails + 1)).slice(mails)
+    const attached = mail?.mail.attachments.map((x) => x.content.toString('utf8')).join('\n') ?? ''
+    expect(attached).toContain(want[0]?.email)
+    expect(attached).not.toMatch(RAW)
   })
 
   it('refuses a metric saved on a column the datamart hides since, rather than reading the column now aliased with its name', async () => {

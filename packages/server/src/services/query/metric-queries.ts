@@ -295,7 +295,7 @@ export class MetricQueries {
     const known = request.endUser ? await this.sourceOf(request) : undefined
     const scoped = known && request.endUser?.apply(declared, known.source, known.dialect.name)
     if (scoped) declared = scoped.metric
-    // the request's values are checked (forms, caps) and bound before any other work
+    // the request's values are checked (forms, caps) and bound before the tenancy and the compile
     const filters = resolveFilters(request.dashboard.document, declared, request.filters)
     const bound = bindRequest(
       scoped?.restrictions.length ? [...filters, ...scoped.restrictions] : filters,

@@ -1,6 +1,6 @@
 /**
  * End users' metrics under the token's row-level security (DESIGN.md §2.8, docs/runtime-api.md
- * "The metric definition", services/self-serve/overlay.ts `inheritedRls`): a definition declares
+ * "The metric definition", services/self-serve/inherited-rls.ts): a definition declares
  * no RLS of its own; the values the token's rlsSettings give a company metric of the dashboard
  * apply to it, on the column that metric declares, whenever its table reaches that column's
  * table — in the preview, and in the saved metric's query. The end user cannot widen them. A

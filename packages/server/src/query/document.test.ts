@@ -203,6 +203,22 @@ describe('validateDocument', () => {
     expect(thrown).toMatchObject({ status: 400, message: expect.stringMatching(/runs no SQL metrics/) })
   })
 
+  it('checks the table and column a SQL metric’s rls entry names (where end users’ metrics are restricted)', () => {
+    const rlsAt = (rls: unknown) => {
+      const d = structuredClone(doc()) as Loose
+      d.metrics[1].rls = rls
+      return d
+    }
+    expect(error(rlsAt([{ variable: 'r', table: 'nowhere', column: 'region' }]))).toMatch(
+      /^importDashboardData\.metrics\[1\]\.rls\[0\]\.table: no table "nowhere"/,
+    )
+    expect(error(rlsAt([{ variable: 'r', table: 'countries', column: 'nope' }]))).toMatch(
+      /^importDashboardData\.metrics\[1\]\.rls\[0\]\.column: no column "nope" in public\.countries/,
+    )
+    const ok = validateDocument(rlsAt([{ variable: 'r', table: 'countries', column: 'region' }]), model(), 'postgres')
+    expect(ok.metrics[1]?.rls).toEqual([{ variable: 'r', table: 'public.countries', column: 'region' }])
+  })
+
   it('checks layout, dashboard filters and the root', () => {
     const d = structuredClone(doc()) as Loose
     d.layout[0].metricId = 'ghost'

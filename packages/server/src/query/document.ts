@@ -12,7 +12,7 @@ import { fieldsError } from '../validation/fields.js'
 import { schemaProblems, withContext } from '../validation/schema-errors.js'
 import { matchPreset } from './date-presets.js'
 import { planJoins } from './joins.js'
-import { type ModelTable, resolveColumn, resolveTable, type SemanticModel } from './model.js'
+import { type ModelColumn, type ModelTable, resolveColumn, resolveTable, type SemanticModel } from './model.js'
 import { analyzeSqlMetric, sqlMetricText } from './sql-metric-scope.js'
 import type { DialectName } from './types.js'
 
@@ -59,8 +59,14 @@ function checkKeys(path: string, items: readonly { name: string; label?: string 
   })
 }
 
-/** Checks a structured query and returns it with canonical table paths. */
-function checkQuery(model: SemanticModel, q: MetricQuery, path: string): MetricQuery {
+/**
+ * Checks a structured query and returns it with canonical table paths; with `physical`, every
+ * column reference also becomes the name of the column it resolved to (an alias is read once,
+ * here, and never again: see services/self-serve/definition.ts).
+ */
+function checkQuery(model: SemanticModel, q: MetricQuery, path: string, physical = false): MetricQuery {
+  const named = <T extends { column: string }>(x: T, c: ModelColumn): T =>
+    physical && c.name !== x.column ? { ...x, column: c.name } : x
   const from = resolveTable(model, q.from, `${path}.from`)
   const used = new Set<string>()
   const tableAt = (ref: string | undefined, at: string): ModelTable => {
@@ -74,8 +80,9 @@ function checkQuery(model: SemanticModel, q: MetricQuery, path: string): MetricQ
     const t = tableAt(m.table, `${at}.table`)
     if (m.column === undefined && m.aggregate !== 'count')
       throw badRequest(`${at}.column: ${m.aggregate} needs a column`)
-    if (m.column !== undefined) resolveColumn(t, m.column, `${at}.column`)
-    return m.table === undefined ? m : { ...m, table: t.key }
+    const c = m.column === undefined ? undefined : resolveColumn(t, m.column, `${at}.column`)
+    const out = c === undefined ? m : named({ ...m, column: m.column as string }, c)
+    return m.table === undefined ? out : { ...out, table: t.key }
   })
   const dimensions = (q.dimensions ?? []).map((d, i) => {
     const at = `${path}.dimensions[${i}]`
@@ -87,12 +94,13 @@ function checkQuery(model: SemanticModel, q: MetricQuery, path: string): MetricQ
     ) {
       throw badRequest(`${at}.timeGrain: column "${d.column}" of ${t.key} is ${c.dataType}, not a date or time`)
     }
-    return d.table === undefined ? d : { ...d, table: t.key }
+    const out = named(d, c)
+    return d.table === undefined ? out : { ...out, table: t.key }
   })
   const where = (q.where ?? []).map((w, i) => {
     const at = `${path}.where[${i}]`
     const t = tableAt(w.table, `${at}.table`)
-    resolveColumn(t, w.column, `${at}.column`)
+    const c = resolveColumn(t, w.column, `${at}.column`)
     const n = w.values?.length ?? 0
     const [min, max] = VALUE_COUNT[w.operator] ?? [0, 1000]
     if (n < min || n > max) {
@@ -102,7 +110,8 @@ function checkQuery(model: SemanticModel, q: MetricQuery, path: string): MetricQ
     }
     if (w.operator === 'contains' && typeof w.values?.[0] !== 'string')
       throw badRequest(`${at}.values[0]: contains takes a string`)
-    return w.table === undefined ? w : { ...w, table: t.key }
+    const out = named(w, c)
+    return w.table === undefined ? out : { ...out, table: t.key }
   })
   const names = new Set<string>()
   for (const [i, n] of [...measures, ...dimensions].map((x, i) => [i, x.name] as const)) {
@@ -149,8 +158,18 @@ function checkFormats(formats: MetricFormats, m: Metric, path: string): void {
   }
 }
 
-/** Checks one metric against the model (the whole of validateDocument for a metric); returns it with canonical table paths. */
-export function checkMetric(model: SemanticModel, dialect: DialectName | undefined, m: Metric, path: string): Metric {
+/**
+ * Checks one metric against the model (the whole of validateDocument for a metric); returns it
+ * with canonical table paths, and with `physicalColumns` its query's column references as the
+ * physical names they resolved to.
+ */
+export function checkMetric(
+  model: SemanticModel,
+  dialect: DialectName | undefined,
+  m: Metric,
+  path: string,
+  options: { readonly physicalColumns?: boolean } = {},
+): Metric {
   if ((m.query === undefined) === (m.sql === undefined)) {
     throw badRequest(`${path}: give exactly one of query or sql`)
   }
@@ -162,7 +181,7 @@ export function checkMetric(model: SemanticModel, dialect: DialectName | undefin
   const out: Metric = { ...m }
   const from = m.query === undefined ? undefined : resolveTable(model, m.query.from, `${path}.query.from`)
   if (m.query !== undefined) {
-    out.query = checkQuery(model, m.query, `${path}.query`)
+    out.query = checkQuery(model, m.query, `${path}.query`, options.physicalColumns === true)
     const names = new Set([...(m.query.measures ?? []), ...(m.query.dimensions ?? [])].map((x) => x.name))
     if (m.chart.x !== undefined && !names.has(m.chart.x))
       throw badRequest(`${path}.chart.x: no measure or dimension "${m.chart.x}"`)
@@ -188,8 +207,9 @@ export function checkMetric(model: SemanticModel, dialect: DialectName | undefin
     out.rls = m.rls.map((r, i) => {
       if (vars.has(r.variable)) throw badRequest(`${path}.rls[${i}].variable: "${r.variable}" is bound twice`)
       vars.add(r.variable)
-      if (from === undefined) return r
+      // a SQL metric's entry with a table is checked too: it says where end users' metrics are restricted
       const t = r.table === undefined ? from : resolveTable(model, r.table, `${path}.rls[${i}].table`)
+      if (t === undefined) return r
       resolveColumn(t, r.column, `${path}.rls[${i}].column`)
       return r.table === undefined ? r : { ...r, table: t.key }
     })

@@ -314,7 +314,34 @@ export function checkBounded(
 
 // ── generators (over the visible model) ────────────────────────────────────────
 
-export function definitionArb(schema: string, model: readonly ModelTable[], data: Warehouse): fc.Arbitrary<Definition> {
+/**
+ * The physical column a visible column name stands for, per table (`schema.table`): for a
+ * datamart whose aliases differ from the column names. Absent: every name is the column's.
+ */
+export type PhysicalOf = (table: string, name: string) => string
+
+/** A definition with its column names as the physical columns they stand for: what the oracle reads. */
+export function toPhysical(def: Definition, physicalOf: PhysicalOf): Definition {
+  const q = def.query
+  const rename = <T extends { column?: string; table?: string }>(x: T): T =>
+    x.column === undefined ? x : { ...x, column: physicalOf(x.table ?? q.from, x.column) }
+  return {
+    ...def,
+    query: {
+      ...q,
+      measures: q.measures.map(rename),
+      ...(q.dimensions ? { dimensions: q.dimensions.map(rename) } : {}),
+      ...(q.where ? { where: q.where.map(rename) } : {}),
+    },
+  }
+}
+
+export function definitionArb(
+  schema: string,
+  model: readonly ModelTable[],
+  data: Warehouse,
+  physicalOf: PhysicalOf = (_table, name) => name,
+): fc.Arbitrary<Definition> {
   const orders = model.find((t) => t.name === `${schema}.orders`)
   const customers = model.find((t) => t.name === `${schema}.customers`)
   const tables = [orders, customers].filter((t): t is ModelTable => t !== undefined)
@@ -333,18 +360,24 @@ export function definitionArb(schema: string, model: readonly ModelTable[], data
     const joined =
       isOrders && customers ? customers.columns.map((c) => ({ column: c.name, table: customers.name })) : []
     const place = [...own.map((column) => ({ column, table: undefined as string | undefined })), ...joined]
-    const numeric = own.filter((c) => NUMERIC.has(c))
+    // what a column holds (its type, its values) is the physical column's
+    const kind = (column: string, t?: string) => physicalOf(t ?? table.name, column)
+    const numeric = own.filter((c) => NUMERIC.has(kind(c)))
     const measureArb = fc.oneof(
       fc.constant<Omit<Measure, 'name'>>({ aggregate: 'count' }),
       fc.constantFrom(...own).map((column): Omit<Measure, 'name'> => ({ aggregate: 'count-distinct', column })),
-      fc
-        .tuple(fc.constantFrom<Measure['aggregate']>('sum', 'min', 'max'), fc.constantFrom(...numeric))
-        .map(([aggregate, column]): Omit<Measure, 'name'> => ({ aggregate, column })),
+      ...(numeric.length === 0
+        ? []
+        : [
+            fc
+              .tuple(fc.constantFrom<Measure['aggregate']>('sum', 'min', 'max'), fc.constantFrom(...numeric))
+              .map(([aggregate, column]): Omit<Measure, 'name'> => ({ aggregate, column })),
+          ]),
     )
     const dimensionArb = fc
       .constantFrom(...place)
       .chain(({ column, table: t }) =>
-        column === 'created_at'
+        kind(column, t) === 'created_at'
           ? fc
               .constantFrom('hour', 'day', 'week', 'month', 'quarter', 'year')
               .map((timeGrain): Omit<Dimension, 'name'> => ({ column, timeGrain }))
@@ -356,7 +389,7 @@ export function definitionArb(schema: string, model: readonly ModelTable[], data
         { weight: 2, arbitrary: fc.constantFrom<unknown>(...INJECTIONS) },
       )
     const condArb = fc.constantFrom(...place).chain(({ column, table: t }) => {
-      const text = TEXT.has(column)
+      const text = TEXT.has(kind(column, t))
       const ops = text
         ? (['eq', 'neq', 'in', 'not-in', 'contains', 'is-null', 'is-not-null'] as const)
         : (['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'between', 'in', 'not-in', 'is-not-null'] as const)
@@ -365,7 +398,7 @@ export function definitionArb(schema: string, model: readonly ModelTable[], data
         const vals =
           operator === 'contains'
             ? fc.tuple(fc.oneof(fc.constantFrom('pa', 'ip', 'D', 'customer 1', 'US'), fc.constantFrom(...INJECTIONS)))
-            : fc.array(valueArb(column), { minLength: Math.min(n, 1), maxLength: n })
+            : fc.array(valueArb(kind(column, t)), { minLength: Math.min(n, 1), maxLength: n })
         return vals.map(
           (v): Cond => ({
             column,

@@ -1,9 +1,11 @@
 /**
  * End users' metrics under the token's row-level security (DESIGN.md §2.8, docs/runtime-api.md
- * "The metric definition", services/self-serve/overlay.ts `inheritedRls`): a definition declares
+ * "The metric definition", services/self-serve/inherited-rls.ts): a definition declares
  * no RLS of its own; the values the token's rlsSettings give a company metric of the dashboard
  * apply to it, on the column that metric declares, whenever its table reaches that column's
- * table — in the preview, and in the saved metric's query. The end user cannot widen them.
+ * table — in the preview, and in the saved metric's query. The end user cannot widen them. A
+ * company SQL metric's variables too, on the column its `rls` entry declares; one the server
+ * cannot place refuses end users' metrics on the tables the SQL reads.
  */
 import { describe, expect, it } from 'vitest'
 import { ACCESS, salesDocument } from '../helpers/analytics.js'
@@ -169,6 +171,118 @@ describe.skipIf(!hasPg)('self-serve metrics under the token’s RLS', () => {
       query: { ...customerRows.query, where: [{ column: 'country', operator: 'eq', values: ['FR'] }] },
     })
     expect(elsewhere).toEqual([])
+  })
+
+  /**
+   * Regression (issue 24, item 4): RLS declared by a company SQL metric did not reach end users'
+   * metrics. A SQL metric binds its variable in its own text; its `rls` entry says which column
+   * that is (here `country`, which of the tables it reads only customers has), and end users'
+   * metrics on that table, or reaching it, get the token's value there.
+   */
+  const sqlEmbed = async (dashboardId: string, rls?: object[]): Promise<string> => {
+    await a.ok('POST', '/api/v2/data-app/import-dashboard', a.serviceToken, {
+      workspaceName: 'main',
+      dashboardId,
+      importDashboardData: {
+        name: 'SQL',
+        metrics: [
+          {
+            metricId: 'sql_by_country',
+            name: 'Orders by country (SQL)',
+            chart: { type: 'table' },
+            sql: `select c.country, count(*) as orders from ${wh.schema}.orders o join ${wh.schema}.customers c on c.id = o.customer_id where c.country in ({{countries}}) group by c.country order by c.country`,
+            ...(rls ? { rls } : {}),
+          },
+        ],
+      },
+    })
+    const embed = await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
+      dashboardId,
+      embedType: 'dashboard',
+      workspaceName: 'main',
+      accessSettings: { ...ACCESS, isAllowMetricCreation: true },
+    })
+    return embed.id as string
+  }
+  const mintSql = async (clientId: string, countries?: string[]) =>
+    (
+      await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, {
+        dataAppName: 'salesapp',
+        clientId,
+        ...(countries ? { params: { rlsSettings: [{ metricId: 'sql_by_country', values: { countries } }] } } : {}),
+      })
+    ).token as string
+
+  it('a company SQL metric’s RLS variable applies to end users’ metrics on the column its rls entry declares', async () => {
+    const embedId = await sqlEmbed('rls-sql', [{ variable: 'countries', column: 'country' }])
+    const call = (token: string, path: string, body: object) =>
+      a.call('POST', `/api/v2/embed/runtime/${embedId}${path}`, token, body)
+    for (const [tenant, countries] of [
+      ['acme', ['DE']],
+      ['globex', ['FR', 'US']],
+    ] as const) {
+      const token = await mintSql(tenant, [...countries])
+      const label = `${tenant} ${countries}`
+      // the company's SQL metric shows only the token's countries
+      const company = await call(token, '/query', { metricId: 'sql_by_country' })
+      expect(company.statusCode, company.body).toBe(200)
+      expect(company.json().data.map((r: { country: string }) => r.country)).toEqual([...countries].sort())
+      // and so does the end user's own metric on the same tables: preview, save, query
+      for (const metric of [customerRowsOf(wh.schema), byCountryOf(wh.schema), byStatusOf(wh.schema)]) {
+        const preview = await call(token, '/preview', { metric })
+        expect(preview.statusCode, `${label}: ${preview.body}`).toBe(200)
+        const saved = await call(token, '/metrics', { metric })
+        expect(saved.statusCode, `${label}: ${saved.body}`).toBe(200)
+        const query = await call(token, '/query', { metricId: saved.json().data.metricId })
+        expect(query.statusCode, `${label}: ${query.body}`).toBe(200)
+        expect(query.json().data, label).toEqual(preview.json().data)
+      }
+      const rows = async (metric: object) => (await call(token, '/preview', { metric })).json().data
+      expect(
+        (await rows(customerRowsOf(wh.schema))).map((r: { id: number }) => Number(r.id)),
+        label,
+      ).toEqual(await expectedCustomers(tenant, [...countries]))
+      expect(
+        (await rows(byCountryOf(wh.schema))).map((r: { country: string }) => r.country),
+        label,
+      ).toEqual([...countries].sort())
+      expect(
+        (await rows(byStatusOf(wh.schema))).map((r: { status: string; orders: unknown }) => ({
+          status: r.status,
+          orders: Number(r.orders),
+        })),
+        label,
+      ).toEqual(await expectedByStatus(tenant, [...countries]))
+    }
+  })
+
+  it('fails closed: an RLS variable a SQL metric binds without saying on which column refuses end users’ metrics on its tables', async () => {
+    const embedId = await sqlEmbed('rls-sql-2')
+    const call = (token: string, path: string, body: object) =>
+      a.call('POST', `/api/v2/embed/runtime/${embedId}${path}`, token, body)
+    // saved by a token the variable does not restrict
+    const free = await mintSql('acme')
+    const saved = await call(free, '/metrics', { metric: customerRowsOf(wh.schema) })
+    expect(saved.statusCode, saved.body).toBe(200)
+    const metricId = saved.json().data.metricId as string
+    const de = await mintSql('acme', ['DE'])
+    const company = await call(de, '/query', { metricId: 'sql_by_country' })
+    expect(company.statusCode, company.body).toBe(200)
+    expect(company.json().data.map((r: { country: string }) => r.country)).toEqual(['DE'])
+    const refused = new RegExp(
+      `the SQL metric sql_by_country binds the RLS variable "countries".*declares no rls entry for it.*over ${wh.schema}\\.orders, ${wh.schema}\\.customers.*"rls": \\[\\{ "variable": "countries", "table": "<schema\\.table>", "column": "<column>" \\}\\]`,
+    )
+    for (const metric of [customerRowsOf(wh.schema), byStatusOf(wh.schema)]) {
+      for (const path of ['/preview', '/metrics']) {
+        const res = await call(de, path, { metric })
+        expect(res.statusCode, `${path}: ${res.body}`).toBe(400)
+        expect(res.json().error.code).toBe('INVALID_REQUEST_BODY')
+        expect(res.json().error.message).toMatch(refused)
+      }
+    }
+    const query = await call(de, '/query', { metricId })
+    expect(query.statusCode, query.body).toBe(400)
+    expect(query.json().error.message).toMatch(refused)
   })
 
   it('fails closed: a token without a value for a declared RLS variable cannot run an end-user metric reaching its table', async () => {

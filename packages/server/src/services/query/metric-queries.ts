@@ -9,6 +9,7 @@ import { getDialect } from '../../query/dialects/registry.js'
 import type { DashboardDocument, Metric } from '../../query/document.js'
 import { type AppliedFilter, type FilterInputs, resolveFilters } from '../../query/filters.js'
 import { resolveTable } from '../../query/model.js'
+import type { DialectName } from '../../query/types.js'
 import { dateString, toWall } from '../../query/zoned-time.js'
 import type { Dashboard, MetricCheck } from '../dashboards/dashboards.js'
 import type { Datasources } from '../datasources/datasources.js'
@@ -57,8 +58,23 @@ export interface MetricRequest {
   readonly pageNumber?: number | undefined
   /** The rows behind the metric (its table's visible columns, same filters and tenancy). */
   readonly underlying?: boolean
-  /** Trusted conditions ANDed in besides the filters (an end-user metric's RLS: self-serve/overlay.ts). */
-  readonly restrictions?: readonly AppliedFilter[]
+  /** The metric is an end user's definition: how it is read against the model (self-serve/end-user-scope.ts). */
+  readonly endUser?: EndUserScope
+}
+
+/**
+ * An end user's definition, read where the model is known (when a request is planned): the
+ * metric with its names resolved as the end user may name them, and trusted conditions ANDed
+ * in besides the filters (the token's RLS on the company's metrics).
+ */
+export interface EndUserScope {
+  /** What `apply` depends on besides the dashboard, the embed and the model: part of the plan key. */
+  readonly key: string
+  apply(
+    metric: Metric,
+    source: Source,
+    dialect: DialectName,
+  ): { readonly metric: Metric; readonly restrictions: readonly AppliedFilter[] }
 }
 
 const PAGE_ROWS = 100
@@ -102,7 +118,7 @@ function planKey(r: MetricRequest): string {
     r.clientId,
     r.filters,
     r.rls,
-    r.restrictions ?? null,
+    r.endUser?.key ?? null,
     r.timezone ?? null,
     r.hints?.datasourceName ?? null,
     r.hints?.dataMartName ?? null,
@@ -236,7 +252,7 @@ export class MetricQueries {
   }
 
   /**
-   * Compiles a request as `run` would (filters, tenancy, RLS, restrictions) and runs nothing:
+   * Compiles a request as `run` would (filters, tenancy, RLS, an end user's scope) and runs nothing:
    * how a definition an end user saves is checked against the token's tenancy (self-serve).
    */
   async check(request: MetricRequest): Promise<void> {
@@ -274,22 +290,24 @@ export class MetricQueries {
   }
 
   private async prepare(request: MetricRequest) {
-    const declared = withoutRlsFor(request, this.metricOf(request.embed, request.dashboard, request.metricId))
-    // the request's values are checked (forms, caps) and bound before any other work
+    let declared = withoutRlsFor(request, this.metricOf(request.embed, request.dashboard, request.metricId))
+    // an end user's definition is read against the model first (its names, the token's RLS)
+    const known = request.endUser ? await this.sourceOf(request) : undefined
+    const scoped = known && request.endUser?.apply(declared, known.source, known.dialect.name)
+    if (scoped) declared = scoped.metric
+    // the request's values are checked (forms, caps) and bound before the tenancy and the compile
     const filters = resolveFilters(request.dashboard.document, declared, request.filters)
     const bound = bindRequest(
-      request.restrictions?.length ? [...filters, ...request.restrictions] : filters,
+      scoped?.restrictions.length ? [...filters, ...scoped.restrictions] : filters,
       request.rls ?? {},
       request.clientId,
     )
-    const workspace = await this.workspaces.get(request.dashboard.workspaceId)
-    const source = await this.sources.resolve(workspace, request.hints)
+    const { source, dialect } = known ?? (await this.sourceOf(request))
     const metric = request.underlying ? underlyingOf(declared, source) : declared
     const pageNumber = request.underlying ? (request.pageNumber ?? 1) : request.pageNumber
     const tenancy = await this.tenancy(source, request)
     const timezone = request.timezone ?? 'UTC'
     const page = pageNumber === undefined ? undefined : Math.max(1, pageNumber)
-    const dialect = getDialect((await this.datasources.connector(source.datasource)).dialect)
     const compiled = this.compile(
       {
         metric,
@@ -312,6 +330,13 @@ export class MetricQueries {
     // params.timezone is the session time zone on the types the API names (capabilities).
     const sessionZone = capabilitiesOf(source.datasource.type).timezoneParam ? timezone : undefined
     return { source, metric, compiled, statements, database, sessionZone }
+  }
+
+  /** The request's source and its dialect. */
+  private async sourceOf(request: MetricRequest): Promise<{ source: Source; dialect: Dialect }> {
+    const workspace = await this.workspaces.get(request.dashboard.workspaceId)
+    const source = await this.sources.resolve(workspace, request.hints)
+    return { source, dialect: getDialect((await this.datasources.connector(source.datasource)).dialect) }
   }
 
   /**

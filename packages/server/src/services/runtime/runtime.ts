@@ -18,9 +18,10 @@ import type { Embed, Embeds } from '../embeds/embeds.js'
 import type { MetricQueries, MetricRequest, MetricResult } from '../query/metric-queries.js'
 import type { Sources } from '../query/sources.js'
 import { definitionOf } from '../self-serve/definition.js'
+import { endUserScope } from '../self-serve/end-user-scope.js'
 import { endUserKey } from '../self-serve/end-user-state.js'
 import { resolveLayout } from '../self-serve/layout-grid.js'
-import { inheritedRls, type Overlay, overlay } from '../self-serve/overlay.js'
+import { type Overlay, overlay } from '../self-serve/overlay.js'
 import type { TenantState, TenantStates } from '../self-serve/tenant-state.js'
 import { runtimeView } from '../self-serve/view-shape.js'
 import { visibleModel } from '../self-serve/visible-model.js'
@@ -151,9 +152,10 @@ export class Runtime {
   /** The definitions the builder may edit, by metricId (only those within the visible model). */
   private async definitions(
     claims: GuestClaims,
-    { embed, company }: Opened,
+    opened: Opened,
     shown: readonly Metric[],
   ): Promise<Map<string, EndUserMetricDefinition>> {
+    const { embed, company } = opened
     const workspace = await this.workspaces.get(company.workspaceId)
     const source = await this.sources.resolve(workspace, {
       datasourceName: claims.datasourceName,
@@ -162,7 +164,8 @@ export class Runtime {
     const visible = visibleModel(source, embed)
     const out = new Map<string, EndUserMetricDefinition>()
     for (const m of shown) {
-      const definition = definitionOf(m, visible)
+      const endUser = opened.overlay.origins.get(m.metricId)?.endUserDefined === true
+      const definition = definitionOf(m, source.model, visible, endUser)
       if (definition) out.set(m.metricId, definition)
     }
     return out
@@ -198,8 +201,9 @@ export class Runtime {
 
   /**
    * Every data path: the metric must be visible to the token; filters only narrow. An end
-   * user's definition (a tenant metric or version) carries no RLS declarations of its own: the
-   * token's RLS applies to it as restrictions (overlay.ts inheritedRls).
+   * user's definition (a tenant metric or version) is read against the visible model, and
+   * carries no RLS declarations of its own: the token's RLS applies to it as restrictions
+   * (self-serve/end-user-scope.ts).
    */
   async run(claims: GuestClaims, opened: Opened, request: RuntimeQuery, underlying = false): Promise<MetricResult> {
     return this.queries.run(this.metricRequest(claims, opened, request, underlying))
@@ -242,7 +246,7 @@ export class Runtime {
       metricId: request.metricId,
       clientId: claims.clientId,
       rls: endUser ? {} : (byMetric(claims.params.rlsSettings) ?? {}),
-      ...(endUser ? { restrictions: inheritedRls(claims, opened.company.document.metrics) } : {}),
+      ...(endUser ? { endUser: endUserScope(claims, embed, opened.company.document.metrics) } : {}),
       filters: {
         ...(appFilters ? { appFilters } : {}),
         ...(dashboardAppFilters ? { dashboardAppFilters } : {}),

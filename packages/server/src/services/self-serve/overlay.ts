@@ -1,6 +1,5 @@
 import type { GuestClaims } from '../../auth/principal.js'
 import type { Metric } from '../../query/document.js'
-import type { AppliedFilter, FilterValue } from '../../query/filters.js'
 import type { Dashboard } from '../dashboards/dashboards.js'
 import { asMetric } from './definition.js'
 import type { EndUserMetric, TenantMetrics } from './metric-store.js'
@@ -84,7 +83,7 @@ export function overlay(dashboard: Dashboard, tenant: TenantMetrics, claims: Gue
 /**
  * A tenant's version of a company metric: the end user's name, chart, query and formats; the
  * company's metric filters kept (the token's appFilters name them); its RLS declarations
- * replaced, as for every end-user definition, by the token's RLS restrictions (inheritedRls).
+ * replaced, as for every end-user definition, by the token's RLS restrictions (inherited-rls.ts).
  */
 function companyVersion(company: Metric, version: EndUserMetric): Metric {
   const { rls: _rls, formats: _formats, comparison, sql: _sql, ...rest } = company
@@ -101,44 +100,4 @@ function tenantMetric(t: EndUserMetric, clientId: string): Metric {
     visibility: t.visibility,
     isPublished: t.isPublished,
   }
-}
-
-/**
- * The token's RLS as restrictions on an end-user definition: every value the token's
- * rlsSettings give a company metric of this dashboard, on the column that metric declares for
- * it (its table, else the metric's `from`), applied to an end-user metric that reaches that
- * table (as a dashboard filter is) — trusted, ANDed, never widened by the end user. Fail
- * closed: a declared column the token gives no value for (for any metric) refuses an end-user
- * metric that reaches its table, as the company metric itself is refused. A SQL metric's
- * declaration without a table binds only its own text and is not carried over.
- */
-export function inheritedRls(claims: GuestClaims, company: readonly Metric[]): AppliedFilter[] {
-  const out: AppliedFilter[] = []
-  const unbound: AppliedFilter[] = []
-  const settings = new Map((claims.params.rlsSettings ?? []).map((e) => [e.metricId, e.values]))
-  for (const metric of company) {
-    for (const r of metric.rls ?? []) {
-      const table = r.table ?? metric.query?.from
-      if (table === undefined) continue
-      const value = settings.get(metric.metricId)?.[r.variable]
-      const base = {
-        table,
-        column: r.column,
-        source: 'rls',
-        name: r.variable,
-        scope: 'dashboard',
-        trusted: true,
-      } as const
-      if (value !== undefined) out.push({ ...base, value: value as FilterValue })
-      else {
-        unbound.push({
-          ...base,
-          value: [],
-          refuse: `rlsSettings: ${metric.metricId} declares the RLS variable "${r.variable}" on ${table}, and the token gives it no value; a metric of yours over ${table} cannot run without it`,
-        })
-      }
-    }
-  }
-  const bound = (f: AppliedFilter) => out.some((o) => o.table === f.table && o.column === f.column)
-  return [...out, ...unbound.filter((f) => !bound(f))]
 }

@@ -3,7 +3,7 @@ import type { DashboardDocument } from '../../query/document.js'
 import type { DroppedEndUserMetric } from '../dashboards/dashboards.js'
 import type { Embed } from '../embeds/embeds.js'
 import type { Source } from '../query/sources.js'
-import { checkDefinition } from './definition.js'
+import { storedDefinition } from './definition.js'
 import type { EndUserMetricStore } from './metric-store.js'
 import { visibleModel } from './visible-model.js'
 
@@ -14,7 +14,7 @@ const NO_EMBED = { accessSettings: {} } as Embed
  * After the company replaced a dashboard's document in place (PUT /api/v2/data-app/dashboard):
  * every end user's metric on it is checked again — a tenant's version of a company metric
  * needs that metric still there and still a query metric; every definition must still name
- * visible tables and columns of the model. What fails is dropped, and reported.
+ * visible tables and columns of the model (a column hidden since it was saved drops it). What fails is dropped, and reported.
  */
 export async function revalidateEndUserMetrics(
   store: EndUserMetricStore,
@@ -40,7 +40,7 @@ export async function revalidateEndUserMetrics(
       }
     }
     try {
-      checkDefinition(m.definition, visible, m.metricId)
+      storedDefinition(m.definition, source.model, visible, m.metricId)
     } catch (err) {
       if (!(err instanceof ApiError)) throw err
       drop(err.message)

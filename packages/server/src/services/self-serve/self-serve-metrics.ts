@@ -14,7 +14,7 @@ import {
   visibleMetrics,
 } from '../runtime/runtime.js'
 import type { Workspaces } from '../workspaces/workspaces.js'
-import { checkDefinition } from './definition.js'
+import { checkDefinition, shownDefinition } from './definition.js'
 import { type EndUserMetric, type EndUserMetricStore, newMetricId, type TenantKey } from './metric-store.js'
 import { overlay } from './overlay.js'
 import { describeModel, visibleModel } from './visible-model.js'
@@ -164,7 +164,7 @@ export class SelfServeMetrics {
    * For the AI pilot (services/ai): the visible model of an opened embed, as GET /model answers
    * it, and a check of a definition exactly as preview and save check it (the visible model,
    * then a compile with the token's tenancy, RLS and locked filters), answering the canonical
-   * definition or throwing the same 400 they would.
+   * definition (columns by the names the model shows) or throwing the same 400 they would.
    */
   async checker(
     claims: GuestClaims,
@@ -177,7 +177,7 @@ export class SelfServeMetrics {
       check: async (metric) => {
         const { definition } = checkDefinition(metric, visible, metricId)
         await this.compiles(claims, opened, metricId, definition, opened.embed.metricId !== null)
-        return definition
+        return shownDefinition(definition, visible)
       },
     }
   }

@@ -6,8 +6,9 @@ import type { Dashboard } from '../dashboards/dashboards.js'
 import type { Embed } from '../embeds/embeds.js'
 import type { Source } from '../query/sources.js'
 import { checkDefinition, definitionOf } from './definition.js'
+import { inheritedRls } from './inherited-rls.js'
 import type { EndUserMetric, TenantMetrics } from './metric-store.js'
-import { inheritedRls, overlay } from './overlay.js'
+import { overlay } from './overlay.js'
 import { describeModel, visibleModel } from './visible-model.js'
 
 const embed = (tableTenancySettings?: { name: string; clientColumn: string }[]) =>
@@ -88,15 +89,17 @@ describe('checkDefinition', () => {
   })
   it('gives a company metric a definition only when it is structured and within the visible model', () => {
     const metric = { metricId: 'm', ...definition }
-    expect(definitionOf(metric, visible)).toMatchObject({ name: 'By status' })
+    expect(definitionOf(metric, model(), visible, false)).toMatchObject({ name: 'By status' })
     expect(
       definitionOf(
         { ...metric, query: { ...definition.query, dimensions: [{ name: 'c', column: 'client_id' }] } },
+        model(),
         visible,
+        false,
       ),
     ).toBeUndefined()
     expect(
-      definitionOf({ metricId: 'm', name: 'S', chart: { type: 'table' }, sql: 'select 1' }, visible),
+      definitionOf({ metricId: 'm', name: 'S', chart: { type: 'table' }, sql: 'select 1' }, model(), visible, false),
     ).toBeUndefined()
   })
 })
@@ -141,6 +144,7 @@ describe('overlay', () => {
     clientId: 'acme',
     params: { rlsSettings: [{ metricId: 'a', values: { region: 'EU' } }] },
   } as unknown as GuestClaims
+  const at = { model: model(), dialect: 'postgres' } as const
   const row = (metricId: string, over: Partial<EndUserMetric> = {}): EndUserMetric => ({
     metricId,
     userIdentifier: '',
@@ -190,7 +194,7 @@ describe('overlay', () => {
   })
 
   it('carries the token RLS values of the company metrics to end users’ definitions', () => {
-    expect(inheritedRls(claims, company.document.metrics)).toEqual([
+    expect(inheritedRls(claims, company.document.metrics, at)).toEqual([
       {
         table: 'public.countries',
         column: 'region',
@@ -205,15 +209,64 @@ describe('overlay', () => {
 
   it('fails closed on a declared RLS column the token gives no value for', () => {
     const bare = { clientId: 'acme', params: {} } as unknown as GuestClaims
-    const [unbound] = inheritedRls(bare, company.document.metrics)
+    const [unbound] = inheritedRls(bare, company.document.metrics, at)
     expect(unbound).toMatchObject({ table: 'public.countries', column: 'region', scope: 'dashboard' })
     expect(unbound?.refuse).toMatch(
       /a declares the RLS variable "region" on public.countries, and the token gives it no value/,
     )
     // a value for the same column from another metric's entry binds it
     const other = { ...company.document.metrics[0], metricId: 'a2' } as (typeof company.document.metrics)[number]
-    const both = inheritedRls(claims, [...company.document.metrics, other])
+    const both = inheritedRls(claims, [...company.document.metrics, other], at)
     expect(both).toHaveLength(1)
     expect(both[0]).not.toHaveProperty('refuse')
+  })
+
+  describe('a company SQL metric’s RLS variables', () => {
+    const sql = (rls?: { variable: string; column: string; table?: string }[]) =>
+      ({
+        metricId: 's',
+        name: 'S',
+        chart: { type: 'table' },
+        sql: 'select o.status from public.orders o join public.customers c on c.id = o.customer_id where c.name in ({{who}})',
+        ...(rls ? { rls } : {}),
+      }) as (typeof company.document.metrics)[number]
+    const token = (values: Record<string, unknown>) =>
+      ({ clientId: 'acme', params: { rlsSettings: [{ metricId: 's', values }] } }) as unknown as GuestClaims
+    const refusedOn = (filters: ReturnType<typeof inheritedRls>) =>
+      filters.filter((f) => f.refuse !== undefined).map((f) => f.table)
+
+    it('are placed on the column the rls entry declares: its table, else the one table the SQL reads that has it', () => {
+      expect(inheritedRls(token({ who: ['x'] }), [sql([{ variable: 'who', column: 'name' }])], at)).toEqual([
+        expect.objectContaining({ table: 'public.customers', column: 'name', value: ['x'], trusted: true }),
+      ])
+      const declared = sql([{ variable: 'who', column: 'region', table: 'public.countries' }])
+      expect(inheritedRls(token({ who: 'EU' }), [declared], at)).toEqual([
+        expect.objectContaining({ table: 'public.countries', column: 'region', value: 'EU' }),
+      ])
+      // declared, no value: refused where it is placed, as a structured metric's
+      const [unbound] = inheritedRls(token({}), [sql([{ variable: 'who', column: 'name' }])], at)
+      expect(unbound).toMatchObject({ table: 'public.customers', refuse: expect.stringMatching(/no value/) })
+    })
+
+    it('refuse end users’ metrics on every table the SQL reads when they cannot be placed, saying what to declare', () => {
+      const what = /"rls": \[\{ "variable": "who", "table": "<schema\.table>", "column": "<column>" \}\]/
+      // bound in the text with the token's value, declared nowhere
+      const undeclared = inheritedRls(token({ who: ['x'] }), [sql()], at)
+      expect(refusedOn(undeclared)).toEqual(['public.orders', 'public.customers'])
+      expect(undeclared[0]?.refuse).toMatch(/binds the RLS variable "who" in its text, and declares no rls entry/)
+      expect(undeclared[0]?.refuse).toMatch(what)
+      // a column both tables have, or none
+      const ambiguous = inheritedRls(token({ who: ['x'] }), [sql([{ variable: 'who', column: 'id' }])], at)
+      expect(refusedOn(ambiguous)).toEqual(['public.orders', 'public.customers'])
+      expect(ambiguous[0]?.refuse).toMatch(/several tables it reads have the column "id"/)
+      const missing = inheritedRls(token({ who: ['x'] }), [sql([{ variable: 'who', column: 'region' }])], at)
+      expect(missing[0]?.refuse).toMatch(/no table it reads has the column "region"/)
+      // a value for a variable the text does not bind, undeclared, restricts nothing (the company metric refuses it)
+      expect(inheritedRls(token({ other: 'x' }), [sql()], at)).toEqual([])
+      // no SQL dialect to read it in: nothing of the end user's runs
+      expect(() => inheritedRls(token({ who: ['x'] }), [sql()], { ...at, dialect: undefined })).toThrow(
+        /RLS of the SQL metric s cannot be placed/,
+      )
+    })
   })
 })

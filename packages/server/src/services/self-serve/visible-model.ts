@@ -3,13 +3,15 @@ import type { ModelColumn, ModelTable, SemanticModel } from '../../query/model.j
 import { resolveTable } from '../../query/model.js'
 import type { Embed } from '../embeds/embeds.js'
 import type { Source } from '../query/sources.js'
+import { shownName } from './definition.js'
 
 /**
- * The model an end user may see and build on (DESIGN.md §2.8): the source's tables and columns
+ * The model an end user may see and build on (docs/runtime-api.md "The visible model"): the source's tables and columns
  * minus hidden ones (datamart isHide) and minus every tenant column — a datamart table's
  * clientColumn, the embed's tableTenancySettings, and the client-name and key columns of the
  * tenancy table of TABLE tenancySettings. Relationships only between visible tables.
- * Definitions are validated against this model, so a hidden or tenant column is "no column".
+ * Definitions are validated against this model, so a hidden or tenant column is "no column",
+ * and their names are resolved in it, once (definition.ts).
  */
 export function visibleModel(source: Source, embed: Embed): SemanticModel {
   const { model } = source
@@ -49,14 +51,17 @@ export function visibleModel(source: Source, embed: Embed): SemanticModel {
   return { tables, relationships }
 }
 
-/** GET /model's answer: the visible model's tables (labels defaulting to names) and relationships. */
+/**
+ * GET /model's answer: the visible model's tables (labels defaulting to names) and
+ * relationships; a column is named as a definition may name it (definition.ts `shownName`).
+ */
 export function describeModel(model: SemanticModel): SelfServeModel {
   return {
     tables: [...model.tables.values()].map((t) => ({
       name: t.key,
       label: t.label ?? t.name,
       columns: [...t.columns.values()].map((c) => ({
-        name: c.alias ?? c.name,
+        name: shownName(t, c),
         label: c.label ?? c.alias ?? c.name,
         dataType: c.dataType,
       })),

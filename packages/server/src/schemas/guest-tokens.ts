@@ -1,6 +1,13 @@
 import { type Static, Type } from '@fastify/type-provider-typebox'
 import { AlphanumericName } from './common.js'
 
+/**
+ * The shortest lifetime a token may have: 1 s. A smaller `expiryTime` is nearly always seconds
+ * sent for milliseconds (60 for a minute) and would mint a token that expires before the page
+ * has used it, looping the web component through refreshes.
+ */
+export const MIN_EXPIRY_MS = 1000
+
 const Str = Type.String({ minLength: 1, maxLength: 500 })
 const strict = { additionalProperties: false } as const
 
@@ -77,7 +84,12 @@ export const GuestTokenBody = Type.Object(
     params: Type.Optional(GuestTokenParams),
     permissions: Type.Optional(GuestTokenPermissions),
     expiryTime: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 10 * 365 * 24 * 3600 * 1000, description: 'milliseconds from creation' }),
+      Type.Integer({
+        minimum: MIN_EXPIRY_MS,
+        maximum: 10 * 365 * 24 * 3600 * 1000,
+        description: 'milliseconds from creation, at least 1000 (one second)',
+        'x-unit': 'milliseconds',
+      }),
     ),
     datasourceName: Type.Optional(Str),
     datamartName: Type.Optional(Str),

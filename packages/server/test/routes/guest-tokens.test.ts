@@ -167,6 +167,24 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
     expectError(await mint({ ...base, dataAppName: 'otherapp' }), 400, 'INVALID_REQUEST_BODY', /dataAppName/)
   })
 
+  // Regression (issue 24, item 11): `expiryTime: 60` (seconds meant) minted a 60 ms token that
+  // looped the page through refreshes. Refused under one second, the message saying the unit, on
+  // a sealed-size and a stored-size body alike (the mint has no legacy path).
+  it('refuses an expiryTime under 1000 ms, saying the unit; 1000 is accepted', async () => {
+    const base = { dataAppName: 'salesapp', clientId: 'acme' }
+    const big = { dashboardAppFilters: [{ dashboardId: 'sales-overview', values: { country: Array(400).fill('DE') } }] }
+    for (const body of [base, { ...base, params: big }]) {
+      expectError(
+        await mint({ ...body, expiryTime: 60 }),
+        400,
+        'INVALID_REQUEST_BODY',
+        /^expiryTime must be at least 1000: it is in milliseconds, so 60 is 0\.06 s$/,
+      )
+      expectError(await mint({ ...body, expiryTime: 999 }), 400, 'INVALID_REQUEST_BODY', /milliseconds/)
+      expect((await mint({ ...body, expiryTime: 1000 })).statusCode).toBe(200)
+    }
+  })
+
   // Regression (issue 12): ids naming nothing of the data app were accepted (the spec: an invalid
   // dashboard ID is a 400). The mint has one path (the spec's Versioning table lists no legacy one).
   it('refuses an id that names nothing of the data app, naming its path', async () => {

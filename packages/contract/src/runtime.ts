@@ -114,6 +114,11 @@ export const RuntimeEmbedSchema = Type.Object({
         description:
           'Email reports can work: the emailReports permission AND SMTP_URL/EMAIL_FROM configured on the server (the report routes answer 400 EMAIL_NOT_CONFIGURED otherwise)',
       }),
+      recipients: Type.Array(Type.String(), {
+        maxItems: 100,
+        description:
+          "Who reports may go to, lower-cased: addresses, and @domain entries (every address of exactly that domain): the token's params.reportRecipients, else its userIdentifier when it is an e-mail address; [] when reports are not available or the token allows no one",
+      }),
     },
     { description: 'Whether the web component shows its report controls (DESIGN.md §2.9)' },
   ),

@@ -107,6 +107,14 @@ const ColumnName = Type.String({ minLength: 1, maxLength: 63 })
 
 /** What a definition may weigh, as JSON: well past any builder's, far short of a flood. */
 export const DEFINITION_MAX_BYTES = 16 * 1024
+/**
+ * Metrics a tenant's end users may make on one dashboard (the tenant's copies of company
+ * metrics are not counted: there is at most one per company metric), and private ones per user.
+ */
+export const MAX_TENANT_METRICS = 200
+export const MAX_PRIVATE_METRICS = 50
+/** A saved view (its filters and layout as JSON) is at most this many bytes. */
+export const VIEW_MAX_BYTES = 32 * 1024
 
 export const EndUserMetricDefinition = Type.Object(
   {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { canReport, wantsSelfServe } from '../src/self-serve/permissions.js'
 import { draftProblems, emptyDraft, reportBody } from '../src/self-serve/report-draft.js'
 import {
+  allowedInWords,
   filterValueInWords,
   ordinal,
   recipientsProblem,
@@ -133,18 +134,26 @@ describe('when the report controls show', () => {
   const none = { ...noPermissions, emailReports: true }
 
   it("follows the load's reports.available (the permission alone is not enough), which also loads the chunk", () => {
-    expect(canReport({ reports: { available: true } })).toBe(true)
-    expect(canReport({ reports: { available: false } })).toBe(false)
+    expect(canReport({ reports: { available: true, recipients: [] } })).toBe(true)
+    expect(canReport({ reports: { available: false, recipients: [] } })).toBe(false)
     const ai = { metric: false, summary: false, suggestions: false }
-    expect(wantsSelfServe({ permissions: none, ai, reports: { available: false } })).toBe(false)
-    expect(wantsSelfServe({ permissions: none, ai, reports: { available: true } })).toBe(true)
-    expect(wantsSelfServe({ permissions: { ...none, archiveMetrics: true }, ai, reports: { available: false } })).toBe(
-      true,
-    )
+    expect(wantsSelfServe({ permissions: none, ai, reports: { available: false, recipients: [] } })).toBe(false)
+    expect(wantsSelfServe({ permissions: none, ai, reports: { available: true, recipients: [] } })).toBe(true)
+    expect(
+      wantsSelfServe({
+        permissions: { ...none, archiveMetrics: true },
+        ai,
+        reports: { available: false, recipients: [] },
+      }),
+    ).toBe(true)
     // the AI summary alone loads it too
-    expect(wantsSelfServe({ permissions: none, ai: { ...ai, summary: true }, reports: { available: false } })).toBe(
-      true,
-    )
+    expect(
+      wantsSelfServe({
+        permissions: none,
+        ai: { ...ai, summary: true },
+        reports: { available: false, recipients: [] },
+      }),
+    ).toBe(true)
   })
 })
 
@@ -194,5 +203,31 @@ describe('statusInWords', () => {
       `Failed: timeout · retrying ${at('2026-11-30T09:00:00.000Z')} (attempt 2)`,
     )
     expect(statusInWords(report({ state: 'stopped' }), 'UTC')).toMatch(/^Stopped/)
+  })
+})
+
+// Issue 24, item 5: the dialog checks the token's allowed recipients (the load's
+// reports.recipients) as the server does, and says who may receive reports.
+describe('recipients the token allows', () => {
+  const allowed = ['ann@acme.com', '@acme.org']
+
+  it('says who in words', () => {
+    expect(allowedInWords(allowed)).toBe('ann@acme.com or anyone at acme.org')
+    expect(allowedInWords(['ann@acme.com'])).toBe('ann@acme.com')
+    expect(allowedInWords([])).toBe('no one')
+  })
+
+  it('refuses an address outside them, an @domain matching that domain exactly', () => {
+    expect(recipientsProblem('Ann@Acme.com, bob@ACME.org', allowed)).toBeUndefined()
+    expect(recipientsProblem('ann@acme.com, eve@eu.acme.org', allowed)).toBe(
+      '“eve@eu.acme.org” cannot receive reports from here: only ann@acme.com or anyone at acme.org.',
+    )
+    expect(recipientsProblem('eve@notacme.org', allowed)).toMatch(/^“eve@notacme.org” cannot receive/)
+    expect(recipientsProblem('ann@acme.com', [])).toBe('Reports cannot be sent to anyone from here.')
+    // not said by the load: only the address checks
+    expect(recipientsProblem('eve@example.com')).toBeUndefined()
+    expect(draftProblems({ ...emptyDraft(), name: 'R', recipients: 'eve@example.com' }, allowed).recipients).toMatch(
+      /cannot receive reports/,
+    )
   })
 })

@@ -78,8 +78,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     schemaController: { compilersFactory: lazySchemaCompilers },
     ajv: {
       customOptions: { ...AJV_OPTIONS },
-      // named examples of a body in /openapi.json (an annotation: validation ignores it)
-      plugins: [(ajv) => ajv.addKeyword({ keyword: 'x-examples' })],
+      // named examples of a body in /openapi.json, and the unit of a number (annotations:
+      // validation ignores them; a refused number's message names its unit)
+      plugins: [(ajv) => ajv.addKeyword({ keyword: 'x-examples' }).addKeyword({ keyword: 'x-unit' })],
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // A malformed URL escape or an over-long path parameter is refused by the router before

@@ -372,7 +372,7 @@ const COMMANDS: Record<string, Command> = {
       '                       repeat it for several; without it, every embed of the data app\n' +
       '  --params-file        a JSON object: params (rlsSettings, appFilters, allowedEmbeds, timezone, …)\n' +
       '  --permissions-file   a JSON object: permissions (isEnableUnderlyingData, …)\n' +
-      '  --expiry             lifetime in milliseconds (expiryTime)',
+      '  --expiry             lifetime in milliseconds (expiryTime), at least 1000',
     options: {
       'data-app-key': { type: 'string' },
       'data-app': { type: 'string' },

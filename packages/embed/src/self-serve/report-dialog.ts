@@ -15,7 +15,14 @@ import {
   type ReportDraft,
   reportBody,
 } from './report-draft.js'
-import { filterValueInWords, ordinal, reportErrorInWords, scheduleInWords, WEEKDAYS } from './report-words.js'
+import {
+  allowedInWords,
+  filterValueInWords,
+  ordinal,
+  reportErrorInWords,
+  scheduleInWords,
+  WEEKDAYS,
+} from './report-words.js'
 import { reportDialogStyles } from './reports.styles.js'
 import { createReport, type ReportFormat } from './reports-api.js'
 import type { SelfServeSession } from './session.js'
@@ -65,7 +72,12 @@ export class StrataReportDialog extends LitElement {
   /** Opens an empty dialog; focus on the name. */
   show(opener: HTMLElement | null): void {
     this.opener = opener
-    this.draft = emptyDraft()
+    // a token that may send to one address only (its user's, say): that address, ready
+    const [only, ...others] = this.allowed ?? []
+    this.draft = {
+      ...emptyDraft(),
+      recipients: only !== undefined && !only.startsWith('@') && !others.length ? only : '',
+    }
     this.tried = false
     this.saving = false
     this.error = undefined
@@ -85,6 +97,11 @@ export class StrataReportDialog extends LitElement {
 
   private get embed() {
     return this.session?.host.embed()
+  }
+
+  /** Who the token may send reports to (the load's `reports.recipients`; undefined: not said). */
+  private get allowed(): readonly string[] | undefined {
+    return this.embed?.reports.recipients
   }
 
   private get timezone(): string {
@@ -110,7 +127,7 @@ export class StrataReportDialog extends LitElement {
     e?.preventDefault()
     const session = this.session
     if (!session || this.saving) return
-    const problems = draftProblems(this.draft)
+    const problems = draftProblems(this.draft, this.allowed)
     this.tried = true
     const first = FIELD_ORDER.find((f) => problems[f])
     if (first) {
@@ -209,7 +226,7 @@ export class StrataReportDialog extends LitElement {
 
   private renderFields(): TemplateResult {
     const d = this.draft
-    const problems = draftProblems(d)
+    const problems = draftProblems(d, this.allowed)
     const metrics = this.embed?.metrics ?? []
     const name = this.invalid('name', problems)
     const time = this.invalid('time', problems)
@@ -399,7 +416,7 @@ export class StrataReportDialog extends LitElement {
         ${
           this.tried && problems.recipients
             ? this.fieldError('recipients', problems)
-            : html`<p class="rp-hint" id="rp-recipients-hint">Email addresses, separated by commas or spaces (up to 50).</p>`
+            : html`<p class="rp-hint" id="rp-recipients-hint">Email addresses, separated by commas or spaces (up to 50).${this.allowed ? ` Reports may go to ${allowedInWords(this.allowed)}.` : ''}</p>`
         }
       </div>
       ${this.renderFilters()}`

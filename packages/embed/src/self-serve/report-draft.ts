@@ -37,14 +37,17 @@ export const FIELD_ORDER: readonly DraftField[] = ['name', 'metrics', 'time', 'r
 
 const TIME = /^([01][0-9]|2[0-3]):[0-5][0-9]$/
 
-/** Each field's problem, in words (an empty object when the draft can be sent). */
-export function draftProblems(d: ReportDraft): Partial<Record<DraftField, string>> {
+/**
+ * Each field's problem, in words (an empty object when the draft can be sent); `allowed`: who
+ * the token may send reports to (the load's `reports.recipients`).
+ */
+export function draftProblems(d: ReportDraft, allowed?: readonly string[]): Partial<Record<DraftField, string>> {
   const out: Partial<Record<DraftField, string>> = {}
   if (!d.name.trim()) out.name = 'Give the report a name (it is the subject of the email).'
   if (d.scope === 'metrics' && d.metricIds.length === 0)
     out.metrics = 'Tick at least one metric, or send the whole dashboard.'
   if (!TIME.test(d.time)) out.time = 'Pick a time as HH:MM (24-hour).'
-  const r = recipientsProblem(d.recipients)
+  const r = recipientsProblem(d.recipients, allowed)
   if (r) out.recipients = r
   return out
 }

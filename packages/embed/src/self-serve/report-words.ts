@@ -1,3 +1,4 @@
+import { refusedRecipient } from '@strata/contract/report-recipients'
 import type { ReportSchedule, ReportView } from './reports-api.js'
 
 /**
@@ -38,8 +39,17 @@ export const isEmail = (address: string): boolean => address.length <= 254 && EM
 
 export const MAX_RECIPIENTS = 50
 
-/** What is wrong with the recipients typed, or undefined. */
-export function recipientsProblem(text: string): string | undefined {
+/** Who reports may go to, as a person reads it: "ann@acme.com or anyone at acme.com". */
+export function allowedInWords(allowed: readonly string[]): string {
+  const words = allowed.map((e) => (e.startsWith('@') ? `anyone at ${e.slice(1)}` : e))
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : (words[0] ?? 'no one')
+}
+
+/**
+ * What is wrong with the recipients typed, or undefined. `allowed` is the load's
+ * `reports.recipients` (who the token may send to), checked as the server does.
+ */
+export function recipientsProblem(text: string, allowed?: readonly string[]): string | undefined {
   const all = splitRecipients(text)
   if (all.length === 0) return 'Add at least one email address.'
   const bad = all.filter((a) => !isEmail(a))
@@ -47,6 +57,12 @@ export function recipientsProblem(text: string): string | undefined {
   if (bad.length > 1) return `These are not valid email addresses: ${bad.map((b) => `“${b}”`).join(', ')}.`
   if (new Set(all.map((a) => a.toLowerCase())).size > MAX_RECIPIENTS)
     return `At most ${MAX_RECIPIENTS} recipients per report.`
+  const refused = allowed && refusedRecipient(allowed, all)
+  if (allowed && refused !== undefined) {
+    return allowed.length === 0
+      ? 'Reports cannot be sent to anyone from here.'
+      : `“${refused}” cannot receive reports from here: only ${allowedInWords(allowed)}.`
+  }
   return undefined
 }
 

@@ -1,5 +1,13 @@
 import { type Static, Type } from '@fastify/type-provider-typebox'
+import { worded } from '../validation/schema-errors.js'
 import { AlphanumericName } from './common.js'
+
+/**
+ * The shortest lifetime a token may have: 1 s. A smaller `expiryTime` is nearly always seconds
+ * sent for milliseconds (60 for a minute) and would mint a token that expires before the page
+ * has used it, looping the web component through refreshes.
+ */
+export const MIN_EXPIRY_MS = 1000
 
 const Str = Type.String({ minLength: 1, maxLength: 500 })
 const strict = { additionalProperties: false } as const
@@ -15,6 +23,19 @@ export const FilterValue = Type.Union([
   Type.Object({ sql: Type.String({ minLength: 1, maxLength: 100_000 }), columnName: Str }, strict),
 ])
 export type FilterValueInput = Static<typeof FilterValue>
+
+/** Entries of params.reportRecipients a token may carry. */
+export const MAX_REPORT_RECIPIENT_ENTRIES = 100
+
+/** An address (ann@example.com) or `@domain` (@example.com): a domain of at least two labels. */
+const RecipientEntry = Type.String({
+  minLength: 3,
+  maxLength: 254,
+  pattern: worded(
+    '^[^@\\s]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$',
+    'an e-mail address (ann@example.com) or @domain (@example.com)',
+  ),
+})
 
 const Values = Type.Record(Type.String({ minLength: 1, maxLength: 500 }), FilterValue)
 
@@ -44,6 +65,13 @@ export const GuestTokenParams = Type.Object(
       ),
     ),
     userIdentifier: Type.Optional(Str),
+    reportRecipients: Type.Optional(
+      Type.Array(RecipientEntry, {
+        maxItems: MAX_REPORT_RECIPIENT_ENTRIES,
+        description:
+          'Who email reports of this token may go to: addresses, and @domain entries for every address of exactly that domain (no subdomains); case-insensitive. When absent, only userIdentifier when it is an e-mail address.',
+      }),
+    ),
     timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone name' })),
   },
   strict,
@@ -77,7 +105,12 @@ export const GuestTokenBody = Type.Object(
     params: Type.Optional(GuestTokenParams),
     permissions: Type.Optional(GuestTokenPermissions),
     expiryTime: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 10 * 365 * 24 * 3600 * 1000, description: 'milliseconds from creation' }),
+      Type.Integer({
+        minimum: MIN_EXPIRY_MS,
+        maximum: 10 * 365 * 24 * 3600 * 1000,
+        description: 'milliseconds from creation, at least 1000 (one second)',
+        'x-unit': 'milliseconds',
+      }),
     ),
     datasourceName: Type.Optional(Str),
     datamartName: Type.Optional(Str),

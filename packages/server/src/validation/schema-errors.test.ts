@@ -123,3 +123,33 @@ describe('schemaProblems reads ajv and TypeBox the same way', () => {
     )
   })
 })
+
+// Regression (issue 24, item 11): `expiryTime: 60` (seconds meant) was a 60 ms token; the
+// refusal now says the unit, from the schema's `x-unit`, with either validator.
+describe('a number with a unit', () => {
+  const Body = Type.Object(
+    {
+      expiryTime: Type.Integer({ minimum: 1000, 'x-unit': 'milliseconds' }),
+      size: Type.Integer({ maximum: 9, 'x-unit': 'bytes' }),
+    },
+    { additionalProperties: false },
+  )
+  const app = Fastify({
+    ajv: { customOptions: { ...AJV_OPTIONS }, plugins: [(ajv) => ajv.addKeyword({ keyword: 'x-unit' })] },
+  })
+  app.post('/', { schema: { body: Body }, attachValidation: true }, async (request) => ({
+    errors: request.validationError?.validation,
+  }))
+  afterAll(() => app.close())
+
+  it.each([
+    [{ expiryTime: 60, size: 1 }, 'expiryTime', 'must be at least 1000: it is in milliseconds, so 60 is 0.06 s'],
+    [{ expiryTime: 1000, size: 10 }, 'size', 'must be at most 9 bytes'],
+  ])('%j is refused naming its unit', async (value, path, problem) => {
+    const { errors } = (await app.inject({ method: 'POST', url: '/', payload: value })).json()
+    expect(schemaProblems(withAjvContext(errors, Body, value), 'body')).toEqual([{ in: 'body', path, problem }])
+    expect(schemaProblems(withContext(Value.Errors(Body, value), Body, value), 'body')).toEqual([
+      { in: 'body', path, problem },
+    ])
+  })
+})

@@ -256,6 +256,19 @@ function oneLevelDown(name: string, parent: Record<string, unknown>): string | u
   return undefined
 }
 
+/**
+ * The unit of a refused number when its schema declares one (`'x-unit'`): a value off by a
+ * factor of 1000 is the usual mistake, so milliseconds are also said in seconds.
+ */
+function inUnit(e: SchemaError): string {
+  const unit = isRecord(e.parentSchema) ? e.parentSchema['x-unit'] : undefined
+  if (typeof unit !== 'string') return ''
+  if (unit === 'milliseconds' && typeof e.data === 'number') {
+    return `: it is in milliseconds, so ${e.data} is ${e.data / 1000} s`
+  }
+  return ` ${unit}`
+}
+
 /** The end of a sentence for one keyword, the same whichever validator reported it. */
 function wording(e: SchemaError): string {
   const p = e.params ?? {}
@@ -268,9 +281,9 @@ function wording(e: SchemaError): string {
     case 'maxLength':
       return `must be at most ${limit} characters long`
     case 'minimum':
-      return `must be at least ${limit}`
+      return `must be at least ${limit}${inUnit(e)}`
     case 'maximum':
-      return `must be at most ${limit}`
+      return `must be at most ${limit}${inUnit(e)}`
     case 'exclusiveMinimum':
       return `must be greater than ${limit}`
     case 'exclusiveMaximum':

@@ -158,8 +158,9 @@ describe.skipIf(!hasChromium)('the demo in Chromium', () => {
   it('shows the error state for an embed outside allowedEmbeds, and for an expired token', async () => {
     const page = await browser.newPage()
     const { token } = (await (await fetch(`${server.url}/demo/token?tenant=acme`)).json()) as { token: string }
-    const expired = await mint(1)
-    await new Promise((r) => setTimeout(r, 20))
+    // the shortest lifetime the mint accepts is one second
+    const expired = await mint(1000)
+    await new Promise((r) => setTimeout(r, 1020))
     await page.goto(`${server.url}/demo`)
     await page.evaluate(
       ({ token, expired }) => {

@@ -55,7 +55,8 @@ describe.skipIf(!hasChromium)('email report controls in Chromium', () => {
   const part = (page: Page, name: string) => page.locator(`#d [part~="${name}"]`)
   const dialog = (page: Page) => page.locator('#d dialog[part~="report-dialog"]')
   const isOpen = (page: Page) => dialog(page).evaluate((d) => (d as HTMLDialogElement).open)
-  const mint = (clientId: string) => b.mint(clientId, {}, { timezone: 'Europe/Paris' })
+  const mint = (clientId: string) =>
+    b.mint(clientId, {}, { timezone: 'Europe/Paris', reportRecipients: ['@example.com'] })
   const list = async (token: string): Promise<Listed[]> => {
     const res = await fetch(`${b.server.url}/api/v2/embed/runtime/${DEMO_EMBED}/reports`, {
       headers: { authorization: `Bearer ${token}` },
@@ -74,7 +75,7 @@ describe.skipIf(!hasChromium)('email report controls in Chromium', () => {
     await b.allowOnDemoEmbed({ isAllowEmailReports: false })
     try {
       const token = await mint('acme')
-      expect((await load(token)).reports).toEqual({ available: false })
+      expect((await load(token)).reports).toEqual({ available: false, recipients: [] })
       const page = await b.openDashboard(token)
       // the self-serve chunk drew its other controls (this token may build metrics): none for reports
       await part(page, 'new-metric-button').waitFor()
@@ -87,7 +88,7 @@ describe.skipIf(!hasChromium)('email report controls in Chromium', () => {
 
   it('schedules a weekly report through the dialog: in the list and in GET /reports as chosen', async () => {
     const token = await mint('acme')
-    expect((await load(token)).reports).toEqual({ available: true })
+    expect((await load(token)).reports).toEqual({ available: true, recipients: ['@example.com'] })
     const page = await b.openDashboard(token, { viewport: { width: 1280, height: 900 } })
     // a filter the end user chose goes with the report
     await page.evaluate(() =>
@@ -407,7 +408,7 @@ describe.skipIf(!hasChromium)('email report controls without SMTP in Chromium', 
     })
     const loaded = (await res.json()) as { permissions: { emailReports: boolean }; reports: unknown }
     expect(loaded.permissions.emailReports).toBe(true)
-    expect(loaded.reports).toEqual({ available: false })
+    expect(loaded.reports).toEqual({ available: false, recipients: [] })
     const page = await b.openDashboard(token)
     // the self-serve chunk drew its other controls (this token may build metrics): none for reports
     await page.locator('#d [part~="new-metric-button"]').waitFor()

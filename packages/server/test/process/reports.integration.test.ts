@@ -114,7 +114,11 @@ describe.skipIf(!hasPg)('email reports across two instances', () => {
       const server = i % 2 ? second : first
       const clientId = i % 2 ? 'acme' : 'globex'
       const { token } = ok(
-        await call(server, 'POST', '/api/v2/guest-token/create', key, { dataAppName: 'salesapp', clientId }),
+        await call(server, 'POST', '/api/v2/guest-token/create', key, {
+          dataAppName: 'salesapp',
+          clientId,
+          params: { reportRecipients: ['@example.com'] },
+        }),
         'guest token',
       )
       const created = ok(

@@ -4,6 +4,7 @@ import { ACCESS } from '../helpers/analytics.js'
 import { createTestApp, storeKinds, type TestContext } from '../helpers/app.js'
 import { bearer, bootstrap } from '../helpers/bootstrap.js'
 import { expectError } from '../helpers/expect-error.js'
+import { expiredToken } from '../helpers/expired-token.js'
 import { requireService } from '../helpers/services.js'
 import { type Cleanup, useAnalytics } from '../helpers/suite.js'
 
@@ -72,8 +73,7 @@ describe.skipIf(!hasPg).each(storeKinds)('embed runtime CORS on %s', (store) => 
     expectCors(ok, ALLOWED)
 
     // expired: the web component must read this 401 to fire strata-token-expired
-    const shortLived = await mint({ expiryTime: 1 })
-    await new Promise((r) => setTimeout(r, 20))
+    const shortLived = await expiredToken(t.app, await mint())
     const expired = await runtime(ALLOWED, shortLived, '/query', 'POST', { metricId: 'revenue' })
     expectError(expired, 401, 'AUTHENTICATION_ERROR')
     expectCors(expired, ALLOWED)
@@ -154,8 +154,7 @@ describe.skipIf(!hasPg).each(storeKinds)('embed runtime CORS on %s', (store) => 
   it('sends no CORS headers to an origin no whitelist admits, and logs why at warn', async () => {
     await whitelist(['app.example.com', 'localhost:3000'])
     const token = await mint()
-    const expired = await mint({ expiryTime: 1 })
-    await new Promise((r) => setTimeout(r, 20))
+    const expired = await expiredToken(t.app, await mint())
 
     // a valid token: refused (403) and the log names the origin and the data app's whitelist
     const refused = await runtime(REFUSED, token)
@@ -198,8 +197,7 @@ describe.skipIf(!hasPg).each(storeKinds)('embed runtime CORS on %s', (store) => 
     const other = await a.ok('POST', '/api/v2/data-app', a.serviceToken, { name: 'partner' })
     await whitelist(['shop.partner.org'], other.key as string)
     const token = await mint()
-    const expired = await mint({ expiryTime: 1 })
-    await new Promise((r) => setTimeout(r, 20))
+    const expired = await expiredToken(t.app, await mint())
     // salesapp's token from partner's origin: refused, no headers
     const refused = await runtime(OTHER_APPS, token)
     expectError(refused, 403, 'UNAUTHORIZED')

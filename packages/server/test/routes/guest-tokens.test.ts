@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadKeyring } from '../../src/security/keyring.js'
 import { hashSecret } from '../../src/security/secrets.js'
-import { GuestTokens, MAX_SEALED_TOKEN } from '../../src/services/guest-tokens/guest-tokens.js'
+import { GuestTokens, MAX_CLAIMS_BYTES, MAX_SEALED_TOKEN } from '../../src/services/guest-tokens/guest-tokens.js'
 import { salesDocument } from '../helpers/analytics.js'
 import { storeKinds } from '../helpers/app.js'
 import { expectError } from '../helpers/expect-error.js'
@@ -112,6 +112,68 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
     expect(await fresh.verify(`${token.slice(0, -1)}x`)).toBeUndefined()
   })
 
+  // Regression (issue 24, item 6): tokens too large to seal were stored whatever their size
+  // (1,200 mints of large params: +600 MB in the metadata store). The claims are bounded in bytes.
+  it('refuses claims over 64 KiB as JSON with a 400 naming the limit in bytes; just under is stored', async () => {
+    const base = { dataAppName: 'salesapp', clientId: 'acme' }
+    const filters = (n: number, text: string) => ({
+      hideDashboardFilters: Array.from({ length: n }, (_, i) => `${i}${text}`),
+    })
+    for (const params of [filters(140, 'x'.repeat(480)), filters(70, 'é'.repeat(480))]) {
+      expectError(
+        await mint({ ...base, params }),
+        400,
+        'INVALID_REQUEST_BODY',
+        new RegExp(
+          `^params: a guest token holds at most ${MAX_CLAIMS_BYTES} bytes of claims as JSON; these are \\d+ bytes$`,
+        ),
+      )
+    }
+    expect(await t.app.services.store.db.selectFrom('guest_tokens').selectAll().execute()).toEqual([])
+    const res = await mint({ ...base, params: filters(120, 'x'.repeat(480)) })
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json().token).not.toMatch(/^gt_1\./)
+    expect((await runtime(res.json().token)).statusCode).toBe(200)
+  })
+
+  // Regression (issue 24, item 6): the verify cache weighed an entry by its token string only, so a
+  // stored token (a short string) of 60 KB of claims counted as 1 KB against the 32 MiB budget.
+  it("weighs each cached token by its claims, and holds no more than its byte budget's worth", async () => {
+    const base = { dataAppName: 'salesapp', clientId: 'acme' }
+    const large = { hideDashboardFilters: Array.from({ length: 120 }, (_, i) => `${i}${'x'.repeat(480)}`) }
+    const tokenOf = async (params: object) => ((await mint({ ...base, params })).json() as { token: string }).token
+    const small = await tokenOf({})
+    const big = await Promise.all(Array.from({ length: 30 }, () => tokenOf(large)))
+    const claimsBytes = Buffer.byteLength(
+      (await t.app.services.store.db.selectFrom('guest_tokens').select('claims').executeTakeFirstOrThrow()).claims,
+    )
+    expect(claimsBytes).toBeGreaterThan(58_000)
+    const budget = 1024 * 1024
+    const { store, keyring } = t.app.services
+    const fresh = new GuestTokens(
+      store,
+      keyring,
+      async () => true,
+      (id, f) => t.app.services.embeds.ids(id, f),
+      budget,
+    )
+    try {
+      expect(await fresh.verify(small)).toBeDefined()
+      const smallWeight = fresh.cached.bytes
+      expect(smallWeight).toBeLessThan(4096)
+      expect(await fresh.verify(big[0] as string)).toBeDefined()
+      expect(fresh.cached.bytes - smallWeight).toBeGreaterThan(2 * claimsBytes)
+      for (const token of big) expect(await fresh.verify(token)).toBeDefined()
+      // 30 tokens of ~59 KB of claims (~1.8 MB) against a 1 MiB budget: the oldest were let go
+      expect(fresh.cached.bytes).toBeLessThanOrEqual(budget)
+      expect(fresh.cached.tokens * claimsBytes).toBeLessThanOrEqual(budget)
+      // and are read from the store again when used
+      expect((await fresh.verify(big[0] as string))?.params.hideDashboardFilters).toHaveLength(120)
+    } finally {
+      fresh.close()
+    }
+  })
+
   it('stops every token minted with a data app key once the key is revoked, and only those', async () => {
     const created = await a.ok('POST', '/api/v2/data-app/api-tokens', a.serviceToken, {
       dataAppName: 'salesapp',
@@ -165,6 +227,24 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
     const named = await mint({ ...base, dataAppId: 'x' })
     expect(named.json().error.message).toMatch(/dataAppId/)
     expectError(await mint({ ...base, dataAppName: 'otherapp' }), 400, 'INVALID_REQUEST_BODY', /dataAppName/)
+  })
+
+  // Regression (issue 24, item 11): `expiryTime: 60` (seconds meant) minted a 60 ms token that
+  // looped the page through refreshes. Refused under one second, the message saying the unit, on
+  // a sealed-size and a stored-size body alike (the mint has no legacy path).
+  it('refuses an expiryTime under 1000 ms, saying the unit; 1000 is accepted', async () => {
+    const base = { dataAppName: 'salesapp', clientId: 'acme' }
+    const big = { dashboardAppFilters: [{ dashboardId: 'sales-overview', values: { country: Array(400).fill('DE') } }] }
+    for (const body of [base, { ...base, params: big }]) {
+      expectError(
+        await mint({ ...body, expiryTime: 60 }),
+        400,
+        'INVALID_REQUEST_BODY',
+        /^expiryTime must be at least 1000: it is in milliseconds, so 60 is 0\.06 s$/,
+      )
+      expectError(await mint({ ...body, expiryTime: 999 }), 400, 'INVALID_REQUEST_BODY', /milliseconds/)
+      expect((await mint({ ...body, expiryTime: 1000 })).statusCode).toBe(200)
+    }
   })
 
   // Regression (issue 12): ids naming nothing of the data app were accepted (the spec: an invalid

@@ -63,7 +63,7 @@ describe.skipIf(!hasPg).each(storeKinds)('email reports over SMTP on %s', (store
       await a.ok('POST', '/api/v2/guest-token/create', key, {
         dataAppName: 'salesapp',
         clientId,
-        params: { timezone: 'Europe/Paris' },
+        params: { timezone: 'Europe/Paris', reportRecipients: ['@example.com'] },
       })
     ).token as string
   const create = async (token: string, body: object) =>
@@ -247,36 +247,49 @@ describe.skipIf(!hasPg)('EMAIL_RATE_LIMIT on report sends', () => {
       SMTP_URL: smtp.url,
       EMAIL_FROM: 'reports@example.com',
       REPORT_POLL_INTERVAL_MS: '3600000',
-      EMAIL_RATE_LIMIT: '2',
+      EMAIL_RATE_LIMIT: '5',
     },
   })
 
-  it('counts every send per client: the third in the window is 429, another client still sends', async () => {
+  // Regression (issue 24, item 5): the limit counted messages, so one send to 50 recipients
+  // cost one. It counts deliveries now: a send takes one per recipient, or is refused whole.
+  it('counts deliveries (recipients) per client: a send over what is left is 429 and sends nothing', async () => {
     await a.ok('PUT', '/api/v2/data-app/embeds', a.dataAppKey, {
       embedId: a.embedId,
       accessSettings: { isAllowEmailReports: true },
     })
-    const send = async (clientId: string) => {
+    const send = async (clientId: string, count: number) => {
       const { token } = await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, {
         dataAppName: 'salesapp',
         clientId,
+        params: { reportRecipients: ['@example.com'] },
       })
+      const recipients = Array.from({ length: count }, (_, i) => `${clientId}-${i}@example.com`)
       const reportId = (
-        await a.ok('POST', `/api/v2/embed/runtime/${a.embedId}/reports`, token, {
-          ...BODY,
-          recipients: [`${clientId}@example.com`],
-        })
+        await a.ok('POST', `/api/v2/embed/runtime/${a.embedId}/reports`, token, { ...BODY, recipients })
       ).data.reportId as string
-      return a.call('POST', `/api/v2/embed/runtime/${a.embedId}/reports/${reportId}/send`, token)
+      const before = smtp.received.length
+      const res = await a.call('POST', `/api/v2/embed/runtime/${a.embedId}/reports/${reportId}/send`, token)
+      if (res.statusCode === 200) await smtp.waitFor(before + 1)
+      return { res, sent: smtp.received.length - before }
     }
-    expect((await send('acme')).statusCode).toBe(200)
-    expect((await send('acme')).statusCode).toBe(200)
-    const third = await send('acme')
-    expect([third.statusCode, (third.json() as { error: { code: string } }).error.code]).toEqual([
-      429,
-      'RATE_LIMIT_EXCEEDED',
-    ])
-    expect((third.json() as { error: { message: string } }).error.message).toMatch(/EMAIL_RATE_LIMIT/)
-    expect((await send('globex')).statusCode).toBe(200)
+    const refused = (res: Awaited<ReturnType<typeof send>>['res'], left: number, recipients: number) => {
+      const error = (res.json() as { error: { code: string; message: string } }).error
+      expect([res.statusCode, error.code]).toEqual([429, 'RATE_LIMIT_EXCEEDED'])
+      expect(error.message).toMatch(
+        new RegExp(
+          `^EMAIL_RATE_LIMIT: .*5 emails \\(one per recipient\\).* ${left} left; this report has ${recipients} recipients`,
+        ),
+      )
+    }
+    expect((await send('acme', 3)).res.statusCode).toBe(200)
+    // 3 + 3 > 5: refused before anything is sent, and it used none of what is left
+    const over = await send('acme', 3)
+    refused(over.res, 2, 3)
+    expect(over.sent).toBe(0)
+    expect((await send('acme', 2)).res.statusCode).toBe(200)
+    refused((await send('acme', 1)).res, 0, 1)
+    // another client has its own count
+    expect((await send('globex', 5)).res.statusCode).toBe(200)
   })
 })

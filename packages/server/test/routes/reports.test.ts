@@ -44,7 +44,7 @@ function helpers(a: AnalyticsSuite['a']) {
       await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, {
         dataAppName: 'salesapp',
         clientId,
-        params,
+        params: { reportRecipients: ['@example.com'], ...params },
       })
     ).token as string
   const rt = (method: 'GET' | 'POST' | 'DELETE', path: string, token: string, body?: object, embedId = a.embedId) =>
@@ -65,9 +65,9 @@ function helpers(a: AnalyticsSuite['a']) {
 }
 
 describe.skipIf(!hasPg).each(storeKinds)('email report routes on %s', (store) => {
-  const { a } = useAnalytics(store, {
+  const { t, a } = useAnalytics(store, {
     app: 'suite',
-    env: { SMTP_URL: smtp.url, EMAIL_FROM: 'Strata <reports@example.com>' },
+    env: { SMTP_URL: smtp.url, EMAIL_FROM: 'Strata <reports@example.com>', REPORT_POLL_INTERVAL_MS: '3600000' },
   })
 
   it('are refused (403 INSUFFICIENT_PERMISSIONS) on an embed without isAllowEmailReports', async () => {
@@ -92,9 +92,9 @@ describe.skipIf(!hasPg).each(storeKinds)('email report routes on %s', (store) =>
       return { permission: load.permissions.emailReports, reports: load.reports }
     }
     await setAccess({ isAllowEmailReports: false })
-    expect(await available()).toEqual({ permission: false, reports: { available: false } })
+    expect(await available()).toEqual({ permission: false, reports: { available: false, recipients: [] } })
     await setAccess({ isAllowEmailReports: true })
-    expect(await available()).toEqual({ permission: true, reports: { available: true } })
+    expect(await available()).toEqual({ permission: true, reports: { available: true, recipients: ['@example.com'] } })
   })
 
   it('creates, lists (own key only, no sealed claims), sends now and deletes a report', async () => {
@@ -173,6 +173,103 @@ describe.skipIf(!hasPg).each(storeKinds)('email report routes on %s', (store) =>
     expectError(await rt('POST', '/reports', await mint('acme'), body), 400, code, message)
   })
 
+  // Regression (issue 24, item 5): a guest token with the reports capability sent 50 messages to
+  // 50 external recipients each, an attacker's subject and all: reports were a mail relay. Only
+  // params.reportRecipients (else the token's own userIdentifier address) may receive them.
+  it('sends only to the recipients the token allows: its reportRecipients, else its own address', async () => {
+    const { rt, create } = helpers(a)
+    const mint = async (clientId: string, params: object) =>
+      (await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, { dataAppName: 'salesapp', clientId, params }))
+        .token as string
+    const to = (...recipients: string[]) => ({ ...BODY, recipients })
+    const refused = (address: string) => new RegExp(`^recipients: ${address.replace(/[.]/g, '\\.')} is not allowed`)
+
+    // no reportRecipients, a userIdentifier that is no address: no one
+    const nobody = await mint('acme', { userIdentifier: 'user-42' })
+    expectError(await rt('POST', '/reports', nobody, to('ops@example.com')), 400, 'INVALID_REQUEST_BODY', /to no one/)
+    // no reportRecipients, an address as userIdentifier: that address only
+    const ann = await mint('acme', { userIdentifier: 'Ann@Acme.com' })
+    expect(await create(ann, to('ann@acme.com'))).toMatch(/^r_/)
+    expectError(
+      await rt('POST', '/reports', ann, to('ann@acme.com', 'victim@elsewhere.org')),
+      400,
+      'INVALID_REQUEST_BODY',
+      refused('victim@elsewhere.org'),
+    )
+    // reportRecipients: those addresses, and every address of exactly an @domain
+    const listed = await mint('acme', { reportRecipients: ['Boss@Globex.com', '@acme.com'], userIdentifier: 'a@b.co' })
+    expect(await create(listed, to('boss@globex.com', 'Team@ACME.com', 'x@acme.com'))).toMatch(/^r_/)
+    for (const address of ['a@b.co', 'x@eu.acme.com', 'x@notacme.com', 'other@globex.com']) {
+      const res = await rt('POST', '/reports', listed, to('x@acme.com', address))
+      expectError(res, 400, 'INVALID_REQUEST_BODY', refused(address))
+      expect(res.json().error.message).toContain('it may send reports to boss@globex.com, @acme.com')
+    }
+    // the load says who, for the dialog
+    const load = await a.ok('GET', `/api/v2/embed/runtime/${a.embedId}`, listed)
+    expect(load.reports).toEqual({ available: true, recipients: ['boss@globex.com', '@acme.com'] })
+    await t.app.services.store.db.deleteFrom('email_reports').execute()
+  })
+
+  it('refuses a report saved before the policy, on send-now and on its schedule: nothing is sent', async () => {
+    const { mint, rt, create, list } = helpers(a)
+    const token = await mint('acme', { userIdentifier: 'ann' })
+    const reportId = await create(token)
+    // as if saved before recipients were checked: its sealed claims allow @example.com only
+    const db = t.app.services.store.db
+    const row = await db
+      .selectFrom('email_reports')
+      .select('definition')
+      .where('report_id', '=', reportId)
+      .executeTakeFirstOrThrow()
+    const definition = { ...JSON.parse(row.definition), recipients: ['ops@example.com', 'victim@elsewhere.org'] }
+    await db
+      .updateTable('email_reports')
+      .set({ definition: JSON.stringify(definition) })
+      .where('report_id', '=', reportId)
+      .execute()
+    const before = smtp.received.length
+    expectError(
+      await rt('POST', `/reports/${reportId}/send`, token),
+      400,
+      'INVALID_REQUEST_BODY',
+      /^recipients: victim@elsewhere\.org is not allowed/,
+    )
+    const due = new Date()
+    await db
+      .updateTable('email_reports')
+      .set({ next_run_at: new Date(due.getTime() - 1000).toISOString() })
+      .where('report_id', '=', reportId)
+      .execute()
+    expect(await t.app.services.reportScheduler?.tick(due)).toContain(reportId)
+    const [stopped] = (await list(token)).filter((r) => r.reportId === reportId)
+    expect(stopped?.status.state).toBe('stopped')
+    expect(stopped?.status.lastError).toMatch(/victim@elsewhere\.org is not allowed/)
+    await new Promise((r) => setTimeout(r, 200))
+    expect(smtp.received.length).toBe(before)
+    await db.deleteFrom('email_reports').execute()
+  })
+
+  it('mint refuses a reportRecipients entry that is neither an address nor an @domain, or over 100 of them', async () => {
+    const mint = (params: object) =>
+      a.call('POST', '/api/v2/guest-token/create', a.dataAppKey, { dataAppName: 'salesapp', clientId: 'acme', params })
+    for (const entry of ['acme.com', '@acme', 'a b@acme.com', '@.com', 'ann@@acme.com']) {
+      expectError(
+        await mint({ reportRecipients: ['ok@acme.com', entry] }),
+        400,
+        'INVALID_REQUEST_BODY',
+        /^params\.reportRecipients\[1\] must be an e-mail address \(ann@example\.com\) or @domain/,
+      )
+    }
+    const many = Array.from({ length: 101 }, (_, i) => `u${i}@acme.com`)
+    expectError(
+      await mint({ reportRecipients: many }),
+      400,
+      'INVALID_REQUEST_BODY',
+      /reportRecipients must have at most 100/,
+    )
+    expect((await mint({ reportRecipients: many.slice(1) })).statusCode).toBe(200)
+  })
+
   it('refuses an id outside allowedEmbeds with 403 UNAUTHORIZED', async () => {
     const { mint, rt } = helpers(a)
     const other = await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
@@ -243,7 +340,7 @@ describe.skipIf(!hasPg)('email report routes without SMTP_URL and EMAIL_FROM', (
   it("the load's reports.available is false though the embed allows email reports", async () => {
     const load = await a.ok('GET', `/api/v2/embed/runtime/${a.embedId}`, await helpers(a).mint('acme'))
     expect(load.permissions.emailReports).toBe(true)
-    expect(load.reports).toEqual({ available: false })
+    expect(load.reports).toEqual({ available: false, recipients: [] })
   })
 
   it('answer 400 EMAIL_NOT_CONFIGURED on every route', async () => {

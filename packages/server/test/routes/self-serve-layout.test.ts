@@ -3,6 +3,8 @@
  * (GET/POST /views, DELETE /views/:viewId), keyed by dashboard, data app, clientId and
  * userIdentifier, overlaid on the company's dashboard by the load.
  */
+
+import { VIEW_MAX_BYTES } from '@strata/contract/self-serve'
 import { CompiledQuery, sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { savedLayoutsQuery, viewsQuery } from '../../src/services/self-serve/end-user-state.js'
@@ -345,6 +347,26 @@ describe.skipIf(!hasPg).each(storeKinds)('self-serve layout and views on %s', (s
     // another user has their own 100
     await saveView(await mint('many', 'm2'), { name: 'one more', filters: {} })
     expect(await listViews(token)).toHaveLength(100)
+  })
+
+  // Issue 24, item 7: every load of a key carries its views, each up to the body limit (1 MiB)
+  // before; a view is bounded in bytes as a metric definition is.
+  it('a view holds at most 32 KiB of filters and layout as JSON: at the limit, then 400', async () => {
+    const token = await mint('weighty', 'w1')
+    const filtersOf = (n: number) => ({ country: Array.from({ length: n }, (_, i) => `${i}`.padEnd(100, 'x')) })
+    const bytes = (n: number) => Buffer.byteLength(JSON.stringify(filtersOf(n)))
+    let n = 1
+    while (bytes(n + 1) <= VIEW_MAX_BYTES) n++
+    await saveView(token, { name: 'at the limit', filters: filtersOf(n) })
+    expectError(
+      await rt('POST', '/views', token, { name: 'past it', filters: filtersOf(n + 1) }),
+      400,
+      'INVALID_REQUEST_BODY',
+      new RegExp(
+        `^filters: a view holds at most ${VIEW_MAX_BYTES} bytes of filters and layout as JSON; this one is ${bytes(n + 1)} bytes$`,
+      ),
+    )
+    expect((await listViews(token)).map((v) => v.name)).toEqual(['at the limit'])
   })
 
   it("a new company document drops the metrics it no longer has from saved layouts at load; another tenant's metric cannot be placed", async () => {

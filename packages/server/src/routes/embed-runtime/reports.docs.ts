@@ -19,7 +19,7 @@ const unknown: OperationError = [400, 'EMBED_PARAM_ERROR', 'No report with this 
 export const docs = operations('embed runtime', {
   createReport: {
     summary: 'Schedule an email report of the dashboard',
-    description: `${browser} ${whose} Sends the metrics (\`metricIds\`, else every metric the token sees) to \`recipients\` daily, weekly (\`dayOfWeek\` 0 = Sunday, default Monday) or monthly (\`dayOfMonth\`, default 1; a shorter month sends on its last day) at \`time\`, in the token's \`params.timezone\` (UTC when absent). \`csv\`: one CSV attachment per metric; \`png\`: one chart per metric; \`pdf\`: the dashboard. Each send runs with the claims of the token that created the report (kept sealed on the server, never returned): the same tenancy, RLS and locked filters, whoever triggers it. The report stops when its embed is deleted or the data app key that minted the token is revoked. At most 50 reports per key and embed.`,
+    description: `${browser} ${whose} Sends the metrics (\`metricIds\`, else every metric the token sees) to \`recipients\` daily, weekly (\`dayOfWeek\` 0 = Sunday, default Monday) or monthly (\`dayOfMonth\`, default 1; a shorter month sends on its last day) at \`time\`, in the token's \`params.timezone\` (UTC when absent). \`csv\`: one CSV attachment per metric; \`png\`: one chart per metric; \`pdf\`: the dashboard. Each send runs with the claims of the token that created the report (kept sealed on the server, never returned): the same tenancy, RLS and locked filters, whoever triggers it. The report stops when its embed is deleted or the data app key that minted the token is revoked. At most 50 reports per key and embed. Recipients must be ones the token allows: its \`params.reportRecipients\` (addresses, and \`@domain\` for every address of exactly that domain), else its \`params.userIdentifier\` when that is an e-mail address; the load's \`reports.recipients\` lists them.`,
     auth: GUEST_TOKEN,
     errors: [
       unconfigured,
@@ -35,7 +35,7 @@ export const docs = operations('embed runtime', {
       [
         400,
         'INVALID_REQUEST_BODY',
-        'A missing or malformed field (time not HH:MM, a recipient not an email address, dayOfWeek on a daily schedule …), a dashboardFilter naming no filter, 50 reports already.',
+        'A missing or malformed field (time not HH:MM, a recipient not an email address, dayOfWeek on a daily schedule …), a recipient the token does not allow (named), a dashboardFilter naming no filter, 50 reports already.',
       ],
     ],
     returns: 'The new report’s id.',
@@ -54,7 +54,7 @@ export const docs = operations('embed runtime', {
   },
   sendReport: {
     summary: 'Send an email report now',
-    description: `${browser} ${whose} Sends it at once, with the claims it was created with (not the caller's), and records \`lastSentAt\` (or \`lastError\`); its schedule is unchanged. Counted against EMAIL_RATE_LIMIT per client, like a scheduled send.`,
+    description: `${browser} ${whose} Sends it at once, with the claims it was created with (not the caller's), and records \`lastSentAt\` (or \`lastError\`); its schedule is unchanged. Counted against EMAIL_RATE_LIMIT per client, like a scheduled send: one delivery per recipient, and refused whole (nothing sent) when fewer are left. Its recipients are checked again against the claims it was created with.`,
     auth: GUEST_TOKEN,
     errors: [
       unconfigured,
@@ -62,7 +62,12 @@ export const docs = operations('embed runtime', {
       outside,
       refused,
       unknown,
-      [429, 'RATE_LIMIT_EXCEEDED', "The client's EMAIL_RATE_LIMIT window is full."],
+      [400, 'INVALID_REQUEST_BODY', 'A recipient the claims of the report do not allow (named).'],
+      [
+        429,
+        'RATE_LIMIT_EXCEEDED',
+        "The client's EMAIL_RATE_LIMIT window has fewer deliveries left than the report has recipients.",
+      ],
       [502, 'EMAIL_SEND_FAILED', 'The SMTP server refused the message or could not be reached.'],
     ],
   },

@@ -63,7 +63,7 @@ export const docs = operations('embed runtime', {
       [
         400,
         'INVALID_REQUEST_BODY',
-        'A filter key names no filter (or a hidden one), a layout item is off the grid, the name is taken or too long, 100 views are saved already.',
+        'A filter key names no filter (or a hidden one), a layout item is off the grid, the name is taken or too long, the view is over 32 KB as JSON, 100 views are saved already.',
       ],
     ],
   },

@@ -40,9 +40,19 @@ export const docs = operations('embed runtime', {
   },
   createMetric: {
     summary: "Save an end user's metric",
-    description: `${browser} Saves \`metric\` for the token's tenant; \`visibility: "private"\` for the token's user only (needs params.userIdentifier), the default when the token has one and the dashboard has \`isAllowPrivateMetricsByDefault\`. The server assigns the metricId (\`u_\` and 12 characters). Needs the create permission; a dashboard embed.`,
+    description: `${browser} Saves \`metric\` for the token's tenant; \`visibility: "private"\` for the token's user only (needs params.userIdentifier), the default when the token has one and the dashboard has \`isAllowPrivateMetricsByDefault\`. The server assigns the metricId (\`u_\` and 12 characters). Needs the create permission; a dashboard embed. At most 200 metrics per tenant on a dashboard, 50 of them private per user.`,
     auth: GUEST_TOKEN,
-    errors: [tokenOrEmbedGone, outside, refused('Creating metrics'), badDefinition, ...compiling],
+    errors: [
+      tokenOrEmbedGone,
+      outside,
+      refused('Creating metrics'),
+      [
+        400,
+        'INVALID_REQUEST_BODY',
+        `${badDefinition[2]} Or the tenant has 200 metrics on the dashboard, or the user 50 private ones, already.`,
+      ],
+      ...compiling,
+    ],
     returns: 'The new metricId.',
   },
   updateMetric: {

@@ -21,25 +21,30 @@ const SEALED_PREFIX = 'gt_1.'
 const STORED_PREFIX = 'gt_'
 /** Sealed tokens longer than this are stored instead, so that any token fits a request header. */
 export const MAX_SEALED_TOKEN = 2_048
-const CACHE_BYTES = 32 * 1024 * 1024
+/**
+ * The most a token may hold: its claims as JSON, params included. What a stored token writes
+ * to the metadata store and what the verify cache holds per token are bounded by it.
+ */
+export const MAX_CLAIMS_BYTES = 64 * 1024
+/** The verify cache's budget, weighed by what each entry holds (weigh, below). */
+export const CACHE_BYTES = 32 * 1024 * 1024
 
 /**
  * Guest tokens. A token is normally *sealed*: `gt_1.` and its claims encrypted and
  * authenticated with AES-256-GCM under a key derived from the server's master key, so minting
  * writes nothing and any instance sharing the key can check it. Claims too large for a sealed
- * token (huge filter lists) are *stored* instead: an opaque random `gt_…` string whose SHA-256
+ * token (long filter lists; at most MAX_CLAIMS_BYTES, else a 400) are *stored* instead: an opaque random `gt_…` string whose SHA-256
  * is saved with the claims through group commit (one fsync per batch, each caller answered
  * once its batch is durable). Either way a token is checked on every use against its expiry
  * and against the key that minted it, so revoking the key stops it at once; checking comes
  * from memory after the first use.
  */
 export class GuestTokens {
-  /** token string → claims, for sealed and stored tokens alike; bounded by entries and bytes. */
-  private readonly cache = new LRUCache<string, GuestClaims>({
-    max: 50_000,
-    maxSize: CACHE_BYTES,
-    sizeCalculation: (_claims, token) => 2 * token.length + 1_024,
-  })
+  /**
+   * token string → claims, for sealed and stored tokens alike; bounded by entries and by bytes,
+   * each entry weighed by its token and claims (`weigh`), so large claims take their share.
+   */
+  private readonly cache: LRUCache<string, GuestClaims>
   private readonly writes: GroupCommit<GuestTokenRow>
   private readonly timer: NodeJS.Timeout
 
@@ -48,7 +53,9 @@ export class GuestTokens {
     private readonly keyring: Keyring,
     private readonly keyLive: KeyLiveness,
     private readonly idsOf: DataAppIdsOf,
+    cacheBytes = CACHE_BYTES,
   ) {
+    this.cache = new LRUCache({ max: 50_000, maxSize: cacheBytes })
     this.writes = new GroupCommit((rows) =>
       store.db
         .insertInto('guest_tokens')
@@ -83,6 +90,15 @@ export class GuestTokens {
       expiresAt: request.expiryTime === undefined ? null : createdAt + request.expiryTime,
     }
     const json = JSON.stringify(claims)
+    // a JSON string of n UTF-16 units is at most 3n bytes: most mints never count them
+    if (json.length > MAX_CLAIMS_BYTES / 3) {
+      const bytes = Buffer.byteLength(json)
+      if (bytes > MAX_CLAIMS_BYTES) {
+        throw badRequest(
+          `params: a guest token holds at most ${MAX_CLAIMS_BYTES} bytes of claims as JSON; these are ${bytes} bytes`,
+        )
+      }
+    }
     const sealed = SEALED_PREFIX + this.keyring.sealToken(json)
     if (sealed.length <= MAX_SEALED_TOKEN) return { token: sealed }
 
@@ -94,8 +110,13 @@ export class GuestTokens {
       created_at: new Date(createdAt).toISOString(),
       expires_at: claims.expiresAt === null ? null : new Date(claims.expiresAt).toISOString(),
     })
-    this.cache.set(token, claims)
+    this.cache.set(token, claims, { size: weigh(token, json) })
     return { token }
+  }
+
+  /** What the verify cache holds now: tokens, and their weight in bytes (at most its budget). */
+  get cached(): { tokens: number; bytes: number } {
+    return { tokens: this.cache.size, bytes: this.cache.calculatedSize }
   }
 
   /**
@@ -149,10 +170,10 @@ export class GuestTokens {
   }
 
   private async verifyUnseen(token: string): Promise<GuestClaims | undefined> {
-    const claims = token.startsWith(SEALED_PREFIX) ? this.open(token) : await this.load(token)
-    if (!claims) return undefined
-    this.cache.set(token, claims)
-    return this.live(token, claims)
+    const found = token.startsWith(SEALED_PREFIX) ? this.open(token) : await this.load(token)
+    if (!found) return undefined
+    this.cache.set(token, found.claims, { size: weigh(token, found.json) })
+    return this.live(token, found.claims)
   }
 
   /** The claims while they are not expired and their key not revoked. */
@@ -165,21 +186,22 @@ export class GuestTokens {
     return andThen(this.keyLive(claims.keyId), (live) => (live ? claims : undefined))
   }
 
-  private open(token: string): GuestClaims | undefined {
+  private open(token: string): Found | undefined {
     if (token.length > MAX_SEALED_TOKEN) return undefined
     const json = this.keyring.openToken(token.slice(SEALED_PREFIX.length))
-    return json === undefined ? undefined : (JSON.parse(json) as GuestClaims)
+    return json === undefined ? undefined : { claims: JSON.parse(json) as GuestClaims, json }
   }
 
-  private async load(token: string): Promise<GuestClaims | undefined> {
+  private async load(token: string): Promise<Found | undefined> {
     if (!token.startsWith(STORED_PREFIX)) return undefined
     const row = await this.store.db
       .selectFrom('guest_tokens')
       .select('claims')
       .where('token_hash', '=', hashSecret(token))
       .executeTakeFirst()
+    if (!row) return undefined
     // tokens stored before key ids were recorded carry none: they answer to expiry only
-    return row && { keyId: null, ...(JSON.parse(row.claims) as Omit<GuestClaims, 'keyId'>) }
+    return { claims: { keyId: null, ...(JSON.parse(row.claims) as Omit<GuestClaims, 'keyId'>) }, json: row.claims }
   }
 
   /** Removes expired stored tokens; returns how many. Runs every minute. */
@@ -196,6 +218,19 @@ export class GuestTokens {
     clearInterval(this.timer)
   }
 }
+
+/** Claims as read from a token, with the JSON they were read from (which weighs them). */
+interface Found {
+  readonly claims: GuestClaims
+  readonly json: string
+}
+
+/**
+ * What a cache entry costs in memory, roughly: the token and the claims' JSON as UTF-16
+ * strings (parsed claims take 1.5 to 2 times their JSON's length: measured on lists of short
+ * and long strings), and the entry's own bookkeeping.
+ */
+const weigh = (token: string, json: string): number => 2 * (token.length + json.length) + 512
 
 function withDefaults(params: NonNullable<GuestTokenRequest['params']>): GuestClaims['params'] {
   if (!params.dashboardAppFilters) return params

@@ -9,6 +9,7 @@ import type { Keyring } from '../../security/keyring.js'
 import type { EmailReportRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import type { KeyLiveness } from '../guest-tokens/guest-tokens.js'
+import { recipientsProblem } from '../guest-tokens/report-recipients.js'
 import { csvHeaders, toCsv } from '../runtime/csv.js'
 import { type Opened, type Runtime, requireCapability, runtimeMetric, visibleMetrics } from '../runtime/runtime.js'
 import type { Mail, Mailer } from './mailer.js'
@@ -28,7 +29,15 @@ export const MAX_REPORTS = 50
 
 /** Why a report can never send again: its embed is gone or the key that minted its token was revoked. */
 export class ReportStopped extends Error {
-  override readonly name = 'ReportStopped'
+  override readonly name: string = 'ReportStopped'
+}
+
+/**
+ * A report whose recipients its token's claims do not allow (saved before the recipient policy
+ * was checked): it never sends; sending it now is the create's 400.
+ */
+export class RecipientsRefused extends ReportStopped {
+  override readonly name = 'RecipientsRefused'
 }
 
 /** `r_` and 12 url-safe random characters. */
@@ -90,6 +99,8 @@ export class Reports {
       throw badRequest('schedule.dayOfMonth: only a monthly schedule takes a day of the month')
     }
     const recipients = [...new Set(input.recipients.map((r) => r.trim().toLowerCase()))]
+    const refused = recipientsProblem(claims, recipients)
+    if (refused) throw badRequest(refused)
     const metricIds = input.metricIds ? [...new Set(input.metricIds)] : null
     const shown = this.metricsOf(claims, opened, metricIds)
     if (shown.length === 0)
@@ -191,6 +202,7 @@ export class Reports {
         .where('report_id', '=', reportId)
         .execute()
       if (err instanceof ApiError) throw err
+      if (err instanceof RecipientsRefused) throw badRequest(err.message)
       throw new ApiError('EMAIL_SEND_FAILED', 502, `The SMTP server did not accept the report: ${failureText(err)}`)
     }
     await this.store.db
@@ -224,13 +236,18 @@ export class Reports {
 
   /**
    * One send of a report, with the claims it was created with. Throws ReportStopped when it can
-   * never send again (embed gone, minting key revoked, the token no longer allowed the embed),
-   * an ApiError 429 when the client's EMAIL_RATE_LIMIT window is full, else what failed.
+   * never send again (embed gone, minting key revoked, the token no longer allowed the embed;
+   * RecipientsRefused: recipients its claims do not allow), an ApiError 429 when the client's
+   * EMAIL_RATE_LIMIT window has fewer deliveries left than the report has recipients (nothing
+   * is sent), else what failed.
    */
   async deliver(row: EmailReportRow, at: Date): Promise<void> {
     const email = this.options.email
     if (!email) throw new ApiError('EMAIL_NOT_CONFIGURED', 400, 'SMTP_URL and EMAIL_FROM are not configured')
     const claims = JSON.parse(this.keyring.decrypt(row.claims, row.report_id)) as GuestClaims
+    const definition = definitionOf(row)
+    const refused = recipientsProblem(claims, definition.recipients)
+    if (refused) throw new RecipientsRefused(refused)
     if (claims.keyId !== null && !(await this.options.keyLive(claims.keyId))) {
       throw new ReportStopped('The data app key that minted the token of this report was revoked')
     }
@@ -244,20 +261,23 @@ export class Reports {
       throw err
     }
     if (opened.embed.id !== row.embed_row_id) throw new ReportStopped(`Embed ${row.embed_id} was deleted`)
-    const definition = definitionOf(row)
     const metrics = this.metricsOf(claims, opened, definition.metricIds, true)
     if (metrics.length === 0) throw new Error('None of the report’s metrics is on the dashboard any more')
+    // EMAIL_RATE_LIMIT counts deliveries: a send takes one per recipient, all or none
     const rule = this.options.emailLimit
     if (rule.max > 0) {
-      const { count, resetMs } = await this.options.limiter.hit(
+      const deliveries = definition.recipients.length
+      const { taken, count, resetMs } = await this.options.limiter.take(
         `email:report:${row.data_app_id}:${row.client_id}`,
         rule.windowMs,
+        deliveries,
+        rule.max,
       )
-      if (count > rule.max) {
+      if (!taken) {
         throw new ApiError(
           'RATE_LIMIT_EXCEEDED',
           429,
-          `EMAIL_RATE_LIMIT: client ${row.client_id} sent ${rule.max} emails in this window; retry in ${Math.ceil(resetMs / 1000)} s`,
+          `EMAIL_RATE_LIMIT: client ${row.client_id} may send ${rule.max} emails (one per recipient) in this window, ${Math.max(0, rule.max - count)} left; this report has ${deliveries} recipients; retry in ${Math.ceil(resetMs / 1000)} s`,
         )
       }
     }

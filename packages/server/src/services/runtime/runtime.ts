@@ -15,6 +15,7 @@ import { filterKey } from '../../query/filters.js'
 import { aiAvailability } from '../ai/availability.js'
 import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
 import type { Embed, Embeds } from '../embeds/embeds.js'
+import { allowedRecipients } from '../guest-tokens/report-recipients.js'
 import type { MetricQueries, MetricRequest, MetricResult } from '../query/metric-queries.js'
 import type { Sources } from '../query/sources.js'
 import { definitionOf } from '../self-serve/definition.js'
@@ -131,7 +132,7 @@ export class Runtime {
       views: views.map((row) => runtimeView(row, dashboard.document.filters ?? [], hidden, metricIds)),
       permissions,
       ai: aiAvailability(permissions, workspace.ai, this.llmProviders),
-      reports: { available: permissions.emailReports && this.emailConfigured },
+      reports: reportsAvailability(claims, permissions.emailReports && this.emailConfigured),
       timezone: claims.params.timezone ?? 'UTC',
     }
   }
@@ -409,3 +410,8 @@ export function checkFilterColumns(
 
 const tableMatches = (allowed: string, table: string): boolean =>
   allowed === table || table.endsWith(`.${allowed}`) || allowed.endsWith(`.${table}`)
+
+/** The load's `reports`: whether report controls work, and who reports may go to (else none). */
+function reportsAvailability(claims: GuestClaims, available: boolean): { available: boolean; recipients: string[] } {
+  return { available, recipients: available ? allowedRecipients(claims) : [] }
+}

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import type { EndUserMetricDefinition } from '@strata/contract/self-serve'
+import { type EndUserMetricDefinition, MAX_PRIVATE_METRICS, MAX_TENANT_METRICS } from '@strata/contract/self-serve'
 import { sql } from 'kysely'
+import { badRequest } from '../../errors.js'
 import { newId } from '../../security/secrets.js'
 import type { EndUserMetricRow } from '../../store/schema.js'
 import { now, type Store } from '../../store/store.js'
@@ -139,7 +140,42 @@ export class EndUserMetricStore {
       created_at: at,
       updated_at: at,
     }
-    await this.store.db.insertInto('end_user_metrics').values(row).execute()
+    await this.store.db.transaction().execute(async (tx) => {
+      // the bounds, counted with the insert (copies of company metrics are bounded by the company's)
+      if (!metric.basedOnCompany) {
+        const { n, mine } = await tx
+          .selectFrom('end_user_metrics')
+          .select((eb) => [
+            eb.fn.countAll<number | string>().as('n'),
+            eb.fn
+              .sum<number | string | null>(
+                eb
+                  .case()
+                  .when(eb.and([eb('visibility', '=', 'private'), eb('user_identifier', '=', metric.userIdentifier)]))
+                  .then(1)
+                  .else(0)
+                  .end(),
+              )
+              .as('mine'),
+          ])
+          .where('dashboard_row_id', '=', key.dashboardRowId)
+          .where('data_app_id', '=', key.dataAppId)
+          .where('client_id', '=', key.clientId)
+          .where('based_on_company', '=', 0)
+          .executeTakeFirstOrThrow()
+        if (Number(n) >= MAX_TENANT_METRICS) {
+          throw badRequest(
+            `metric: at most ${MAX_TENANT_METRICS} metrics per tenant on a dashboard; this tenant has ${Number(n)}: delete one first`,
+          )
+        }
+        if (metric.visibility === 'private' && Number(mine ?? 0) >= MAX_PRIVATE_METRICS) {
+          throw badRequest(
+            `visibility: at most ${MAX_PRIVATE_METRICS} private metrics per user on a dashboard; publish or delete one first`,
+          )
+        }
+      }
+      await tx.insertInto('end_user_metrics').values(row).execute()
+    })
     await this.changed(key)
   }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { RuntimeView } from '@strata/contract/self-serve'
+import { type RuntimeView, VIEW_MAX_BYTES } from '@strata/contract/self-serve'
 import type { GuestClaims } from '../../auth/principal.js'
 import { ApiError, badRequest } from '../../errors.js'
 import type { LayoutItem } from '../../query/document.js'
@@ -77,6 +77,13 @@ export class Views {
         ? JSON.stringify(input.layout.map(({ metricId, x, y, w, h }) => ({ metricId, x, y, w, h })))
         : null,
       created_at: now(),
+    }
+    // every load of the key carries its views: each is bounded in bytes, as a definition is
+    const bytes = Buffer.byteLength(row.filters) + (row.layout === null ? 0 : Buffer.byteLength(row.layout))
+    if (bytes > VIEW_MAX_BYTES) {
+      throw badRequest(
+        `filters: a view holds at most ${VIEW_MAX_BYTES} bytes of filters and layout as JSON; this one is ${bytes} bytes`,
+      )
     }
     try {
       await this.store.db.transaction().execute(async (tx) => {

@@ -7,9 +7,19 @@ export interface WindowCount {
   readonly resetMs: number
 }
 
+/** What `take` answers: whether the amount was taken, and the window's count after it. */
+export interface Taken extends WindowCount {
+  readonly taken: boolean
+}
+
 /** A fixed-window counter store. */
 export interface RateLimitStore {
   hit(key: string, windowMs: number): Promise<WindowCount>
+  /**
+   * Adds `amount` to the window's count only if the sum stays within `max` (all or nothing,
+   * atomically): a request that would exceed what is left is refused without using any of it.
+   */
+  take(key: string, windowMs: number, amount: number, max: number): Promise<Taken>
   close?(): void
 }
 
@@ -41,6 +51,15 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   async hit(key: string, windowMs: number): Promise<WindowCount> {
+    const { count, resetMs } = this.add(key, windowMs, 1, Number.POSITIVE_INFINITY)
+    return { count, resetMs }
+  }
+
+  async take(key: string, windowMs: number, amount: number, max: number): Promise<Taken> {
+    return this.add(key, windowMs, amount, max)
+  }
+
+  private add(key: string, windowMs: number, amount: number, max: number): Taken {
     const at = Date.now()
     let window = this.windows.get(key)
     this.windows.delete(key)
@@ -52,8 +71,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
       }
     }
     this.windows.set(key, window)
-    window.count += 1
-    return { count: window.count, resetMs: window.resetAt - at }
+    const taken = window.count + amount <= max
+    if (taken) window.count += amount
+    return { taken, count: window.count, resetMs: window.resetAt - at }
   }
 
   private sweep(): void {
@@ -74,6 +94,21 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return { count, ttl }`
 
+// INCRBY when the sum stays within ARGV[3], else nothing; the window as HIT starts it.
+const TAKE = `
+local amount = tonumber(ARGV[2])
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if current + amount > tonumber(ARGV[3]) then
+  local ttl = redis.call('PTTL', KEYS[1])
+  if ttl < 0 then ttl = tonumber(ARGV[1]) end
+  return { 0, current, ttl }
+end
+local count = redis.call('INCRBY', KEYS[1], amount)
+if count == amount then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return { 1, count, ttl }`
+
 /** Counters shared by every instance that uses the same Redis. */
 export class RedisRateLimitStore implements RateLimitStore {
   constructor(
@@ -84,5 +119,14 @@ export class RedisRateLimitStore implements RateLimitStore {
   async hit(key: string, windowMs: number): Promise<WindowCount> {
     const [count, ttl] = (await this.redis.eval(HIT, 1, this.prefix + key, windowMs)) as [number, number]
     return { count, resetMs: ttl }
+  }
+
+  async take(key: string, windowMs: number, amount: number, max: number): Promise<Taken> {
+    const [taken, count, ttl] = (await this.redis.eval(TAKE, 1, this.prefix + key, windowMs, amount, max)) as [
+      number,
+      number,
+      number,
+    ]
+    return { taken: taken === 1, count, resetMs: ttl }
   }
 }

@@ -145,4 +145,18 @@ describe('the engine process and the file limits (csv over DuckDB)', () => {
     expect(engine.generation).toBe(generation + 1)
     expect(engine.pid).not.toBe(pid)
   })
+
+  // Item 15: the demo's warm-up (a background introspect started by the seed) could open a DuckDB
+  // instance after app.close(), in the test worker, where it lived until the worker exited.
+  it('after close(), a call that began before it opens nothing (no pool, no engine process)', async () => {
+    const { datasources, engine } = t.app.services
+    const datasource = await datasources.byName(PRIMARY_ORGANIZATION_ID, 'files')
+    if (!datasource) throw new Error('no datasource')
+    await datasources.close()
+    await engine.close()
+    const { error } = await caught(datasources.connector(datasource))
+    expect(error).toBeInstanceOf(ApiError)
+    expect((error as ApiError).code).toBe('SERVICE_UNAVAILABLE')
+    expect(engine.pid).toBeUndefined()
+  })
 })

@@ -35,7 +35,7 @@ import { DUCKDB_ERRORS } from './errors.js'
 import { checkDataFile, fileKindOf } from './file-checks.js'
 import { recheck } from './files-root.js'
 import { csvSources, type FileCache, type Sources, s3Sources } from './sources.js'
-import { dataTypeOfName } from './type-mapping.js'
+import { dataTypeOfName } from './type-names.js'
 
 export type DuckdbSource =
   | { readonly kind: 'csv'; readonly credentials: CsvCredentials }

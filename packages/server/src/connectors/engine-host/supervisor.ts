@@ -8,7 +8,7 @@
  *   writable mapping: malloc, mmap, thread stacks), so an allocation past the ceiling fails
  *   inside the engine, which answers "Out of Memory Error: Allocation failure" and lives on.
  *   A watchdog reads the child's resident size (`/proc/<pid>/status`) and kills it past the
- *   ceiling too: the backstop where prlimit is missing.
+ *   ceiling (under prlimit: past a margin above it): the backstop where prlimit is missing.
  * - **Death**: every request in flight answers DATASOURCE_CONNECTION_ERROR ("the query engine
  *   process stopped …: retry"), the event is logged, and the next request starts a new child
  *   (a generation): no sooner than the backoff after a death (0 for the first, then 0.5 s,
@@ -57,6 +57,8 @@ interface Running {
   readonly generation: number
   readonly startedAt: number
   readonly pending: Map<number, Pending>
+  /** Started under prlimit --data. */
+  readonly hard: boolean
   /** Why we killed it, when we did (the watchdog). */
   killedFor?: string
   watchdog?: ReturnType<typeof setInterval>
@@ -183,14 +185,14 @@ export class EngineHost {
     const wait = this.#backoff() - (Date.now() - this.#lastDeathAt)
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
     if (this.#closed) throw stopped('the server is shutting down')
-    const { command, args } = this.#command()
+    const { command, args, hard } = this.#command()
     const child = spawn(command, args, {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       serialization: 'advanced',
       env: {},
     })
     const generation = ++this.#generation
-    const running: Running = { child, generation, startedAt: Date.now(), pending: new Map() }
+    const running: Running = { child, generation, startedAt: Date.now(), pending: new Map(), hard }
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         child.kill('SIGKILL')
@@ -227,19 +229,22 @@ export class EngineHost {
     this.#running = running
     this.#refs(running)
     if (this.#closed) child.kill('SIGKILL')
-    this.#log.info({ pid: child.pid, generation, memoryLimitMb: this.#options.memoryLimitMb }, 'engine process started')
+    this.#log.info(
+      { pid: child.pid, generation, memoryLimitMb: this.#options.memoryLimitMb, prlimit: hard },
+      'engine process started',
+    )
     return running
   }
 
-  #command(): { command: string; args: string[] } {
+  #command(): { command: string; args: string[]; hard: boolean } {
     // From the sources (tests, `npm run dev`) the child runs through tsx; from dist as it is.
     const ts = import.meta.url.endsWith('.ts')
     const entry = fileURLToPath(new URL(`./child.${ts ? 'ts' : 'js'}`, import.meta.url))
     const node = [...(ts ? ['--import', 'tsx'] : []), entry]
     const prlimit = this.#options.hardLimit === false ? undefined : PRLIMIT.find((p) => existsSync(p))
-    if (prlimit === undefined) return { command: process.execPath, args: node }
+    if (prlimit === undefined) return { command: process.execPath, args: node, hard: false }
     const bytes = this.#options.memoryLimitMb * 1024 * 1024
-    return { command: prlimit, args: [`--data=${bytes}:${bytes}`, process.execPath, ...node] }
+    return { command: prlimit, args: [`--data=${bytes}:${bytes}`, process.execPath, ...node], hard: true }
   }
 
   #answer(running: Running, message: Response): void {
@@ -279,16 +284,22 @@ export class EngineHost {
     )
   }
 
-  /** The watchdog: past the ceiling in resident memory, the child is killed. */
+  /**
+   * The watchdog: past its line in resident memory, the child is killed. Under prlimit the line
+   * is above the ceiling (resident memory also counts the shared code of Node and DuckDB, which
+   * RLIMIT_DATA does not): there the engine's own allocation failure answers first, and the
+   * watchdog only catches what prlimit cannot bound.
+   */
   #watch(running: Running): void {
     const every = this.#options.watchdogMs ?? 250
     const pid = running.child.pid
     if (every <= 0 || pid === undefined || !existsSync(`/proc/${pid}/status`)) return
-    const ceilingKb = this.#options.memoryLimitMb * 1024
+    const ceiling = this.#options.memoryLimitMb
+    const lineMb = running.hard ? ceiling + Math.max(256, Math.round(ceiling / 4)) : ceiling
     running.watchdog = setInterval(() => {
       void residentKb(pid).then((kb) => {
-        if (kb === undefined || kb <= ceilingKb || running.killedFor !== undefined) return
-        running.killedFor = `its memory passed the ceiling of ${this.#options.memoryLimitMb} MiB (ENGINE_MEMORY_LIMIT_MB)`
+        if (kb === undefined || kb <= lineMb * 1024 || running.killedFor !== undefined) return
+        running.killedFor = `its memory passed ${lineMb} MiB (ceiling ENGINE_MEMORY_LIMIT_MB ${ceiling} MiB)`
         running.child.kill('SIGKILL')
       })
     }, every)

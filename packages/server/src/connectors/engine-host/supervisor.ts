@@ -137,9 +137,16 @@ export class EngineHost {
         },
       })
       this.#refs(running)
-      running.child.send({ id, op, args }, (err) => {
-        if (err && running.pending.delete(id)) reject(stopped('it could not be reached'))
-      })
+      try {
+        running.child.send({ id, op, args }, (err) => {
+          if (err && running.pending.delete(id)) reject(stopped('it could not be reached'))
+        })
+      } catch (err) {
+        // a value structured clone cannot carry (a function): nothing was sent
+        running.pending.delete(id)
+        this.#refs(running)
+        reject(err)
+      }
     })
   }
 
@@ -223,6 +230,8 @@ export class EngineHost {
       this.#lastDeathAt = Date.now()
       throw err
     })
+    // an 'error' without a listener would throw in the server: a failed kill or send is logged
+    child.on('error', (err) => this.#log.error({ err, pid: child.pid }, 'engine process error'))
     child.on('message', (message: Response) => this.#answer(running, message))
     child.once('exit', (code, signal) => this.#died(running, code, signal))
     this.#watch(running)

@@ -90,4 +90,39 @@ describe('the engine process memory ceiling', () => {
     expect((error as ApiError).code).toBe('DATASOURCE_CONNECTION_ERROR')
     await connector.close()
   })
+
+  it('a crash loop backs off: the first restart at once, then 0.5 s, 1 s; each death logged', async () => {
+    const stopped: Record<string, unknown>[] = []
+    const log = { info: () => {}, error: (obj: Record<string, unknown>) => stopped.push(obj) }
+    const engine = new EngineHost({ memoryLimitMb: CEILING_MB, log })
+    try {
+      const waits: number[] = []
+      for (let i = 0; i < 3; i++) {
+        const started = Date.now()
+        await engine.start()
+        waits.push(Date.now() - started)
+        const pid = engine.pid as number
+        const gone = new Promise((resolve) => {
+          const poll = setInterval(() => {
+            if (!engine.alive(engine.generation)) resolve(clearInterval(poll))
+          }, 10)
+        })
+        process.kill(pid, 'SIGKILL')
+        await gone
+      }
+      const started = Date.now()
+      await engine.start()
+      waits.push(Date.now() - started)
+      // starting a child takes its own time: the waits grow by at least the backoff
+      expect(waits[2] as number).toBeGreaterThanOrEqual(500)
+      expect(waits[3] as number).toBeGreaterThanOrEqual(1000)
+      expect(stopped.map((s) => [s.signal, s.restartInMs])).toEqual([
+        ['SIGKILL', 0],
+        ['SIGKILL', 500],
+        ['SIGKILL', 1000],
+      ])
+    } finally {
+      await engine.close()
+    }
+  })
 })

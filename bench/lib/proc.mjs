@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import net from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 
@@ -84,11 +84,9 @@ export async function startProcess({ script, env, nodeArgs = [], readyPath = '/h
     pid: child.pid,
     readyMs,
     output: () => output,
-    /** Resident set size in bytes (Linux /proc). */
+    /** Resident set size in bytes (Linux /proc): the server's and its children's (the engine process). */
     rss() {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
-      const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? Number.NaN)
-      return kb * 1024
+      return treeRss(child.pid)
     },
     /** SIGTERM (the server drains and exits; a --cpu-prof profile is written), SIGKILL after graceMs. */
     async stop(graceMs = 15_000) {
@@ -100,4 +98,22 @@ export async function startProcess({ script, env, nodeArgs = [], readyPath = '/h
       return exit
     },
   }
+}
+
+/** VmRSS of `pid` and of its descendants, in bytes (a child that is gone counts 0). */
+function treeRss(pid) {
+  let kb = 0
+  const stack = [pid]
+  while (stack.length > 0) {
+    const p = stack.pop()
+    try {
+      const status = readFileSync(`/proc/${p}/status`, 'utf8')
+      kb += Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? 0)
+      for (const task of readdirSync(`/proc/${p}/task`)) {
+        const children = readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').trim()
+        if (children) stack.push(...children.split(/\s+/).map(Number))
+      }
+    } catch {}
+  }
+  return kb * 1024
 }

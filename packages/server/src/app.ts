@@ -92,7 +92,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
-  const services = await createServices(config)
+  const services = await createServices(config, app.log)
   app.decorate('services', services)
   app.decorateRequest('principal', null)
   app.addHook('onClose', async () => services.close())

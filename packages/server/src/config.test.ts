@@ -34,6 +34,13 @@ describe('parseConfig', () => {
     })
   })
 
+  it('ENGINE_MEMORY_LIMIT_MB: the larger of 2048 and twice DUCKDB_MEMORY_LIMIT_MB by default; 256 at least', () => {
+    expect(parseConfig({}, '/srv').engineMemoryLimitMb).toBe(2048)
+    expect(parseConfig({ DUCKDB_MEMORY_LIMIT_MB: '4096' }, '/srv').engineMemoryLimitMb).toBe(8192)
+    expect(parseConfig({ ENGINE_MEMORY_LIMIT_MB: '512' }, '/srv').engineMemoryLimitMb).toBe(512)
+    expect(() => parseConfig({ ENGINE_MEMORY_LIMIT_MB: '100' }, '/srv')).toThrow(ConfigError)
+  })
+
   it('reads every rate-limit variable', () => {
     const config = parseConfig({
       RATE_LIMIT: '1',

@@ -64,6 +64,8 @@ export interface Config {
   readonly resultCacheTtlMs: number
   /** Memory each DuckDB-backed datasource (csv, awss3) may use, its loaded files included. */
   readonly duckdbMemoryLimitMb: number
+  /** The memory ceiling of the engine process DuckDB runs in (all its datasources together). */
+  readonly engineMemoryLimitMb: number
   /** The one directory whose files `csv` (and `awss3` file:///) datasources may read. */
   readonly filesRoot: string
   /** Largest file the upload route stores, in bytes. */
@@ -274,6 +276,7 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     windowMs,
   })
   const poolMax = integer(env, 'POOL_MAX', 10, 1, 1000)
+  const duckdbMemoryLimitMb = integer(env, 'DUCKDB_MEMORY_LIMIT_MB', 1024, 16, 1_048_576)
   const host = text(env, 'HOST') ?? '127.0.0.1'
   const dataDir = resolve(cwd, text(env, 'DATA_DIR') ?? '.data')
   return {
@@ -311,7 +314,14 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     poolMax,
     tenantQueryConcurrency: integer(env, 'TENANT_QUERY_CONCURRENCY', Math.max(1, Math.floor(poolMax / 2)), 1, 1000),
     resultCacheTtlMs: integer(env, 'RESULT_CACHE_TTL_MS', 60_000, 0, 86_400_000),
-    duckdbMemoryLimitMb: integer(env, 'DUCKDB_MEMORY_LIMIT_MB', 1024, 16, 1_048_576),
+    duckdbMemoryLimitMb,
+    engineMemoryLimitMb: integer(
+      env,
+      'ENGINE_MEMORY_LIMIT_MB',
+      Math.max(2048, 2 * duckdbMemoryLimitMb),
+      256,
+      1_048_576,
+    ),
     filesRoot: resolve(cwd, text(env, 'FILES_ROOT') ?? join(dataDir, 'files')),
     fileUploadLimit: integer(env, 'FILE_UPLOAD_LIMIT', 100 * 1024 * 1024, 1024, 1024 ** 4),
     cacheDir: join(dataDir, 'cache'),

@@ -34,6 +34,7 @@ export type { ColumnInfo, DataType, DialectName, TableInfo } from '../query/type
 
 import type { DataType, DialectName, TableInfo } from '../query/types.js'
 import type { CredentialsByType } from './credentials/schemas.js'
+import type { EngineHost } from './engine-host/supervisor.js'
 
 export interface ExecuteOptions {
   /** Bound values, in the order of the placeholders (or by name p0, p1 … for ClickHouse). */
@@ -89,6 +90,11 @@ export interface ConnectorOptions {
   readonly cacheDir?: string
   /** awss3 over S3: total bytes of data files one datasource may cache, default 512 MiB. */
   readonly s3CacheMaxBytes?: number
+  /**
+   * The engine process DuckDB (csv, awss3) runs in, shared by every datasource of the server;
+   * without one a DuckDB connector starts its own and stops it on close().
+   */
+  readonly engine?: EngineHost
 }
 
 /**

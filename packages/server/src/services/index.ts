@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import type { Redis } from 'ioredis'
 import type { Config } from '../config.js'
+import { EngineHost, type EngineLog } from '../connectors/engine-host/supervisor.js'
 import { dialectOf } from '../connectors/registry.js'
 import { badRequest } from '../errors.js'
 import { MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from '../plugins/app/rate-limit/stores.js'
@@ -44,6 +45,8 @@ export interface Services {
   readonly serviceTokens: ServiceTokens
   readonly dataApps: DataApps
   readonly datasources: Datasources
+  /** The engine process DuckDB runs in (csv, awss3): started on first use, stopped on close. */
+  readonly engine: EngineHost
   readonly files: DatasourceFiles
   readonly datamarts: Datamarts
   readonly workspaces: Workspaces
@@ -67,13 +70,14 @@ export interface Services {
   close(): Promise<void>
 }
 
-export async function createServices(config: Config): Promise<Services> {
+export async function createServices(config: Config, log?: EngineLog): Promise<Services> {
   const keyring = loadKeyring(config.encryptionKey, config.dataDir)
   mkdirSync(config.filesRoot, { recursive: true })
   const store = await openStore(config)
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined
   const bus = new InvalidationBus(redis)
   await bus.start()
+  const engine = new EngineHost({ memoryLimitMb: config.engineMemoryLimitMb, ...(log ? { log } : {}) })
   const datasources = new Datasources(
     store,
     keyring,
@@ -84,6 +88,7 @@ export async function createServices(config: Config): Promise<Services> {
       filesRoot: config.filesRoot,
       cacheDir: config.cacheDir,
       s3CacheMaxBytes: config.s3CacheMaxBytes,
+      engine,
     },
     bus,
   )
@@ -169,6 +174,7 @@ export async function createServices(config: Config): Promise<Services> {
     serviceTokens: new ServiceTokens(store, bus),
     dataApps,
     datasources,
+    engine,
     files: new DatasourceFiles(config.filesRoot, config.fileUploadLimit),
     datamarts,
     workspaces,
@@ -201,6 +207,7 @@ export async function createServices(config: Config): Promise<Services> {
       bus.close()
       redis?.disconnect()
       await datasources.close()
+      await engine.close()
       await store.close()
     },
   }

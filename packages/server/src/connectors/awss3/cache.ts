@@ -10,6 +10,10 @@
  * size may not pass `maxBytes` (S3_CACHE_MAX_BYTES), checked on the listing before anything is
  * downloaded and again on the bytes received. Everything runs under a per-directory lock, and
  * DuckDB loads the files inside it (`use`), so a refresh never deletes a file mid-load.
+ *
+ * Each object is checked as it downloads (duckdb/file-checks.ts: size, line length, JSON nesting;
+ * a gzip or zstd object when it is loaded): one refused object fails the whole refresh with a 400
+ * naming it, and the previous manifest (or none) stays, so nothing it refused is ever loaded.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
@@ -17,6 +21,7 @@ import { mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 
 import path from 'node:path'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import { fileKindOf, refusedFile, scanning } from '../duckdb/file-checks.js'
 import type { FileCache, SourceFile, Sources } from '../duckdb/sources.js'
 import { tableName } from '../duckdb/sources.js'
 import { connectionError } from '../errors.js'
@@ -211,7 +216,14 @@ export class S3Cache implements FileCache {
             } else done(null, chunk)
           },
         })
-        await pipeline(body, counter, createWriteStream(temporary, { mode: 0o600 }))
+        // checked as it arrives (file-checks.ts); gzip and zstd objects when they are loaded
+        const reader = readerOfKey(object.key)
+        const kind = reader === undefined ? undefined : fileKindOf(object.key, reader)
+        const check =
+          kind === undefined || kind.compression !== 'none'
+            ? []
+            : [scanning(kind, (problem) => refusedFile(`s3://${this.#bucket}/${object.key}`, problem))]
+        await pipeline([body, counter, ...check, createWriteStream(temporary, { mode: 0o600 })])
         if (received !== object.size) {
           throw connectionError(
             `an object changed while it was being read (${received} bytes, listed ${object.size}): sync again`,
@@ -275,7 +287,12 @@ export class S3Cache implements FileCache {
     for (const entry of manifest.objects) {
       const reader = readerOfKey(entry.key)
       if (reader === undefined) continue
-      files.push({ table: tableName(lastSegment(entry.key), taken), path: path.join(root, entry.file), reader })
+      files.push({
+        table: tableName(lastSegment(entry.key), taken),
+        path: path.join(root, entry.file),
+        reader,
+        shown: `s3://${this.#bucket}/${entry.key}`,
+      })
     }
     return { root, field: 'credentials.bucket', files, materialize: true }
   }

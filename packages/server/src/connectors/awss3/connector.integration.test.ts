@@ -7,6 +7,7 @@
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { gzipSync } from 'node:zlib'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { caught } from '../../../test/fixtures/net.js'
@@ -174,6 +175,32 @@ describe('awss3 over S3 (live against s3rver)', () => {
     expect(e.message).toMatch(/more than this server's S3 cache limit of .* \(S3_CACHE_MAX_BYTES\): narrow the prefix/)
     const dir = cacheDirOf(path.join(work, 'small'), credentials())
     expect(await readdir(dir)).toEqual([])
+  })
+
+  // Issue 24 item 1 (regression): a JSON object nested 30,000 levels deep in the bucket crashed the
+  // server (SIGSEGV in DuckDB's JSON reader) once the cache handed it to DuckDB.
+  it('refuses a pathological object (JSON nested 30,000 levels deep) with a 400 naming it; nothing of it cached', async () => {
+    const deep = `${'['.repeat(30_000)}${']'.repeat(30_000)}`
+    await s3.put(BUCKET, 'deep/ok.csv', 'id\n1\n')
+    await s3.put(BUCKET, 'deep/events.json', deep)
+    await s3.put(BUCKET, 'deepgz/events.json.gz', gzipSync(deep))
+    const cacheDir = path.join(work, 'deep')
+    const c = connect(credentials({ prefix: 'deep/' }), { cacheDir })
+    for (const call of [() => c.test(), () => c.introspect()]) {
+      const { error } = await caught(call())
+      expect(error).toBeInstanceOf(ApiError)
+      expect([(error as ApiError).code, (error as ApiError).status]).toEqual(['INVALID_REQUEST_BODY', 400])
+      expect((error as ApiError).message).toMatch(
+        /The data file s3:\/\/shop\/deep\/events\.json is refused: JSON arrays and objects nest deeper than 64 levels/,
+      )
+    }
+    // refused as it downloaded: no manifest, and the object's bytes are gone
+    const files = await readdir(cacheDirOf(cacheDir, credentials({ prefix: 'deep/' })))
+    expect(files.filter((f) => f.includes('events') || f === 'manifest.json')).toEqual([])
+    // gzip: checked uncompressed when loaded, named the same way
+    const gz = connect(credentials({ prefix: 'deepgz/' }), { cacheDir })
+    const { error } = await caught(gz.test())
+    expect((error as ApiError).message).toMatch(/s3:\/\/shop\/deepgz\/events\.json\.gz is refused: JSON arrays/)
   })
 
   it("translates S3's errors: a missing bucket, an unknown access key (the secret never shown)", async () => {

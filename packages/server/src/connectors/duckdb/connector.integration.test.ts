@@ -18,7 +18,7 @@ function expectCode(error: unknown, code: string): ApiError {
   return error as ApiError
 }
 
-describe('duckdb connector (csv, awss3 file:// mirror; live DuckDB in-process)', () => {
+describe('duckdb connector (csv, awss3 file:// mirror; live DuckDB in the engine process)', () => {
   /** FILES_ROOT */
   let dir: string
   /** a directory beside FILES_ROOT, outside it */

@@ -1,29 +1,23 @@
 /**
- * csv and awss3 through DuckDB: one in-memory instance per datasource,
- * opened on first use, with one view per file in schema `main`. Once the views exist the
- * instance is sandboxed: file access is limited to exactly those files and external access is
- * switched off for good (DuckDB refuses to switch it back on), so SQL cannot read other files.
- * The files are confined to FILES_ROOT (`ConnectorOptions.filesRoot`, files-root.ts): checked by
- * real path when they are listed, again once they are loaded (a link swapped in meanwhile
- * discards the instance), and before every query for the files DuckDB reads again per query
- * (Parquet views).
+ * csv and awss3 through DuckDB, which runs in the engine process (engine-host/): this class is
+ * the server's side. It finds and checks the files (FILES_ROOT confinement, files-root.ts; the
+ * file limits, file-checks.ts), asks the engine process to open one in-memory instance per
+ * datasource over them (duckdb/engine.ts: one table or view per file in schema `main`, then
+ * sandboxed), and sends it the queries. The files are checked by real path when they are listed,
+ * again once they are loaded (a link swapped in meanwhile discards the instance), and before
+ * every query for the files DuckDB reads again per query (Parquet views).
  * awss3 over S3 reads a local cache of the bucket (FileCache, awss3/cache.ts) the same way, every
  * file loaded into memory; introspect() refreshes the cache and, when the files changed, the
  * instance is rebuilt from it on the next call.
- * A query runs on a connection of its own (interrupt() cancels just that one); connections are
- * kept for reuse after a query that succeeded, with the TimeZone they were last set to, so a
- * query sets it only when it changes. A connection that saw an error or a cancellation is closed.
+ * Deadlines and cancellation are the shared execution core's (shared/execution.ts): our deadline
+ * or an abort sends `duckdb.interrupt` for that query; a query the interrupt did not stop within
+ * DESTROY_GRACE_MS answers anyway. When the engine process dies, its queries answer
+ * DATASOURCE_CONNECTION_ERROR and the next call reopens the instance in the new process.
  */
-import {
-  type DuckDBConnection,
-  DuckDBInstance,
-  type DuckDBValue,
-  quotedIdentifier,
-  quotedString,
-  StatementType,
-} from '@duckdb/node-api'
-import { ApiError } from '../../errors.js'
-import { connectionError, queryError } from '../errors.js'
+import { randomUUID } from 'node:crypto'
+import path from 'node:path'
+import { EngineHost } from '../engine-host/supervisor.js'
+import { connectionError } from '../errors.js'
 import { checkMaxRows, guarded, METADATA_TIMEOUT_MS, throwIfAborted } from '../shared/execution.js'
 import { tablesOf } from '../shared/introspection.js'
 import { checkTimeZone } from '../shared/values.js'
@@ -36,11 +30,12 @@ import type {
   QueryResult,
   TableInfo,
 } from '../types.js'
-import { DUCKDB_ERRORS, translateOpenError } from './errors.js'
+import type { OpenArgs, QueryArgs } from './engine.js'
+import { DUCKDB_ERRORS } from './errors.js'
+import { checkDataFile, fileKindOf } from './file-checks.js'
 import { recheck } from './files-root.js'
-import { csvSources, type FileCache, type SourceFile, type Sources, s3Sources } from './sources.js'
-import { dataTypeOfId, dataTypeOfName } from './type-mapping.js'
-import { toDuckParam, toJson } from './values.js'
+import { csvSources, type FileCache, type Sources, s3Sources } from './sources.js'
+import { dataTypeOfName } from './type-names.js'
 
 export type DuckdbSource =
   | { readonly kind: 'csv'; readonly credentials: CsvCredentials }
@@ -50,28 +45,27 @@ export type DuckdbSource =
 
 const SCHEMA = 'main'
 const DEFAULT_MEMORY_LIMIT_MB = 1024
-
-interface Lease {
-  readonly conn: DuckDBConnection
-  timeZone: string | undefined
-}
+/** The ceiling of an engine process a connector starts for itself (no `ConnectorOptions.engine`). */
+const OWN_ENGINE_MEMORY_MB = 2048
 
 interface Opened {
-  readonly instance: DuckDBInstance
+  /** The instance's id in the engine process. */
+  readonly id: string
+  /** The engine process it lives in: another generation does not have it. */
+  readonly generation: number
   readonly sources: Sources
   /** Files DuckDB reads again on every query (views): re-checked before each one. */
   readonly viewed: readonly string[]
-  /** Connections between queries (at most MAX_IDLE). */
-  readonly idle: Lease[]
 }
-
-const MAX_IDLE = 4
 
 export class DuckdbConnector implements Connector {
   readonly dialect = 'duckdb' as const
   readonly #source: DuckdbSource
   readonly #memoryLimitMb: number
   readonly #filesRoot: string | undefined
+  readonly #engine: EngineHost
+  /** No engine process was given: this connector started its own, and stops it on close(). */
+  readonly #ownsEngine: boolean
   #opened: Promise<Opened> | undefined
   #closed = false
 
@@ -82,6 +76,8 @@ export class DuckdbConnector implements Connector {
     if (!Number.isSafeInteger(this.#memoryLimitMb) || this.#memoryLimitMb < 16) {
       throw new RangeError('duckdbMemoryLimitMb must be a whole number of at least 16')
     }
+    this.#ownsEngine = options.engine === undefined
+    this.#engine = options.engine ?? new EngineHost({ memoryLimitMb: OWN_ENGINE_MEMORY_MB })
   }
 
   async test(): Promise<void> {
@@ -125,19 +121,16 @@ export class DuckdbConnector implements Connector {
   async close(): Promise<void> {
     this.#closed = true
     await this.#discard()
+    if (this.#ownsEngine) await this.#engine.close()
   }
 
   /** Drops the instance (the next call opens a new one), as close() does. */
   async #discard(): Promise<void> {
     const opened = this.#opened
     this.#opened = undefined
-    if (opened) {
-      await opened
-        .then((o) => {
-          for (const lease of o.idle.splice(0)) lease.conn.closeSync()
-          o.instance.closeSync()
-        })
-        .catch(() => undefined)
+    const o = await opened?.catch(() => undefined)
+    if (o && this.#engine.alive(o.generation)) {
+      await this.#engine.call('duckdb.close', { instanceId: o.id }, { generation: o.generation }).catch(() => undefined)
     }
   }
 
@@ -156,78 +149,39 @@ export class DuckdbConnector implements Connector {
       throw connectionError(`no database "${options.database.slice(0, 100)}" (this datasource has only "${SCHEMA}")`)
     }
     throwIfAborted(options.signal)
-    const opened = await this.#open()
+    let opened = await this.#open()
+    if (!this.#engine.alive(opened.generation)) {
+      // the engine process restarted since: the instance is gone with the old one
+      if (this.#opened !== undefined && (await this.#opened.catch(() => undefined)) === opened) this.#opened = undefined
+      opened = await this.#open()
+    }
     if (opened.viewed.length > 0) await recheck(opened.sources.root, opened.viewed, opened.sources.field)
-    const lease = opened.idle.pop() ?? { conn: await opened.instance.connect(), timeZone: undefined }
-    const { conn } = lease
+    const args: QueryArgs = {
+      instanceId: opened.id,
+      queryId: randomUUID(),
+      sql,
+      params: options.params,
+      maxRows,
+      timeZone,
+      selectOnly,
+    }
+    const abandon = new AbortController()
     return guarded(
       {
         timeoutMs: options.timeoutMs,
         signal: options.signal,
-        cancelGraceMs: 0, // in-process: the interrupt is the limit
+        cancelGraceMs: 0, // DuckDB has no limit of its own: the interrupt is the limit
         errors: DUCKDB_ERRORS,
         secrets: [],
-        cancel: () => conn.interrupt(),
-        release: ({ reusable }) => {
-          if (reusable && !this.#closed && opened.idle.length < MAX_IDLE) opened.idle.push(lease)
-          else conn.closeSync()
-        },
+        cancel: () => this.#engine.notify('duckdb.interrupt', { queryId: args.queryId }, opened.generation),
+        drop: () => abandon.abort(),
       },
-      async (statement) => {
-        // a cut-off stream or an error may leave the connection mid-result: not reused
-        const result = await this.#run(lease, sql, options, maxRows, timeZone, selectOnly).catch((err: unknown) => {
-          statement.discard()
-          throw err
-        })
-        if (result.truncated) statement.discard()
-        return result
-      },
+      () =>
+        this.#engine.call<QueryResult>('duckdb.query', args, {
+          generation: opened.generation,
+          abandon: abandon.signal,
+        }),
     )
-  }
-
-  async #run(
-    lease: Lease,
-    sql: string,
-    options: ExecuteOptions,
-    maxRows: number,
-    timeZone: string,
-    selectOnly: boolean,
-  ): Promise<QueryResult> {
-    const { conn } = lease
-    if (lease.timeZone !== timeZone) {
-      lease.timeZone = undefined
-      const set = await conn.prepare('SET TimeZone = $1')
-      set.bind([timeZone])
-      await set.run()
-      set.destroySync()
-      lease.timeZone = timeZone
-    }
-    const prepared = await conn.prepare(sql)
-    if (selectOnly && prepared.statementType !== StatementType.SELECT) {
-      prepared.destroySync()
-      throw queryError('only SELECT statements can run on this datasource')
-    }
-    if (options.params.length > 0) prepared.bind(options.params.map(toDuckParam))
-    const result = await prepared.stream()
-    const names = result.columnNames()
-    const columns = result
-      .columnTypes()
-      .map((t, i) => ({ name: names[i] ?? `column${i}`, dataType: dataTypeOfId(t.typeId) }))
-    const rows: Record<string, unknown>[] = []
-    let truncated = false
-    read: for (;;) {
-      const chunk = await result.fetchChunk()
-      if (!chunk || chunk.rowCount === 0) break
-      for (const values of chunk.getRows()) {
-        if (rows.length === maxRows) {
-          truncated = true
-          break read
-        }
-        rows.push(toRow(values, names, timeZone))
-      }
-    }
-    prepared.destroySync()
-    return { columns, rows, truncated }
   }
 
   #open(): Promise<Opened> {
@@ -255,87 +209,32 @@ export class DuckdbConnector implements Connector {
 
   async #load(sources: Sources): Promise<Opened> {
     const { files } = sources
-    // Bounded before anything is loaded: the parsed files count against it too. The value is our
-    // own validated integer. Past it a load or query fails (DuckDB's "Out of Memory" error).
-    // The allocator gives memory back after each task and in the background: with DuckDB's
-    // defaults (a 128 MB flush threshold, no background thread) a query's freed memory stayed in
-    // the process (the demo's idle RSS 276 -> 251 MB, query times unchanged: bench/README.md).
-    const instance = await DuckDBInstance.create(':memory:', {
-      memory_limit: `${this.#memoryLimitMb}MB`,
-      allocator_flush_threshold: '1MB',
-      allocator_background_threads: 'true',
-    })
+    // Before any engine reads them: a pathological file is refused here, naming it.
+    for (const file of files) {
+      const shown = file.shown ?? path.relative(sources.root, file.path)
+      await checkDataFile(file.path, fileKindOf(file.path, file.reader), shown)
+    }
+    const generation = await this.#engine.start()
+    const args: OpenArgs = {
+      instanceId: randomUUID(),
+      files,
+      materialize: sources.materialize === true,
+      memoryLimitMb: this.#memoryLimitMb,
+      delimiter: this.#source.kind === 'csv' ? this.#source.credentials.delimiter : undefined,
+    }
+    await this.#engine.call('duckdb.open', args, { generation })
     try {
-      const conn = await instance.connect()
-      try {
-        const delimiter = this.#source.kind === 'csv' ? this.#source.credentials.delimiter : undefined
-        for (const file of files) {
-          const reader = await readerCall(conn, file, delimiter)
-          try {
-            // Text formats are parsed once into memory (a view would re-parse the file on every
-            // query: ~0.5 s for 100k CSV rows); Parquet is columnar already and stays a view.
-            // A cache (materialize) may change under us: everything is loaded.
-            const kind = file.reader === 'parquet' && !sources.materialize ? 'VIEW' : 'TABLE'
-            await conn.run(
-              `CREATE ${kind} ${quotedIdentifier(SCHEMA)}.${quotedIdentifier(file.table)} AS SELECT * FROM ${reader}`,
-            )
-          } catch (err) {
-            throw translateOpenError(err, `cannot read ${file.table} (${file.reader})`)
-          }
-        }
-        const allowed = await Promise.all(files.map((f) => literal(conn, f.path)))
-        if (allowed.length > 0) await conn.run(`SET allowed_paths = [${allowed.join(', ')}]`)
-        await conn.run('SET enable_external_access = false')
-      } finally {
-        conn.closeSync()
-      }
       // A link swapped in while DuckDB read the files would have been followed: look again.
-      const paths = files.map((f) => f.path)
-      await recheck(sources.root, paths, sources.field)
-      const viewed = sources.materialize ? [] : files.filter((f) => f.reader === 'parquet').map((f) => f.path)
-      return { instance, sources, viewed, idle: [] }
+      await recheck(
+        sources.root,
+        files.map((f) => f.path),
+        sources.field,
+      )
     } catch (err) {
-      instance.closeSync()
-      if (err instanceof ApiError) throw err
-      throw translateOpenError(err, 'cannot open the files')
+      await this.#engine.call('duckdb.close', { instanceId: args.instanceId }, { generation }).catch(() => undefined)
+      throw err
     }
+    const viewed = sources.materialize ? [] : files.filter((f) => f.reader === 'parquet').map((f) => f.path)
+    return { id: args.instanceId, generation, sources, viewed }
   }
-}
-
-/** `read_csv_auto('…', delim = '…')` and friends, every value a verified literal. */
-async function readerCall(conn: DuckDBConnection, file: SourceFile, delimiter: string | undefined): Promise<string> {
-  const path = await literal(conn, file.path)
-  switch (file.reader) {
-    case 'parquet':
-      return `read_parquet(${path})`
-    case 'json':
-      return `read_json_auto(${path})`
-    case 'csv': {
-      if (delimiter === undefined || delimiter === '') return `read_csv_auto(${path})`
-      if (delimiter.length > 4) throw connectionError('the CSV delimiter must be at most 4 characters')
-      return `read_csv_auto(${path}, delim = ${await literal(conn, delimiter)})`
-    }
-  }
-}
-
-/**
- * A string as a DuckDB string literal, by DuckDB's own quoting (`quotedString`), then proven:
- * DuckDB parses the literal back and compares it with the same value bound as a parameter.
- * DDL (CREATE VIEW, SET) cannot take parameters, so this is the one place values meet SQL text.
- */
-async function literal(conn: DuckDBConnection, value: string): Promise<string> {
-  if (value.includes('\u0000')) throw connectionError('a path or option contains a NUL character')
-  const quoted = quotedString(value)
-  const check = await conn.prepare(`SELECT ${quoted} = $1 AS same`)
-  check.bind([value])
-  const reader = await check.runAndReadAll()
-  check.destroySync()
-  if (reader.getRowObjects()[0]?.same !== true) throw connectionError('a path or option cannot be quoted safely')
-  return quoted
-}
-
-function toRow(values: readonly DuckDBValue[], names: readonly string[], timeZone: string): Record<string, unknown> {
-  const row: Record<string, unknown> = {}
-  for (let i = 0; i < names.length; i++) row[names[i] as string] = toJson(values[i] ?? null, timeZone)
-  return row
 }

@@ -15,7 +15,10 @@ export function isInterrupt(err: unknown): boolean {
   return /^INTERRUPT Error/i.test(errorMessage(err))
 }
 
-/** DuckDB runs in-process: there is no connection to lose, and its errors are the query's. */
+/**
+ * DuckDB's errors are the query's: a dead engine process is answered by the engine host itself
+ * (DATASOURCE_CONNECTION_ERROR), before any translation here.
+ */
 export const DUCKDB_ERRORS: DriverErrors = {
   isTimeout: isInterrupt,
   isConnectionFailure: () => false,

@@ -18,6 +18,8 @@ export interface SourceFile {
   readonly table: string
   readonly path: string
   readonly reader: Reader
+  /** How errors name the file (an S3 object's key); default its path under the root. */
+  readonly shown?: string
 }
 
 const READERS: Readonly<Record<string, Reader>> = {

@@ -38,8 +38,11 @@ const datasourceFiles: FastifyPluginAsyncTypebox = async (app) => {
         )
         return { data: stored, error: null }
       } catch (err) {
-        // the rest of an over-long body is not read: end the connection after the answer
-        if (err instanceof ApiError && err.status === 413) reply.header('connection', 'close')
+        // the rest of a refused body (too long, a file refused mid-way) is not read: end the
+        // connection after the answer
+        if (err instanceof ApiError && (err.status === 413 || !request.raw.readableEnded)) {
+          reply.header('connection', 'close')
+        }
         throw err
       }
     },

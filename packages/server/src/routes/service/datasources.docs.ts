@@ -72,7 +72,7 @@ export const docs = operations('datasources', {
       [
         400,
         'INVALID_REQUEST_BODY',
-        'Also when a name breaks the rule (1-128 letters, digits, `_ - .`, not first; the file name ends in .csv, .parquet or .json) or the body is empty.',
+        'Also when a name breaks the rule (1-128 letters, digits, `_ - .`, not first; the file name ends in .csv, .parquet or .json) or the body is empty; and when the file breaks the file limits (size, line length, JSON nested deeper than 64 levels: docs/datasources.md), naming it.',
       ],
       [413, 'PAYLOAD_TOO_LARGE', 'The file is larger than FILE_UPLOAD_LIMIT (100 MiB by default).'],
     ],

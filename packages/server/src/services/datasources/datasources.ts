@@ -57,6 +57,8 @@ interface Introspection {
  */
 export class Datasources {
   private readonly live = new Map<string, { connector: Connector; version: number }>()
+  /** close() ran: no connector is opened any more (one opened later would never be closed). */
+  private closed = false
   private readonly byId = peerCache<Datasource>()
 
   constructor(
@@ -222,12 +224,15 @@ export class Datasources {
   }
 
   async close(): Promise<void> {
+    this.closed = true
     const all = [...this.live.values()]
     this.live.clear()
     await Promise.allSettled(all.map((l) => l.connector.close()))
   }
 
   private connectorOf(row: DatasourceRow): Connector {
+    // a call that began before close() (the demo's background warm-up) must not open a pool after it
+    if (this.closed) throw new ApiError('SERVICE_UNAVAILABLE', 503, 'The server is shutting down')
     const live = this.live.get(row.id)
     if (live && live.version === row.schema_version) return live.connector
     if (live) void live.connector.close().catch(() => {})

@@ -3,14 +3,18 @@
  * `<datasourceName>/<fileName>`, which is then the datasource's `path` (the folder, or the one
  * file). A body is streamed to a temporary file beside its destination (created exclusively, a
  * hidden name no datasource lists) and renamed over it only once complete, so a failed, refused
- * or cut-off upload leaves nothing half-written and readers never see a partial file.
+ * or cut-off upload leaves nothing half-written and readers never see a partial file. The bytes
+ * are checked as they stream in (size, line length, JSON nesting: connectors/duckdb/file-checks.ts):
+ * a file no engine should read is refused with a 400 naming it, before it is stored.
  */
 import { randomUUID } from 'node:crypto'
 import { mkdir, open, realpath, rename, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { PassThrough, type Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import { fileKindOf, refusedFile, scanning } from '../../connectors/duckdb/file-checks.js'
 import { isUnder } from '../../connectors/duckdb/files-root.js'
+import { readerOf } from '../../connectors/duckdb/sources.js'
 import { ApiError, badRequest } from '../../errors.js'
 import { fieldsError } from '../../validation/fields.js'
 
@@ -50,6 +54,9 @@ export class DatasourceFiles {
     }
     if (declared !== undefined && declared > this.limit) throw this.tooLarge()
     if (body === undefined || declared === 0) throw badRequest('The body is empty: send the file as the raw body')
+    const reader = readerOf(fileName)
+    if (reader === undefined) throw pathError('fileName', `must end in ${UPLOAD_EXTENSIONS.join(', ')}`)
+    const shown = `${datasourceName}/${fileName}`
     const dir = await this.folder(datasourceName)
     const target = path.join(dir, fileName)
     if ((await stat(target).catch(() => undefined))?.isDirectory()) {
@@ -68,6 +75,7 @@ export class DatasourceFiles {
             done(size > this.limit ? this.tooLarge() : null, chunk)
           },
         }),
+        scanning(fileKindOf(fileName, reader), (problem) => refusedFile(shown, problem)),
         handle.createWriteStream({ flush: true }),
       )
       if (size === 0) throw badRequest('The body is empty: send the file as the raw body')
@@ -76,7 +84,7 @@ export class DatasourceFiles {
       await rm(temporary, { force: true }).catch(() => {})
       throw err
     }
-    return { path: `${datasourceName}/${fileName}`, size }
+    return { path: shown, size }
   }
 
   /** `<root>/<name>`, created when missing; refused when it is a link or resolves elsewhere. */

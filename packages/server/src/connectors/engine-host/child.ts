@@ -1,0 +1,27 @@
+/**
+ * The engine process's entry (started by supervisor.ts, never imported by the server): it
+ * answers the server's requests with the handlers of each embedded engine, and exits when the
+ * server goes away (its IPC channel closes), so it never outlives the server.
+ */
+import { DUCKDB_HANDLERS } from '../duckdb/engine.js'
+import { type Handler, type Request, type Response, toWire } from './protocol.js'
+
+const HANDLERS: Readonly<Record<string, Handler>> = { ...DUCKDB_HANDLERS }
+
+function answer(message: Response): void {
+  process.send?.(message, undefined, undefined, () => {})
+}
+
+process.on('message', (request: Request) => {
+  const handler = HANDLERS[request.op]
+  const run = handler
+    ? handler(request.args as never)
+    : Promise.reject(new Error(`unknown engine operation ${String(request.op).slice(0, 60)}`))
+  // id 0: a notification (an interrupt), nobody waits for its answer
+  run.then(
+    (value) => request.id !== 0 && answer({ id: request.id, ok: true, value }),
+    (err: unknown) => request.id !== 0 && answer({ id: request.id, ok: false, error: toWire(err) }),
+  )
+})
+process.on('disconnect', () => process.exit(0))
+process.send?.({ ready: true })

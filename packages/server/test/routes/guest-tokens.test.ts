@@ -167,8 +167,8 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
     expectError(await mint({ ...base, dataAppName: 'otherapp' }), 400, 'INVALID_REQUEST_BODY', /dataAppName/)
   })
 
-  // Regression (issue 12): ids naming nothing of the data app were accepted (the spec: an invalid
-  // dashboard ID is a 400). The mint has one path (the spec's Versioning table lists no legacy one).
+  // Regression (issue 12): ids naming nothing of the data app were accepted (docs/guest-tokens.md#request-fields: an invalid
+  // dashboard ID is a 400). The mint has one path (docs/api.md lists no legacy one).
   it('refuses an id that names nothing of the data app, naming its path', async () => {
     const base = { dataAppName: 'salesapp', clientId: 'acme' }
     const cases: [object, RegExp][] = [

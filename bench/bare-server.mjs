@@ -2,7 +2,7 @@
  * The baselines' server: a bare Fastify app (the root node_modules' Fastify, the same the server
  * runs) on the same Node, no plugins, no hooks.
  *   GET  /json                    a small JSON object (the first targets' baseline, now a reference)
- *   POST /floor/mint              } the floors of DESIGN.md §4: each parses and validates the same
+ *   POST /floor/mint              } the floors (bench/README.md): each parses and validates the same
  *   POST /floor/query             } JSON body against the server's own built schema for that route
  *   POST /floor/runtime/:embedId  } (and params), and answers a constant: what Fastify alone costs
  *                                   for that request. The constant is the answer our route gave

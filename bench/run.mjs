@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Strata's benchmark (DESIGN.md §4): every scenario against its baseline in the same run.
+ * Strata's benchmark (bench/README.md): every scenario against its baseline in the same run.
  *
  *   npm run bench                        full run → bench/results/latest.json + bench/README.md table
  *   npm run bench -- --smoke             one short round per scenario, tiny data (a few seconds each)

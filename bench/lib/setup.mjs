@@ -120,7 +120,7 @@ export async function setupAnalytics(base, wh, { lake = false } = {}) {
   return { serviceToken: service, dataAppKey: key, embeds, marts }
 }
 
-/** A guest-token request with every params field the spec has, as a customer backend sends it. */
+/** A guest-token request with every `params` field of docs/guest-tokens.md#params, as a customer backend sends it. */
 export function fullGuestTokenBody(embedId, clientId = 't1') {
   return {
     dataAppName: 'benchapp',

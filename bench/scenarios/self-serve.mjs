@@ -5,7 +5,7 @@ import { api } from '../lib/http.mjs'
 import { comparePair } from '../lib/load.mjs'
 import { ACCESS, byRegion, runtimeGuestTokenBody, salesDashboard } from '../lib/setup.mjs'
 
-/** The embed's self-serve switches: creating metrics, saving a layout and views (DESIGN.md §2.8). */
+/** The embed's self-serve switches: creating metrics, saving a layout and views (docs/runtime-api.md#self-serve-metrics). */
 const SELF_SERVE_ACCESS = {
   ...ACCESS,
   isAllowMetricCreation: true,
@@ -96,7 +96,7 @@ function cloneTenantRows(dataDir, seed, clients) {
 }
 
 /**
- * DESIGN.md §4 "self-serve overlays": the runtime load of a tenant with 3 metrics of its own, a
+ * bench/README.md, `self-serve-load`: the runtime load of a tenant with 3 metrics of its own, a
  * saved layout and 2 views, with 10,000 such tenants stored, against the load of the same
  * content authored by the company (a dashboard with by_region and the same 3 metrics in the same
  * layout) by a tenant with nothing stored, alternating: the ratio is the overlay's cost, not

@@ -26,7 +26,7 @@ export const SERVER_SCENARIOS = {
     'Self-serve overlays: runtime load of a tenant with 3 metrics, a layout, 2 views (10,000 such tenants stored)',
 }
 
-/** DESIGN.md §4's targets, as ratios to each scenario's baseline in the same run. */
+/** The targets of bench/README.md, as ratios to each scenario's baseline in the same run. */
 const TARGETS = { 'guest-token-mint': 0.8, 'query-cache-miss': 0.8, 'query-cache-hit': 0.8, 'runtime-query': 0.7 }
 /** The scenarios whose floor run alternates with a bare GET /json too (the get-reference row). */
 const FLOORED = ['guest-token-mint', 'query-cache-hit', 'runtime-query']
@@ -66,7 +66,7 @@ async function startStrata(ctx, label, env) {
 const wanted = (ctx, ids) => ids.some((id) => ctx.wants(id))
 
 /**
- * A floor (DESIGN.md §4): the bare server's route for this request shape answers what our route
+ * A floor (bench/README.md): the bare server's route for this request shape answers what our route
  * answered once, so that both sides serialise and send an answer of the same size.
  */
 async function setFloorAnswer(bare, shape, answer) {
@@ -274,7 +274,7 @@ function getReference(floored) {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2_000))
 
 /**
- * DESIGN.md §4 "many tenants": what 1,000 more active tenants cost in RSS (pools, caches, token
+ * bench/README.md, `many-tenants`: what 1,000 more active tenants cost in RSS (pools, caches, token
  * state). Each tenant mints a guest token, loads the runtime and runs a query (its own compiled
  * SQL and cached result); RSS after 2 s of quiet, before and after each block of 1,000 (after a
  * first block that warms the caches' code paths). clientIds beyond the warehouse's tenants have

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox'
 import { EndUserMetricDefinition } from './self-serve.js'
 
 /**
- * The AI pilot's bodies and answers (DESIGN.md §2.10), and the arguments of the two tools the
+ * The AI pilot's bodies and answers (docs/runtime-api.md#ai-pilot), and the arguments of the two tools the
  * server offers the model. A model only ever answers with a structured metric definition (the
  * one end users send to /preview and /metrics), validated and compiled like theirs: no text
  * from a model becomes SQL.
@@ -10,7 +10,7 @@ import { EndUserMetricDefinition } from './self-serve.js'
 const closed = { additionalProperties: false } as const
 
 const Filters = Type.Record(Type.String({ minLength: 1, maxLength: 500 }), Type.Unknown(), {
-  description: 'filter name or label (case-insensitive) → value in one of the spec forms',
+  description: 'filter name or label (case-insensitive) → value in one of the documented filter value forms',
 })
 
 export const AiMetricBody = Type.Object(

@@ -1,5 +1,5 @@
 /**
- * The date presets of DESIGN.md §2.5, in display spelling; matched case-insensitively. Plain
+ * The date presets of docs/dashboard-document.md#date-presets, in display spelling; matched case-insensitively. Plain
  * values, no TypeBox: the web component bundles this module (`@strata/contract/date-presets`).
  * The server evaluates them (query/date-presets.ts).
  */

@@ -2,7 +2,7 @@ import { type Static, type TLiteral, type TUnion, Type } from 'typebox'
 import { worded } from './wording.js'
 
 /**
- * The dashboard document (DESIGN.md §2.2, docs/dashboard-document.md): what export writes and
+ * The dashboard document (docs/dashboard-document.md): what export writes and
  * import reads. Objects are closed (additionalProperties: false) except `chart`, so a misspelt
  * `rls` or `where` is an error rather than a silently dropped restriction.
  */
@@ -197,7 +197,7 @@ export const DashboardDocumentSchema = Type.Object(
     filters: Type.Optional(Type.Array(DashboardFilterSchema, { maxItems: 100 })),
     layout: Type.Optional(Type.Array(LayoutItemSchema, { maxItems: 500 })),
     metrics: Type.Array(MetricSchema, { maxItems: 500 }),
-    /** Metrics end users create are private by default when their token has a userIdentifier (DESIGN.md §2.8). */
+    /** Metrics end users create are private by default when their token has a userIdentifier (docs/runtime-api.md#create). */
     isAllowPrivateMetricsByDefault: Type.Optional(Type.Boolean()),
   },
   { ...closed, $id: 'DashboardDocument' },

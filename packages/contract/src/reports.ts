@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox'
 import { FilterValuesSchema } from './runtime.js'
 
 /**
- * Scheduled email reports (DESIGN.md §2.9): the runtime routes' bodies and answers
+ * Scheduled email reports (docs/runtime-api.md#email-reports): the runtime routes' bodies and answers
  * (`/api/v2/embed/runtime/:embedId/reports…`) and the data app's list. The claims a report runs
  * with are sealed in the server's store and never part of any answer.
  */

@@ -4,7 +4,7 @@ import { type Chart, ChartSchema, DashboardFilterSchema, LayoutItemSchema, Metri
 import { EndUserMetricDefinition, RuntimeView } from './self-serve.js'
 
 /**
- * The web component runtime API (DESIGN.md §2.4, docs/runtime-api.md) under
+ * The web component runtime API (docs/runtime-api.md) under
  * `/api/v2/embed/runtime/:embedId`: the server validates and documents with these schemas, the
  * web component reads their `Static` types. Responses are open objects (the server may add
  * fields); request bodies are closed.
@@ -51,7 +51,7 @@ export const RuntimeMetricSchema = Type.Object({
 })
 
 /**
- * What the browser may do with this embed (DESIGN.md §2.7): the embed's setting AND the token's
+ * What the browser may do with this embed (docs/guest-tokens.md#permissions): the embed's setting AND the token's
  * flag, an omitted token flag inheriting the embed's setting (download has no embed setting).
  */
 export const EffectivePermissionsSchema = Type.Object(
@@ -120,7 +120,7 @@ export const RuntimeEmbedSchema = Type.Object({
           "Who reports may go to, lower-cased: addresses, and @domain entries (every address of exactly that domain): the token's params.reportRecipients, else its userIdentifier when it is an e-mail address; [] when reports are not available or the token allows no one",
       }),
     },
-    { description: 'Whether the web component shows its report controls (DESIGN.md §2.9)' },
+    { description: 'Whether the web component shows its report controls (docs/web-component.md)' },
   ),
   timezone: Type.String({ description: "The token's params.timezone (UTC when absent): reports are scheduled in it" }),
 })
@@ -129,7 +129,7 @@ const Id = Type.String({ minLength: 1, maxLength: 500 })
 
 /** Filter values by filter name or label (dashboardFilter, metricFilter). */
 export const FilterValuesSchema = Type.Record(Type.String({ minLength: 1, maxLength: 500 }), Type.Unknown(), {
-  description: 'filter name or label (case-insensitive) → value in one of the spec forms',
+  description: 'filter name or label (case-insensitive) → value in one of the documented filter value forms',
 })
 
 /** POST /:embedId/query and /:embedId/underlying. */
@@ -153,7 +153,7 @@ export const RuntimeQueryBodySchema = Type.Object(
   },
 )
 
-/** The spec's metric query result (the runtime query, underlying data, and the data app query API). */
+/** The metric query result of docs/runtime-api.md#the-metric-query-result (the runtime query, underlying data, and the data app query API). */
 export const MetricQueryResultSchema = Type.Object(
   {
     data: Type.Immutable(Type.Array(Type.Record(Type.String(), Type.Unknown()))),
@@ -188,7 +188,7 @@ export type FilterValues = Static<typeof FilterValuesSchema>
 export type RuntimeQuery = Static<typeof RuntimeQueryBodySchema>
 export type MetricQueryResult = Static<typeof MetricQueryResultSchema>
 
-/** A capability of §2.7, by its EffectivePermissions key (the boolean ones). */
+/** A capability of docs/guest-tokens.md#permissions, by its EffectivePermissions key (the boolean ones). */
 export type Capability = {
   [K in keyof EffectivePermissions]: EffectivePermissions[K] extends boolean ? K : never
 }[keyof EffectivePermissions]

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox'
 import { LayoutItemSchema, MetricFormatsSchema, MetricSchema, QuerySchema } from './document.js'
 
 /**
- * The layout and views routes of the self-serve runtime API (DESIGN.md §2.8). The grid rules
+ * The layout and views routes of the self-serve runtime API (docs/runtime-api.md#the-end-users-layout). The grid rules
  * that a schema cannot say (x + w ≤ 12, each metric once, only metrics the token sees) are
  * the server's to check (services/self-serve/layout-grid.ts).
  */
@@ -44,7 +44,7 @@ export const LayoutResponse = Type.Object({
 })
 
 /**
- * A view's filter values: dashboard filter name or label → value, in the spec's end-user forms
+ * A view's filter values: dashboard filter name or label → value, in the end-user forms of docs/dashboard-document.md#filter-values-token-and-end-user
  * (the `{ sql, columnName }` form is for secret-key holders only).
  */
 export const ViewFilterValue = Type.Union([
@@ -98,8 +98,8 @@ export const CreatedViewResponse = Type.Object({ data: Type.Object({ viewId: Typ
 export const DeletedViewResponse = Type.Object({ data: Type.Object({ viewId: Type.String() }), error: Type.Null() })
 
 /**
- * The self-serve runtime API's bodies and answers (DESIGN.md §2.8). An end user sends only a
- * structured metric definition: the §2.2 metric minus metricId, sql, rls, filters, comparison
+ * The self-serve runtime API's bodies and answers (docs/runtime-api.md#self-serve-metrics). An end user sends only a
+ * structured metric definition: the document's metric minus metricId, sql, rls, filters, comparison
  * and createdBy*; every object closed, so a `sql` field is a 400 naming it.
  */
 
@@ -138,7 +138,7 @@ export const EndUserMetricDefinition = Type.Object(
 export type EndUserMetricDefinition = Static<typeof EndUserMetricDefinition>
 
 const Filters = Type.Record(Type.String({ minLength: 1, maxLength: 500 }), Type.Unknown(), {
-  description: 'filter name or label (case-insensitive) → value in one of the spec forms',
+  description: 'filter name or label (case-insensitive) → value in one of the documented filter value forms',
 })
 
 const EXAMPLE_METRIC = {

@@ -21,7 +21,7 @@ function fakeServer(answer: (method: string, path: string, body: unknown) => Res
 
 const layout = [{ metricId: 'a', x: 0, y: 0, w: 6, h: 4 }]
 
-describe('the layout and views calls (DESIGN §2.8)', () => {
+describe('the layout and views calls (docs/runtime-api.md#the-end-users-layout)', () => {
   it('PUT /layout sends { layout } and answers the layout saved', async () => {
     const { calls, client } = fakeServer(() => json(200, { data: { layout }, error: null }))
     expect(await saveLayout(client, layout)).toEqual(layout)

@@ -176,7 +176,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         // No top bar: its Swagger logo is an SVG with an inline <style>, which the CSP refuses.
         uiConfig: { layout: 'BaseLayout', deepLinking: true, defaultModelsExpandDepth: 0 },
         staticCSP: true,
-        // The spec is never sent to validator.swagger.io, and a plain-http instance (a LAN
+        // The OpenAPI document is never sent to validator.swagger.io, and a plain-http instance (a LAN
         // address) must not have its scripts upgraded to an https:// that does not answer.
         transformStaticCSP: (header) =>
           header

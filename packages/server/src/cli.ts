@@ -439,7 +439,7 @@ const COMMANDS: Record<string, Command> = {
       try {
         response = await client.post('/api/v2/data-app/import-dashboard', body, token)
       } catch (err) {
-        // the id exists: replace the document in place (DESIGN.md §2.12)
+        // the id exists: replace the document in place (docs/api.md#dashboards-as-code)
         if (!(dashboardId !== undefined && err instanceof CliError && /already exists/.test(err.message))) throw err
         response = await client.put('/api/v2/data-app/dashboard', { ...body, dashboardId }, token)
       }
@@ -449,7 +449,7 @@ const COMMANDS: Record<string, Command> = {
   },
 }
 
-/** A dashboard document (DESIGN.md §2.2), or an export `{ _meta, data }` whose `data` is one. */
+/** A dashboard document (docs/dashboard-document.md), or an export `{ _meta, data }` whose `data` is one. */
 function readDashboardFile(path: string): Record<string, unknown> {
   let text: string
   try {

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net'
 import { join, resolve } from 'node:path'
 
-/** The six rate-limit groups of the spec's Limits table. */
+/** The six rate-limit groups of docs/operations.md#rate-limits. */
 export type RateLimitGroup = 'global' | 'auth' | 'refresh' | 'otp' | 'email' | 'onboardingDemoDatabase'
 
 export interface RateLimitRule {
@@ -38,7 +38,7 @@ export interface Config {
   readonly graphqlEngineEndpoint: string | undefined
   readonly identityServerUrl: string | undefined
   /**
-   * Email delivery of scheduled reports (DESIGN.md §2.9): `smtp://user:pass@host:port` or
+   * Email delivery of scheduled reports (docs/operations.md#email-reports-smtp): `smtp://user:pass@host:port` or
    * `smtps://…`, and the From address. Both or neither; without them report routes answer 400.
    */
   readonly email: { readonly smtpUrl: string; readonly from: string } | undefined
@@ -74,7 +74,7 @@ export interface Config {
   readonly cacheDir: string
   /** Total bytes of data files one awss3 datasource may cache. */
   readonly s3CacheMaxBytes: number
-  /** OpenAI-compatible chat-completion endpoints of the AI pilot, by llmName (DESIGN.md §2.10). */
+  /** OpenAI-compatible chat-completion endpoints of the AI pilot, by llmName (docs/operations.md#ai-pilot-llm-providers). */
   readonly llmProviders: Readonly<Record<string, LlmProvider>>
   /** One provider call (one attempt) is abandoned after this long: 502 AI_PROVIDER_ERROR. */
   readonly llmTimeoutMs: number

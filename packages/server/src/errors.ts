@@ -3,7 +3,7 @@
  * `{ error: { code, message } }` by the error-handler plugin. docs/errors.md lists every code.
  */
 export const ERROR_CODES = [
-  // spec: Errors table
+  // the hosted API's codes (docs/errors.md)
   'INVALID_REQUEST_BODY',
   'AUTHENTICATION_ERROR',
   'AUTHENTICATION_ERR',
@@ -32,17 +32,17 @@ export const ERROR_CODES = [
   'RESET_PASSWORD_ERROR',
   'SELFHOSTED_APP_ERROR',
   'INTERNAL_SERVER_ERROR',
-  // DESIGN.md §2.1 (administration)
+  // administration (docs/administration.md)
   'INVALID_REQUEST',
   'USER_NOT_FOUND',
   'INVALID_CREDENTIALS',
   'DATA_APP_ALREADY_EXISTS',
-  // ours: transport-level failures the spec leaves open
+  // ours: transport-level failures the hosted API leaves open
   'NOT_FOUND',
   'UNSUPPORTED_MEDIA_TYPE',
   'PAYLOAD_TOO_LARGE',
   'SERVICE_UNAVAILABLE',
-  // DESIGN.md §2.9 (email reports)
+  // email reports (docs/runtime-api.md#email-reports)
   'EMAIL_NOT_CONFIGURED',
   'EMAIL_SEND_FAILED',
   // connectors
@@ -50,7 +50,7 @@ export const ERROR_CODES = [
   'DATASOURCE_NOT_SUPPORTED',
   'QUERY_TIMEOUT',
   'QUERY_ERROR',
-  // DESIGN.md §2.10 (AI pilot)
+  // AI pilot (docs/runtime-api.md#ai-pilot)
   'AI_NOT_CONFIGURED',
   'AI_PROVIDER_ERROR',
 ] as const
@@ -70,7 +70,7 @@ export class ApiError extends Error {
   }
 }
 
-/** How an auth hook answers a missing or bad credential; endpoints differ per the spec. */
+/** How an auth hook answers a missing or bad credential; endpoints differ (docs/api.md#token-kinds-per-route-group). */
 export interface AuthFailure {
   readonly code: Extract<
     ErrorCode,

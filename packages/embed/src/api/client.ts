@@ -43,7 +43,7 @@ export class RuntimeClient {
 
   async load(signal?: AbortSignal): Promise<RuntimeEmbed> {
     const body = await this.json<RuntimeEmbed | { data: RuntimeEmbed }>('', { method: 'GET' }, signal)
-    // Tolerates the spec's `{ data, error: null }` envelope as well as the bare embed.
+    // Tolerates the hosted API's `{ data, error: null }` envelope as well as the bare embed.
     return 'embedId' in body ? body : body.data
   }
 

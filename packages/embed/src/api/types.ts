@@ -1,5 +1,5 @@
 /**
- * The shapes of the web component runtime API (DESIGN.md §2.4): the server's schemas in
+ * The shapes of the web component runtime API (docs/runtime-api.md): the server's schemas in
  * @strata/contract, imported as types only (the bundle carries no TypeBox). What is here besides
  * is the client's own: the `truncated` flag read from a header, the page size.
  */
@@ -53,7 +53,7 @@ export type MetricDefinition = EndUserMetricDefinition
 /** What the browser may do with this embed (the token's permissions AND the embed's settings). */
 export type Permissions = EffectivePermissions
 
-/** A saved dashboard view (GET/POST /views under the runtime path, DESIGN.md §2.8). */
+/** A saved dashboard view (GET/POST /views under the runtime path, docs/runtime-api.md#dashboard-views). */
 export type SavedView = RuntimeView
 
 export type Row = Readonly<Record<string, unknown>>

@@ -2,7 +2,7 @@ import { matchPreset } from '@strata/contract/date-presets'
 import type { FilterType, QueryResult, RuntimeFilter } from '../api/types.js'
 import { formatNumber, toNumber } from './numbers.js'
 
-// The preset names are the server's (DESIGN.md §2.5; it matches them case-insensitively).
+// The preset names are the server's (docs/dashboard-document.md#date-presets; it matches them case-insensitively).
 export { DATE_PRESETS, type DatePreset, matchPreset } from '@strata/contract/date-presets'
 
 export interface DateRange {

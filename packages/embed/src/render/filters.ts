@@ -17,7 +17,7 @@ import { valueSelect } from './value-select.js'
 
 const CUSTOM = '__custom__'
 
-/** The dashboard's filters as real form controls, each with a label (DESIGN.md §2.4, §2.5). */
+/** The dashboard's filters as real form controls, each with a label (docs/web-component.md#filters). */
 export function renderFilterBar(host: FilterBarHost): TemplateResult {
   return html`<form
     class="filters"

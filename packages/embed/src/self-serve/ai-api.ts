@@ -2,7 +2,7 @@ import type { AiMetricAnswer, AiSuggestion } from '@strata/contract'
 import type { RuntimeClient } from '../api/client.js'
 
 /**
- * The AI pilot's runtime calls (DESIGN.md §2.10), over the element's RuntimeClient (its token,
+ * The AI pilot's runtime calls (docs/runtime-api.md#ai-pilot), over the element's RuntimeClient (its token,
  * its renewal, its error envelopes): 400 AI_NOT_CONFIGURED and 502 AI_PROVIDER_ERROR arrive as
  * StrataApiError like any other refusal.
  */

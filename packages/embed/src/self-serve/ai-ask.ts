@@ -38,7 +38,7 @@ function askFailure(e: StrataApiError): string {
 }
 
 /**
- * The builder's AI band (DESIGN.md §2.10), above its columns for a new metric: the "Ask" box
+ * The builder's AI band (docs/web-component.md#ai-controls), above its columns for a new metric: the "Ask" box
  * (the load's `ai.metric`, creation in CHAT mode) sends the question to POST /ai/metric and
  * puts the answered metric into the builder, where it previews and saves like any other; the
  * "Suggestions" list (`ai.suggestions`, any mode) loads GET /ai/suggestions on demand and puts

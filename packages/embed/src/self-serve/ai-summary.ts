@@ -24,7 +24,7 @@ export type Staleness = '' | 'filters' | 'metric'
 const filterKeyOf = (filter: Readonly<Record<string, unknown>> | undefined) => JSON.stringify(filter ?? {})
 
 /**
- * The AI summaries of a dashboard's cards (POST /ai/summary, DESIGN.md §2.10): one per card at
+ * The AI summaries of a dashboard's cards (POST /ai/summary, docs/runtime-api.md#summary): one per card at
  * most, asked with the dashboard filters in effect; when those or the metric's definition
  * change, the line is marked stale (the text stays, with a Refresh) until asked again or dismissed.
  */

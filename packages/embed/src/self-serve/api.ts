@@ -2,7 +2,7 @@ import type { RuntimeClient } from '../api/client.js'
 import type { LayoutItem, SavedView } from '../api/types.js'
 
 /**
- * The layout and views calls of the self-serve runtime API (DESIGN §2.8), through the element's
+ * The layout and views calls of the self-serve runtime API (docs/runtime-api.md#the-end-users-layout), through the element's
  * client (its token, its expiry handling). Each answers what the server returns, unwrapped.
  */
 

@@ -9,7 +9,7 @@ interface MetricIdAnswer {
 export type Visibility = 'private' | 'shared'
 
 /**
- * The self-serve calls of the runtime API (DESIGN.md §2.8), over the element's RuntimeClient
+ * The self-serve calls of the runtime API (docs/runtime-api.md#self-serve-metrics), over the element's RuntimeClient
  * (so the guest token, its renewal and error envelopes are handled as for every other call).
  */
 export class SelfServeApi {

@@ -3,7 +3,7 @@ import type { CreateReport, ReportFormat } from './reports-api.js'
 
 /**
  * What the report dialog edits (every field as typed, so an error never loses anything), its
- * field errors, and the body it sends (DESIGN.md §2.9's POST /reports).
+ * field errors, and the body it sends (POST /reports of docs/runtime-api.md#email-reports).
  */
 export interface ReportDraft {
   name: string

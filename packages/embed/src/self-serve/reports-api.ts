@@ -2,7 +2,7 @@ import type { CreateReport, ReportView } from '@strata/contract/reports'
 import type { RuntimeClient } from '../api/client.js'
 
 /**
- * The email report calls of the runtime API (DESIGN.md §2.9) through the element's client (its
+ * The email report calls of the runtime API (docs/runtime-api.md#email-reports) through the element's client (its
  * token, its renewal, its error envelopes). Each answers what the server returns, unwrapped.
  */
 export type { CreateReport, ReportView }

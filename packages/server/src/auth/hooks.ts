@@ -7,7 +7,7 @@ import { missingTokenMessage, rejectedTokenMessage } from './token-kinds.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** How this route answers a missing or bad credential (the spec differs per endpoint). */
+    /** How this route answers a missing or bad credential (docs/api.md#token-kinds-per-route-group). */
     authFailure?: AuthFailure
   }
   interface FastifyRequest {

@@ -6,7 +6,7 @@
  * arrives with its bound parameters in the dialect's placeholder style.
  */
 
-/** Every datasource type of the spec. */
+/** Every datasource type (docs/datasources.md). */
 export const DATASOURCE_TYPES = [
   'snowflake',
   'postgres',
@@ -108,9 +108,9 @@ export type ClickhouseCredentials = CredentialsByType['clickhouse']
 export type MssqlCredentials = CredentialsByType['mssql']
 /** databricks: `serverHostname` (host, host:port or URL), `httpPath` of a SQL warehouse, `token`. */
 export type DatabricksCredentials = CredentialsByType['databricks']
-/** mongodb: the spec's host, port, user, password (host/port are the endpoint). */
+/** mongodb: the hosted API's host, port, user, password (host/port are the endpoint). */
 export type MongodbCredentials = CredentialsByType['mongodb']
-/** snowflake: `host` is the account host, or `host:port`, or an http(s):// URL (DESIGN §2.11). */
+/** snowflake: `host` is the account host, or `host:port`, or an http(s):// URL (docs/datasources.md#snowflake). */
 export type SnowflakeCredentials = CredentialsByType['snowflake']
 /** bigquery: a service account key (JSON), the project running the jobs, the datasets' location. */
 export type BigqueryCredentials = CredentialsByType['bigquery']

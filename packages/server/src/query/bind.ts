@@ -86,7 +86,7 @@ class Binder {
     }
   }
 
-  /** A filter value in one of the spec's forms, its bindable parts replaced by Bounds. */
+  /** A filter value in one of the documented forms, its bindable parts replaced by Bounds. */
   value(v: unknown, where: string): unknown {
     if (v === null || v === undefined) throw badRequest(`${where}: a value is required`)
     if (typeof v === 'string') {

@@ -25,7 +25,7 @@ describe('presetRange in UTC (now: Friday 2024-03-15 10:30Z)', () => {
     'Last 12 months': [day('2023-04-01'), day('2024-04-01')],
     'All time': null,
   }
-  it('covers exactly the 16 presets of DESIGN §2.5', () => {
+  it('covers exactly the 16 presets of docs/dashboard-document.md', () => {
     expect(Object.keys(cases).sort()).toEqual([...DATE_PRESETS].sort())
   })
   it.each(Object.entries(cases))('%s', (label, expected) => {

@@ -2,7 +2,7 @@ import type { DashboardDocument, FilterType, Metric } from '@strata/contract/doc
 import { badRequest } from '../errors.js'
 
 /**
- * The value forms of the spec's guest-token table: boolean, number, string (eq; a date preset
+ * The value forms of docs/dashboard-document.md#filter-values-token-and-end-user: boolean, number, string (eq; a date preset
  * on a date column), array of strings (IN), `{ startDate, endDate }`, `{ min, max }`,
  * `{ sql, columnName }` (trusted text: secret-key holders only).
  */

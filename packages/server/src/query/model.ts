@@ -50,7 +50,7 @@ export interface SemanticModel {
   readonly relationships: readonly Relationship[]
 }
 
-/** A datamart as the datamart API receives it (DESIGN.md §2.1). */
+/** A datamart as the datamart API receives it (docs/api.md#datamarts). */
 export interface DatamartModel {
   readonly tableList: readonly {
     readonly schemaName: string

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify'
 import type { MetricResult } from '../services/query/metric-queries.js'
 
-/** Set on a metric result cut at QUERY_ROW_LIMIT (the spec's body has no field for it). */
+/** Set on a metric result cut at QUERY_ROW_LIMIT (the result's body has no field for it). */
 export const TRUNCATED_HEADER = 'strata-truncated'
 
 /** Says in a header when a result's rows were cut at the row cap. */

@@ -1,5 +1,5 @@
 /**
- * Spec convention 5: pagination only when `isPagination` is true (the string on query
+ * docs/api.md#lists-and-pagination: pagination only when `isPagination` is true (the string on query
  * strings, a boolean on legacy bodies); pages hold 10; `pageNumber` is 1-based and page 0
  * reads as page 1. Undefined means "everything".
  */

@@ -16,7 +16,7 @@ export const ErrorResponse = Type.Object(
 // rest of the validation messages.
 export { worded }
 
-/** Query-string booleans and numbers are strings (spec convention 4). */
+/** Query-string booleans and numbers are strings (docs/api.md#conventions). */
 export const BooleanString = Type.Union([Type.Literal('true'), Type.Literal('false')])
 export const PageNumberString = Type.String({
   pattern: worded('^[0-9]{1,9}$', 'a page number (1, 2, …)'),

@@ -7,7 +7,7 @@ const TableColumns = Type.Array(
   { maxItems: 1000 },
 )
 
-/** accessSettings fields with their create-time requiredness (spec: Embed configuration). */
+/** accessSettings fields with their create-time requiredness (docs/api.md#embeds). */
 const accessFields = {
   datamartName: Id,
   isAllowAiPilot: Type.Boolean(),

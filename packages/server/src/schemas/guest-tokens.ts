@@ -12,7 +12,7 @@ export const MIN_EXPIRY_MS = 1000
 const Str = Type.String({ minLength: 1, maxLength: 500 })
 const strict = { additionalProperties: false } as const
 
-/** The value forms of the spec's table; which apply where is checked when a filter binds. */
+/** The value forms of docs/dashboard-document.md#filter-values-token-and-end-user; which apply where is checked when a filter binds. */
 export const FilterValue = Type.Union([
   Type.Boolean(),
   Type.Number(),

@@ -15,7 +15,7 @@ import { ERROR_MEANINGS } from './error-meanings.js'
 /** A bearer scheme of `components.securitySchemes` and what a bad token answers by default. */
 export interface Auth {
   readonly scheme: 'adminToken' | 'serviceToken' | 'dataAppKey' | 'guestToken'
-  /** Unless the route's `config.authFailure` says otherwise (the spec differs per endpoint). */
+  /** Unless the route's `config.authFailure` says otherwise (docs/api.md#token-kinds-per-route-group). */
   readonly failure: AuthFailure
 }
 

@@ -7,7 +7,7 @@ export const ConnectionType = Type.Union([
   Type.Literal('MULTI_DATAMART'),
 ])
 
-/** The spec's workspace request (create and update share it). */
+/** The workspace request (create and update share it; docs/api.md#workspaces). */
 export const WorkspaceBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -42,7 +42,7 @@ export const WorkspaceResponse = Type.Object({
   error: Type.Null(),
 })
 
-/** DESIGN.md §2.12: the workspaces of the organization, oldest first. */
+/** docs/api.md#workspaces: the workspaces of the organization, oldest first. */
 export const WorkspaceList = Type.Object({
   data: Type.Array(
     Type.Object({

@@ -1,5 +1,5 @@
 /**
- * Origin matching for the embed runtime's CORS (DESIGN.md §2.1): a data app's whitelist-domains
+ * Origin matching for the embed runtime's CORS (docs/administration.md#5-whitelist-domains): a data app's whitelist-domains
  * entries are `host`, `*.host`, `host:port` or `*.host:port`, never a scheme.
  */
 

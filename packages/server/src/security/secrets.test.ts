@@ -18,7 +18,7 @@ describe('secrets', () => {
     expect(hashSecret('abc')).not.toBe(hashSecret('abd'))
   })
 
-  it('applies the spec password rule', () => {
+  it('applies the documented password rule', () => {
     expect(passwordProblem('Str0ng!Pass')).toBeUndefined()
     expect(passwordProblem('Sh0rt!')).toMatch(/8/)
     expect(passwordProblem('Str0ng Pass!')).toMatch(/spaces/)

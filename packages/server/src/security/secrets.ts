@@ -46,7 +46,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(expected, actual)
 }
 
-/** The spec's password rule: ≥ 8 chars, upper, lower, digit, special, no spaces. */
+/** The password rule (docs/administration.md#1-the-admin-account): ≥ 8 chars, upper, lower, digit, special, no spaces. */
 export function passwordProblem(password: string): string | undefined {
   if (password.length < 8) return 'Password must be at least 8 characters long'
   if (/\s/.test(password)) return 'Password must not contain spaces'

@@ -133,7 +133,7 @@ export interface DashboardRow {
   /** The external dashboard id (unique per workspace) */
   dashboard_id: string
   name: string
-  /** JSON dashboard document (DESIGN.md §2.2) */
+  /** JSON dashboard document (docs/dashboard-document.md) */
   document: string
   /** 'api' (import or empty-dashboard embed) or 'internal' */
   origin: string
@@ -166,7 +166,7 @@ export interface GuestTokenRow {
 }
 
 /**
- * An end user's saved layout of a dashboard (DESIGN.md §2.8), keyed by dashboard, data app,
+ * An end user's saved layout of a dashboard (docs/runtime-api.md#the-end-users-layout), keyed by dashboard, data app,
  * clientId and userIdentifier ('' = the tenant's).
  */
 export interface EndUserLayoutRow {
@@ -197,7 +197,7 @@ export interface DashboardViewRow {
 }
 
 /**
- * A metric an end user made (DESIGN.md §2.8), or a tenant's copy-on-write version of a company
+ * A metric an end user made (docs/runtime-api.md#self-serve-metrics), or a tenant's copy-on-write version of a company
  * metric (`based_on_company` 1, same metric_id). Unique per (dashboard, data app, client, metric).
  */
 export interface EndUserMetricRow {
@@ -234,7 +234,7 @@ export interface CompanyMetricStateRow {
   updated_at: string
 }
 
-/** A scheduled email report (DESIGN.md §2.9); see migrations/005-email-reports.ts. */
+/** A scheduled email report (docs/runtime-api.md#email-reports); see migrations/005-email-reports.ts. */
 export interface EmailReportRow {
   report_id: string
   /** embeds.id (cascade) */

@@ -9,7 +9,7 @@ import { ARTIFACTS, hasChromium } from '../helpers/chromium.js'
 import { type RecordedRequest, startOpenAiStandIn } from '../standins/openai/server.js'
 
 /**
- * The AI controls of `<strata-dashboard>` (DESIGN.md §2.10) in Chromium, against the real
+ * The AI controls of `<strata-dashboard>` (docs/web-component.md#ai-controls) in Chromium, against the real
  * server (the demo's DuckDB data) and a local OpenAI-compatible stand-in (test/standins/openai)
  * that answers from a script: the builder's Ask box builds a metric that previews and saves to
  * the dashboard; a provider failure shows in place with the question kept; suggestions list and

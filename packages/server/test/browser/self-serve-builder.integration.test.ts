@@ -9,7 +9,7 @@ import { ARTIFACTS, hasChromium } from '../helpers/chromium.js'
 
 /**
  * The metric builder and card menus in a real browser, against the real server (the demo's
- * DuckDB data, the self-serve routes of DESIGN §2.8): an end user builds a bar chart, sees it
+ * DuckDB data, the self-serve routes of docs/runtime-api.md#self-serve-metrics): an end user builds a bar chart, sees it
  * drawn, finds it after a reload, edits it, archives and restores it; all of it by keyboard
  * too; and a token without the permissions shows none of the controls (nor loads their code).
  */

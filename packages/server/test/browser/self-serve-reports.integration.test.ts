@@ -7,7 +7,7 @@ import { ARTIFACTS, hasChromium } from '../helpers/chromium.js'
 import { startSmtp } from '../helpers/smtp.js'
 
 /**
- * The web component's email report controls (DESIGN.md §2.9) in Chromium against the real
+ * The web component's email report controls (docs/web-component.md#scheduled-email-reports) in Chromium against the real
  * server and a real SMTP server on loopback (helpers/smtp.ts): no control without the
  * permission or without SMTP; a weekly report scheduled through the dialog shows in the list
  * and in GET /reports with the body the dialog promised; Send now delivers a mail; Delete

@@ -3,7 +3,14 @@ import { dirname, join, normalize } from 'node:path'
 import type { RouteOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestApp, type TestContext } from '../helpers/app.js'
-import { configVariables, docPages, firstColumnNames, ROOT, readRepoFile } from '../helpers/docs.js'
+import {
+  headingAnchors as anchors,
+  configVariables,
+  docPages,
+  firstColumnNames,
+  ROOT,
+  readRepoFile,
+} from '../helpers/docs.js'
 
 /**
  * The documentation stands alone and keeps up with the code (issue 13): no page points at a
@@ -28,24 +35,6 @@ const pages = docPages().map((path) => ({ path, text: readRepoFile(path) }))
 /** The text with fenced code blocks and inline code blanked out (links there are not links). */
 function prose(text: string): string {
   return text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[ \t]*$/gm, '').replace(/`[^`\n]*`/g, '')
-}
-
-/** GitHub's heading anchors (github-slugger): lower case, punctuation dropped, spaces → hyphens, repeats numbered. */
-function anchors(markdown: string): Set<string> {
-  const seen = new Map<string, number>()
-  const out = new Set<string>()
-  const withoutFences = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[ \t]*$/gm, '')
-  for (const [, heading] of withoutFences.matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) {
-    const text = (heading as string).replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    const base = text
-      .toLowerCase()
-      .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '')
-      .replace(/ /g, '-')
-    const n = seen.get(base) ?? 0
-    seen.set(base, n + 1)
-    out.add(n === 0 ? base : `${base}-${n}`)
-  }
-  return out
 }
 
 describe('the documentation stands alone', () => {

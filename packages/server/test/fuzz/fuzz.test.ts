@@ -6,7 +6,7 @@ import { histogram, runFuzz } from './run.js'
 import { FuzzTarget } from './target.js'
 
 /**
- * DESIGN.md §3: "no input, however malformed, produces a 5xx or kills the process".
+ * docs/reliability.md (fuzzing): no input, however malformed, produces a 5xx or kills the process.
  * A property-based fuzzer over every operation of the /openapi.json the app serves: valid,
  * mutated (missing, extra, wrong-typed, hostile, huge, deeply nested fields), nested 100 to
  * 20,000 levels deep at every nested position (nesting.ts), random and raw-byte bodies

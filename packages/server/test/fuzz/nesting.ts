@@ -4,7 +4,7 @@ import { type JsonSchema, type SchemaContext, validValue } from './schema-arbitr
 /**
  * Deep nesting at every nested position of a request. A recursive reader, validator,
  * serialiser or cache-key builder overflows its stack on JSON nested a few thousand levels
- * deep; the answer must still be a 4xx in the error shape (DESIGN.md §3), and a body nested
+ * deep; the answer must still be a 4xx in the error shape (docs/errors.md), and a body nested
  * past any sane bound must never be served.
  *
  * Nested JSON is built as text and spliced into the generated body by `jsonText`, which

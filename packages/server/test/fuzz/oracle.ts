@@ -9,8 +9,8 @@ const ERROR_KEYS = new Set(['code', 'message', 'status', 'details'])
 export type Answer = LightMyRequestResponse | 'timeout'
 
 /**
- * DESIGN.md §3: "Every failure is the spec's error JSON with the spec's code and status;
- * nothing returns HTML or a stack trace; no input, however malformed, produces a 5xx."
+ * docs/errors.md: every failure is the API's error JSON with the documented code and status;
+ * nothing returns HTML or a stack trace; no input, however malformed, produces a 5xx.
  * Plus: every request is answered within the case timeout (a hang is a violation), a
  * request without the operation's token kind is never served, and a body nested deep (the
  * nesting mutations: at least MIN_NESTING levels) is never served either: past a sane

@@ -54,3 +54,21 @@ export function configVariables(): string[] {
   }
   return [...seen].filter((name) => /^[A-Z][A-Z0-9_]*$/.test(name)).sort()
 }
+
+/** GitHub's heading anchors (github-slugger): lower case, punctuation dropped, spaces → hyphens, repeats numbered. */
+export function headingAnchors(markdown: string): Set<string> {
+  const seen = new Map<string, number>()
+  const out = new Set<string>()
+  const withoutFences = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[ \t]*$/gm, '')
+  for (const [, heading] of withoutFences.matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) {
+    const text = (heading as string).replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    const base = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '')
+      .replace(/ /g, '-')
+    const n = seen.get(base) ?? 0
+    seen.set(base, n + 1)
+    out.add(n === 0 ? base : `${base}-${n}`)
+  }
+  return out
+}

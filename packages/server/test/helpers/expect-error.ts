@@ -6,7 +6,7 @@ interface Response {
   json(): unknown
 }
 
-/** Asserts the spec error shape with this status and code (and a message matching `message`). */
+/** Asserts the API error shape (docs/errors.md) with this status and code (and a message matching `message`). */
 export function expectError(res: Response, status: number, code: string, message?: RegExp): void {
   const body = res.json() as { error?: { code?: string; message?: string } }
   expect([res.statusCode, body.error?.code], res.body).toEqual([status, code])

@@ -17,7 +17,7 @@ import {
 import { requireService } from '../helpers/services.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
-/** `strata …` (dist/cli.js) against a live server: DESIGN.md §2.1's CLI. */
+/** `strata …` (dist/cli.js) against a live server: the CLI of docs/administration.md#7-the-whole-setup-with-the-cli. */
 const ADMIN = [
   '--email',
   'alice@example.com',

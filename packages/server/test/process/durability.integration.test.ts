@@ -6,7 +6,7 @@ import { requireService } from '../helpers/services.js'
 import { useCleanups } from '../helpers/suite.js'
 
 /**
- * DESIGN.md §3: "Writes acknowledged with 200 survive `kill -9` of the server (both stores)."
+ * docs/operations.md#durability: writes acknowledged with 200 survive `kill -9` of the server (both stores).
  * Several clients write as fast as the server answers (new API keys, whitelist updates);
  * the server is SIGKILLed mid-stream, restarted on the same store, and every write that
  * was answered 200 must be there, whole.

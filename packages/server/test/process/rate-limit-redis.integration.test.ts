@@ -6,7 +6,7 @@ import { bootstrapOver, removeDir, request, type ServerProcess, startServer, tem
 import { REDIS_URL, requireService } from '../helpers/services.js'
 
 /**
- * The spec's Limits with REDIS_URL: the count is per client across every instance. Two
+ * The rate limits (docs/operations.md#rate-limits) with REDIS_URL: the count is per client across every instance. Two
  * server processes share one PostgreSQL database and one Redis; requests from one client
  * alternate between them. Client addresses are random per run, so the Redis keys
  * (`strata:rl:<group>:<client>`) never collide with another run's, and are deleted after.

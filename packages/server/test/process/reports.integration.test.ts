@@ -19,8 +19,8 @@ import { useCleanups } from '../helpers/suite.js'
 import { createPgWarehouse } from '../helpers/warehouse.js'
 
 /**
- * DESIGN.md §2.9: "With several instances each report is sent once (a lease in the metadata
- * store)." Two server processes (the production build) on one PostgreSQL metadata store, both
+ * docs/operations.md#email-reports-smtp: with several instances each report is sent once (a lease in the metadata
+ * store). Two server processes (the production build) on one PostgreSQL metadata store, both
  * polling every 100 ms, and a real SMTP server: reports made due at once go out exactly once
  * each, whichever instance takes them.
  */

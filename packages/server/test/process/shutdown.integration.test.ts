@@ -4,7 +4,7 @@ import { connectUntilRefused, startServerIn, startSlowUpload } from '../helpers/
 import { useCleanups } from '../helpers/suite.js'
 
 /**
- * DESIGN.md §3 and the spec's Limits: on SIGTERM the server stops accepting connections,
+ * docs/operations.md#graceful-shutdown: on SIGTERM the server stops accepting connections,
  * finishes in-flight requests, exits; it is forced out after SHUTDOWN_TIMEOUT_MS (30 s).
  * The in-flight request is a slow upload: headers and half a JSON body, the rest later.
  * No test-only route is needed, and the request is really mid-handling (Fastify has

@@ -233,7 +233,7 @@ describe.skipIf(!hasPg)('abuse of the warehouse: one tenant cannot starve anothe
     const rows = await query(slowEmbed, 'all_rows', 'acme') // about 100 orders
     expect(rows.statusCode, rows.body).toBe(200)
     expect(rows.json().data.length).toBe(ROW_LIMIT)
-    // and says so, in a header (the spec's body has no field for it); a whole result does not
+    // and says so, in a header (the result's body has no field for it); a whole result does not
     expect(rows.headers['strata-truncated']).toBe('true')
     const whole = await query(a.embedId, 'revenue', 'globex')
     expect(whole.headers['strata-truncated']).toBeUndefined()

@@ -19,7 +19,7 @@ import {
 } from './live.js'
 
 /**
- * DESIGN.md §3, "Writes acknowledged with 200 survive kill -9 of the server (both stores)",
+ * docs/operations.md#durability: writes acknowledged with 200 survive kill -9 of the server (both stores),
  * for the analytics writes (test/process/durability covers API keys): a stream of embed
  * creations, guest-token mints (sealed, and stored through group commit when their claims are
  * too large to seal) and dashboard imports from several clients; the

@@ -8,7 +8,7 @@ import { REDIS_URL, requireService } from '../helpers/services.js'
 import { ACCESS_SETTINGS, csvDataset, expectOk, setupFilesAnalytics, smallDocument } from './live.js'
 
 /**
- * DESIGN.md §1: with DATABASE_URL and REDIS_URL, any number of stateless replicas. Two server
+ * docs/architecture.md#redis-and-the-event-bus: with DATABASE_URL and REDIS_URL, any number of stateless replicas. Two server
  * processes on one PostgreSQL database and one Redis: what one instance changes, the other
  * serves correctly at once, although it holds the old state in memory (embeds, dashboards,
  * datasources, metric results). The shared rate limit has its own test

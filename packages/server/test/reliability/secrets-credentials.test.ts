@@ -10,7 +10,7 @@ import { requireService } from '../helpers/services.js'
 import { useWarehouseApp } from '../helpers/suite.js'
 
 /**
- * DESIGN.md §3 for what test/routes/secrets.test.ts leaves out: datasource credentials and
+ * docs/reliability.md (secrets) for what test/routes/secrets.test.ts leaves out: datasource credentials and
  * guest tokens. At LOG_LEVEL=debug, datasource create and update (and failed attempts that
  * carry credentials), guest-token mints and runtime queries: no password, private key or
  * token appears in any log line, nor any response but the one that minted it; credentials

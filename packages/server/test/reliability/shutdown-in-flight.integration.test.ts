@@ -5,7 +5,7 @@ import { useCleanups } from '../helpers/suite.js'
 import { sleep } from './live.js'
 
 /**
- * DESIGN.md §3 and the spec's Limits: SIGTERM stops accepting, finishes in-flight requests,
+ * docs/operations.md#graceful-shutdown: SIGTERM stops accepting, finishes in-flight requests,
  * exits (forced after 30 s). test/process/shutdown covers one in-flight request; here N of
  * them, each a slow upload (headers and half a JSON body, the rest after the signal): every
  * one completes with 200, new connections are refused meanwhile, and the process exits 0

@@ -25,7 +25,7 @@ import {
 } from './ground-truth.js'
 
 /**
- * DESIGN.md §2.3: tenancy is server-side and never trusted from the browser. A standing
+ * docs/tenancy.md: tenancy is server-side and never trusted from the browser. A standing
  * property over several tenants, every metric of the test dashboard plus an "isolation"
  * dashboard whose metrics show the tenant columns themselves, and every filter form, with
  * injection payloads in filter values and keys, clientId, metricId and embedId; through the
@@ -350,7 +350,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
 
   /**
    * The isolation document as `backend` can run it: ClickHouse 18.16 has no WITH … AS
-   * (subquery), and import now runs every metric (DESIGN.md §2.12), so it would refuse
+   * (subquery), and import now runs every metric (docs/api.md#dashboards-as-code), so it would refuse
    * sql_scoped_cte there.
    */
   function withoutUnsupported(document: ReturnType<typeof isolationDocument>, backend: string) {

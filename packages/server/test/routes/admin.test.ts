@@ -96,7 +96,7 @@ describe.each(storeKinds)('admin bootstrap on %s', (store) => {
     }
   })
 
-  it('resets the password by the spec rules and retires old sessions', async () => {
+  it('resets the password by the documented rules and retires old sessions', async () => {
     const { accessToken } = await bootstrap(t.app)
     const reset = (currentPassword: string, password: string, token = accessToken) =>
       post('/api/v2/service-token/reset-password', { currentPassword, password }, token)

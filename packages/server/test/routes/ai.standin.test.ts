@@ -1,5 +1,5 @@
 /**
- * The AI pilot's routes (DESIGN.md §2.10) against a local OpenAI-compatible stand-in
+ * The AI pilot's routes (docs/runtime-api.md#ai-pilot) against a local OpenAI-compatible stand-in
  * (test/standins/openai), through the real `openai` SDK: each route's success, its permission
  * refusals and its errors (no provider, a provider failing, slow, or answering what does not
  * validate — the tenant column, a hidden column, SQL in a field, malformed JSON, no tool call),

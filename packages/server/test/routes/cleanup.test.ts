@@ -6,7 +6,7 @@ import { useAnalytics } from '../helpers/suite.js'
 
 const hasPg = await requireService('PostgreSQL', '127.0.0.1', 5432)
 
-/** DESIGN.md §2.12 and issue 13: what was created can be listed and cleaned up. */
+/** docs/api.md#dashboards-as-code and issue 13: what was created can be listed and cleaned up. */
 describe.skipIf(!hasPg).each(storeKinds)('cleaning up datasources and workspaces on %s', (store) => {
   const { wh, a } = useAnalytics(store)
 

@@ -9,7 +9,7 @@ const hasPg = await requireService('PostgreSQL', '127.0.0.1', 5432)
 
 type Doc = ReturnType<typeof salesDocument>
 
-/** DESIGN.md §2.12: a dashboard replaced, deleted, or checked before anyone sees it. */
+/** docs/api.md#dashboards-as-code: a dashboard replaced, deleted, or checked before anyone sees it. */
 describe.skipIf(!hasPg).each(storeKinds)('changing dashboards on %s', (store) => {
   const { wh, t, a } = useAnalytics(store)
 

@@ -12,7 +12,7 @@ import { expectError } from '../helpers/expect-error.js'
 import { FILE_TENANTS, setupFilesAnalytics } from '../reliability/live.js'
 
 /**
- * DESIGN.md §2.11: csv files live under FILES_ROOT, stored by
+ * docs/operations.md#files-of-csv-datasources: csv files live under FILES_ROOT, stored by
  * PUT /api/v2/datasource/files/:datasourceName/:fileName; a csv path is relative to FILES_ROOT
  * and one that resolves outside it is 400 INVALID_REQUEST_BODY, on create and on update; no
  * file:/// endpoint outside it. Regression: a csv datasource read any path (a planted cloud

@@ -372,7 +372,7 @@ describe.skipIf(!hasPg).each(storeKinds)('datasources, datamarts and workspaces 
   })
 
   describe('workspaces', () => {
-    it('creates and updates workspaces, with the spec codes for what does not resolve', async () => {
+    it('creates and updates workspaces, with the documented codes for what does not resolve', async () => {
       await call('POST', '/api/v2/datasource', pgSource())
       await call('POST', '/api/v2/data-app/datamarts', {
         name: 'sales',

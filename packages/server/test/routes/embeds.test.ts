@@ -326,7 +326,7 @@ describe.skipIf(!hasPg).each(storeKinds)('embeds, dashboards and metrics lists o
     expectError(res, 400, 'INVALID_REQUEST_BODY', /internal/)
   })
 
-  it('lists dashboards and metrics with the spec rules; legacy dashboards list', async () => {
+  it('lists dashboards and metrics with the documented rules; legacy dashboards list', async () => {
     const res = await a.call(
       'GET',
       '/api/v2/data-app/dashboards?isPagination=true&pageNumber=1&dashboardNames=Sales%20overview,Other',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestContext } from '../helpers/app.js'
 
-describe('transport errors answer in the spec error shape, never HTML, never 5xx', () => {
+describe('transport errors answer in the API error shape, never HTML, never 5xx', () => {
   let t: TestContext
   beforeAll(async () => {
     t = await createTestApp('sqlite', { BODY_LIMIT: '2048' })

@@ -20,7 +20,7 @@ interface Setup {
  * Regression (issue 12, fail closed): clientId "None" turned tenancy off even where tenancy is
  * configured, so a tenant whose id could be chosen as "None" read every tenant's rows. It is
  * refused there (400 INVALID_REQUEST_BODY: the clientId is a bad value of the request or of the
- * token's claims, the spec's validation code), on the runtime query and on the secret-key query
+ * token's claims, the API's validation code), on the runtime query and on the secret-key query
  * (preferred and legacy path); where nothing is configured it still means no tenancy.
  */
 describe.skipIf(!hasPg).each(storeKinds)('clientId None on %s', (store) => {

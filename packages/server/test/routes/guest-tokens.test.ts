@@ -247,8 +247,8 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
     }
   })
 
-  // Regression (issue 12): ids naming nothing of the data app were accepted (the spec: an invalid
-  // dashboard ID is a 400). The mint has one path (the spec's Versioning table lists no legacy one).
+  // Regression (issue 12): ids naming nothing of the data app were accepted (docs/guest-tokens.md#request-fields: an invalid
+  // dashboard ID is a 400). The mint has one path (docs/api.md lists no legacy one).
   it('refuses an id that names nothing of the data app, naming its path', async () => {
     const base = { dataAppName: 'salesapp', clientId: 'acme' }
     const cases: [object, RegExp][] = [

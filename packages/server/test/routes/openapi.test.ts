@@ -116,7 +116,7 @@ describe('OpenAPI document', () => {
       )
     }
     expect(ids.size).toBe(operationsOf(doc).length)
-    // the spec's legacy paths, each still served
+    // the legacy paths of docs/api.md, each still served
     for (const legacy of [
       'POST /api/v2/dataApp/embeds',
       'POST /api/v2/dataApp/embed/list',

@@ -23,7 +23,7 @@ describe.skipIf(!hasPg).each(storeKinds)('metric queries on %s', (store) => {
   const query = (body: object, path = '/api/v2/data-app/query') =>
     a.call('POST', path, a.dataAppKey, { embedId: a.embedId, ...body })
 
-  it('answers the spec result for one tenant, on the preferred and the legacy path', async () => {
+  it('answers the documented result for one tenant, on the preferred and the legacy path', async () => {
     for (const path of ['/api/v2/data-app/query', '/api/v2/dataApp/query']) {
       const res = await query({ metricId: 'revenue_by_country', clientId: 'globex' }, path)
       expect(res.statusCode, res.body).toBe(200)

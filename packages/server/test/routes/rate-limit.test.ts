@@ -6,7 +6,7 @@ import rateLimit from '../../src/plugins/app/rate-limit/plugin.js'
 import { MemoryRateLimitStore } from '../../src/plugins/app/rate-limit/stores.js'
 import { createTestApp, type TestContext } from '../helpers/app.js'
 
-describe('rate limits (spec: Limits)', () => {
+describe('rate limits (docs/operations.md#rate-limits)', () => {
   let t: TestContext | undefined
   afterEach(async () => {
     await t?.close()

@@ -1,5 +1,5 @@
 /**
- * DESIGN.md §2.9 against a real SMTP server on loopback (helpers/smtp.ts): what a report sends
+ * Email reports (docs/operations.md#email-reports-smtp) against a real SMTP server on loopback (helpers/smtp.ts): what a report sends
  * (recipients, subject, a CSV attachment holding exactly its tenant's numbers, computed here
  * in SQL on the warehouse), the scheduler's pass (a due report goes out once and moves to its
  * next run), retries with backoff visible in the status, and a report stopping when the key

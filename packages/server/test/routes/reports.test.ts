@@ -1,5 +1,5 @@
 /**
- * DESIGN.md §2.9: scheduled email reports. The runtime routes (POST/GET /reports, DELETE
+ * docs/runtime-api.md#email-reports: scheduled email reports. The runtime routes (POST/GET /reports, DELETE
  * /reports/:reportId, POST /reports/:reportId/send; capability emailReports =
  * accessSettings.isAllowEmailReports) and the data app's GET/DELETE /api/v2/data-app/reports:
  * success, permission refusals, validation, another tenant's report, and 400

@@ -6,7 +6,7 @@ import { createTestApp, storeKinds, type TestContext } from '../helpers/app.js'
 import { ADMIN, bearer } from '../helpers/bootstrap.js'
 
 /**
- * DESIGN.md §3: keys, service tokens and refresh tokens are stored hashed, passwords with
+ * docs/administration.md#what-is-stored-and-what-is-shown: keys, service tokens and refresh tokens are stored hashed, passwords with
  * scrypt; no secret ever appears in a log line, nor in any response but the one that
  * created it. Every secret the administration flow creates is collected, then searched
  * for in every log line (at LOG_LEVEL=debug), every response body and every stored row.

@@ -1,5 +1,5 @@
 /**
- * DESIGN.md §2.8: an end user's layout (PUT/DELETE /layout) and dashboard views
+ * docs/runtime-api.md#the-end-users-layout: an end user's layout (PUT/DELETE /layout) and dashboard views
  * (GET/POST /views, DELETE /views/:viewId), keyed by dashboard, data app, clientId and
  * userIdentifier, overlaid on the company's dashboard by the load.
  */

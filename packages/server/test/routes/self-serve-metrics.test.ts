@@ -1,5 +1,5 @@
 /**
- * End users' metrics through the runtime API (DESIGN.md §2.7, §2.8): each route allowed, and
+ * End users' metrics through the runtime API (docs/guest-tokens.md#permissions, docs/runtime-api.md#self-serve-metrics): each route allowed, and
  * refused by the embed's setting and by the token's flag separately; another tenant and another
  * user of the same tenant can neither see nor touch what one made; hostile definitions are 400;
  * a tenant's version of a company metric leaves every other tenant (and the caches) alone.

@@ -1,5 +1,5 @@
 /**
- * End users' metrics under the token's row-level security (DESIGN.md §2.8, docs/runtime-api.md
+ * End users' metrics under the token's row-level security (docs/runtime-api.md
  * "The metric definition", services/self-serve/inherited-rls.ts): a definition declares
  * no RLS of its own; the values the token's rlsSettings give a company metric of the dashboard
  * apply to it, on the column that metric declares, whenever its table reaches that column's

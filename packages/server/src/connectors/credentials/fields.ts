@@ -12,7 +12,7 @@ export interface FieldMeta {
   readonly description: string
   /** Redacted from responses and logs. */
   readonly secret?: true
-  /** Not in the spec's table: a field we added (docs say so). */
+  /** Not in the hosted API's fields: one we added (docs/datasources.md marks it). */
   readonly addition?: true
 }
 

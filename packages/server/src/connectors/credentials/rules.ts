@@ -58,7 +58,7 @@ const searchEngine: Rule<'elasticsearch' | 'opensearch'> = {
   },
 }
 
-/** An endpoint override (DESIGN §2.11): an http(s):// URL, when given. */
+/** An endpoint override (docs/datasources.md#fields-that-need-a-word): an http(s):// URL, when given. */
 const httpEndpoint = (field: string, value: string | undefined): Violation | undefined =>
   value === undefined || /^https?:\/\/[^/]/i.test(value)
     ? undefined

@@ -1,5 +1,5 @@
 /**
- * One TypeBox schema per datasource type (spec: Datasource, credentials table). The schema is
+ * One TypeBox schema per datasource type (docs/datasources.md#field-reference). The schema is
  * the single source of truth: structural validation, docs/datasources.md and the secret fields.
  * Rules the table states in words (sshTunnel, snowflake's service, the search engines'
  * server_type …) are in rules.ts, beside these schemas.
@@ -9,7 +9,7 @@ import type { DatasourceType } from '../types.js'
 import { choice, credentials, flag, host, longText, password, port, text } from './fields.js'
 
 const { Optional } = Type
-/** Marks a field that is our addition to the spec's table. */
+/** Marks a field that is our addition to the hosted API's fields. */
 const ours = { addition: true } as const
 
 /** postgres, redshift, cockroachdb: the same fields, engine-specific wording. */
@@ -33,7 +33,7 @@ const postgresFamily = (engine: string, defaultPort: number) =>
     ),
   })
 
-/** The spec's four fields of mysql, mongodb, clickhouse (and singlestore). */
+/** The hosted API's four fields of mysql, mongodb, clickhouse (and singlestore). */
 const serverFields = (engine: string) => ({
   host: host('Host', `Hostname or IP address of the ${engine} server.`),
   port: port('Port', `TCP port of the ${engine} server.`),

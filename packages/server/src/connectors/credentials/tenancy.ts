@@ -1,5 +1,5 @@
 /**
- * tenancySettings (spec: Datasource): how a datasource isolates its clients. TABLE tenancy
+ * tenancySettings (docs/datasources.md#tenancysettings-1): how a datasource isolates its clients. TABLE tenancy
  * filters rows by a client column of one table; DATABASE tenancy gives each client its own
  * database. The schema feeds validation and docs; `TenancySettings` is the validated shape.
  */

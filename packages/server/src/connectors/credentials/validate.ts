@@ -1,5 +1,5 @@
 /**
- * Validation of a datasource's credentials and tenancySettings (spec: Datasource). The schema of
+ * Validation of a datasource's credentials and tenancySettings (docs/datasources.md#validation). The schema of
  * the type (schemas.ts) checks the structure through a compiled TypeBox validator; the few
  * conditional rules (rules.ts) run after it. Every failure is a 400 INVALID_REQUEST_BODY whose
  * message names the field: `credentials.port must be an integer between 1 and 65535`.
@@ -28,7 +28,7 @@ export type TypedCredentials = {
   [T in DatasourceType]: { readonly type: T; readonly credentials: CredentialsByType[T] }
 }[DatasourceType]
 
-/** The create/update body (spec: Datasources). Credentials are checked per type by validateCredentials. */
+/** The create/update body (docs/api.md#datasources). Credentials are checked per type by validateCredentials. */
 export const DatasourceBody = Type.Object(
   {
     datasourceType: Type.Enum(DATASOURCE_TYPES, { description: 'The kind of database or storage.' }),
@@ -114,7 +114,7 @@ export function validateTenancySettings(settings: unknown): TenancySettings {
 }
 
 /**
- * The update semantics of the spec: omitted tenancySettings leave the existing ones unchanged;
+ * The update semantics (docs/datasources.md#tenancysettings-1): omitted tenancySettings leave the existing ones unchanged;
  * given ones update the existing fields and create the missing ones (a `null` field removes
  * it). The merged result is validated as a whole, so it may complete existing settings.
  */

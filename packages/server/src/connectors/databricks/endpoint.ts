@@ -1,6 +1,6 @@
 /**
  * Where a databricks datasource's statements go: the workspace URL from `serverHostname`
- * (a host name, `host:port`, or an http(s):// URL — the endpoint override of DESIGN §2.11) and
+ * (a host name, `host:port`, or an http(s):// URL — the endpoint override of docs/datasources.md#fields-that-need-a-word) and
  * the SQL warehouse ID from `httpPath` (`/sql/1.0/warehouses/<id>`, or the older
  * `/sql/1.0/endpoints/<id>` of the same warehouses). Pure, so every form is unit-tested.
  */

@@ -1,5 +1,5 @@
 /**
- * FILES_ROOT (DESIGN.md §2.11): the one directory whose files `csv` datasources, and `awss3`
+ * FILES_ROOT (docs/operations.md#files-of-csv-datasources): the one directory whose files `csv` datasources, and `awss3`
  * ones with a `file:///` endpoint, may read. No datasource makes the server read its own files.
  *
  * A path is checked twice. By its text: relative, no `..`, nothing hidden, no character that

@@ -4,7 +4,7 @@
  * documented raw-request API (`client.transport.request`), so one connector speaks to both; each
  * SDK is imported here, on the first connection of its type only.
  *
- * server_type self-managed → `server_url` (the endpoint override, DESIGN §2.11); elastic-cloud /
+ * server_type self-managed → `server_url` (the endpoint override, docs/datasources.md#fields-that-need-a-word); elastic-cloud /
  * open-cloud → `cloud_id`. Basic auth unless disableAuth. Retries are off: a search is not
  * retried behind the caller's deadline.
  */

@@ -4,7 +4,7 @@
  * `dependencies.httpClient` option:
  * - an `http://` endpoint gets a plain HTTP agent: NodeHttpClient always uses an HTTPS agent,
  *   so Node refuses an `http://` apiEndpoint ("Protocol "http:" not supported") although the
- *   SDK accepts one (a private link or a local stand-in, DESIGN §2.11);
+ *   SDK accepts one (a private link or a local stand-in, docs/datasources.md#fields-that-need-a-word);
  * - requests in flight are tracked so a connect that ran past its deadline, or a cancelled
  *   statement, can be aborted (the SDK has no connect timeout of its own).
  */

@@ -144,7 +144,7 @@ export class PostgresConnector implements Connector {
         udt_name: string
         is_nullable: string
       }>(
-        // The datasource is its credentials' schema (the spec's required `schema`).
+        // The datasource is its credentials' schema (its required `schema`, docs/datasources.md#postgres).
         `select table_schema, table_name, column_name, data_type, udt_name, is_nullable
            from information_schema.columns
           where table_schema = $1

@@ -1,7 +1,7 @@
 /**
  * Credentials → snowflake-sdk connection options. `host` is the account host
  * (`xy12345.eu-west-1.snowflakecomputing.com`), or `host:port`, or an http(s):// URL for a
- * private link, a proxy or a test server (DESIGN §2.11): the SDK's accessUrl. The account name
+ * private link, a proxy or a test server (docs/datasources.md#snowflake): the SDK's accessUrl. The account name
  * the login carries (and the key-pair JWT's issuer) is the host's first label, as Snowflake's
  * account hosts are named (docs.snowflake.com user-guide/admin-account-identifier).
  */

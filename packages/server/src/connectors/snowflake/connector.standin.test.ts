@@ -275,7 +275,7 @@ describe('snowflake connector against the stand-in', () => {
   })
 })
 
-describe('snowflake host (DESIGN §2.11)', () => {
+describe('snowflake host (the endpoint override)', () => {
   it('takes an account host, host:port or an http(s) URL', () => {
     expect(endpointOf('xy12345.eu-west-1.snowflakecomputing.com')).toEqual({
       accessUrl: 'https://xy12345.eu-west-1.snowflakecomputing.com',

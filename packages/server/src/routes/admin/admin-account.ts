@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { AccessTokenResponse, CreateAdminBody, RefreshBody, SessionResponse, SignInBody } from '../../schemas/admin.js'
 import { docs } from './admin.docs.js'
 
-/** Admin bootstrap and sign-in; no bearer token (DESIGN.md §2.1). */
+/** Admin bootstrap and sign-in; no bearer token (docs/administration.md). */
 const adminAccount: FastifyPluginAsyncTypebox = async (app) => {
   const { admin } = app.services
   app.post(

@@ -28,7 +28,7 @@ const list = {
 } satisfies OperationDoc
 const update = {
   summary: 'Change the access settings of an embed (effective at once)',
-  description: `Merges a partial \`accessSettings\` into the embed's; live guest tokens see the change on their next request, on every instance. ${takesKey} A bad key answers 401 \`AUTHENTICATION_ERR\`, as the spec spells it for this path.`,
+  description: `Merges a partial \`accessSettings\` into the embed's; live guest tokens see the change on their next request, on every instance. ${takesKey} A bad key answers 401 \`AUTHENTICATION_ERR\`, as the hosted API spells it for this path.`,
   auth: DATA_APP_KEY,
   errors: [
     [404, 'INVALID_WORKSPACE_NAME'],

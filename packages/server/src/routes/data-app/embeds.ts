@@ -31,7 +31,7 @@ import { documentedAs } from '../../schemas/openapi.js'
 import { pageOf } from '../pagination.js'
 import { docs } from './embeds.docs.js'
 
-/** The spec's Errors table: how each embed endpoint answers a bad data app key. */
+/** docs/api.md#token-kinds-per-route-group: how each embed endpoint answers a bad data app key. */
 const auth = (code: AuthFailure['code'], status: AuthFailure['status']) => ({ authFailure: { code, status } })
 const key401 = auth('INVALID_DATA_APP_API_KEY', 401)
 const key400 = auth('INVALID_DATA_APP_API_KEY', 400)

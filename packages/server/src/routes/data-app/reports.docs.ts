@@ -11,7 +11,7 @@ export const docs = operations('data apps', {
   listDataAppReports: {
     summary: "List the data app's email reports",
     description:
-      'Every scheduled email report end users of this data app made (DESIGN.md §2.9), oldest first, optionally of one embed (`embedId`) or one tenant (`clientId`): schedule, recipients, next run and status. The claims a report runs with are never part of it. Takes the data app API key.',
+      'Every scheduled email report end users of this data app made, oldest first, optionally of one embed (`embedId`) or one tenant (`clientId`): schedule, recipients, next run and status. The claims a report runs with are never part of it. Takes the data app API key.',
     auth: DATA_APP_KEY,
     errors: [unconfigured],
   },

@@ -8,7 +8,7 @@ import {
 import { principalOf, requireDataAppKey } from '../../auth/hooks.js'
 import { docs } from './reports.docs.js'
 
-/** The data app's email reports (DESIGN.md §2.9): list and delete, data app key. */
+/** The data app's email reports (docs/runtime-api.md#email-reports): list and delete, data app key. */
 const dataAppReports: FastifyPluginAsyncTypebox = async (app) => {
   const { reports } = app.services
   requireDataAppKey(app)

@@ -15,7 +15,7 @@ const providerFailed = (what: string): OperationError => [
 const invalidAnswer =
   ', or answered without calling the tool or with arguments that do not validate (unknown, hidden or tenant columns, SQL in a field …), twice: the first time it is sent the error and asked again'
 
-/** The AI pilot under /api/v2/embed/runtime (DESIGN.md §2.10); guest token. */
+/** The AI pilot under /api/v2/embed/runtime (docs/runtime-api.md#ai-pilot); guest token. */
 export const docs = operations('embed runtime', {
   aiMetric: {
     summary: 'Turn a question into a metric definition (chat creation)',

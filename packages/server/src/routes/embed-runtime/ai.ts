@@ -11,7 +11,7 @@ import { docs } from './ai.docs.js'
 import { EmbedParams } from './params.js'
 
 /**
- * The AI pilot (DESIGN.md §2.10), registered inside the runtime's guest-token context
+ * The AI pilot (docs/runtime-api.md#ai-pilot), registered inside the runtime's guest-token context
  * (runtime.ts): each route a schema and one service call.
  */
 const ai: FastifyPluginAsyncTypebox = async (app) => {

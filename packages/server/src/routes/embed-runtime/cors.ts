@@ -9,7 +9,7 @@ const EXPOSED_HEADERS = `${TRUNCATED_HEADER}, retry-after, x-request-id`
 const REFUSAL_LOG_INTERVAL_MS = 60_000
 
 /**
- * CORS for the embed runtime, from the data apps' whitelist-domains (DESIGN.md §2.1), installed
+ * CORS for the embed runtime, from the data apps' whitelist-domains (docs/runtime-api.md#cors), installed
  * in the runtime's route context (routes, preflights and its 404s).
  *
  * The headers are written in `onSend`, which runs for every answer of this context wherever it

@@ -11,7 +11,7 @@ import { principalOf, requireGuestToken } from '../../auth/hooks.js'
 import { EmbedParams } from './params.js'
 import { docs } from './reports.docs.js'
 
-/** Scheduled email reports (DESIGN.md §2.9), guest token only; the prefix is the runtime's. */
+/** Scheduled email reports (docs/runtime-api.md#email-reports), guest token only; the prefix is the runtime's. */
 const reports: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.services.reports
   requireGuestToken(app)

@@ -18,7 +18,7 @@ const DownloadQuery = Type.Object(
   { additionalProperties: false },
 )
 /**
- * The web component's API (DESIGN.md §2.4), registered under the prefix
+ * The web component's API (docs/runtime-api.md), registered under the prefix
  * `/api/v2/embed/runtime`: CORS from the data apps' whitelists for every answer of this context
  * (its 404s included), then the routes, guest token only.
  */

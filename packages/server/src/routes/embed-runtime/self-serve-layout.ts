@@ -11,7 +11,7 @@ import { principalOf, requireGuestToken } from '../../auth/hooks.js'
 import { EmbedParams, ViewParams } from './params.js'
 import { docs } from './self-serve-layout.docs.js'
 
-/** The end user's layout and views (DESIGN.md §2.8), guest token only; the prefix is the runtime's. */
+/** The end user's layout and views (docs/runtime-api.md#the-end-users-layout), guest token only; the prefix is the runtime's. */
 const selfServeLayout: FastifyPluginAsyncTypebox = async (app) => {
   const { layouts, views } = app.services
   requireGuestToken(app)

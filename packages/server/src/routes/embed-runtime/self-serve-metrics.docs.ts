@@ -4,7 +4,7 @@ import { browser, outside, tokenOrEmbedGone } from './guest.docs.js'
 const refused = (what: string): OperationError => [
   403,
   'INSUFFICIENT_PERMISSIONS',
-  `${what} is off for this embed (accessSettings) or this token (permissions): DESIGN.md §2.7.`,
+  `${what} is off for this embed (accessSettings) or this token (permissions).`,
 ]
 const unknownMetric: OperationError = [
   400,
@@ -22,7 +22,7 @@ const compiling: readonly OperationError[] = [
   [400, 'QUERY_TIMEOUT'],
 ]
 
-/** The self-serve metric routes under /api/v2/embed/runtime (DESIGN.md §2.8); guest token. */
+/** The self-serve metric routes under /api/v2/embed/runtime (docs/runtime-api.md#self-serve-metrics); guest token. */
 export const docs = operations('embed runtime', {
   getSelfServeModel: {
     summary: 'The model an end user may build metrics on',

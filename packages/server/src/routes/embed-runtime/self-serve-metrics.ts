@@ -13,7 +13,7 @@ import { EmbedParams, MetricParams } from './params.js'
 import { docs } from './self-serve-metrics.docs.js'
 
 /**
- * End users' metrics (DESIGN.md §2.8), registered inside the runtime's guest-token context
+ * End users' metrics (docs/runtime-api.md#self-serve-metrics), registered inside the runtime's guest-token context
  * (runtime.ts): each route a schema and one service call.
  */
 const selfServeMetrics: FastifyPluginAsyncTypebox = async (app) => {

@@ -10,7 +10,7 @@ export const docs = operations('dashboards', {
   exportDashboard: {
     summary: 'Export a dashboard document',
     description:
-      'Answers the dashboard document (what import reads) as a JSON attachment `dashboard-{dashboardId}.json`, with `_meta`. Takes the service token; a bad one answers 400 `AUTH_ERROR`, as the spec has it for this path.',
+      'Answers the dashboard document (what import reads) as a JSON attachment `dashboard-{dashboardId}.json`, with `_meta`. Takes the service token; a bad one answers 400 `AUTH_ERROR`, as the hosted API has it for this path.',
     auth: SERVICE_TOKEN,
     errors: [
       [400, 'WORKSPACE_ID_ERROR'],
@@ -20,7 +20,7 @@ export const docs = operations('dashboards', {
   },
   importDashboard: {
     summary: 'Import a dashboard document into a workspace',
-    description: `Creates a dashboard from \`importDashboardData\` (a dashboard document: the \`data\` of an export). ${dryRun} \`schemaPairs\` rename schemas in the document first. \`dashboardId\` is generated when absent; an existing one is refused. Takes the service token; a bad one answers 400 \`AUTHENTICATION_ERROR\`, as the spec has it for this path.`,
+    description: `Creates a dashboard from \`importDashboardData\` (a dashboard document: the \`data\` of an export). ${dryRun} \`schemaPairs\` rename schemas in the document first. \`dashboardId\` is generated when absent; an existing one is refused. Takes the service token; a bad one answers 400 \`AUTHENTICATION_ERROR\`, as the hosted API has it for this path.`,
     auth: SERVICE_TOKEN,
     errors: [
       [400, 'WORKSPACE_ID_ERROR'],

@@ -18,7 +18,7 @@ export const docs = operations('data apps', {
   createApiToken: {
     summary: 'Create another API key for a data app',
     description:
-      'Adds a data app API key (for rotation or per backend); the secret is shown only in this answer. Takes the service token; a bad one answers 400 `AUTHENTICATION_ERROR`, as the spec has it for this path.',
+      'Adds a data app API key (for rotation or per backend); the secret is shown only in this answer. Takes the service token; a bad one answers 400 `AUTHENTICATION_ERROR`, as the hosted API has it for this path.',
     auth: SERVICE_TOKEN,
     errors: [[400, 'DATA_APP_NOT_FOUND']],
     returns: 'The new API key (shown once).',

@@ -13,7 +13,7 @@ import {
 import { pageOf } from '../pagination.js'
 import { docs } from './data-apps.docs.js'
 
-/** The spec answers a bad service token on api-tokens with AUTHENTICATION_ERROR 400. */
+/** The hosted API answers a bad service token on api-tokens with AUTHENTICATION_ERROR 400. */
 const apiTokensAuth = { authFailure: { code: 'AUTHENTICATION_ERROR', status: 400 } } as const
 
 /** Data apps and their API keys; service token. */

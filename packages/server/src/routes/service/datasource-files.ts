@@ -6,7 +6,7 @@ import { FileBody, FileParams, StoredFileResponse } from '../../schemas/datasour
 import { docs } from './datasources.docs.js'
 
 /**
- * The files of csv datasources (DESIGN.md §2.11); service token. Its own encapsulated context:
+ * The files of csv datasources (docs/operations.md#files-of-csv-datasources); service token. Its own encapsulated context:
  * here, and only here, a body of any Content-Type is taken raw, as a stream, never parsed or
  * buffered (the JSON routes keep their parser and BODY_LIMIT).
  */

@@ -26,7 +26,7 @@ const AUDIENCE = 'strata-admin'
 /** The self-hosted instance has one organization; its fixed id makes bootstrap race-free. */
 export const PRIMARY_ORGANIZATION_ID = 'primary'
 
-/** Admin account bootstrap, sign-in (JWT), refresh and password reset (DESIGN.md §2.1). */
+/** Admin account bootstrap, sign-in (JWT), refresh and password reset (docs/administration.md). */
 export class AdminAccounts {
   constructor(
     private readonly store: Store,

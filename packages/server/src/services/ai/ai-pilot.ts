@@ -37,7 +37,7 @@ const SUGGESTIONS_MAX = 10
 type Feature = 'metric' | 'summary' | 'suggestions'
 
 /**
- * The AI pilot (DESIGN.md §2.10) under the runtime path. The model is given the token's visible
+ * The AI pilot (docs/runtime-api.md#ai-pilot) under the runtime path. The model is given the token's visible
  * model (names, labels, types) and, for a summary, the rows that token's own query returned;
  * what it answers is a tool call whose arguments are validated by the contract's schema, then
  * checked and compiled exactly as an end user's definition (SelfServeMetrics.checker). So no

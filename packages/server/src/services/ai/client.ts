@@ -9,7 +9,7 @@ export type ChatRequest = Omit<ChatCompletionCreateParamsNonStreaming, 'model' |
 /**
  * Chat completions through the official `openai` SDK against any OpenAI-compatible endpoint.
  * One attempt per call (`maxRetries: 0`: the service's only retry is the validation retry of
- * §2.10), bounded by `timeoutMs` (the SDK's timeout and an AbortSignal), asynchronous like any
+ * docs/operations.md#ai-pilot-llm-providers), bounded by `timeoutMs` (the SDK's timeout and an AbortSignal), asynchronous like any
  * other I/O. Every failure is a 502 AI_PROVIDER_ERROR naming the provider and at most an HTTP
  * status: never the key, never the provider's own error text.
  */

@@ -3,7 +3,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import type { WorkspaceAi } from '../workspaces/workspaces.js'
 
 /**
- * What the model is told (DESIGN.md §2.10). It sees the tenant-visible model only — table and
+ * What the model is told (docs/runtime-api.md#ai-pilot). It sees the tenant-visible model only — table and
  * column names, labels and types, relationships, never a row, a tenant column or a hidden one —
  * and, for a summary, the rows that this token's own query returned (capped). Whatever it
  * answers is validated and compiled like an end user's definition: the prompts ask for the

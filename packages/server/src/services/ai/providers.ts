@@ -9,7 +9,7 @@ export interface NamedProvider {
 }
 
 /**
- * The provider a workspace's AI pilot uses (DESIGN.md §2.10): its `llmName` when set (a name
+ * The provider a workspace's AI pilot uses (docs/operations.md#ai-pilot-llm-providers): its `llmName` when set (a name
  * LLM_PROVIDERS lacks: none); else the first of its `aiCopilotLlms` that is configured; else
  * the only configured provider. Several configured and nothing chosen: none (AI_NOT_CONFIGURED).
  */

@@ -5,8 +5,8 @@ import type { ChatCompletionTool } from 'openai/resources/chat/completions'
 const jsonSchema = (schema: object): Record<string, unknown> => JSON.parse(JSON.stringify(schema))
 
 /**
- * The tools offered to the model (DESIGN.md §2.10), their parameters the contract's schemas of
- * what the server then validates: a structured definition in the §2.2 `query` form, never SQL.
+ * The tools offered to the model (docs/runtime-api.md#ai-pilot), their parameters the contract's schemas of
+ * what the server then validates: a structured definition in the document's `query` form (docs/dashboard-document.md#structured-query), never SQL.
  */
 export const CREATE_METRIC: ChatCompletionTool = {
   type: 'function',

@@ -114,7 +114,7 @@ export class Dashboards {
   }
 
   /**
-   * Replaces a dashboard's document in place (DESIGN.md §2.12): same row, so its embeds and
+   * Replaces a dashboard's document in place (docs/api.md#dashboards-as-code): same row, so its embeds and
    * guest tokens keep working; checked and dry-run like an import; cached results dropped everywhere.
    */
   async update(

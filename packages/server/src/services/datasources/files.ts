@@ -1,5 +1,5 @@
 /**
- * The files `csv` datasources read (DESIGN.md §2.11): stored under FILES_ROOT as
+ * The files `csv` datasources read (docs/operations.md#files-of-csv-datasources): stored under FILES_ROOT as
  * `<datasourceName>/<fileName>`, which is then the datasource's `path` (the folder, or the one
  * file). A body is streamed to a temporary file beside its destination (created exclusively, a
  * hidden name no datasource lists) and renamed over it only once complete, so a failed, refused

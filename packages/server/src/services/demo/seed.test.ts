@@ -8,7 +8,7 @@ import { PRIMARY_ORGANIZATION_ID } from '../admin/admin-accounts.js'
 import { writeDemoDataset } from './dataset.js'
 import { DEMO, seedDemo } from './seed.js'
 
-/** The demo's csv datasource reads its dataset under FILES_ROOT, by a relative path (DESIGN.md §2.11). */
+/** The demo's csv datasource reads its dataset under FILES_ROOT, by a relative path (docs/operations.md#files-of-csv-datasources). */
 describe('demo seed', () => {
   let t: TestContext | undefined
   afterEach(async () => {

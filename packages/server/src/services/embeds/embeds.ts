@@ -99,7 +99,7 @@ export class Embeds {
     })
   }
 
-  /** DESIGN.md §2.1 "Create Empty Dashboard Embed": imports (or creates empty) and embeds. */
+  /** docs/api.md#embeds, "Create Empty Dashboard Embed": imports (or creates empty) and embeds. */
   async createWithDashboard(
     app: DataApp,
     input: {
@@ -199,7 +199,7 @@ export class Embeds {
   }
 
   /**
-   * The metrics of an embed that a client may see (spec: Metric visibility rules): shared
+   * The metrics of an embed that a client may see (docs/api.md#metrics-list-and-end-users-metrics): shared
    * metrics for every client, client-created ones only for their client (the document's, and
    * those its end users made: self-serve, private ones only for their user), and with
    * `userIdentifier` only that user's metrics (system metrics excluded). A company metric this

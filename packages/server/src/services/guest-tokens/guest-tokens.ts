@@ -120,7 +120,7 @@ export class GuestTokens {
   }
 
   /**
-   * Every id the token carries must be one of the data app's (spec: an invalid dashboard ID is a
+   * Every id the token carries must be one of the data app's (docs/guest-tokens.md#request-fields: an invalid dashboard ID is a
    * 400): dashboardAppFilters[].dashboardId a dashboard it embeds, appFilters/rlsSettings[].metricId
    * a metric of those dashboards, allowedEmbeds[] an embed id or such a dashboard id. The first
    * that is not is named by its path.

@@ -64,7 +64,7 @@ const httpCheck =
   }
 
 /**
- * The spec's readiness checks with DESIGN.md §2.6: `postgres` probes the metadata store,
+ * The readiness checks (docs/operations.md#health-probes): `postgres` probes the metadata store,
  * `hasura` the GraphQL engine when configured (else the in-process metadata layer),
  * `keycloak` and `redis` only when configured; each bounded by 3 s, all run in parallel.
  */

@@ -21,7 +21,7 @@ import { ResultCache, type ResultKey } from './result-cache.js'
 import type { Source, SourceHints, Sources } from './sources.js'
 import { TenantSlots } from './tenant-slots.js'
 
-/** The spec's metric query result. */
+/** The metric query result (docs/runtime-api.md#the-metric-query-result). */
 export interface MetricResult {
   readonly data: readonly Record<string, unknown>[]
   readonly timeTaken: number
@@ -34,7 +34,7 @@ export interface MetricResult {
   }
   readonly metricid: string
   readonly error: null
-  /** The rows were cut at QUERY_ROW_LIMIT. Not in the body (the spec's result has no such field): a header. */
+  /** The rows were cut at QUERY_ROW_LIMIT. Not in the body (the result has no such field): a header. */
   readonly truncated?: true
 }
 
@@ -340,7 +340,7 @@ export class MetricQueries {
   }
 
   /**
-   * The dry run of DESIGN.md §2.12 (validate, import, update): every metric of a checked
+   * The dry run of docs/api.md#dashboards-as-code (validate, import, update): every metric of a checked
    * document compiled against the workspace's model and run on the warehouse in the dialect's
    * dry-run form (`dialect.dryRun`: for SQL `SELECT * FROM (<statement>) q WHERE 1 = 0`, then
    * with `LIMIT 0` appended; every reason is given when all fail), so the engine plans it
@@ -439,7 +439,7 @@ export class MetricQueries {
   }
 
   /**
-   * DESIGN.md §2.3. `None` is no tenancy, and only where none is configured: under a tenancy
+   * docs/tenancy.md. `None` is no tenancy, and only where none is configured: under a tenancy
    * (datasource or datamart tenancySettings, a datamart table's client column, the embed's
    * tableTenancySettings) it is refused, or a tenant whose id could be "None" would read every
    * row. DATABASE: the clientId names a database the datasource really has. TABLE: the client

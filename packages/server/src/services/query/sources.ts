@@ -38,7 +38,7 @@ export class Sources {
 
   /**
    * `dataMartName` must name a datamart of the workspace (any, for MULTI_DATAMART);
-   * `datasourceName` likewise (ignored for MULTI_DATAMART, as the spec says).
+   * `datasourceName` likewise (ignored for MULTI_DATAMART, which is bound to no datasource).
    */
   async resolve(workspace: Workspace, hints: SourceHints = {}): Promise<Source> {
     const org = workspace.organizationId

@@ -54,7 +54,7 @@ export interface ReportsOptions {
 }
 
 /**
- * Scheduled email reports (DESIGN.md §2.9, capability emailReports). A report is saved under
+ * Scheduled email reports (docs/runtime-api.md#email-reports, capability emailReports). A report is saved under
  * the creating token's key (data app, clientId, userIdentifier) with the token's claims sealed
  * by the keyring, and every send opens the embed with those claims through the Runtime: the
  * same tenancy, RLS and locked filters as the browser's queries, nothing from the request.

@@ -71,7 +71,7 @@ export function runtimeMetric(m: Metric, o: Overlay, definition: EndUserMetricDe
 }
 
 /**
- * The web component's API (DESIGN.md §2.4). Everything tenant-related comes from the guest
+ * The web component's API (docs/runtime-api.md). Everything tenant-related comes from the guest
  * token's claims; the browser only narrows within what the token and the embed allow. Every
  * data path (query, CSV) goes through the same `query`, so none can skip the tenancy.
  */

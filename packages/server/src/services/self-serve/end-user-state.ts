@@ -7,7 +7,7 @@ import type { SavedLayouts } from './layout-grid.js'
 import type { TenantKey } from './metric-store.js'
 
 /**
- * Whose an end user's saved things are (DESIGN.md §2.8): the dashboard, the data app, the
+ * Whose an end user's saved things are (docs/runtime-api.md#self-serve-metrics): the dashboard, the data app, the
  * token's clientId, and its userIdentifier, '' for the tenant's. Only ever built from the
  * guest token's claims, never from the request.
  */

@@ -2,7 +2,7 @@ import { ApiError } from '../../errors.js'
 import type { LayoutItem } from '../../query/document.js'
 import { type FieldProblem, fieldsError } from '../../validation/fields.js'
 
-/** The dashboard grid (DESIGN.md §2.8): 12 columns; a card at most 40 rows high; at most 500 cards. */
+/** The dashboard grid (docs/runtime-api.md#the-end-users-layout): 12 columns; a card at most 40 rows high; at most 500 cards. */
 export const GRID_COLUMNS = 12
 export const MAX_CARD_HEIGHT = 40
 export const MAX_LAYOUT_ITEMS = 500

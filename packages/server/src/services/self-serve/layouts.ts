@@ -23,7 +23,7 @@ export function requireDashboardEmbed(embed: Embed, what: string): void {
 }
 
 /**
- * An end user's layout of a dashboard (DESIGN.md §2.8, capability customizeLayout): the user's
+ * An end user's layout of a dashboard (docs/runtime-api.md#the-end-users-layout, capability customizeLayout): the user's
  * when the token has params.userIdentifier, else the tenant's. Stored apart from the company's
  * document; the load overlays it.
  */

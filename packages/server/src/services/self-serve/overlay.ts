@@ -34,7 +34,7 @@ const COMPANY = (m: Metric): MetricOrigin => ({
 })
 
 /**
- * DESIGN.md §2.8: the effective metric set of a token = the company's metrics minus those this
+ * docs/runtime-api.md#self-serve-metrics: the effective metric set of a token = the company's metrics minus those this
  * tenant hid or archived, its copy-on-write versions in place of the company's, then the
  * tenant's own metrics (`tenant` holds private ones only for their user: metric-store.ts).
  * Pure: the company's Dashboard (a shared cached object) is never changed.

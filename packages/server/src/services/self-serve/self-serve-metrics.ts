@@ -29,7 +29,7 @@ export interface PreviewInput {
 const PREVIEW_ID = 'u_preview'
 
 /**
- * End users' metrics (DESIGN.md §2.7, §2.8): each action behind its capability, on the token's
+ * End users' metrics (docs/guest-tokens.md#permissions, docs/runtime-api.md#self-serve-metrics): each action behind its capability, on the token's
  * tenant (and user, for private metrics) only. A metric the token cannot see — another
  * tenant's, another user's private one, or none at all — is the one EMBED_PARAM_ERROR of the
  * runtime query, so existence never leaks. Definitions are checked against the visible model,

@@ -25,7 +25,7 @@ const prefixOf = (scope: Omit<TenantScope, 'kind'>): string =>
   [scope.dashboardRowId, scope.dataAppId, scope.clientId].filter((p) => p !== undefined).join(SEP) + SEP
 
 /**
- * The runtime's read of a tenant's self-serve state (DESIGN.md §2.8), cached per key so a load
+ * The runtime's read of a tenant's self-serve state (docs/runtime-api.md#self-serve-metrics), cached per key so a load
  * of a dashboard with 10,000 tenants' rows costs what an untouched one does. Every write to the
  * four self-serve tables publishes `tenant-state` for its tenant (or dashboard) on the bus:
  * this instance forgets at once, others as the bus carries it (with Redis at once, without it

@@ -25,7 +25,7 @@ export interface CreateView {
 const newViewId = () => `v_${randomBytes(9).toString('base64url')}`
 
 /**
- * Dashboard views (DESIGN.md §2.8, capability dashboardViews): named sets of dashboard filter
+ * Dashboard views (docs/runtime-api.md#dashboard-views, capability dashboardViews): named sets of dashboard filter
  * values, and optionally a layout, saved under the token's key: the user's with
  * params.userIdentifier, else the tenant's. A token lists and deletes only its own key's views.
  */

@@ -6,7 +6,7 @@ import type { Source } from '../query/sources.js'
 import { shownName } from './definition.js'
 
 /**
- * The model an end user may see and build on (docs/runtime-api.md "The visible model"): the source's tables and columns
+ * The model an end user may see and build on (docs/runtime-api.md#the-visible-model): the source's tables and columns
  * minus hidden ones (datamart isHide) and minus every tenant column — a datamart table's
  * clientColumn, the embed's tableTenancySettings, and the client-name and key columns of the
  * tenancy table of TABLE tenancySettings. Relationships only between visible tables.

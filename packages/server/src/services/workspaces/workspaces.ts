@@ -19,7 +19,7 @@ export interface Workspace {
   readonly connectionType: ConnectionType
   readonly datasourceId: string | null
   readonly datamartId: string | null
-  /** The AI pilot's settings (DESIGN.md §2.10), as stored with the workspace. */
+  /** The AI pilot's settings (docs/api.md#workspaces), as stored with the workspace. */
   readonly ai: WorkspaceAi
 }
 

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely'
 
 /**
- * What end users make of a dashboard's metrics (DESIGN.md §2.8), apart from its document:
+ * What end users make of a dashboard's metrics (docs/runtime-api.md#self-serve-metrics), apart from its document:
  * their own metrics (and their tenant's copy-on-write versions of company metrics), and each
  * tenant's hidden or archived company metrics. Keyed by dashboard, data app and clientId;
  * `user_identifier` is '' for tenant-wide items (not NULL, so unique constraints hold on both

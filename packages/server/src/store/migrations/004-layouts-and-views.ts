@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely'
 
 /**
- * End users' saved layouts and dashboard views (DESIGN.md §2.8), stored apart from the
+ * End users' saved layouts and dashboard views (docs/runtime-api.md#the-end-users-layout), stored apart from the
  * company's dashboard document. Keyed by (dashboard, data app, clientId, userIdentifier), where
  * user_identifier is '' for a tenant-wide row (not NULL, so the keys are unique on both stores);
  * the key's columns lead each index, so a load reads its rows in one index range.

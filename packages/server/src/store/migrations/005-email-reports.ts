@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely'
 
 /**
- * Scheduled email reports (DESIGN.md §2.9). A report belongs to one embed (its row: deleting
+ * Scheduled email reports (docs/runtime-api.md#email-reports). A report belongs to one embed (its row: deleting
  * the embed, its dashboard or its data app deletes the report too) and to the key of the token
  * that created it (data app, clientId, userIdentifier, '' for a tenant-wide token). `claims` is
  * the creating token's claims, sealed with the server's keyring. `next_run_at` is an ISO instant

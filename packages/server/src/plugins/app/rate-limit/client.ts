@@ -41,7 +41,7 @@ function lastValue(header: string | string[] | undefined): string | undefined {
 }
 
 /**
- * The client the spec's limits count: `X-Client-IP`, then `X-Forwarded-For`, then the socket —
+ * The client the rate limits count (docs/operations.md#rate-limits): `X-Client-IP`, then `X-Forwarded-For`, then the socket —
  * the headers only when the peer is a trusted proxy. `request.ip` is Fastify's reading of
  * `X-Forwarded-For` with the same trust (`trustProxy` in app.ts): walking from the socket back
  * through the trusted hops, the first untrusted address, so an address a client wrote into the

@@ -30,7 +30,7 @@ interface Outcome extends WindowCount {
 }
 
 /**
- * The spec's Limits: fixed windows per client, the global group on every API route and a
+ * The rate limits (docs/operations.md#rate-limits): fixed windows per client, the global group on every API route and a
  * route group on top (a request must pass both). The limits belong to the route the router
  * matched, never to the URL's text: every spelling that reaches a route (percent-escapes, a
  * trailing slash, a query string, HEAD for GET) counts for it. A request that matches no route

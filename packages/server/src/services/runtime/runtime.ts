@@ -20,7 +20,7 @@ import type { Sources } from '../query/sources.js'
 import { definitionOf } from '../self-serve/definition.js'
 import { endUserKey } from '../self-serve/end-user-state.js'
 import { resolveLayout } from '../self-serve/layout-grid.js'
-import { inheritedRls, type Overlay, overlay } from '../self-serve/overlay.js'
+import { authored, inheritedRls, type Overlay, overlay } from '../self-serve/overlay.js'
 import type { TenantState, TenantStates } from '../self-serve/tenant-state.js'
 import { runtimeView } from '../self-serve/view-shape.js'
 import { visibleModel } from '../self-serve/visible-model.js'
@@ -65,6 +65,8 @@ export function runtimeMetric(m: Metric, o: Overlay, definition: EndUserMetricDe
     visibility: origin?.visibility ?? 'shared',
     createdByUser: origin?.createdByUser ?? null,
     ...(definition ? { definition } : {}),
+    ...(origin?.tenantVersion ? { tenantVersion: true } : {}),
+    ...(origin?.companyVersionChanged ? { companyVersionChanged: true } : {}),
   }
 }
 
@@ -127,6 +129,8 @@ export class Runtime {
       metrics: shown.map((m) => runtimeMetric(m, opened.overlay, definitions?.get(m.metricId))),
       privateMetrics: privateMetrics(claims, opened.company),
       archivedMetrics: opened.overlay.archived,
+      // hidden company metrics are listed to whoever may restore them
+      hiddenMetrics: permissions.manageMetrics ? opened.overlay.hidden : [],
       views: views.map((row) => runtimeView(row, dashboard.document.filters ?? [], hidden, metricIds)),
       permissions,
       ai: aiAvailability(permissions, workspace.ai, this.llmProviders),
@@ -260,10 +264,16 @@ export class Runtime {
   /**
    * allowedEmbeds → 403; an embed that is gone (or of another data app) → 401. Then the
    * token's overlay: its key's state (cached, self-serve/tenant-state.ts) laid on this version
-   * of the company's dashboard, once per version.
+   * of the company's dashboard, once per version. A read-only embed (one that grants no
+   * self-serve capability) shows the dashboard as the company authored it: no tenant's metrics,
+   * versions, hidden or archived metrics, layout or views, since its viewers could undo none
+   * of them (docs/runtime-api.md, "Where an end user's changes show").
    */
   async open(claims: GuestClaims, id: string): Promise<Opened> {
     const { embed, dashboard } = await this.resolve(claims, id)
+    if (!grantsSelfServe(embed)) {
+      return { embed, company: dashboard, dashboard, overlay: authoredOverlay(dashboard), state: AUTHORED_STATE }
+    }
     const state = await this.states.get(endUserKey(claims, embed))
     let o = state.overlays.get(dashboard)
     if (o === undefined) {
@@ -287,6 +297,40 @@ export class Runtime {
     }
     return { embed, dashboard }
   }
+}
+
+/** What a read-only embed overlays: nothing (its layouts, views and metrics are the company's). */
+const AUTHORED_STATE: TenantState = {
+  metrics: { metrics: [], states: [] },
+  saved: {},
+  views: [],
+  overlays: new WeakMap(),
+}
+const authoredOverlays = new WeakMap<Dashboard, Overlay>()
+function authoredOverlay(dashboard: Dashboard): Overlay {
+  let o = authoredOverlays.get(dashboard)
+  if (o === undefined) {
+    o = authored(dashboard)
+    authoredOverlays.set(dashboard, o)
+  }
+  return o
+}
+
+/**
+ * Whether an embed grants any self-serve capability (create, update, delete, manage, archive,
+ * layout, views): only then does it show a tenant's version of the dashboard. Decided by the
+ * embed alone, so every viewer of one embed sees the same version of it.
+ */
+export function grantsSelfServe(embed: Embed): boolean {
+  const a = embed.accessSettings
+  return (
+    a.isAllowMetricCreation === true ||
+    a.isAllowMetricUpdate === true ||
+    a.isAllowMetricDeletion === true ||
+    a.isAllowManageMetrics === true ||
+    a.isAllowMetricLayoutChange === true ||
+    a.isAllowCreateDashboardView === true
+  )
 }
 
 /** The one answer for a metric this token cannot see, whether or not it exists elsewhere. */

@@ -293,11 +293,17 @@ export class Runtime {
       }
     }
     if (!embed || !dashboard) {
-      throw new ApiError('AUTHENTICATION_ERROR', 401, `Embed ${id} does not exist or was deleted`)
+      // `details.reason` tells a client that a new token will not help (an expired one would)
+      throw new ApiError('AUTHENTICATION_ERROR', 401, `Embed ${id} does not exist or was deleted`, {
+        reason: EMBED_GONE,
+      })
     }
     return { embed, dashboard }
   }
 }
+
+/** `error.details.reason` of the 401 for an embed that does not exist (deleted since the token was minted). */
+export const EMBED_GONE = 'EMBED_GONE'
 
 /** What a read-only embed overlays: nothing (its layouts, views and metrics are the company's). */
 const AUTHORED_STATE: TenantState = {

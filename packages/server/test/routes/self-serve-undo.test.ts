@@ -159,6 +159,18 @@ describe.skipIf(!hasPg).each(storeKinds)('where end users’ changes show, and t
     expect(hidden.metrics.map((m: LoadedMetric) => m.metricId)).toEqual(['revenue', 'revenue_by_country'])
     expectError(await rt('POST', embed, '/query', acme, { metricId: 'orders_by_month' }), 400, 'EMBED_PARAM_ERROR')
     expect((await load(embed, globex)).hiddenMetrics).toEqual([])
+    // a metric embed of another metric neither lists nor restores it
+    const single = (
+      await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
+        dashboardId: 'sales-overview',
+        embedType: 'metric',
+        metricId: 'revenue',
+        workspaceName: 'main',
+        accessSettings: FULL,
+      })
+    ).id as string
+    expect((await load(single, acme)).hiddenMetrics).toEqual([])
+    expectError(await rt('POST', single, '/metrics/orders_by_month/restore', acme), 400, 'EMBED_PARAM_ERROR')
 
     // without the manage capability: not listed, and refused, by the embed's setting or the token's flag
     const deleteOnly = await embedWith({ ...FULL, isAllowManageMetrics: false })

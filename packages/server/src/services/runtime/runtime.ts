@@ -129,8 +129,10 @@ export class Runtime {
       metrics: shown.map((m) => runtimeMetric(m, opened.overlay, definitions?.get(m.metricId))),
       privateMetrics: privateMetrics(claims, opened.company),
       archivedMetrics: opened.overlay.archived,
-      // hidden company metrics are listed to whoever may restore them
-      hiddenMetrics: permissions.manageMetrics ? opened.overlay.hidden : [],
+      // hidden company metrics are listed to whoever may restore them (a metric embed: its own)
+      hiddenMetrics: permissions.manageMetrics
+        ? opened.overlay.hidden.filter((h) => embed.metricId === null || h.metricId === embed.metricId)
+        : [],
       views: views.map((row) => runtimeView(row, dashboard.document.filters ?? [], hidden, metricIds)),
       permissions,
       ai: aiAvailability(permissions, workspace.ai, this.llmProviders),

@@ -48,6 +48,18 @@ export const RuntimeMetricSchema = Type.Object({
   visibility: Type.Union([Type.Literal('shared'), Type.Literal('private')]),
   createdByUser: Type.Union([Type.String(), Type.Null()]),
   definition: Type.Optional(EndUserMetricDefinition),
+  tenantVersion: Type.Optional(
+    Type.Literal(true, {
+      description:
+        "A company metric shown in this tenant's own version (copy on write); DELETE …/metrics/:metricId/override resets it to the company's",
+    }),
+  ),
+  companyVersionChanged: Type.Optional(
+    Type.Literal(true, {
+      description:
+        "The company has changed this metric since this tenant's version of it was made: offer the company's new version (reset the override)",
+    }),
+  ),
 })
 
 /**
@@ -101,6 +113,12 @@ export const RuntimeEmbedSchema = Type.Object({
   archivedMetrics: Type.Immutable(
     Type.Array(Type.Object({ metricId: Type.String(), name: Type.String() }), {
       description: 'Archived for or by this tenant, to restore from',
+    }),
+  ),
+  hiddenMetrics: Type.Immutable(
+    Type.Array(Type.Object({ metricId: Type.String(), name: Type.String() }), {
+      description:
+        'Company metrics this tenant hid (DELETE …/metrics/:metricId), to restore with POST …/metrics/:metricId/restore; [] without the manageMetrics permission',
     }),
   ),
   views: Type.Immutable(

@@ -34,7 +34,7 @@ const VIEWS = 'strata-views'
  * @summary `<strata-dashboard token="…" embed-id="…">`
  *
  * @fires strata-ready - `{ embedId, metrics }` once every metric has been drawn (or settled as empty or failed) the first time.
- * @fires strata-error - `{ code, message, status, metricId? }` when a call fails (not for an expired token).
+ * @fires strata-error - `{ code, message, status, metricId?, reason? }` when a call fails (not for an expired token), and once when the element stops: the embed is gone (`reason: "EMBED_GONE"`) or renewing the token kept failing (`TOKEN_REFRESH_FAILED`).
  * @fires strata-filter-change - `{ filters }` after the end user changes a filter: every filter's value in effect.
  * @fires strata-token-expired - `{ embedId }` when the token stops working; set a new `token` to carry on.
  * @fires strata-metric-change - `{ action, metricId }` after the end user created, edited, deleted, hid, archived, restored or shared a metric.
@@ -85,7 +85,7 @@ const VIEWS = 'strata-views'
  * @csspart change - A single value's ▲/▼ change against the comparison.
  * @csspart skeleton - A loading placeholder.
  * @csspart empty - "No data".
- * @csspart error - An error: message, code and a retry button.
+ * @csspart error - An error: message, code and a retry button. Also what replaces the dashboard when it stopped for good (the host's `data-state` is `unavailable` for a deleted embed, without a retry, `disconnected` for a token that could not be renewed).
  * @csspart error-message - The server's message.
  * @csspart error-code - The error code and HTTP status.
  * @csspart retry-button - "Try again".
@@ -157,7 +157,7 @@ export class StrataDashboard extends LitElement {
     return this.controller.filters.effective
   }
 
-  /** `loading`, `ready`, `empty`, `error` or `expired` (also on the `data-state` attribute). */
+  /** `loading`, `ready`, `empty`, `error`, `expired`, `unavailable` or `disconnected` (also on the `data-state` attribute). */
   get state(): HostState {
     return this.controller.state
   }
@@ -167,7 +167,7 @@ export class StrataDashboard extends LitElement {
     this.controller.setFilter(name, value)
   }
 
-  /** Queries every metric again (or loads the embed again after a load error). */
+  /** Queries every metric again (or loads the embed again after a load error or a stop). */
   refresh(): void {
     this.controller.retry()
   }
@@ -359,7 +359,15 @@ export class StrataDashboard extends LitElement {
           </div>`
           : nothing
       }
-      ${c.loadError ? renderLoadError(c.loadError, () => c.retry()) : embed ? this.renderEmbed(embed, single) : renderLoading(single)}
+      ${
+        c.api?.stopped
+          ? renderLoadError(c.api.stopped, () => c.retry(), single ? 'metric' : 'dashboard')
+          : c.loadError
+            ? renderLoadError(c.loadError, () => c.retry())
+            : embed
+              ? this.renderEmbed(embed, single)
+              : renderLoading(single)
+      }
     </div>`
   }
 

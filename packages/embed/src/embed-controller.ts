@@ -1,13 +1,17 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit'
 import { RuntimeClient } from './api/client.js'
-import { isAbortError, StrataApiError } from './api/errors.js'
+import { EMBED_GONE, isAbortError, StrataApiError } from './api/errors.js'
 import type { LayoutItem, QueryResult, RuntimeEmbed, RuntimeMetric, SavedView } from './api/types.js'
 import { emit } from './events.js'
 import { FilterState, pageUrl } from './filter-state.js'
 import { saveBlob } from './lib/save-blob.js'
 
 export type MetricStatus = 'loading' | 'ready' | 'empty' | 'error'
-export type HostState = 'loading' | 'ready' | 'empty' | 'error' | 'expired'
+/**
+ * `unavailable`: the embed no longer exists; `disconnected`: renewing the token kept failing.
+ * Both are terminal: nothing is shown or asked for until the host acts (a new token, Try again).
+ */
+export type HostState = 'loading' | 'ready' | 'empty' | 'error' | 'expired' | 'unavailable' | 'disconnected'
 
 export interface MetricState {
   readonly metric: RuntimeMetric
@@ -72,18 +76,23 @@ export class EmbedController implements ReactiveController {
       this.reset()
       this.client = new RuntimeClient(config.baseUrl, config.embedId, config.token, {
         onTokenExpired: () => this.onTokenExpired(),
+        onStopped: (error) => this.onStopped(error),
       })
       void this.load()
       return
     }
     if (previous?.token !== config.token) {
       this.client.setToken(config.token)
+      // after a stop, a new token is the host acting on it: start over with it
+      if (this.client.stopped) this.retry()
       this.host.requestUpdate()
     }
     if (previous?.metricId !== config.metricId || previous?.single !== config.single) this.rebuildMetrics(true)
   }
 
   get state(): HostState {
+    const stopped = this.client?.stopped
+    if (stopped) return stopped.reason === EMBED_GONE ? 'unavailable' : 'disconnected'
     if (this.client?.isExpired) return 'expired'
     if (this.loadError) return 'error'
     if (!this.embed) return 'loading'
@@ -144,8 +153,13 @@ export class EmbedController implements ReactiveController {
     void this.query(m)
   }
 
-  /** Loads again after a load error, or re-queries one metric. */
+  /** Loads again after a load error or a stop, or re-queries one metric. */
   retry(metricId?: string): void {
+    if (this.client?.stopped) {
+      this.client.restart()
+      void this.load()
+      return
+    }
     if (!this.embed || this.loadError) {
       void this.load()
       return
@@ -203,8 +217,14 @@ export class EmbedController implements ReactiveController {
   }
 
   private reset(): void {
-    this.abortAll()
+    this.client?.restart() // its renewal timer must not stop the next one's dashboard
     this.client = undefined
+    this.clear()
+  }
+
+  /** Nothing shown and nothing running: no embed, no metric, no call. */
+  private clear(): void {
+    this.abortAll()
     this.embed = undefined
     this.loadError = undefined
     this.metrics.clear()
@@ -238,7 +258,7 @@ export class EmbedController implements ReactiveController {
       this.filters.open(embed.dashboard.filters, editable, config.syncUrl ? pageUrl() : undefined)
       this.rebuildMetrics(true, keep ? new Map(this.metrics) : undefined)
     } catch (e) {
-      if (isAbortError(e) || client !== this.client) return
+      if (isAbortError(e) || client !== this.client || abort.signal.aborted) return
       this.loadError = toApiError(e)
       this.report(this.loadError)
     } finally {
@@ -317,6 +337,7 @@ export class EmbedController implements ReactiveController {
       m.status = result.data.length === 0 && page === 1 ? 'empty' : 'ready'
       this.filters.remember(result)
     } catch (e) {
+      // (a stop aborts every query: onStopped)
       if (isAbortError(e) || abort.signal.aborted) return
       m.error = toApiError(e)
       m.status = 'error'
@@ -341,6 +362,15 @@ export class EmbedController implements ReactiveController {
   private onTokenExpired(): void {
     this.host.requestUpdate()
     emit(this.host, 'strata-token-expired', { embedId: this.config?.embedId ?? '' })
+  }
+
+  /**
+   * The embed is gone, or the token could not be renewed: nothing of it stays on screen (no
+   * stale numbers, no filters), no call is made, and the page hears it once as `strata-error`.
+   */
+  private onStopped(error: StrataApiError): void {
+    this.clear()
+    this.report(error)
   }
 
   private report(error: StrataApiError, metricId?: string): void {

@@ -6,7 +6,11 @@ export interface StrataReadyDetail {
   readonly metrics: number
 }
 
-/** `strata-error`: a call failed (not for expired tokens, see `strata-token-expired`). */
+/**
+ * `strata-error`: a call failed (not for expired tokens, see `strata-token-expired`), or the
+ * element stopped: the embed is gone (`AUTHENTICATION_ERROR`, reason `EMBED_GONE`) or renewing
+ * the token kept failing (`TOKEN_REFRESH_FAILED`).
+ */
 export interface StrataErrorDetail {
   readonly code: string
   readonly message: string
@@ -14,6 +18,11 @@ export interface StrataErrorDetail {
   readonly status: number
   /** The metric whose query failed, when it is one metric's. */
   readonly metricId?: string
+  /**
+   * The server's `error.details.reason`: `EMBED_GONE` when the embed no longer exists (the
+   * element then shows that the dashboard is no longer available and stops).
+   */
+  readonly reason?: string
 }
 
 /** `strata-filter-change`: the end user changed a filter; every filter's value now in effect. */

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { RuntimeClient } from '../src/api/client.js'
+import { MAX_EXPIRIES_IN_A_ROW, RuntimeClient } from '../src/api/client.js'
 import { StrataApiError } from '../src/api/errors.js'
 
 const json = (status: number, body: unknown) =>
@@ -145,5 +145,98 @@ describe('RuntimeClient', () => {
     await client.load()
     expect(calls.map(tokenOf)).toEqual(['Bearer old', 'Bearer new'])
     expect(onTokenExpired).not.toHaveBeenCalled()
+  })
+
+  describe('stops for good instead of reconnecting forever (issue 24, item 14)', () => {
+    const gone = () =>
+      json(401, {
+        error: {
+          code: 'AUTHENTICATION_ERROR',
+          message: 'Embed e does not exist or was deleted',
+          details: { reason: 'EMBED_GONE' },
+        },
+      })
+
+    it('a deleted embed: no token is asked for, every call fails with the reason, none is sent again', async () => {
+      const { calls, fetchImpl } = fakeServer(gone)
+      const onTokenExpired = vi.fn()
+      const onStopped = vi.fn()
+      const client = new RuntimeClient('https://s', 'e', 't', { onTokenExpired, onStopped }, fetchImpl)
+      await expect(client.load()).rejects.toMatchObject({
+        code: 'AUTHENTICATION_ERROR',
+        status: 401,
+        reason: 'EMBED_GONE',
+      })
+      await expect(client.query({ metricId: 'm' })).rejects.toMatchObject({ reason: 'EMBED_GONE' })
+      expect(calls).toHaveLength(1)
+      expect(onTokenExpired).not.toHaveBeenCalled()
+      expect(onStopped).toHaveBeenCalledTimes(1)
+      expect(client.stopped?.reason).toBe('EMBED_GONE')
+      expect(client.isExpired).toBe(false)
+    })
+
+    it('a parked call fails when the embed turns out to be gone after a renewal', async () => {
+      const { fetchImpl } = fakeServer((c) => (tokenOf(c) === 'Bearer new' ? gone() : expired()))
+      const onStopped = vi.fn()
+      const client = new RuntimeClient('https://s', 'e', 'old', { onTokenExpired: () => {}, onStopped }, fetchImpl)
+      const a = client.query({ metricId: 'a' })
+      await vi.waitFor(() => expect(client.isExpired).toBe(true))
+      client.setToken('new')
+      await expect(a).rejects.toMatchObject({ reason: 'EMBED_GONE' })
+      expect(onStopped).toHaveBeenCalledTimes(1)
+    })
+
+    it.each([
+      ['new tokens the server refuses', (n: number) => `new${n}`],
+      ['the same expired token again', () => 'old'],
+    ])('renewals that keep failing (%s) stop after a bounded number of tries', async (_what, next) => {
+      const { calls, fetchImpl } = fakeServer(expired)
+      let n = 0
+      let client: RuntimeClient | undefined
+      const onTokenExpired = vi.fn(() => queueMicrotask(() => client!.setToken(next(++n))))
+      const onStopped = vi.fn()
+      client = new RuntimeClient('https://s', 'e', 'old', { onTokenExpired, onStopped }, fetchImpl)
+      await expect(client.load()).rejects.toMatchObject({ code: 'TOKEN_REFRESH_FAILED', status: 401 })
+      expect(calls).toHaveLength(MAX_EXPIRIES_IN_A_ROW)
+      expect(onTokenExpired).toHaveBeenCalledTimes(MAX_EXPIRIES_IN_A_ROW - 1)
+      expect(onStopped).toHaveBeenCalledTimes(1)
+      // stopped: nothing more is sent, a new token alone does not start it again
+      await expect(client.query({ metricId: 'm' })).rejects.toMatchObject({ code: 'TOKEN_REFRESH_FAILED' })
+      client.setToken('another')
+      await expect(client.query({ metricId: 'm' })).rejects.toMatchObject({ code: 'TOKEN_REFRESH_FAILED' })
+      expect(calls).toHaveLength(MAX_EXPIRIES_IN_A_ROW)
+    })
+
+    it('no new token within the renewal timeout stops it too', async () => {
+      const { fetchImpl } = fakeServer(expired)
+      const onStopped = vi.fn()
+      const client = new RuntimeClient('https://s', 'e', 'old', { onTokenExpired: () => {}, onStopped }, fetchImpl, 50)
+      const p = client.load()
+      await expect(p).rejects.toMatchObject({
+        code: 'TOKEN_REFRESH_FAILED',
+        message: 'Your session could not be renewed',
+      })
+      expect(onStopped).toHaveBeenCalledTimes(1)
+    })
+
+    it('renewals that work, however many, never stop it; restart() starts over after a stop', async () => {
+      let valid = 'old'
+      const { calls, fetchImpl } = fakeServer((c) => (tokenOf(c) === `Bearer ${valid}` ? ok([{ v: 1 }]) : expired()))
+      let client: RuntimeClient | undefined
+      const onTokenExpired = vi.fn(() => queueMicrotask(() => client!.setToken(valid)))
+      client = new RuntimeClient('https://s', 'e', 'old', { onTokenExpired }, fetchImpl)
+      for (let i = 0; i < 2 * MAX_EXPIRIES_IN_A_ROW; i++) {
+        valid = `t${i}` // the previous token expired
+        await expect(client.query({ metricId: 'm' })).resolves.toMatchObject({ data: [{ v: 1 }] })
+      }
+      expect(client.stopped).toBeUndefined()
+      expect(onTokenExpired).toHaveBeenCalledTimes(2 * MAX_EXPIRIES_IN_A_ROW)
+      const stopped = new RuntimeClient('https://s', 'e', 'bad', { onTokenExpired: () => {} }, fetchImpl, 20)
+      await expect(stopped.load()).rejects.toMatchObject({ code: 'TOKEN_REFRESH_FAILED' })
+      stopped.setToken(valid)
+      stopped.restart()
+      await expect(stopped.query({ metricId: 'm' })).resolves.toMatchObject({ data: [{ v: 1 }] })
+      expect(calls.length).toBeGreaterThan(0)
+    })
   })
 })

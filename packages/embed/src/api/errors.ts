@@ -5,16 +5,22 @@ export class StrataApiError extends Error {
     readonly code: string,
     readonly status: number,
     message: string,
+    /** The server's `error.details.reason`, when it gives one (`EMBED_GONE`). */
+    readonly reason?: string,
   ) {
     super(message)
   }
 }
 
+/** `details.reason` of the 401 for an embed that no longer exists: a new token will not help. */
+export const EMBED_GONE = 'EMBED_GONE'
+
 /** The server's error envelope, or a generic one when the body is not JSON. */
 export function errorFromBody(status: number, body: unknown, statusText = ''): StrataApiError {
-  const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error
+  const error = (body as { error?: { code?: unknown; message?: unknown; details?: { reason?: string } } } | null)?.error
   if (error && typeof error.code === 'string') {
-    return new StrataApiError(error.code, status, typeof error.message === 'string' ? error.message : error.code)
+    const message = typeof error.message === 'string' ? error.message : error.code
+    return new StrataApiError(error.code, status, message, error.details?.reason)
   }
   return new StrataApiError(`HTTP_${status}`, status, statusText || `The server answered ${status}`)
 }

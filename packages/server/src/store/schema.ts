@@ -217,6 +217,8 @@ export interface EndUserMetricRow {
   archived: number
   /** 0/1: a copy-on-write version of the company metric of the same metric_id. */
   based_on_company: number
+  /** The company metric a version was copied from (migration 006); null for a tenant's own metric or an older copy. */
+  company_fingerprint: string | null
   created_at: string
   updated_at: string
 }

@@ -7,7 +7,7 @@ export const browser =
 export const tokenOrEmbedGone: OperationError = [
   401,
   'AUTHENTICATION_ERROR',
-  'The guest token is missing, invalid, expired or revoked, or the embed was deleted.',
+  'The guest token is missing, invalid, expired or revoked, or the embed was deleted (then `details.reason` is `EMBED_GONE`: a new token will not help).',
 ]
 
 export const outside: OperationError = [

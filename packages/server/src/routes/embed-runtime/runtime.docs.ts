@@ -18,7 +18,7 @@ const running: readonly OperationError[] = [
 export const docs = operations('embed runtime', {
   getRuntimeEmbed: {
     summary: 'Load an embed: its dashboard, metrics and permissions',
-    description: `${browser} \`embedId\` is an embed id or the dashboardId of an embed of the data app. Answers the dashboard (filters, layout), its metrics (chart options, time grains) and the effective permissions, whether the AI pilot and email reports work for this token (\`ai\`, \`reports.available\`), and the time zone.`,
+    description: `${browser} \`embedId\` is an embed id or the dashboardId of an embed of the data app. Answers the dashboard (filters, layout), its metrics (chart options, time grains; a tenant's version of a company metric marked \`tenantVersion\`, and \`companyVersionChanged\` once the company changed it since), the tenant's archived and hidden metrics, and the effective permissions, whether the AI pilot and email reports work for this token (\`ai\`, \`reports.available\`), and the time zone. An embed that grants no self-serve capability shows the dashboard as the company authored it, untouched by any tenant's changes.`,
     auth: GUEST_TOKEN,
     errors: [tokenOrEmbedGone, denied],
   },

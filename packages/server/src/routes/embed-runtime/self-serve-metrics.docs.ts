@@ -4,7 +4,7 @@ import { browser, outside, tokenOrEmbedGone } from './guest.docs.js'
 const refused = (what: string): OperationError => [
   403,
   'INSUFFICIENT_PERMISSIONS',
-  `${what} is off for this embed (accessSettings) or this token (permissions).`,
+  `${what} is off for this embed (accessSettings) or this token (permissions): docs/guest-tokens.md, "permissions".`,
 ]
 const unknownMetric: OperationError = [
   400,
@@ -81,6 +81,31 @@ export const docs = operations('embed runtime', {
     description: `${browser} Brings a metric of \`archivedMetrics\` back to the dashboard. Needs the archive permission.`,
     auth: GUEST_TOKEN,
     errors: [tokenOrEmbedGone, outside, refused('Restoring archived metrics'), unknownMetric],
+    returns: 'The metricId.',
+  },
+  restoreMetric: {
+    summary: 'Show a hidden company metric again',
+    description: `${browser} A company metric this tenant hid (DELETE …/metrics/:metricId; the load lists them as \`hiddenMetrics\`) comes back to the dashboard for the whole tenant. Needs the manage permission.`,
+    auth: GUEST_TOKEN,
+    errors: [
+      tokenOrEmbedGone,
+      outside,
+      refused('Restoring hidden metrics'),
+      [400, 'EMBED_PARAM_ERROR', 'The metric is not a company metric this tenant hid (or not one this token sees).'],
+    ],
+    returns: 'The metricId.',
+  },
+  resetMetricOverride: {
+    summary: "Reset a tenant's version of a company metric to the company's",
+    description: `${browser} Drops this tenant's own version of a company metric (made by PUT …/metrics/:metricId): the company's metric, as it is now, answers again for the whole tenant. A company metric without a version is left as it is. The load marks a version with \`tenantVersion: true\`, and with \`companyVersionChanged: true\` once the company has changed the metric since the copy was made. Needs the update permission.`,
+    auth: GUEST_TOKEN,
+    errors: [
+      tokenOrEmbedGone,
+      outside,
+      refused('Resetting a metric to the company’s version'),
+      unknownMetric,
+      [400, 'INVALID_REQUEST_BODY', "The metric is this tenant's own: it has no company version."],
+    ],
     returns: 'The metricId.',
   },
   publishMetric: {

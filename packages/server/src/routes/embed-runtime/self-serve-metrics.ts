@@ -83,6 +83,22 @@ const selfServeMetrics: FastifyPluginAsyncTypebox = async (app) => {
     )
   }
   app.post(
+    '/:embedId/metrics/:metricId/restore',
+    { schema: { ...docs.restoreMetric, params: MetricParams, response: { 200: MetricIdResult } } },
+    async (request) => {
+      const { embedId, metricId } = request.params
+      return done((await service.restore(claims(request), embedId, metricId)).metricId)
+    },
+  )
+  app.delete(
+    '/:embedId/metrics/:metricId/override',
+    { schema: { ...docs.resetMetricOverride, params: MetricParams, response: { 200: MetricIdResult } } },
+    async (request) => {
+      const { embedId, metricId } = request.params
+      return done((await service.resetOverride(claims(request), embedId, metricId)).metricId)
+    },
+  )
+  app.post(
     '/:embedId/metrics/:metricId/publish',
     { schema: { ...docs.publishMetric, params: MetricParams, response: { 200: MetricIdResult } } },
     async (request) => {

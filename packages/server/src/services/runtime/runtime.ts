@@ -22,7 +22,7 @@ import { definitionOf } from '../self-serve/definition.js'
 import { endUserScope } from '../self-serve/end-user-scope.js'
 import { endUserKey } from '../self-serve/end-user-state.js'
 import { resolveLayout } from '../self-serve/layout-grid.js'
-import { type Overlay, overlay } from '../self-serve/overlay.js'
+import { authored, type Overlay, overlay } from '../self-serve/overlay.js'
 import type { TenantState, TenantStates } from '../self-serve/tenant-state.js'
 import { runtimeView } from '../self-serve/view-shape.js'
 import { visibleModel } from '../self-serve/visible-model.js'
@@ -67,6 +67,8 @@ export function runtimeMetric(m: Metric, o: Overlay, definition: EndUserMetricDe
     visibility: origin?.visibility ?? 'shared',
     createdByUser: origin?.createdByUser ?? null,
     ...(definition ? { definition } : {}),
+    ...(origin?.tenantVersion ? { tenantVersion: true } : {}),
+    ...(origin?.companyVersionChanged ? { companyVersionChanged: true } : {}),
   }
 }
 
@@ -129,6 +131,10 @@ export class Runtime {
       metrics: shown.map((m) => runtimeMetric(m, opened.overlay, definitions?.get(m.metricId))),
       privateMetrics: privateMetrics(claims, opened.company),
       archivedMetrics: opened.overlay.archived,
+      // hidden company metrics are listed to whoever may restore them (a metric embed: its own)
+      hiddenMetrics: permissions.manageMetrics
+        ? opened.overlay.hidden.filter((h) => embed.metricId === null || h.metricId === embed.metricId)
+        : [],
       views: views.map((row) => runtimeView(row, dashboard.document.filters ?? [], hidden, metricIds)),
       permissions,
       ai: aiAvailability(permissions, workspace.ai, this.llmProviders),
@@ -265,10 +271,16 @@ export class Runtime {
   /**
    * allowedEmbeds → 403; an embed that is gone (or of another data app) → 401. Then the
    * token's overlay: its key's state (cached, self-serve/tenant-state.ts) laid on this version
-   * of the company's dashboard, once per version.
+   * of the company's dashboard, once per version. A read-only embed (one that grants no
+   * self-serve capability) shows the dashboard as the company authored it: no tenant's metrics,
+   * versions, hidden or archived metrics, layout or views, since its viewers could undo none
+   * of them (docs/runtime-api.md, "Where an end user's changes show").
    */
   async open(claims: GuestClaims, id: string): Promise<Opened> {
     const { embed, dashboard } = await this.resolve(claims, id)
+    if (!grantsSelfServe(embed)) {
+      return { embed, company: dashboard, dashboard, overlay: authoredOverlay(dashboard), state: AUTHORED_STATE }
+    }
     const state = await this.states.get(endUserKey(claims, embed))
     let o = state.overlays.get(dashboard)
     if (o === undefined) {
@@ -288,10 +300,50 @@ export class Runtime {
       }
     }
     if (!embed || !dashboard) {
-      throw new ApiError('AUTHENTICATION_ERROR', 401, `Embed ${id} does not exist or was deleted`)
+      // `details.reason` tells a client that a new token will not help (an expired one would)
+      throw new ApiError('AUTHENTICATION_ERROR', 401, `Embed ${id} does not exist or was deleted`, {
+        reason: EMBED_GONE,
+      })
     }
     return { embed, dashboard }
   }
+}
+
+/** `error.details.reason` of the 401 for an embed that does not exist (deleted since the token was minted). */
+export const EMBED_GONE = 'EMBED_GONE'
+
+/** What a read-only embed overlays: nothing (its layouts, views and metrics are the company's). */
+const AUTHORED_STATE: TenantState = {
+  metrics: { metrics: [], states: [] },
+  saved: {},
+  views: [],
+  overlays: new WeakMap(),
+}
+const authoredOverlays = new WeakMap<Dashboard, Overlay>()
+function authoredOverlay(dashboard: Dashboard): Overlay {
+  let o = authoredOverlays.get(dashboard)
+  if (o === undefined) {
+    o = authored(dashboard)
+    authoredOverlays.set(dashboard, o)
+  }
+  return o
+}
+
+/**
+ * Whether an embed grants any self-serve capability (create, update, delete, manage, archive,
+ * layout, views): only then does it show a tenant's version of the dashboard. Decided by the
+ * embed alone, so every viewer of one embed sees the same version of it.
+ */
+export function grantsSelfServe(embed: Embed): boolean {
+  const a = embed.accessSettings
+  return (
+    a.isAllowMetricCreation === true ||
+    a.isAllowMetricUpdate === true ||
+    a.isAllowMetricDeletion === true ||
+    a.isAllowManageMetrics === true ||
+    a.isAllowMetricLayoutChange === true ||
+    a.isAllowCreateDashboardView === true
+  )
 }
 
 /** The one answer for a metric this token cannot see, whether or not it exists elsewhere. */

@@ -25,6 +25,8 @@ export interface EndUserMetric {
   readonly isPublished: boolean
   readonly archived: boolean
   readonly basedOnCompany: boolean
+  /** A version: the fingerprint of the company metric it was copied from (company-fingerprint.ts); null when unknown. */
+  readonly companyFingerprint: string | null
   readonly createdAt: string
 }
 
@@ -74,6 +76,7 @@ export class EndUserMetricStore {
         'is_published',
         'archived',
         'based_on_company',
+        'company_fingerprint',
         sql<number>`0`.as('hidden'),
         'created_at',
       ])
@@ -98,6 +101,7 @@ export class EndUserMetricStore {
             sql<number>`1`.as('is_published'),
             'archived',
             sql<number>`1`.as('based_on_company'),
+            sql<string | null>`null`.as('company_fingerprint'),
             'hidden',
             'updated_at as created_at',
           ])
@@ -122,7 +126,9 @@ export class EndUserMetricStore {
 
   async insert(
     key: TenantKey,
-    metric: Pick<EndUserMetric, 'metricId' | 'userIdentifier' | 'definition' | 'visibility' | 'basedOnCompany'>,
+    metric: Pick<EndUserMetric, 'metricId' | 'userIdentifier' | 'definition' | 'visibility' | 'basedOnCompany'> & {
+      readonly companyFingerprint?: string | undefined
+    },
   ): Promise<void> {
     const at = now()
     const row: EndUserMetricRow = {
@@ -137,6 +143,7 @@ export class EndUserMetricStore {
       is_published: metric.visibility === 'shared' ? 1 : 0,
       archived: 0,
       based_on_company: metric.basedOnCompany ? 1 : 0,
+      company_fingerprint: metric.companyFingerprint ?? null,
       created_at: at,
       updated_at: at,
     }
@@ -284,6 +291,7 @@ type MetricColumns = Pick<
   | 'is_published'
   | 'archived'
   | 'based_on_company'
+  | 'company_fingerprint'
   | 'created_at'
 >
 
@@ -296,6 +304,7 @@ function toMetric(r: MetricColumns): EndUserMetric {
     isPublished: Number(r.is_published) === 1,
     archived: Number(r.archived) === 1,
     basedOnCompany: Number(r.based_on_company) === 1,
+    companyFingerprint: r.company_fingerprint ?? null,
     createdAt: r.created_at,
   }
 }

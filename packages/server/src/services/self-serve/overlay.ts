@@ -1,6 +1,7 @@
 import type { GuestClaims } from '../../auth/principal.js'
 import type { Metric } from '../../query/document.js'
 import type { Dashboard } from '../dashboards/dashboards.js'
+import { companyFingerprint } from './company-fingerprint.js'
 import { asMetric } from './definition.js'
 import type { EndUserMetric, TenantMetrics } from './metric-store.js'
 
@@ -12,6 +13,10 @@ export interface MetricOrigin {
   readonly createdByUser: string | null
   /** Its definition is an end user's (a tenant metric, or a tenant's version of a company one). */
   readonly endUserDefined: boolean
+  /** A company metric shown in this tenant's version (DELETE …/override resets it). */
+  readonly tenantVersion?: true
+  /** That version was copied from a company metric the company has changed since. */
+  readonly companyVersionChanged?: true
 }
 
 /** The company's dashboard as one token's tenant sees it. */
@@ -21,6 +26,8 @@ export interface Overlay {
   readonly origins: ReadonlyMap<string, MetricOrigin>
   /** Archived for this tenant (company metrics) or by it (its own, private ones only for their user). */
   readonly archived: readonly { readonly metricId: string; readonly name: string }[]
+  /** Company metrics this tenant hid (deleted for itself), to restore from. */
+  readonly hidden: readonly { readonly metricId: string; readonly name: string }[]
   /** The tenant's rows this overlay was built from (the self-serve service acts on them). */
   readonly tenant: TenantMetrics
 }
@@ -42,17 +49,21 @@ const COMPANY = (m: Metric): MetricOrigin => ({
 export function overlay(dashboard: Dashboard, tenant: TenantMetrics, claims: GuestClaims): Overlay {
   const company = dashboard.document.metrics
   if (tenant.metrics.length === 0 && tenant.states.length === 0) {
-    return { dashboard, origins: new Map(company.map((m) => [m.metricId, COMPANY(m)])), archived: [], tenant }
+    return authored(dashboard, tenant)
   }
   const states = new Map(tenant.states.map((s) => [s.metricId, s]))
   const versions = new Map(tenant.metrics.filter((m) => m.basedOnCompany).map((m) => [m.metricId, m]))
   const companyIds = new Set(company.map((m) => m.metricId))
   const origins = new Map<string, MetricOrigin>()
   const archived: { metricId: string; name: string }[] = []
+  const hidden: { metricId: string; name: string }[] = []
   const metrics: Metric[] = []
   for (const m of company) {
     const state = states.get(m.metricId)
-    if (state?.hidden) continue
+    if (state?.hidden) {
+      hidden.push({ metricId: m.metricId, name: m.name })
+      continue
+    }
     const version = versions.get(m.metricId)
     const effective = version ? companyVersion(m, version) : m
     if (state?.archived) {
@@ -60,7 +71,7 @@ export function overlay(dashboard: Dashboard, tenant: TenantMetrics, claims: Gue
       continue
     }
     metrics.push(effective)
-    origins.set(m.metricId, { ...COMPANY(m), endUserDefined: version !== undefined })
+    origins.set(m.metricId, version ? versionOrigin(m, version) : COMPANY(m))
   }
   for (const t of tenant.metrics) {
     if (t.basedOnCompany || companyIds.has(t.metricId)) continue
@@ -77,7 +88,35 @@ export function overlay(dashboard: Dashboard, tenant: TenantMetrics, claims: Gue
       endUserDefined: true,
     })
   }
-  return { dashboard: { ...dashboard, document: { ...dashboard.document, metrics } }, origins, archived, tenant }
+  return {
+    dashboard: { ...dashboard, document: { ...dashboard.document, metrics } },
+    origins,
+    archived,
+    hidden,
+    tenant,
+  }
+}
+
+const NOTHING: TenantMetrics = { metrics: [], states: [] }
+
+/**
+ * The company's dashboard as authored, no tenant's change on it: what a tenant with nothing
+ * saved sees, and what a read-only embed shows every tenant (runtime.ts `open`).
+ */
+export function authored(dashboard: Dashboard, tenant: TenantMetrics = NOTHING): Overlay {
+  const origins = new Map(dashboard.document.metrics.map((m) => [m.metricId, COMPANY(m)]))
+  return { dashboard, origins, archived: [], hidden: [], tenant }
+}
+
+/** A company metric shown in the tenant's version, and whether the company changed it since the copy. */
+function versionOrigin(m: Metric, version: EndUserMetric): MetricOrigin {
+  const changed = version.companyFingerprint !== null && version.companyFingerprint !== companyFingerprint(m)
+  return {
+    ...COMPANY(m),
+    endUserDefined: true,
+    tenantVersion: true,
+    ...(changed ? { companyVersionChanged: true } : {}),
+  }
 }
 
 /**

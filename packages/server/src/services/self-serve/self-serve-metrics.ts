@@ -14,6 +14,7 @@ import {
   visibleMetrics,
 } from '../runtime/runtime.js'
 import type { Workspaces } from '../workspaces/workspaces.js'
+import { companyFingerprint } from './company-fingerprint.js'
 import { checkDefinition, shownDefinition } from './definition.js'
 import { type EndUserMetric, type EndUserMetricStore, newMetricId, type TenantKey } from './metric-store.js'
 import { overlay } from './overlay.js'
@@ -113,14 +114,47 @@ export class SelfServeMetrics {
     const key = this.key(claims, opened)
     const existing = opened.overlay.tenant.metrics.find((m) => m.metricId === metricId)
     if (existing) await this.store.update(key, metricId, { definition })
-    else
+    else {
+      const base = opened.company.document.metrics.find((m) => m.metricId === metricId)
       await this.store.insert(key, {
         metricId,
         userIdentifier: claims.params.userIdentifier ?? '',
         definition,
         visibility: 'shared',
         basedOnCompany: true,
+        // what the copy was made from: the load says when the company changes it (companyVersionChanged)
+        ...(base ? { companyFingerprint: companyFingerprint(base) } : {}),
       })
+    }
+    return { metricId }
+  }
+
+  /**
+   * The tenant's version of a company metric dropped: the company's answers again for the
+   * whole tenant (the undo of an update, so the update capability). A company metric without a
+   * version is left as it is; a tenant's own metric has no company version (400).
+   */
+  async resetOverride(claims: GuestClaims, id: string, metricId: string): Promise<{ metricId: string }> {
+    const opened = await this.runtime.open(claims, id)
+    requireCapability(claims, opened.embed, 'metricUpdate', 'Resetting a metric to the company’s version')
+    const { origin } = this.knownOne(claims, opened, metricId)
+    if (origin !== 'company') {
+      throw badRequest(`Metric ${metricId} is this tenant's own metric: it has no company version to reset to`)
+    }
+    if (opened.overlay.tenant.metrics.some((m) => m.metricId === metricId && m.basedOnCompany)) {
+      await this.store.remove(this.key(claims, opened), metricId)
+    }
+    return { metricId }
+  }
+
+  /** A company metric this tenant hid (DELETE …/metrics/:metricId) shown again (manage capability). */
+  async restore(claims: GuestClaims, id: string, metricId: string): Promise<{ metricId: string }> {
+    const opened = await this.runtime.open(claims, id)
+    requireCapability(claims, opened.embed, 'manageMetrics', 'Restoring hidden metrics')
+    const { embed } = opened
+    const hidden = opened.overlay.hidden.some((h) => h.metricId === metricId)
+    if (!hidden || (embed.metricId !== null && embed.metricId !== metricId)) throw notInEmbed(metricId, embed)
+    await this.store.setState(this.key(claims, opened), metricId, { hidden: false })
     return { metricId }
   }
 
@@ -233,6 +267,7 @@ export class SelfServeMetrics {
       isPublished: true,
       archived: false,
       basedOnCompany,
+      companyFingerprint: null,
       createdAt: '',
     }
     const tenant = {

@@ -157,6 +157,7 @@ describe('overlay', () => {
     isPublished: true,
     archived: false,
     basedOnCompany: false,
+    companyFingerprint: null,
     createdAt: '',
     ...over,
   })

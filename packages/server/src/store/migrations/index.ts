@@ -4,6 +4,7 @@ import { analytics } from './002-analytics.js'
 import { endUserMetrics } from './003-end-user-metrics.js'
 import { layoutsAndViews } from './004-layouts-and-views.js'
 import { emailReports } from './005-email-reports.js'
+import { tenantCopyBase } from './006-tenant-copy-base.js'
 
 /** Every migration, in order. Names are permanent: never rename or reorder one that shipped. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '003-end-user-metrics': endUserMetrics,
   '004-layouts-and-views': layoutsAndViews,
   '005-email-reports': emailReports,
+  '006-tenant-copy-base': tenantCopyBase,
 }

@@ -20,7 +20,10 @@ import { EmbedParams } from '../packages/server/dist/routes/embed-runtime/params
 import { GuestTokenBody } from '../packages/server/dist/schemas/guest-tokens.js'
 import { MetricQueryBody } from '../packages/server/dist/schemas/query.js'
 
-const app = Fastify({ logger: false })
+// the schemas carry annotations (named examples, a number's unit) that validation ignores: ajv in
+// strict mode must know them, as the server's own does
+const annotations = (ajv) => ajv.addKeyword({ keyword: 'x-examples' }).addKeyword({ keyword: 'x-unit' })
+const app = Fastify({ logger: false, ajv: { plugins: [annotations] } })
 const statement = process.env.BENCH_SQL ? JSON.parse(process.env.BENCH_SQL) : undefined
 const pool = statement
   ? new pg.Pool({ connectionString: process.env.BENCH_PG_URL, max: Number(process.env.POOL_MAX ?? 10) })

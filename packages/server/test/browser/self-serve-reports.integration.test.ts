@@ -47,7 +47,8 @@ describe.skipIf(!hasChromium)('email report controls in Chromium', () => {
       EMAIL_FROM: 'Strata Reports <reports@example.com>',
       // no scheduled pass during the test: only Send now sends
       REPORT_POLL_INTERVAL_MS: '3600000',
-      EMAIL_RATE_LIMIT: '2',
+      // deliveries per client: acme's two sends to two recipients fit, globex's third is refused
+      EMAIL_RATE_LIMIT: '4',
     },
   })
   beforeAll(() => b.allowOnDemoEmbed({ isAllowEmailReports: true }), 60_000)
@@ -221,15 +222,16 @@ describe.skipIf(!hasChromium)('email report controls in Chromium', () => {
     expect(await d.locator('#rp-name-error').textContent()).toContain('Give the report a name')
     expect(await focused(page)).toMatchObject({ id: 'rp-name' })
     await d.locator('#rp-name').fill('Daily orders')
-    await d.locator('#rp-recipients').fill('ann@example.com')
+    await d.locator('#rp-recipients').fill('ann@example.com bob@example.com')
     await d.locator('[part~="report-save"]').click()
     await expect.poll(() => isOpen(page)).toBe(false)
     expect((await list(token)).map((r) => r.schedule)).toEqual([{ frequency: 'daily', time: '09:00' }])
 
-    // EMAIL_RATE_LIMIT=2 per client: the third send is refused (429) and the row says why
+    // EMAIL_RATE_LIMIT=4 deliveries per client: two sends to two recipients, the third is refused
+    // (429) and the row says why
     const item = part(page, 'report-item').filter({ hasText: 'Daily orders' })
     const status = item.locator('[part~="report-send-status"]')
-    for (const expected of ['Sent to 1 recipient', 'Sent to 1 recipient']) {
+    for (const expected of ['Sent to 2 recipients', 'Sent to 2 recipients']) {
       await item.locator('[part~="report-send"]').click()
       await expect.poll(() => status.textContent(), { timeout: 30_000 }).toBe(expected)
       await expect.poll(() => item.locator('[part~="report-send"]').isDisabled()).toBe(false)

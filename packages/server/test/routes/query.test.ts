@@ -369,9 +369,13 @@ describe.skipIf(!hasPg).each(storeKinds)('metric queries on %s', (store) => {
     })
 
     it('shows underlying rows only with the permission, only the token’s tenant, paged by 100', async () => {
-      const denied = await token('initech')
+      // the embed allows underlying data: a token turns it off with false, and one that leaves the
+      // flag out inherits the embed's setting (as every self-serve capability does)
+      const denied = await token('initech', {}, { isEnableUnderlyingData: false })
       const url = `/api/v2/embed/runtime/${a.embedId}/underlying`
       expectError(await a.call('POST', url, denied, { metricId: 'revenue' }), 403, 'UNAUTHORIZED')
+      const inherited = await token('initech')
+      expect((await a.call('POST', url, inherited, { metricId: 'revenue' })).statusCode).toBe(200)
       const allowed = await token('initech', {}, { isEnableUnderlyingData: true })
       const [{ status } = { status: '' }] = await wh.query<{ status: string }>(
         `select status from ${wh.schema}.orders where tenant = 'initech' group by status order by count(*) desc limit 1`,

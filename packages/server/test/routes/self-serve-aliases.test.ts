@@ -113,6 +113,7 @@ describe.skipIf(!hasPg)('an alias equal to a hidden column’s name (item 3)', (
       await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, {
         dataAppName: 'salesapp',
         clientId,
+        params: { reportRecipients: ['@example.com'] },
         permissions: { isEnableDownloadMetrics: true, isEnableUnderlyingData: true },
       })
     ).token as string

@@ -381,7 +381,7 @@ export function effective(claims: GuestClaims, embed: Embed): EffectivePermissio
     embedAllows === true && tokenFlag !== false
   return {
     download: p.isEnableDownloadMetrics === true,
-    underlyingData: p.isEnableUnderlyingData === true && a.isAllowUnderlyingData !== false,
+    underlyingData: both(a.isAllowUnderlyingData, p.isEnableUnderlyingData),
     endUserDashboardFilter: (tokenFilter ?? true) && a.isAllowEndUserDashboardFilter !== false,
     showSideBar: p.isShowSideBar !== false,
     showDashboardName: p.isShowDashboardName !== false,

@@ -30,6 +30,7 @@ describe('the fuzzer’s oracle', () => {
       reply.code(400).send({ error: { code: 'INVALID_REQUEST_BODY', message: 'The JSON body nests too deep' } }),
     )
     app.post('/ok', () => ({ ok: true }))
+    app.get('/ok-json', () => ({ ok: true }))
     app.get('/hang', async () => {
       await hung
       return { late: true }
@@ -90,6 +91,16 @@ describe('the fuzzer’s oracle', () => {
       await verdict(request('POST', '/ok', { op, payload: '{}', headers: { 'content-type': 'application/json' } })),
     ).toEqual([])
     expect(await verdict(request('GET', '/ok-error', { nesting }))).toEqual([])
+  })
+
+  it('deep JSON in a query parameter that carries JSON served is a violation; in a plain string parameter it is not', async () => {
+    const json = { where: 'query', at: 'dashboardFilter=(whole)', depth: 7_000, shape: 'array', json: true } as const
+    expect(await verdict(request('GET', '/ok-json', { nesting: json }))).toEqual([
+      'query JSON nested 7000 levels deep (at dashboardFilter=(whole)) was served 200',
+    ])
+    expect(await verdict(request('GET', '/ok-error', { nesting: json }))).toEqual([])
+    const { json: _, ...plain } = json
+    expect(await verdict(request('GET', '/ok-json', { nesting: plain }))).toEqual([])
   })
 
   it('a failure /openapi.json does not list for the operation is a violation', async () => {

@@ -14,7 +14,7 @@ export type Answer = LightMyRequestResponse | 'timeout'
  * Plus: every request is answered within the case timeout (a hang is a violation), a
  * request without the operation's token kind is never served, and a body nested deep (the
  * nesting mutations: at least MIN_NESTING levels) is never served either: past a sane
- * nesting bound every JSON body is a 4xx. Returns the violations (empty when the answer is
+ * nesting bound every JSON body is a 4xx, and so is JSON in a query parameter that carries it. Returns the violations (empty when the answer is
  * acceptable).
  */
 export function violations(req: FuzzRequest, res: Answer): string[] {
@@ -49,6 +49,10 @@ export function violations(req: FuzzRequest, res: Answer): string[] {
   // a GET or an operation without a body schema may ignore a body; one that takes JSON may not serve a deep one
   if (req.nesting?.where === 'body' && req.op?.body && status < 300) {
     out.push(`a body nested ${req.nesting.depth} levels deep (at ${req.nesting.at}) was served ${status}`)
+  }
+  // JSON in a query parameter is read under the body's rules: a deep one is never served either
+  if (req.nesting?.where === 'query' && req.nesting.json && status < 300) {
+    out.push(`query JSON nested ${req.nesting.depth} levels deep (at ${req.nesting.at}) was served ${status}`)
   }
   if (({} as Record<string, unknown>).polluted !== undefined) out.push('Object.prototype was polluted')
   return out

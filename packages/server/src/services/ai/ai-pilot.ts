@@ -13,6 +13,7 @@ import type { GuestClaims } from '../../auth/principal.js'
 import type { LlmProvider } from '../../config.js'
 import { ApiError } from '../../errors.js'
 import { check } from '../../schemas/check.js'
+import { parseJsonText } from '../../validation/json-text.js'
 import { effective, type Opened, type Runtime } from '../runtime/runtime.js'
 import type { SelfServeMetrics } from '../self-serve/self-serve-metrics.js'
 import type { Workspace, Workspaces } from '../workspaces/workspaces.js'
@@ -199,12 +200,18 @@ export class AiPilot {
   }
 }
 
-/** Tool arguments as the model sent them: a JSON text (a 400 to retry on when it is not). */
+/**
+ * Tool arguments as the model sent them: a JSON text, read by the parser of request bodies
+ * (depth, no prototype-poisoning key); a 400 to retry on when it is not.
+ */
 function parseArguments(text: unknown): unknown {
   if (typeof text !== 'string') throw new ApiError('INVALID_REQUEST_BODY', 400, 'the tool arguments are missing')
-  try {
-    return JSON.parse(text)
-  } catch {
-    throw new ApiError('INVALID_REQUEST_BODY', 400, 'the tool arguments are not valid JSON')
-  }
+  const parsed = parseJsonText(text)
+  if ('value' in parsed) return parsed.value
+  const { kind, problem } = parsed.fault
+  throw new ApiError(
+    'INVALID_REQUEST_BODY',
+    400,
+    kind === 'malformed' ? 'the tool arguments are not valid JSON' : `the tool arguments' JSON ${problem}`,
+  )
 }

@@ -191,7 +191,7 @@ export async function createServices(config: Config): Promise<Services> {
       selfServeMetrics,
       workspaces,
       config.llmProviders,
-      new LlmClient(config.llmTimeoutMs),
+      new LlmClient(config.llmTimeoutMs, config.llmMaxAnswerBytes),
     ),
     async close() {
       // a send in flight finishes before the store closes

@@ -192,6 +192,37 @@ describe.skipIf(!hasPg)('AI pilot routes against the stand-in', () => {
     expect(t.rawLogs.some((line) => line.includes('AI_PROVIDER_ERROR'))).toBe(true)
   })
 
+  it('reads the provider’s answer with a byte limit: a 64 MB answer → 502 naming the limit, the connection dropped after a few MB, on /ai/metric and /ai/summary (issue 24, item 9)', async () => {
+    const embed = await embedWith(AI)
+    const acme = await tokenFor('acme')
+    await workspace({ isEnableMetricSummary: true })
+    const bytes = 64 * 1024 * 1024
+    const routes = [() => ask(embed, acme), () => rt('POST', embed, '/ai/summary', acme, { metricId: 'revenue' })]
+    for (const route of routes) {
+      // streamed without a length, and announced by Content-Length
+      for (const announceLength of [false, true]) {
+        const before = standIn.requests.length
+        standIn.script({ huge: { bytes, announceLength } })
+        expectError(
+          await route(),
+          502,
+          'AI_PROVIDER_ERROR',
+          /"standin" failed: its answer was too large \(more than 2097152 bytes; LLM_MAX_ANSWER_BYTES\)$/,
+        )
+        expect(standIn.requests.length - before).toBe(1) // a provider failure: no retry
+        const streamed = standIn.streams.at(-1)
+        await streamed?.done
+        // the server hung up long before the end: what it read is the limit plus socket buffers
+        expect(streamed?.closedEarly).toBe(true)
+        expect(streamed?.written).toBeLessThan(16 * 1024 * 1024)
+      }
+    }
+    // the same route answers normally afterwards
+    standIn.script({ text: 'Fine.' })
+    expect((await routes[1]?.())?.json()).toEqual({ data: { summary: 'Fine.' } })
+    await workspace({})
+  })
+
   it('a slow provider blocks no other request', async () => {
     const embed = await embedWith(AI)
     const acme = await tokenFor('acme')

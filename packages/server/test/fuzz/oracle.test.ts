@@ -31,6 +31,9 @@ describe('the fuzzer’s oracle', () => {
     )
     app.post('/ok', () => ({ ok: true }))
     app.get('/ok-json', () => ({ ok: true }))
+    app.get('/', (_, reply) => reply.redirect('/demo', 302))
+    app.get('/moved', (_, reply) => reply.redirect('/demo', 302))
+    app.get('/docs/static/index.html', (_, reply) => reply.redirect('https://evil.example/', 302))
     app.get('/hang', async () => {
       await hung
       return { late: true }
@@ -91,6 +94,13 @@ describe('the fuzzer’s oracle', () => {
       await verdict(request('POST', '/ok', { op, payload: '{}', headers: { 'content-type': 'application/json' } })),
     ).toEqual([])
     expect(await verdict(request('GET', '/ok-error', { nesting }))).toEqual([])
+  })
+
+  it('a redirect is a violation unless the API documents it (GET / to a path of this server)', async () => {
+    expect(await verdict(request('GET', '/'))).toEqual([])
+    expect(await verdict(request('HEAD', '/'))).toEqual([])
+    expect(await verdict(request('GET', '/moved'))).toEqual(['unexpected status 302'])
+    expect(await verdict(request('GET', '/docs/static/index.html'))).toEqual(['unexpected status 302'])
   })
 
   it('deep JSON in a query parameter that carries JSON served is a violation; in a plain string parameter it is not', async () => {

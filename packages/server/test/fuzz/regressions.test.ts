@@ -71,6 +71,37 @@ describe('fuzzer findings', () => {
     expect(res.json().error.message).toContain('not a valid host name')
   })
 
+  it('a MongoDB host its driver cannot parse as a URL is 400 DATASOURCE_CONNECTION_ERROR (was a 500: the driver throws when the client is made)', async () => {
+    for (const host of ['|XN-aHiF8W', 'a|b', '%', '[', 'host:1']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v2/datasource',
+        headers: bearer(serviceToken),
+        payload: {
+          datasourceType: 'mongodb',
+          credentials: { name: 'mongo_bad_host', host, port: 23510, user: 'u', password: 'p' },
+        },
+      })
+      expectErrorShape(res)
+      expect(res.json().error.code, host).toBe('DATASOURCE_CONNECTION_ERROR')
+      expect(res.json().error.message).toContain('not a valid host name')
+    }
+  })
+
+  it('the file upload’s 415 for a Content-Type that is no media type is documented for the operation (was undocumented)', async () => {
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v2/datasource/files/warehouse/orders.csv',
+      headers: { ...bearer(serviceToken), 'content-type': ';;;' },
+      payload: 'a,b\n1,2\n',
+    })
+    expectErrorShape(res)
+    expect(res.statusCode).toBe(415)
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json()
+    const responses = doc.paths['/api/v2/datasource/files/{datasourceName}/{fileName}'].put.responses
+    expect(responses['415']?.description).toContain('`UNSUPPORTED_MEDIA_TYPE`')
+  })
+
   it('a path parameter over the router’s length limit answers the error shape (was FST_ERR_MAX_PARAM_LENGTH, 414)', async () => {
     const res = await t.app.inject({
       method: 'GET',

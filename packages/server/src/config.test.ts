@@ -128,19 +128,22 @@ describe('parseConfig', () => {
     expect(() => parseConfig(env)).toThrow(message)
   })
 
-  it('reads LLM_PROVIDERS and LLM_TIMEOUT_MS', () => {
+  it('reads LLM_PROVIDERS, LLM_TIMEOUT_MS and LLM_MAX_ANSWER_BYTES', () => {
     const config = parseConfig({
       LLM_PROVIDERS: JSON.stringify({
         openai: { baseUrl: 'https://api.openai.com/v1/', apiKey: 'sk-1', model: 'gpt-4o-mini' },
         local: { baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'ollama', model: 'llama3.1' },
       }),
       LLM_TIMEOUT_MS: '5000',
+      LLM_MAX_ANSWER_BYTES: '65536',
     })
     expect(config.llmProviders).toEqual({
       openai: { baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-1', model: 'gpt-4o-mini' },
       local: { baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'ollama', model: 'llama3.1' },
     })
     expect(config.llmTimeoutMs).toBe(5000)
+    expect(config.llmMaxAnswerBytes).toBe(65_536)
+    expect(parseConfig({}).llmMaxAnswerBytes).toBe(2 * 1024 * 1024)
   })
 
   it('refuses a malformed LLM_PROVIDERS, naming the provider and field but never a value', () => {

@@ -78,6 +78,8 @@ export interface Config {
   readonly llmProviders: Readonly<Record<string, LlmProvider>>
   /** One provider call (one attempt) is abandoned after this long: 502 AI_PROVIDER_ERROR. */
   readonly llmTimeoutMs: number
+  /** The most of a provider's answer read (bytes of its body): past it, 502 AI_PROVIDER_ERROR. */
+  readonly llmMaxAnswerBytes: number
 }
 
 /** One entry of LLM_PROVIDERS. `apiKey` is a secret: never logged, never answered. */
@@ -328,5 +330,6 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     s3CacheMaxBytes: integer(env, 'S3_CACHE_MAX_BYTES', 512 * 1024 * 1024, 1024, 1024 ** 4),
     llmProviders: llmProviders(env),
     llmTimeoutMs: integer(env, 'LLM_TIMEOUT_MS', 30_000, 100, 600_000),
+    llmMaxAnswerBytes: integer(env, 'LLM_MAX_ANSWER_BYTES', 2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
   }
 }

@@ -81,3 +81,23 @@ export interface AuthFailure {
 
 export const badRequest = (message: string, details?: Record<string, unknown>): ApiError =>
   new ApiError('INVALID_REQUEST_BODY', 400, message, details)
+
+/**
+ * A refusal the guest token's own claims cause, whatever the request says: an RLS variable it
+ * gives no value, a token filter that names no filter or holds no valid value. Answered as the
+ * same 4xx as any other; told apart so that the AI pilot answers it at once (the token's 400,
+ * as `/preview` answers it) instead of asking the model again: no answer of the model can fix it.
+ */
+export class TokenRefusal extends ApiError {}
+
+/** Runs `fn`; a 4xx ApiError it throws becomes the token's refusal (same code, status, message). */
+export function blamingToken<T>(fn: () => T): T {
+  try {
+    return fn()
+  } catch (err) {
+    if (err instanceof ApiError && err.status < 500 && !(err instanceof TokenRefusal)) {
+      throw new TokenRefusal(err.code, err.status, err.message, err.details, { cause: err })
+    }
+    throw err
+  }
+}

@@ -2,7 +2,7 @@ import type { Metric } from '@strata/contract/document'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ctx, metric, model } from '../../test/fixtures/query.js'
-import { ApiError } from '../errors.js'
+import { ApiError, TokenRefusal } from '../errors.js'
 import { type Bound, bindRequest, rebind, type Scalar, VALUE_LIMITS } from './bind.js'
 import { type CompiledQuery, type CompileInput, compileMetric } from './compile.js'
 import { matchPreset } from './date-presets.js'
@@ -46,6 +46,22 @@ describe('bindRequest', () => {
       ]),
     )
     for (const v of ['secret', 'acme', 'EU']) expect(shape).not.toContain(v)
+  })
+
+  it('a refusal of the token’s values (rlsSettings, app filters) is the token’s (TokenRefusal); of the end user’s is not', () => {
+    const blame = (fn: () => unknown) => {
+      refusal(fn)
+      try {
+        fn()
+      } catch (e) {
+        return e instanceof TokenRefusal
+      }
+    }
+    expect(blame(() => bindRequest([], { region: { a: 1 } }, 'a'))).toBe(true)
+    expect(blame(() => bindRequest([filter(null, { source: 'app' })], {}, 'a'))).toBe(true)
+    expect(blame(() => bindRequest([filter(null, { source: 'rls' })], {}, 'a'))).toBe(true)
+    expect(blame(() => bindRequest([filter(null)], {}, 'a'))).toBe(false)
+    expect(blame(() => bindRequest([filter(null, { source: 'metric' })], {}, 'a'))).toBe(false)
   })
 
   it('refuses what no filter value form allows, and values past the caps, with a 400 naming the filter', () => {

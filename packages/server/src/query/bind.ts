@@ -1,4 +1,4 @@
-import { badRequest } from '../errors.js'
+import { badRequest, blamingToken } from '../errors.js'
 import { matchPreset } from './date-presets.js'
 import { type AppliedFilter, filterPath } from './filters.js'
 
@@ -164,10 +164,15 @@ export function bindRequest<F extends AppliedFilter>(
   const b = new Binder()
   const boundClient = clientId === undefined ? undefined : new Bound(b.values.push(clientId) - 1, clientId)
   const boundRls: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(rls)) boundRls[key] = b.value(value, `rlsSettings.${key}`)
+  // the token's values (rls, app filters): a refusal of theirs is the token's
+  for (const [key, value] of Object.entries(rls))
+    boundRls[key] = blamingToken(() => b.value(value, `rlsSettings.${key}`))
   const boundFilters = filters.map((f) => ({
     ...f,
-    value: b.value(f.value, filterPath(f)),
+    value:
+      f.source === 'rls' || f.source === 'app'
+        ? blamingToken(() => b.value(f.value, filterPath(f)))
+        : b.value(f.value, filterPath(f)),
   }))
   return { values: b.values, filters: boundFilters, rls: boundRls, clientId: boundClient }
 }

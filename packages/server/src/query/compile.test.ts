@@ -2,7 +2,7 @@ import type { Metric } from '@strata/contract/document'
 import { describe, expect, it } from 'vitest'
 import { bareModel, ctx, metric, model } from '../../test/fixtures/query.js'
 import { trinoLiteral } from '../connectors/trino/literals.js'
-import { ApiError } from '../errors.js'
+import { ApiError, TokenRefusal } from '../errors.js'
 import { type CompileContext, compileMetric } from './compile.js'
 import { getDialect } from './dialects/registry.js'
 import { TrinoTemporal } from './dialects/trino.js'
@@ -304,6 +304,24 @@ describe('RLS', () => {
   })
   it('refuses a token variable the metric does not declare', () => {
     fails(() => run(m, { rls: { country: 'FR' } }), /no RLS variable "country"/)
+  })
+  it('these refusals, and a token restriction refusing the metric, are the token’s own (TokenRefusal)', () => {
+    const refusalOf = (fn: () => unknown) => {
+      try {
+        fn()
+      } catch (e) {
+        return e
+      }
+    }
+    expect(refusalOf(() => run(m))).toBeInstanceOf(TokenRefusal)
+    expect(refusalOf(() => run(m, { rls: { country: 'FR' } }))).toBeInstanceOf(TokenRefusal)
+    const restricted = refusalOf(() =>
+      run(metric({ from: 'orders', measures: count }), {
+        filters: [{ ...onOrders([]), source: 'rls', scope: 'dashboard', refuse: 'no value for the token' }],
+      }),
+    )
+    expect(restricted).toBeInstanceOf(TokenRefusal)
+    expect((restricted as TokenRefusal).message).toBe('no value for the token')
   })
 })
 

@@ -1,5 +1,5 @@
 import type { MetricQuery } from '@strata/contract/document'
-import { badRequest } from '../errors.js'
+import { badRequest, blamingToken, TokenRefusal } from '../errors.js'
 import {
   agg,
   aliasRef,
@@ -256,20 +256,22 @@ class QueryCompiler {
     const bindings = metric.rls ?? []
     for (const key of Object.keys(context.rls)) {
       if (!bindings.some((b) => b.variable === key)) {
-        throw badRequest(`rlsSettings: ${this.label} has no RLS variable "${key}"`)
+        throw new TokenRefusal('INVALID_REQUEST_BODY', 400, `rlsSettings: ${this.label} has no RLS variable "${key}"`)
       }
     }
     bindings.forEach((b, i) => {
       const value = context.rls[b.variable]
       // fail closed: a metric restricted by RLS never runs unrestricted for want of a value
       if (value === undefined) {
-        throw badRequest(
+        throw new TokenRefusal(
+          'INVALID_REQUEST_BODY',
+          400,
           `rlsSettings: ${this.label} declares the RLS variable "${b.variable}", and the token gives it no value`,
         )
       }
       const at = `rlsSettings.${b.variable}`
       const t = this.target(b.table, b.column, `${this.label}.rls[${i}]`)
-      const c = valueCondition(t, value, { where: at, trusted: true }, this.env)
+      const c = blamingToken(() => valueCondition(t, value, { where: at, trusted: true }, this.env))
       if (c !== null) out.push(c)
     })
   }
@@ -285,10 +287,14 @@ class QueryCompiler {
         if (f.scope === 'dashboard') return
         throw badRequest(`${at}: no relationship path from ${this.from.key} to ${key}`)
       }
-      if (f.refuse !== undefined) throw badRequest(f.refuse)
+      // the token's values (rls, app): a refusal of theirs is the token's, whatever the metric
+      const fromToken = f.source === 'rls' || f.source === 'app'
+      if (f.refuse !== undefined) throw new TokenRefusal('INVALID_REQUEST_BODY', 400, f.refuse)
       const t = this.target(key, f.column, at)
-      const trusted = f.trusted ?? (f.source === 'rls' || f.source === 'app')
-      const c = valueCondition(t, f.value, { where: at, trusted, ...(f.type ? { type: f.type } : {}) }, this.env)
+      const trusted = f.trusted ?? fromToken
+      const condition = () =>
+        valueCondition(t, f.value, { where: at, trusted, ...(f.type ? { type: f.type } : {}) }, this.env)
+      const c = fromToken ? blamingToken(condition) : condition()
       if (c === null) return
       if (ranged === null) {
         const range = wallRangeOf(f.value, this.env, at)

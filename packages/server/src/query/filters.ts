@@ -1,5 +1,5 @@
 import type { DashboardDocument, FilterType, Metric } from '@strata/contract/document'
-import { badRequest } from '../errors.js'
+import { badRequest, blamingToken } from '../errors.js'
 
 /**
  * The value forms of docs/dashboard-document.md#filter-values-token-and-end-user: boolean, number, string (eq; a date preset
@@ -132,8 +132,9 @@ export function resolveFilters(document: DashboardDocument, metric: Metric, inpu
   }
 
   const userTrusted = inputs.userFiltersTrusted === true
-  onMetric(inputs.appFilters, 'app', true, 'appFilters')
-  onDashboard(inputs.dashboardAppFilters, 'app', true, 'dashboardAppFilters')
+  // the token's filters: a key that names no filter is the token's refusal, whatever the metric
+  blamingToken(() => onMetric(inputs.appFilters, 'app', true, 'appFilters'))
+  blamingToken(() => onDashboard(inputs.dashboardAppFilters, 'app', true, 'dashboardAppFilters'))
   onDashboard(inputs.dashboardFilter, 'dashboard', userTrusted, 'dashboardFilter')
   onMetric(inputs.metricFilter, 'metric', userTrusted, 'metricFilter')
   for (const f of dashboardFilters) {

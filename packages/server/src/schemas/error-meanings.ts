@@ -60,5 +60,5 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   AI_NOT_CONFIGURED:
     "No AI provider serves this workspace: LLM_PROVIDERS is unset, or names no provider the workspace's llmName picks.",
   AI_PROVIDER_ERROR:
-    'The AI provider failed: it did not answer within LLM_TIMEOUT_MS, answered an error status, or its answer was not a valid metric even after one retry.',
+    'The AI provider failed: it did not answer within LLM_TIMEOUT_MS, answered an error status or more than LLM_MAX_ANSWER_BYTES, or its answer was not a valid metric even after one retry.',
 }

@@ -106,6 +106,8 @@ export function documentFailures(route: RouteOptions): void {
     add(413, 'PAYLOAD_TOO_LARGE')
     add(415, 'UNSUPPORTED_MEDIA_TYPE')
   }
+  // a route that takes any body still refuses a Content-Type header that is no media type (`;;;`)
+  if (readsBody && schema.consumes) add(415, 'UNSUPPORTED_MEDIA_TYPE', 'The Content-Type header is not a media type.')
   const config = route.config as FastifyContextConfig | undefined
   if (doc.auth) {
     const failure = config?.authFailure ?? doc.auth.failure

@@ -197,7 +197,7 @@ export async function createServices(config: Config, log?: EngineLog): Promise<S
       selfServeMetrics,
       workspaces,
       config.llmProviders,
-      new LlmClient(config.llmTimeoutMs),
+      new LlmClient(config.llmTimeoutMs, config.llmMaxAnswerBytes),
     ),
     async close() {
       // a send in flight finishes before the store closes

@@ -205,3 +205,50 @@ export const rawBody: fc.Arbitrary<Buffer> = fc.oneof(
       }),
   },
 )
+
+/**
+ * JSON text a JSON-carrying query parameter (the CSV download's `dashboardFilter`) may be sent:
+ * malformed, prototype-poisoning keys plain and escaped, at the top or inside a filter value,
+ * not an object, and huge (past the parameter's length bound, within it, and wide).
+ */
+export const HOSTILE_JSON_TEXTS: readonly string[] = [
+  '{',
+  '{"country":',
+  '{"country":["DE"]',
+  '{"country":["DE"]}}',
+  "{'country':['DE']}",
+  '{"country":NaN}',
+  '{"country":["DE"]} trailing',
+  '{"country":"\\ud800"}',
+  '\ufeff{"country":["DE"]}',
+  '',
+  'null',
+  '[]',
+  '"DE"',
+  '1e999999',
+  '{"__proto__":{"polluted":true}}',
+  '{"\\u005f_proto__":{"polluted":true}}',
+  '{"constructor":{"prototype":{"polluted":true}}}',
+  '{"\\u0063onstructor":{"prototype":{"polluted":true}}}',
+  '{"country":{"__proto__":{"polluted":true}}}',
+  '{"country":["DE"],"amount":{"constructor":{"prototype":{"polluted":true}}}}',
+  '{"__proto__":["DE"]}',
+  '{"constructor":["DE"]}',
+  '{"toString":["DE"],"hasOwnProperty":["FR"]}',
+  `{"country":["${'D'.repeat(100_001)}"]}`,
+  `{"country":["${'D'.repeat(99_000)}"]}`,
+  JSON.stringify({ country: Array.from({ length: 15_000 }, (_, i) => `c${i}`) }),
+  JSON.stringify(Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, [i]]))),
+]
+
+/** Hostile JSON text for a JSON-carrying query parameter: a fixed one, or valid JSON cut short. */
+export const hostileJsonText: fc.Arbitrary<string> = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_JSON_TEXTS) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.jsonValue({ maxDepth: 3 }), fc.nat()).map(([v, at]) => {
+      const text = JSON.stringify(v) ?? 'null'
+      return text.slice(0, at % (text.length + 1))
+    }),
+  },
+)

@@ -271,6 +271,8 @@ export interface NestingInfo {
   readonly at: string
   readonly depth: number
   readonly shape: NestShape
+  /** In a query parameter that carries JSON (read as JSON by the server, so bound like a body). */
+  readonly json?: true
 }
 
 /** A copy to change: pooled values are shared by every case. */

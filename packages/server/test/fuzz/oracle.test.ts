@@ -30,6 +30,10 @@ describe('the fuzzer’s oracle', () => {
       reply.code(400).send({ error: { code: 'INVALID_REQUEST_BODY', message: 'The JSON body nests too deep' } }),
     )
     app.post('/ok', () => ({ ok: true }))
+    app.get('/ok-json', () => ({ ok: true }))
+    app.get('/', (_, reply) => reply.redirect('/demo', 302))
+    app.get('/moved', (_, reply) => reply.redirect('/demo', 302))
+    app.get('/docs/static/index.html', (_, reply) => reply.redirect('https://evil.example/', 302))
     app.get('/hang', async () => {
       await hung
       return { late: true }
@@ -90,6 +94,23 @@ describe('the fuzzer’s oracle', () => {
       await verdict(request('POST', '/ok', { op, payload: '{}', headers: { 'content-type': 'application/json' } })),
     ).toEqual([])
     expect(await verdict(request('GET', '/ok-error', { nesting }))).toEqual([])
+  })
+
+  it('a redirect is a violation unless the API documents it (GET / to a path of this server)', async () => {
+    expect(await verdict(request('GET', '/'))).toEqual([])
+    expect(await verdict(request('HEAD', '/'))).toEqual([])
+    expect(await verdict(request('GET', '/moved'))).toEqual(['unexpected status 302'])
+    expect(await verdict(request('GET', '/docs/static/index.html'))).toEqual(['unexpected status 302'])
+  })
+
+  it('deep JSON in a query parameter that carries JSON served is a violation; in a plain string parameter it is not', async () => {
+    const json = { where: 'query', at: 'dashboardFilter=(whole)', depth: 7_000, shape: 'array', json: true } as const
+    expect(await verdict(request('GET', '/ok-json', { nesting: json }))).toEqual([
+      'query JSON nested 7000 levels deep (at dashboardFilter=(whole)) was served 200',
+    ])
+    expect(await verdict(request('GET', '/ok-error', { nesting: json }))).toEqual([])
+    const { json: _, ...plain } = json
+    expect(await verdict(request('GET', '/ok-json', { nesting: plain }))).toEqual([])
   })
 
   it('a failure /openapi.json does not list for the operation is a violation', async () => {

@@ -14,7 +14,7 @@ export type Answer = LightMyRequestResponse | 'timeout'
  * Plus: every request is answered within the case timeout (a hang is a violation), a
  * request without the operation's token kind is never served, and a body nested deep (the
  * nesting mutations: at least MIN_NESTING levels) is never served either: past a sane
- * nesting bound every JSON body is a 4xx. Returns the violations (empty when the answer is
+ * nesting bound every JSON body is a 4xx, and so is JSON in a query parameter that carries it. Returns the violations (empty when the answer is
  * acceptable).
  */
 export function violations(req: FuzzRequest, res: Answer): string[] {
@@ -24,7 +24,8 @@ export function violations(req: FuzzRequest, res: Answer): string[] {
   const type = String(res.headers['content-type'] ?? '')
   const body = res.body
   if (status >= 500) out.push(`status ${status}`)
-  if (status < 200 || (status >= 300 && status < 400)) out.push(`unexpected status ${status}`)
+  if (status < 200 || (status >= 300 && status < 400 && !documentedRedirect(req, res)))
+    out.push(`unexpected status ${status}`)
   if (status === 204 && req.method !== 'OPTIONS') out.push('204 outside a preflight')
   // an error message may quote the input (inside JSON); the answer itself must never be a page
   if (/text\/html/i.test(type) || /^\s*</.test(body)) out.push('HTML in the answer')
@@ -50,8 +51,27 @@ export function violations(req: FuzzRequest, res: Answer): string[] {
   if (req.nesting?.where === 'body' && req.op?.body && status < 300) {
     out.push(`a body nested ${req.nesting.depth} levels deep (at ${req.nesting.at}) was served ${status}`)
   }
+  // JSON in a query parameter is read under the body's rules: a deep one is never served either
+  if (req.nesting?.where === 'query' && req.nesting.json && status < 300) {
+    out.push(`query JSON nested ${req.nesting.depth} levels deep (at ${req.nesting.at}) was served ${status}`)
+  }
   if (({} as Record<string, unknown>).polluted !== undefined) out.push('Object.prototype was polluted')
   return out
+}
+
+/** The paths docs/api.md documents as redirects: `GET /` (to /demo or /docs) and the API reference's old index. */
+const REDIRECTS = new Set(['/', '/docs/static/index.html'])
+
+/** A 3xx that the API documents: a GET or HEAD of a redirecting path, to a path of this server. */
+function documentedRedirect(req: FuzzRequest, res: LightMyRequestResponse): boolean {
+  const location = res.headers.location
+  return (
+    (req.method === 'GET' || req.method === 'HEAD') &&
+    REDIRECTS.has(req.url.split('?')[0] ?? '') &&
+    typeof location === 'string' &&
+    location.startsWith('/') &&
+    !location.startsWith('//')
+  )
 }
 
 /**

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { anyJson, hostileString, rawBody } from './hostile.js'
+import { anyJson, hostileJsonText, hostileString, rawBody } from './hostile.js'
 import { jsonText, type NestingInfo, nestedQueryKey, nestedValue, nesting } from './nesting.js'
 import { type JsonSchema, mutated, type SchemaContext, validValue } from './schema-arbitraries.js'
 import type { TokenKind } from './target.js'
@@ -197,6 +197,8 @@ export function requestFor(op: Operation, poolFor: (op: Operation) => SchemaCont
       ? fc.oneof(
           { weight: 5, arbitrary: plain(validValue(JSON_OBJECT, ctx, name).map(jsonText)) },
           { weight: 2, arbitrary: paramValue(schema, name) },
+          // malformed, prototype-poisoning, not an object, huge
+          { weight: 2, arbitrary: plain(hostileJsonText) },
           // deep JSON at every nested position of the object the parameter carries
           {
             weight: 4,
@@ -207,6 +209,7 @@ export function requestFor(op: Operation, poolFor: (op: Operation) => SchemaCont
                 at: `${name}=${n.at}`,
                 depth: n.nesting.depth,
                 shape: n.nesting.shape,
+                json: true as const,
               },
             })),
           },

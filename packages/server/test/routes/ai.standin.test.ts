@@ -7,7 +7,7 @@
  * and a slow provider blocking no other request.
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { ACCESS } from '../helpers/analytics.js'
+import { ACCESS, salesDocument } from '../helpers/analytics.js'
 import { expectError } from '../helpers/expect-error.js'
 import { requireService } from '../helpers/services.js'
 import { useAnalytics } from '../helpers/suite.js'
@@ -190,6 +190,139 @@ describe.skipIf(!hasPg)('AI pilot routes against the stand-in', () => {
     standIn.releaseHanging()
     expect(t.rawLogs.join('\n')).not.toContain(KEY)
     expect(t.rawLogs.some((line) => line.includes('AI_PROVIDER_ERROR'))).toBe(true)
+  })
+
+  it('reads the provider’s answer with a byte limit: a 64 MB answer → 502 naming the limit, the connection dropped after a few MB, on /ai/metric and /ai/summary (issue 24, item 9)', async () => {
+    const embed = await embedWith(AI)
+    const acme = await tokenFor('acme')
+    await workspace({ isEnableMetricSummary: true })
+    const bytes = 64 * 1024 * 1024
+    const routes = [() => ask(embed, acme), () => rt('POST', embed, '/ai/summary', acme, { metricId: 'revenue' })]
+    for (const route of routes) {
+      // streamed without a length, and announced by Content-Length
+      for (const announceLength of [false, true]) {
+        const before = standIn.requests.length
+        standIn.script({ huge: { bytes, announceLength } })
+        expectError(
+          await route(),
+          502,
+          'AI_PROVIDER_ERROR',
+          /"standin" failed: its answer was too large \(more than 2097152 bytes; LLM_MAX_ANSWER_BYTES\)$/,
+        )
+        expect(standIn.requests.length - before).toBe(1) // a provider failure: no retry
+        const streamed = standIn.streams.at(-1)
+        await streamed?.done
+        // the server hung up long before the end: what it read is the limit plus socket buffers
+        expect(streamed?.closedEarly).toBe(true)
+        expect(streamed?.written).toBeLessThan(16 * 1024 * 1024)
+      }
+    }
+    // the same route answers normally afterwards
+    standIn.script({ text: 'Fine.' })
+    expect((await routes[1]?.())?.json()).toEqual({ data: { summary: 'Fine.' } })
+    await workspace({})
+  })
+
+  /**
+   * Issue 24, item 10: the token's own refusal found while checking the model's answer (an RLS
+   * variable it gives no value) was taken for a model mistake: one wasted retry, then 502
+   * AI_PROVIDER_ERROR. It is the token's 400, as `/preview` answers it: at once, one call.
+   */
+  it('answers the token’s own refusal (an RLS variable without a value) as /preview does, after one call and no retry', async () => {
+    const document = salesDocument(wh.schema)
+    await a.ok('POST', '/api/v2/data-app/import-dashboard', a.serviceToken, {
+      workspaceName: 'main',
+      dashboardId: 'rls-ai',
+      importDashboardData: {
+        ...document,
+        layout: [...document.layout, { metricId: 'by_country', x: 0, y: 8, w: 6, h: 4 }],
+        metrics: [
+          ...document.metrics,
+          {
+            metricId: 'by_country',
+            name: 'Orders by country',
+            chart: { type: 'bar', x: 'country', y: ['orders'] },
+            query: {
+              from: `${wh.schema}.orders`,
+              measures: [{ name: 'orders', aggregate: 'count' }],
+              dimensions: [{ name: 'country', table: `${wh.schema}.customers`, column: 'country' }],
+            },
+            rls: [{ variable: 'countries', table: `${wh.schema}.customers`, column: 'country' }],
+          },
+        ],
+      },
+    })
+    const embed = (
+      await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
+        dashboardId: 'rls-ai',
+        embedType: 'dashboard',
+        workspaceName: 'main',
+        name: 'AI with RLS',
+        accessSettings: AI,
+      })
+    ).id as string
+    await workspace({ isEnableMetricSummary: true, isEnableMetricSuggestions: true })
+    // no value for `countries`: any metric over customers is the token's refusal
+    const acme = await tokenFor('acme')
+    const overCustomers = {
+      name: 'Customers by country',
+      chart: { type: 'bar', x: 'country', y: ['customers'] },
+      query: {
+        from: `${wh.schema}.customers`,
+        measures: [{ name: 'customers', aggregate: 'count' }],
+        dimensions: [{ name: 'country', column: 'country' }],
+      },
+    }
+    const preview = await rt('POST', embed, '/preview', acme, { metric: overCustomers })
+    expectError(preview, 400, 'INVALID_REQUEST_BODY', /declares the RLS variable "countries".*gives it no value/)
+    const refusal = preview.json().error
+
+    let before = standIn.requests.length
+    standIn.script(createMetric(overCustomers), createMetric(byStatus()))
+    const metric = await ask(embed, acme, 'How many customers per country?')
+    expect(metric.statusCode, metric.body).toBe(400)
+    expect(metric.json()).toEqual({ error: refusal })
+    expect(standIn.requests.length - before).toBe(1)
+    standIn.clearScript()
+
+    before = standIn.requests.length
+    standIn.script(
+      {
+        toolCall: {
+          name: 'suggest_metrics',
+          arguments: { suggestions: [{ name: 'Customers', metric: overCustomers }] },
+        },
+      },
+      { toolCall: { name: 'suggest_metrics', arguments: { suggestions: [{ name: 'Orders', metric: byStatus() }] } } },
+    )
+    const suggestions = await rt('GET', embed, '/ai/suggestions', acme)
+    expect(suggestions.statusCode, suggestions.body).toBe(400)
+    expect(suggestions.json()).toEqual({ error: refusal })
+    expect(standIn.requests.length - before).toBe(1)
+    standIn.clearScript()
+
+    // a summary runs the token's own query first: refused as /query refuses it, before any call
+    before = standIn.requests.length
+    const query = await rt('POST', embed, '/query', acme, { metricId: 'by_country' })
+    expectError(query, 400, 'INVALID_REQUEST_BODY', /gives it no value/)
+    const summary = await rt('POST', embed, '/ai/summary', acme, { metricId: 'by_country' })
+    expect(summary.statusCode, summary.body).toBe(400)
+    expect(summary.json()).toEqual(query.json())
+    expect(standIn.requests.length - before).toBe(0)
+
+    // with a value for the variable the same answer is served; a genuine model mistake still gets its retry
+    const scoped = await tokenFor('acme', {
+      params: { rlsSettings: [{ metricId: 'by_country', values: { countries: ['DE'] } }] },
+    })
+    before = standIn.requests.length
+    standIn.script(
+      createMetric({ ...overCustomers, query: { ...overCustomers.query, from: 'secret.table' } }),
+      createMetric(overCustomers),
+    )
+    const served = await ask(embed, scoped, 'How many customers per country?')
+    expect(served.statusCode, served.body).toBe(200)
+    expect(standIn.requests.length - before).toBe(2)
+    await workspace({})
   })
 
   it('a slow provider blocks no other request', async () => {

@@ -3,6 +3,8 @@
  * not say), one entry per type that has any. Each rule is documented by its `doc` lines, which
  * docs/datasources.md renders under the type's field table.
  */
+
+import { parseJsonText } from '../../validation/json-text.js'
 import { relativePathProblem } from '../duckdb/files-root.js'
 import type { DatasourceType } from '../types.js'
 import type { CredentialsByType } from './schemas.js'
@@ -64,13 +66,10 @@ const httpEndpoint = (field: string, value: string | undefined): Violation | und
     ? undefined
     : { field, problem: 'must be an http:// or https:// URL' }
 
+/** A JSON object in text, read by the parser of request bodies (depth, no prototype-poisoning key). */
 function isJsonObject(text: string): boolean {
-  try {
-    const parsed: unknown = JSON.parse(text)
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-  } catch {
-    return false
-  }
+  const parsed = parseJsonText(text)
+  return 'value' in parsed && typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value)
 }
 
 export const CONDITIONAL_RULES: Rules = {

@@ -308,6 +308,17 @@ describe('validateCredentials: field rules', () => {
       { credentials_json: '[1]' },
       'credentials.credentials_json must be a JSON object (the service account key file) as a string',
     ],
+    // read as a request body is: nested past 32 levels, or with a prototype-poisoning key
+    [
+      'bigquery',
+      { credentials_json: `{"a":${'['.repeat(7_000)}${']'.repeat(7_000)}}` },
+      'credentials.credentials_json must be a JSON object (the service account key file) as a string',
+    ],
+    [
+      'bigquery',
+      { credentials_json: '{"type":"service_account","__proto__":{"polluted":true}}' },
+      'credentials.credentials_json must be a JSON object (the service account key file) as a string',
+    ],
     [
       'bigquery',
       { credentials_json: { type: 'service_account' } },

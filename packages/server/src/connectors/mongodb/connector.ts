@@ -153,14 +153,20 @@ export class MongodbConnector implements Connector {
     const host = c.host.includes(':') && !c.host.startsWith('[') ? `[${c.host}]` : c.host
     const timeout = this.#options.connectTimeoutMs
     // No credentials in the URL: the user and password go as options, never needing escapes.
-    this.#client = new MongoClient(`mongodb://${host}:${c.port}/`, {
-      ...(c.user === '' ? {} : { auth: { username: c.user, password: c.password }, authSource: 'admin' }),
-      serverSelectionTimeoutMS: timeout,
-      connectTimeoutMS: timeout,
-      maxPoolSize: this.#options.poolMax,
-      appName: 'strata',
-      monitorCommands: false,
-    })
+    try {
+      this.#client = new MongoClient(`mongodb://${host}:${c.port}/`, {
+        ...(c.user === '' ? {} : { auth: { username: c.user, password: c.password }, authSource: 'admin' }),
+        serverSelectionTimeoutMS: timeout,
+        connectTimeoutMS: timeout,
+        maxPoolSize: this.#options.poolMax,
+        appName: 'strata',
+        monitorCommands: false,
+      })
+    } catch {
+      // the driver parses the host as a URL when the client is made: a host it cannot parse
+      // (`a|b`, `%`, `[`) is the caller's mistake, not a failure of ours
+      throw connectionError(`host ${JSON.stringify(c.host.slice(0, 200))} is not a valid host name`)
+    }
     return this.#client
   }
 

@@ -10,7 +10,7 @@ const notConfigured: OperationError = [
 const providerFailed = (what: string): OperationError => [
   502,
   'AI_PROVIDER_ERROR',
-  `The provider did not answer within LLM_TIMEOUT_MS, answered an error status or unreadable JSON${what}. The message names the provider and at most an HTTP status.`,
+  `The provider did not answer within LLM_TIMEOUT_MS, answered an error status, unreadable JSON or more than LLM_MAX_ANSWER_BYTES${what}. The message names the provider and at most an HTTP status or the size limit.`,
 ]
 const invalidAnswer =
   ', or answered without calling the tool or with arguments that do not validate (unknown, hidden or tenant columns, SQL in a field …), twice: the first time it is sent the error and asked again'

@@ -3,7 +3,7 @@ import { MetricQueryResultSchema, RuntimeEmbedSchema, RuntimeQueryBodySchema } f
 import { principalOf, requireGuestToken } from '../../auth/hooks.js'
 import { notFound } from '../../plugins/app/error-handler.js'
 import { documentedAs } from '../../schemas/openapi.js'
-import { fieldsError } from '../../validation/fields.js'
+import { queryJsonObject } from '../../validation/json-text.js'
 import { markTruncated, sendResult } from '../metric-result.js'
 import ai from './ai.js'
 import { corsForGuests } from './cors.js'
@@ -13,8 +13,18 @@ import { docs } from './runtime.docs.js'
 import selfServeLayout from './self-serve-layout.js'
 import selfServeMetrics from './self-serve-metrics.js'
 
+/** The download's `dashboardFilter` (JSON text in the query string) is at most this many characters. */
+const DASHBOARD_FILTER_MAX = 100_000
 const DownloadQuery = Type.Object(
-  { dashboardFilter: Type.Optional(Type.String({ maxLength: 100_000, description: 'JSON object' })) },
+  {
+    dashboardFilter: Type.Optional(
+      Type.String({
+        maxLength: DASHBOARD_FILTER_MAX,
+        description:
+          'A JSON object, read as a body is: at most 32 levels deep, no __proto__ or constructor.prototype key',
+      }),
+    ),
+  },
   { additionalProperties: false },
 )
 /**
@@ -86,7 +96,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { embedId, metricId } = request.params
-      const dashboardFilter = parseFilter(request.query.dashboardFilter)
+      const text = request.query.dashboardFilter
+      const dashboardFilter =
+        text === undefined ? undefined : queryJsonObject('dashboardFilter', text, DASHBOARD_FILTER_MAX)
       const result = await service.download(
         claims(request),
         embedId,
@@ -101,17 +113,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         .send(result.csv)
     },
   )
-}
-
-function parseFilter(text: string | undefined): Record<string, unknown> | undefined {
-  if (text === undefined) return undefined
-  try {
-    const value: unknown = JSON.parse(text)
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>
-  } catch {
-    // fall through
-  }
-  throw fieldsError([{ in: 'query', path: 'dashboardFilter', problem: 'must be a JSON object' }])
 }
 
 export default runtime

@@ -11,8 +11,9 @@ import type {
 } from 'openai/resources/chat/completions'
 import type { GuestClaims } from '../../auth/principal.js'
 import type { LlmProvider } from '../../config.js'
-import { ApiError } from '../../errors.js'
+import { ApiError, TokenRefusal } from '../../errors.js'
 import { check } from '../../schemas/check.js'
+import { parseJsonText } from '../../validation/json-text.js'
 import { effective, type Opened, type Runtime } from '../runtime/runtime.js'
 import type { SelfServeMetrics } from '../self-serve/self-serve-metrics.js'
 import type { Workspace, Workspaces } from '../workspaces/workspaces.js'
@@ -71,16 +72,20 @@ export class AiPilot {
       const { suggestions } = check(SuggestMetricsToolArgs, args, '')
       const valid: AiSuggestion[] = []
       const problems: string[] = []
+      let refused: TokenRefusal | undefined
       for (const [i, s] of suggestions.entries()) {
         try {
           valid.push({ name: s.name, metric: await checker.check(s.metric) })
         } catch (err) {
           if (!(err instanceof ApiError) || err.status >= 500) throw err
+          if (err instanceof TokenRefusal) refused ??= err
           problems.push(`suggestions[${i}]: ${err.message}`)
         }
         if (valid.length === SUGGESTIONS_MAX) break
       }
-      // an empty list is an answer; a list of which nothing validates is not
+      // an empty list is an answer; a list of which nothing validates is not: the token's own
+      // refusal when that is why (no retry can help), else the model's mistake
+      if (valid.length === 0 && refused) throw refused
       if (valid.length === 0 && problems.length > 0)
         throw new ApiError('INVALID_REQUEST_BODY', 400, problems.join('; '))
       return valid
@@ -151,6 +156,8 @@ export class AiPilot {
   /**
    * One tool call, validated: an answer without the call, with arguments that are not JSON, or
    * that `validate` refuses (a 4xx) gets one retry carrying the error; a second failure is a 502.
+   * A refusal that is the token's own (TokenRefusal: an RLS variable it gives no value …) is
+   * answered at once, as the same definition on `/preview` would be: asking again cannot fix it.
    */
   private async askTool<T>(
     named: NamedProvider,
@@ -183,7 +190,7 @@ export class AiPilot {
       try {
         return await validate(parseArguments(call.function.arguments))
       } catch (err) {
-        if (!(err instanceof ApiError) || err.status >= 500) throw err
+        if (!(err instanceof ApiError) || err.status >= 500 || err instanceof TokenRefusal) throw err
         problem = err.message
       }
       messages.push(
@@ -199,12 +206,18 @@ export class AiPilot {
   }
 }
 
-/** Tool arguments as the model sent them: a JSON text (a 400 to retry on when it is not). */
+/**
+ * Tool arguments as the model sent them: a JSON text, read by the parser of request bodies
+ * (depth, no prototype-poisoning key); a 400 to retry on when it is not.
+ */
 function parseArguments(text: unknown): unknown {
   if (typeof text !== 'string') throw new ApiError('INVALID_REQUEST_BODY', 400, 'the tool arguments are missing')
-  try {
-    return JSON.parse(text)
-  } catch {
-    throw new ApiError('INVALID_REQUEST_BODY', 400, 'the tool arguments are not valid JSON')
-  }
+  const parsed = parseJsonText(text)
+  if ('value' in parsed) return parsed.value
+  const { kind, problem } = parsed.fault
+  throw new ApiError(
+    'INVALID_REQUEST_BODY',
+    400,
+    kind === 'malformed' ? 'the tool arguments are not valid JSON' : `the tool arguments' JSON ${problem}`,
+  )
 }

@@ -1,6 +1,7 @@
 import type OpenAI from 'openai'
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions'
 import { ApiError } from '../../errors.js'
+import { AnswerTooLarge, boundedFetch } from './bounded-fetch.js'
 import type { NamedProvider } from './providers.js'
 
 /** What the AI service sends: a chat completion request without the model (the provider's). */
@@ -9,16 +10,22 @@ export type ChatRequest = Omit<ChatCompletionCreateParamsNonStreaming, 'model' |
 /**
  * Chat completions through the official `openai` SDK against any OpenAI-compatible endpoint.
  * One attempt per call (`maxRetries: 0`: the service's only retry is the validation retry of
- * docs/operations.md#ai-pilot-llm-providers), bounded by `timeoutMs` (the SDK's timeout and an AbortSignal), asynchronous like any
+ * docs/operations.md#ai-pilot-llm-providers), bounded by `timeoutMs` (the SDK's timeout and an
+ * AbortSignal, which also ends the reading of the body) and by `maxAnswerBytes` (the answer is
+ * read through `boundedFetch`: past the limit the connection is dropped, nothing more is
+ * buffered), asynchronous like any
  * other I/O. Every failure is a 502 AI_PROVIDER_ERROR naming the provider and at most an HTTP
- * status: never the key, never the provider's own error text.
+ * status or the size limit: never the key, never the provider's own error text.
  */
 export class LlmClient {
   private readonly clients = new Map<string, OpenAI>()
   private sdk: Promise<typeof import('openai')> | undefined
 
   /** Failures are logged where they become a 502 (the error handler), by their message only. */
-  constructor(private readonly timeoutMs: number) {}
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly maxAnswerBytes: number,
+  ) {}
 
   async complete(named: NamedProvider, request: ChatRequest): Promise<ChatCompletion> {
     // the SDK (~13 MB) loads with the first call: a server without AI never holds it
@@ -48,6 +55,7 @@ export class LlmClient {
         apiKey: provider.apiKey,
         maxRetries: 0,
         timeout: this.timeoutMs,
+        fetch: boundedFetch(this.maxAnswerBytes),
       })
       this.clients.set(name, client)
     }
@@ -67,6 +75,8 @@ export function providerError(named: NamedProvider, failure: string, cause?: unk
 
 /** A provider failure in a few words: the kind, and the HTTP status when there is one. */
 function describe(err: unknown, timeoutMs: number, OpenAI: typeof import('openai').default): string {
+  const tooLarge = causes(err).find((e): e is AnswerTooLarge => e instanceof AnswerTooLarge)
+  if (tooLarge) return `its answer was too large (more than ${tooLarge.maxBytes} bytes; LLM_MAX_ANSWER_BYTES)`
   if (err instanceof OpenAI.APIConnectionTimeoutError || (err instanceof Error && err.name === 'TimeoutError')) {
     return `no answer within ${timeoutMs} ms`
   }
@@ -75,4 +85,11 @@ function describe(err: unknown, timeoutMs: number, OpenAI: typeof import('openai
   if (err instanceof OpenAI.APIConnectionError) return 'it could not be reached'
   if (err instanceof SyntaxError) return 'its answer is not JSON'
   return 'its answer could not be read'
+}
+
+/** An error and its causes, outermost first (the SDK may wrap what the body stream failed with). */
+function causes(err: unknown): unknown[] {
+  const out: unknown[] = []
+  for (let e = err; e !== undefined && e !== null && out.length < 5; e = (e as { cause?: unknown }).cause) out.push(e)
+  return out
 }

@@ -2,8 +2,9 @@
  * A stand-in for an OpenAI-compatible chat-completions endpoint (OpenAI, Azure, vLLM, Ollama …),
  * started by the AI pilot's tests and reached through the real `openai` SDK. It answers from a
  * script, one entry per request, in order (then the `fallback`): a tool call, plain text, an
- * error status, a body that is not JSON, or no answer until the test releases it (slower than
- * any timeout). Every request is recorded (its Authorization header and parsed body), so tests
+ * error status, a body that is not JSON, a huge answer streamed as fast as the client reads it
+ * (each recorded in `streams`: how much was written, whether the client hung up first), or no
+ * answer until the test releases it (slower than any timeout). Every request is recorded (its Authorization header and parsed body), so tests
  * can check what the server sent: the key as Bearer, the tools, no rows in the prompt.
  *
  * What it implements of the API: POST {base}/chat/completions with a JSON body → a
@@ -19,6 +20,8 @@ export type Scripted =
   | { readonly text: string }
   | { readonly status: number; readonly body?: string }
   | { readonly raw: string }
+  /** A chat completion whose text is `bytes` long, written in 64 KiB chunks as the client reads them. */
+  | { readonly huge: { readonly bytes: number; readonly announceLength?: boolean } }
   | { readonly hang: true }
   | ((request: RecordedRequest) => Scripted)
 
@@ -34,10 +37,22 @@ export interface RecordedRequest {
   }
 }
 
+/** One `huge` answer: bytes written, whether all were, whether the client closed the connection first. */
+export interface StreamedAnswer {
+  readonly bytes: number
+  written: number
+  finished: boolean
+  closedEarly: boolean
+  /** Resolves when the answer is done: all written, or the connection closed. */
+  readonly done: Promise<void>
+}
+
 export interface OpenAiStandIn {
   /** The base URL to configure (`http://127.0.0.1:<port>/v1`). */
   readonly baseUrl: string
   readonly requests: RecordedRequest[]
+  /** Every `huge` answer, in order. */
+  readonly streams: StreamedAnswer[]
   /** Answers to give, in order; after them, `fallback`. */
   script(...answers: Scripted[]): void
   /** Forgets the answers not given yet. */
@@ -67,6 +82,7 @@ function completion(model: string, message: Record<string, unknown>, finish: str
 export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
   const queue: Scripted[] = []
   const requests: RecordedRequest[] = []
+  const streams: StreamedAnswer[] = []
   const hanging = new Set<http.ServerResponse>()
   const waiters: { n: number; resolve: () => void }[] = []
   const standIn = {
@@ -99,6 +115,10 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
       send(res, 200, entry.raw)
       return
     }
+    if ('huge' in entry) {
+      streamHuge(res, entry.huge.bytes, entry.huge.announceLength === true)
+      return
+    }
     if ('text' in entry) {
       send(res, 200, completion(model, { content: entry.text, refusal: null }, 'stop'))
       return
@@ -120,6 +140,52 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
         'tool_calls',
       ),
     )
+  }
+
+  /** `{"id":…,"choices":[{"message":{"content":"xxx…"}}]}` of `bytes` in all, written as read. */
+  function streamHuge(res: http.ServerResponse, bytes: number, announceLength: boolean): void {
+    const head = Buffer.from(
+      '{"id":"chatcmpl-huge","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"',
+    )
+    const tail = Buffer.from('"},"finish_reason":"stop"}]}')
+    const chunk = Buffer.alloc(64 * 1024, 'x')
+    let settle: () => void = () => {}
+    const answer: StreamedAnswer = {
+      bytes,
+      written: 0,
+      finished: false,
+      closedEarly: false,
+      done: new Promise<void>((resolve) => {
+        settle = resolve
+      }),
+    }
+    streams.push(answer)
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      ...(announceLength ? { 'content-length': String(bytes) } : {}),
+    })
+    res.on('close', () => {
+      if (!answer.finished) answer.closedEarly = true
+      settle()
+    })
+    let left = bytes - head.length - tail.length
+    const write = (buffer: Buffer): boolean => {
+      answer.written += buffer.length
+      return res.write(buffer)
+    }
+    const pump = () => {
+      while (left > 0 && !res.destroyed) {
+        const piece = left >= chunk.length ? chunk : chunk.subarray(0, left)
+        left -= piece.length
+        if (!write(piece)) return void res.once('drain', pump)
+      }
+      if (res.destroyed) return
+      write(tail)
+      answer.finished = true
+      res.end(() => settle())
+    }
+    write(head)
+    pump()
   }
 
   const server = http.createServer((req, res) => {
@@ -157,6 +223,7 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
   return Object.assign(standIn, {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    streams,
     script(...answers: Scripted[]) {
       queue.push(...answers)
     },

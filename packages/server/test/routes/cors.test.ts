@@ -98,8 +98,9 @@ describe.skipIf(!hasPg).each(storeKinds)('embed runtime CORS on %s', (store) => 
       expectCors(res, ALLOWED)
     }
 
-    // 403: a permission the token lacks, an embed outside allowedEmbeds
-    const forbidden = await runtime(ALLOWED, token, '/underlying', 'POST', { metricId: 'revenue' })
+    // 403: a permission the token turns off, an embed outside allowedEmbeds
+    const noRows = await mint({ permissions: { isEnableUnderlyingData: false } })
+    const forbidden = await runtime(ALLOWED, noRows, '/underlying', 'POST', { metricId: 'revenue' })
     expectError(forbidden, 403, 'UNAUTHORIZED')
     expectCors(forbidden, ALLOWED)
     const another = await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {

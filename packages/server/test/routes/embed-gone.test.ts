@@ -7,13 +7,14 @@
 import { describe, expect, it } from 'vitest'
 import { ACCESS } from '../helpers/analytics.js'
 import { expectError } from '../helpers/expect-error.js'
+import { expiredToken } from '../helpers/expired-token.js'
 import { requireService } from '../helpers/services.js'
 import { useAnalytics } from '../helpers/suite.js'
 
 const hasPg = await requireService('PostgreSQL', '127.0.0.1', 5432)
 
 describe.skipIf(!hasPg)('a deleted embed is told apart from an expired token', () => {
-  const { a } = useAnalytics('sqlite')
+  const { t, a } = useAnalytics('sqlite')
 
   const embed = async () =>
     (
@@ -61,8 +62,7 @@ describe.skipIf(!hasPg)('a deleted embed is told apart from an expired token', (
 
   it('an expired or invalid token is a plain 401, without the reason', async () => {
     const embedId = await embed()
-    const expired = await token({ expiryTime: 1 })
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    const expired = await expiredToken(t.app, await token())
     for (const t of [expired, 'gt_1.not-a-token']) {
       const res = await a.call('GET', `/api/v2/embed/runtime/${embedId}`, t)
       expectError(res, 401, 'AUTHENTICATION_ERROR')

@@ -401,7 +401,8 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
       download: true,
       showSideBar: false,
       showDashboardName: true,
-      underlyingData: false,
+      // the token leaves the flag out: it inherits the embed's isAllowUnderlyingData (true)
+      underlyingData: true,
     })
     expect(body.timezone).toBe('Europe/Berlin')
 

@@ -189,6 +189,15 @@ export function resolveTable(model: SemanticModel, ref: string, path = 'table'):
   throw badRequest(`${path}: no table "${ref}"`, { missing: { table: ref } })
 }
 
+/** The table `ref` resolves to, or undefined where resolveTable would refuse it. */
+export function findTable(model: SemanticModel, ref: string): ModelTable | undefined {
+  try {
+    return resolveTable(model, ref)
+  } catch {
+    return undefined
+  }
+}
+
 /** Resolves a column of a table by name, then by datamart alias. 400 naming `path` (with `details.missing`). */
 export function resolveColumn(table: ModelTable, name: string, path = 'column'): ModelColumn {
   const exact = table.columns.get(name)

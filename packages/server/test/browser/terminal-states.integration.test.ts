@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { READ_ONLY_ACCESS } from '../../src/schemas/embeds.js'
 import { useBrowserSuite } from '../helpers/browser.js'
 import { hasChromium } from '../helpers/chromium.js'
 
@@ -25,18 +26,7 @@ describe.skipIf(!hasChromium)('terminal states of <strata-dashboard> in Chromium
       dashboardId: 'demo-sales',
       embedType: 'dashboard',
       workspaceName: 'demo',
-      accessSettings: {
-        datamartName: 'demo_sales',
-        isAllowEmailReports: false,
-        isAllowManageMetrics: false,
-        isAllowCreateDashboardView: false,
-        isAllowMetricCreation: false,
-        isAllowMetricDeletion: false,
-        isAllowMetricLayoutChange: false,
-        isAllowMetricUpdate: false,
-        isAllowUnderlyingData: false,
-        metricCreationMode: 'DRAG_DROP',
-      },
+      accessSettings: { ...READ_ONLY_ACCESS, datamartName: 'demo_sales' },
     })
     const embedId = created.id as string
     return { embedId, token: await b.mint('acme', {}, { allowedEmbeds: [embedId] }) }

@@ -50,9 +50,10 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
     expect(Object.keys(res.json())).toEqual(['token'])
     expect(token).toMatch(/^gt_1\.[A-Za-z0-9_-]{100,}$/)
     expect(token.length).toBeLessThanOrEqual(MAX_SEALED_TOKEN)
-    // opaque: none of the claims can be read out of it
+    // opaque: none of the claims can be read out of it (claims of four characters or more: a
+    // two-letter one such as the RLS value 'EU' turns up by chance in ~1.5% of random ciphertexts)
     const bytes = Buffer.from(token.slice(5), 'base64url').toString('latin1')
-    for (const claim of ['acme', 'Europe/Berlin', 'salesapp', 'user-1', 'EU']) expect(bytes).not.toContain(claim)
+    for (const claim of ['acme', 'Europe/Berlin', 'salesapp', 'user-1']) expect(bytes).not.toContain(claim)
     expect(await t.app.services.store.db.selectFrom('guest_tokens').selectAll().execute()).toEqual([])
     expect(t.rawLogs.join('\n')).not.toContain(token)
     const claims = await t.app.services.guestTokens.verify(token)

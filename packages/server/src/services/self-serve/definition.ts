@@ -1,13 +1,7 @@
 import { DEFINITION_MAX_BYTES, type EndUserMetricDefinition } from '@strata/contract/self-serve'
 import { badRequest } from '../../errors.js'
 import { checkMetric, type Metric } from '../../query/document.js'
-import {
-  type ModelColumn,
-  type ModelTable,
-  resolveColumn,
-  resolveTable,
-  type SemanticModel,
-} from '../../query/model.js'
+import { findTable, type ModelColumn, type ModelTable, resolveColumn, type SemanticModel } from '../../query/model.js'
 
 /**
  * An end user's definition as a document metric: its query checked against the model the
@@ -59,7 +53,7 @@ export function storedDefinition(
   ]
   for (const r of refs) {
     if (r.column === undefined) continue
-    const shown = tryTable(visible, r.table ?? q.from)
+    const shown = findTable(visible, r.table ?? q.from)
     if (shown === undefined) continue // checkDefinition names it
     if (full.tables.get(shown.key)?.columns.has(r.column) === true && !shown.columns.has(r.column)) {
       throw badRequest(
@@ -99,7 +93,7 @@ export function shownName(table: ModelTable, column: ModelColumn): string {
 export function shownDefinition(definition: EndUserMetricDefinition, visible: SemanticModel): EndUserMetricDefinition {
   const q = definition.query
   const rename = <T extends { column?: string; table?: string }>(x: T): T => {
-    const table = tryTable(visible, x.table ?? q.from)
+    const table = findTable(visible, x.table ?? q.from)
     const column = x.column === undefined ? undefined : table?.columns.get(x.column)
     if (table === undefined || column === undefined) return x
     const name = shownName(table, column)
@@ -146,14 +140,6 @@ export function definitionOf(
               .query ?? definition.query,
         }
     return shownDefinition(storedDefinition(physical, full, visible, metric.metricId), visible)
-  } catch {
-    return undefined
-  }
-}
-
-function tryTable(model: SemanticModel, ref: string): ModelTable | undefined {
-  try {
-    return resolveTable(model, ref)
   } catch {
     return undefined
   }

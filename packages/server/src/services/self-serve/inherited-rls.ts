@@ -2,7 +2,7 @@ import type { GuestClaims } from '../../auth/principal.js'
 import { badRequest } from '../../errors.js'
 import type { Metric } from '../../query/document.js'
 import type { AppliedFilter, FilterValue } from '../../query/filters.js'
-import { type ModelTable, resolveColumn, resolveTable, type SemanticModel } from '../../query/model.js'
+import { findTable, type ModelTable, resolveColumn, type SemanticModel } from '../../query/model.js'
 import { sqlMetricScope, sqlMetricText } from '../../query/sql-metric-scope.js'
 import type { DialectName } from '../../query/types.js'
 
@@ -103,7 +103,7 @@ function rlsOf(metric: Metric, given: Readonly<Record<string, unknown>>, at: Rls
             const t = at.model.tables.get(key)
             return t && columnOf(t, r.column) !== undefined ? [t] : []
           })
-        : [tryTable(at.model, r.table)].filter(
+        : [findTable(at.model, r.table)].filter(
             (t): t is ModelTable => t !== undefined && columnOf(t, r.column) !== undefined,
           )
     const [only] = candidates
@@ -135,14 +135,6 @@ function sqlTables(metric: Metric, text: string, at: RlsModel): string[] {
 function columnOf(table: ModelTable, name: string): string | undefined {
   try {
     return resolveColumn(table, name).name
-  } catch {
-    return undefined
-  }
-}
-
-function tryTable(model: SemanticModel, ref: string): ModelTable | undefined {
-  try {
-    return resolveTable(model, ref)
   } catch {
     return undefined
   }

@@ -56,19 +56,23 @@ describe('fuzzer findings', () => {
     }
   })
 
+  // the second host parses as a URL with a query ("?kh:32606"), which the client refuses with a
+  // plain Error (fuzz seed 28112026 at 100,000 cases)
   it('a ClickHouse host its client cannot parse as a URL is 400 DATASOURCE_CONNECTION_ERROR (was a 500)', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v2/datasource',
-      headers: bearer(serviceToken),
-      payload: {
-        datasourceType: 'clickhouse',
-        credentials: { name: 'ch_bad_host', host: '%[=fMqg?ca~', port: 65532, user: 'u', password: 'p', database: 'd' },
-      },
-    })
-    expectErrorShape(res)
-    expect(res.json().error.code).toBe('DATASOURCE_CONNECTION_ERROR')
-    expect(res.json().error.message).toContain('not a valid host name')
+    for (const host of ['%[=fMqg?ca~', 'juW?kh', 'a/b', 'a#b']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v2/datasource',
+        headers: bearer(serviceToken),
+        payload: {
+          datasourceType: 'clickhouse',
+          credentials: { name: 'ch_bad_host', host, port: 32606, user: 'u', password: 'p', database: 'd' },
+        },
+      })
+      expectErrorShape(res)
+      expect(res.json().error.code, host).toBe('DATASOURCE_CONNECTION_ERROR')
+      expect(res.json().error.message).toContain('not a valid host name')
+    }
   })
 
   it('a MongoDB host its driver cannot parse as a URL is 400 DATASOURCE_CONNECTION_ERROR (was a 500: the driver throws when the client is made)', async () => {
@@ -100,6 +104,22 @@ describe('fuzzer findings', () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json()
     const responses = doc.paths['/api/v2/datasource/files/{datasourceName}/{fileName}'].put.responses
     expect(responses['415']?.description).toContain('`UNSUPPORTED_MEDIA_TYPE`')
+  })
+
+  // fuzz seed 28112026 at 100,000 cases: after a mutation made the embed's workspace MULTI_DATAMART,
+  // the underlying rows answered 400 DATAMART_NAME_ERROR (services/query/sources.ts), which no
+  // runtime operation documented; the runtime query and the download resolve the source the same way
+  it('the runtime data routes document the source-selection errors they can answer (was undocumented)', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json()
+    for (const [path, method] of [
+      ['/api/v2/embed/runtime/{embedId}/query', 'post'],
+      ['/api/v2/embed/runtime/{embedId}/underlying', 'post'],
+      ['/api/v2/embed/runtime/{embedId}/metrics/{metricId}/download', 'get'],
+    ] as const) {
+      const described = doc.paths[path][method].responses['400']?.description
+      for (const code of ['DATAMART_NAME_ERROR', 'DATASOURCE_NAME_ERROR'])
+        expect(described, path).toContain(`\`${code}\``)
+    }
   })
 
   it('a path parameter over the router’s length limit answers the error shape (was FST_ERR_MAX_PARAM_LENGTH, 414)', async () => {

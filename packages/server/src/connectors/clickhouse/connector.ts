@@ -287,19 +287,27 @@ export class ClickhouseConnector implements Connector {
   #createClient(database: string): ClickHouseClient {
     const c = this.#credentials
     const url = `${c.ssl ? 'https' : 'http'}://${c.host}:${c.port}`
-    // the client parses the URL itself and throws a bare TypeError on a host it cannot read
-    if (!URL.canParse(url)) throw connectionError(`host ${JSON.stringify(c.host)} is not a valid host name`)
-    return createClient({
-      url,
-      username: c.user,
-      password: c.password,
-      database,
-      application: 'strata',
-      max_open_connections: this.#options.poolMax,
-      // Deadlines are ours (abort signals); this only bounds a request nobody else bounds.
-      request_timeout: BACKSTOP_TIMEOUT_MS,
-      log: { level: ClickHouseLogLevel.OFF },
-    })
+    // The client parses the URL itself and throws a bare error on a host it cannot read (a
+    // TypeError; "Unknown URL parameters" for `a?b`, which parses as a query): the caller's
+    // mistake, answered as such, never a failure of ours.
+    const parsed = URL.canParse(url) ? new URL(url) : undefined
+    const invalid = () => connectionError(`host ${JSON.stringify(c.host.slice(0, 200))} is not a valid host name`)
+    if (parsed === undefined || parsed.search !== '' || parsed.hash !== '' || parsed.pathname !== '/') throw invalid()
+    try {
+      return createClient({
+        url,
+        username: c.user,
+        password: c.password,
+        database,
+        application: 'strata',
+        max_open_connections: this.#options.poolMax,
+        // Deadlines are ours (abort signals); this only bounds a request nobody else bounds.
+        request_timeout: BACKSTOP_TIMEOUT_MS,
+        log: { level: ClickHouseLogLevel.OFF },
+      })
+    } catch {
+      throw invalid()
+    }
   }
 }
 

@@ -8,6 +8,16 @@ const denied: OperationError = [
 ]
 const running: readonly OperationError[] = [
   [400, 'EMBED_PARAM_ERROR', 'The metric is not in this embed.'],
+  [
+    400,
+    'DATASOURCE_NAME_ERROR',
+    "The embed's workspace has several datasources (MULTI_DATASOURCE) and the embed names none, or one it no longer has.",
+  ],
+  [
+    400,
+    'DATAMART_NAME_ERROR',
+    "The embed's workspace has several datamarts (MULTI_DATAMART) and the embed names none, or one it no longer has.",
+  ],
   [400, 'INVALID_REQUEST_BODY', 'Also when a filter key names no filter or a value does not fit its filter.'],
   [400, 'DATASOURCE_CONNECTION_ERROR'],
   [400, 'QUERY_ERROR'],

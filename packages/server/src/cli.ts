@@ -1,46 +1,35 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs'
-import { type ParseArgsConfig, parseArgs } from 'node:util'
+import { parseArgs } from 'node:util'
+import {
+  CliError,
+  type Command,
+  cliEnv,
+  data,
+  integer,
+  type Options,
+  optional,
+  readDashboardFile,
+  readJsonObject,
+  required,
+  serviceToken,
+  type Values,
+} from './cli/args.js'
+import { Client, DEFAULT_URL } from './cli/client.js'
+import { dataAppCommands } from './cli/data-app-commands.js'
+import { modelCommands, WORKSPACE_OPTIONS, warnings, workspaceBody } from './cli/model-commands.js'
 import { READ_ONLY_ACCESS } from './schemas/embeds.js'
 
 /**
  * `strata …`: a thin HTTP client of a running server for every setup step of
  * docs/administration.md (the admin, a service token, a datasource and its sync, a datamart,
- * a workspace, a data app, a dashboard file, an embed, the whitelist, a guest token), plus
- * `strata serve`. Each command prints its result on stdout, one a line (a token, a key, an
- * id) so that scripts can capture it; `--json` prints the whole response instead. Every
- * failure prints `strata: CODE: message` on stderr and exits 1; no token or key is echoed.
+ * a workspace, a data app, a dashboard file, an embed, the whitelist, a guest token), the
+ * list, update and delete of what they made (cli/model-commands.ts, cli/data-app-commands.ts),
+ * plus `strata serve`. Each command prints its result on stdout (a token, a key, an id; a
+ * list one item a line, tab-separated fields, the id first) so that scripts can capture it;
+ * `--json` prints the whole response instead. Every failure prints `strata: CODE: message` on
+ * stderr and exits 1; no token or key is echoed.
  */
-
-type Options = NonNullable<ParseArgsConfig['options']>
-type Values = Record<string, string | string[] | boolean | undefined>
-
-interface Command {
-  readonly summary: string
-  readonly usage: string
-  readonly options: Options
-  run(values: Values, client: Client): Promise<void>
-}
-
-class CliError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message)
-  }
-}
-
-const DEFAULT_URL = 'http://127.0.0.1:8080'
-const REQUEST_TIMEOUT_MS = 30_000
-
-/** The CLI's own environment, read in this one place. */
-const cliEnv = {
-  url: process.env.STRATA_URL,
-  serviceToken: process.env.STRATA_SERVICE_TOKEN,
-  dataAppKey: process.env.STRATA_DATA_APP_KEY,
-  password: process.env.STRATA_PASSWORD,
-}
 
 const COMMON: Options = {
   url: { type: 'string' },
@@ -48,95 +37,7 @@ const COMMON: Options = {
   help: { type: 'boolean', short: 'h' },
 }
 
-class Client {
-  constructor(
-    readonly baseUrl: string,
-    readonly json: boolean,
-  ) {}
-
-  /** POSTs JSON; answers the parsed body of a 200, else throws the server's error. */
-  post(path: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
-    return this.send('POST', path, body, token)
-  }
-
-  /** PUTs JSON, like post. */
-  put(path: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
-    return this.send('PUT', path, body, token)
-  }
-
-  private async send(
-    method: 'POST' | 'PUT',
-    path: string,
-    body: unknown,
-    token?: string,
-  ): Promise<Record<string, unknown>> {
-    const url = `${this.baseUrl}${path}`
-    let res: Response
-    try {
-      res = await fetch(url, {
-        method,
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      })
-    } catch (err) {
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause
-      const reason = cause?.code ?? cause?.message ?? (err as Error).message
-      throw new CliError('CONNECTION_ERROR', `cannot reach ${this.baseUrl} (${reason}); is the server running?`)
-    }
-    const text = await res.text()
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(text)
-    } catch {
-      throw new CliError(`HTTP_${res.status}`, `${url} answered something other than JSON`)
-    }
-    const error = (parsed as { error?: { code?: unknown; message?: unknown } } | null)?.error
-    if (!res.ok || (error && typeof error === 'object')) {
-      throw new CliError(
-        String(error?.code ?? `HTTP_${res.status}`),
-        String(error?.message ?? `${url} answered ${res.status}`),
-      )
-    }
-    return parsed as Record<string, unknown>
-  }
-
-  /** Prints `value` alone, or the whole response with --json. */
-  print(response: unknown, value: unknown): void {
-    console.log(this.json ? JSON.stringify(response, null, 2) : String(value))
-  }
-
-  /** Prints one result per line (nothing for none), or the whole response with --json. */
-  printLines(response: unknown, values: readonly unknown[]): void {
-    if (this.json) console.log(JSON.stringify(response, null, 2))
-    else if (values.length > 0) console.log(values.map(String).join('\n'))
-  }
-}
-
-function required(values: Values, name: string, fallback?: string): string {
-  const value = values[name]
-  if (typeof value === 'string' && value !== '') return value
-  if (fallback) return fallback
-  throw new CliError('USAGE_ERROR', `--${name} is required`)
-}
-
-/** A flag's value when given (a repeated flag keeps its last value). */
-function optional(values: Values, name: string): string | undefined {
-  const value = values[name]
-  if (Array.isArray(value)) return value.at(-1)
-  return typeof value === 'string' ? value : undefined
-}
-
-function integer(values: Values, name: string): number | undefined {
-  const raw = values[name]
-  if (raw === undefined) return undefined
-  if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw new CliError('USAGE_ERROR', `--${name} must be a number`)
-  return Number(raw)
-}
-
-const data = (body: Record<string, unknown>): Record<string, unknown> => (body.data ?? {}) as Record<string, unknown>
-
-const COMMANDS: Record<string, Command> = {
+const SETUP_COMMANDS: Record<string, Command> = {
   serve: {
     summary: 'Start the server (configured by environment variables, see README)',
     usage: 'strata serve',
@@ -263,33 +164,10 @@ const COMMANDS: Record<string, Command> = {
       '  --datasource        connectionType DATASOURCE over this datasource\n' +
       '  --connection-type   set it explicitly (default: from --datamart or --datasource)\n' +
       '  --file              a JSON object with the whole body (POST /api/v2/workspace); flags override it',
-    options: {
-      'service-token': { type: 'string' },
-      name: { type: 'string' },
-      datamart: { type: 'string' },
-      datasource: { type: 'string' },
-      'connection-type': { type: 'string' },
-      file: { type: 'string' },
-    },
+    options: WORKSPACE_OPTIONS,
     async run(values, client) {
-      const token = required(values, 'service-token', cliEnv.serviceToken)
-      const file = optional(values, 'file')
-      const body: Record<string, unknown> = file === undefined ? {} : readJsonObject(file)
-      const name = optional(values, 'name')
-      const datamart = optional(values, 'datamart')
-      const datasource = optional(values, 'datasource')
-      if (name !== undefined) body.name = name
-      if (datamart !== undefined) body.datamartName = datamart
-      if (datasource !== undefined) body.datasourceName = datasource
-      const type = optional(values, 'connection-type')
-      if (type !== undefined) body.connectionType = type
-      else if (body.connectionType === undefined && datamart !== undefined) body.connectionType = 'DATAMART'
-      else if (body.connectionType === undefined && datasource !== undefined) body.connectionType = 'DATASOURCE'
-      if (body.name === undefined) throw new CliError('USAGE_ERROR', '--name is required')
-      if (body.connectionType === undefined) {
-        throw new CliError('USAGE_ERROR', '--datamart, --datasource or --connection-type is required')
-      }
-      const response = await client.post('/api/v2/workspace', body, token)
+      const token = serviceToken(values)
+      const response = await client.post('/api/v2/workspace', workspaceBody(values), token)
       client.print(response, data(response).name)
     },
   },
@@ -449,61 +327,13 @@ const COMMANDS: Record<string, Command> = {
   },
 }
 
-/** A dashboard document (docs/dashboard-document.md), or an export `{ _meta, data }` whose `data` is one. */
-function readDashboardFile(path: string): Record<string, unknown> {
-  let text: string
-  try {
-    text = readFileSync(path, 'utf8')
-  } catch (err) {
-    throw new CliError('FILE_ERROR', `cannot read ${path} (${(err as { code?: string }).code ?? 'error'})`)
-  }
-  let document: unknown
-  try {
-    document = JSON.parse(text)
-  } catch {
-    throw new CliError('FILE_ERROR', `${path} is not valid JSON`)
-  }
-  if (document === null || typeof document !== 'object' || Array.isArray(document)) {
-    throw new CliError('FILE_ERROR', `${path} must hold a JSON object`)
-  }
-  const exported = document as { _meta?: unknown; data?: unknown }
-  if (exported._meta !== undefined && exported.data && typeof exported.data === 'object') {
-    return exported.data as Record<string, unknown>
-  }
-  return document as Record<string, unknown>
-}
-
-/** A JSON object read from a file (a request body or part of one). */
-function readJsonObject(path: string): Record<string, unknown> {
-  let text: string
-  try {
-    text = readFileSync(path, 'utf8')
-  } catch (err) {
-    throw new CliError('FILE_ERROR', `cannot read ${path} (${(err as { code?: string }).code ?? 'error'})`)
-  }
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    throw new CliError('FILE_ERROR', `${path} is not valid JSON`)
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new CliError('FILE_ERROR', `${path} must hold a JSON object`)
-  }
-  return value as Record<string, unknown>
-}
-
-/** A response's warnings (e.g. a datasource whose introspection found no table), on stderr. */
-function warnings(response: Record<string, unknown>): void {
-  const body = data(response)
-  const found = [response.warning, response.warnings, body.warning, body.warnings].flat()
-  for (const warning of found) {
-    if (typeof warning === 'string' && warning !== '') console.error(`strata: warning: ${warning}`)
-    else if (warning && typeof warning === 'object' && 'message' in warning) {
-      console.error(`strata: warning: ${String((warning as { message: unknown }).message)}`)
-    }
-  }
-}
+/** Every command, in the order --help lists them (by group). */
+const GROUPS: readonly [string, Record<string, Command>][] = [
+  ['Setup', SETUP_COMMANDS],
+  ['Datasources, datamarts and workspaces (service token)', modelCommands],
+  ['Dashboards, embeds and data app keys', dataAppCommands],
+]
+const COMMANDS: Record<string, Command> = Object.assign({}, ...GROUPS.map(([, group]) => group))
 
 function version(): string {
   try {
@@ -516,16 +346,18 @@ function version(): string {
 
 function mainHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length))
-  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`)
+  const lines = GROUPS.flatMap(([title, group]) => [
+    '',
+    `${title}:`,
+    ...Object.entries(group).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+  ])
   return [
     'Usage: strata <command> [options]',
-    '',
-    'Commands:',
     ...lines,
     '',
     'Options of every client command:',
     `  --url <url>   the server (default: $STRATA_URL, else ${DEFAULT_URL})`,
-    '  --json        print the whole JSON response instead of the bare value',
+    "  --json        print the whole JSON response instead of the bare value (or a list's rows)",
     '  -h, --help    this help, or a command\'s with "strata <command> --help"',
     '',
     'Secrets may come from the environment instead of the command line:',
@@ -540,7 +372,7 @@ const commandHelp = (name: string, command: Command): string =>
 const COMMON_HELP =
   '\n\nCommon options:\n' +
   `  --url <url>   the server (default: $STRATA_URL, else ${DEFAULT_URL})\n` +
-  '  --json        print the whole JSON response instead of the bare value'
+  "  --json        print the whole JSON response instead of the bare value (or a list's rows)"
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv

@@ -1,7 +1,9 @@
-import { writeFileSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { join } from 'node:path'
+import { delimiter, dirname, join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { salesDocument, salesRelationships, salesTables } from '../helpers/analytics.js'
 import {
@@ -10,6 +12,7 @@ import {
   removeDir,
   request,
   runCli,
+  SERVER_DIR,
   type ServerProcess,
   startServer,
   tempDataDir,
@@ -53,6 +56,29 @@ describe('strata CLI', () => {
     const sub = await runCli(['create-admin', '--help'])
     expect(sub.code).toBe(0)
     expect(sub.stdout).toMatch(/Usage: strata create-admin --email/)
+  })
+
+  it('runs as `strata` through a link in another folder, as npm install -g installs it', async () => {
+    const pkg = JSON.parse(readFileSync(join(SERVER_DIR, 'package.json'), 'utf8')) as { bin?: unknown }
+    expect(pkg.bin).toEqual({ strata: 'bin/strata.js' })
+    const bin = join(SERVER_DIR, 'bin', 'strata.js')
+    expect(readFileSync(bin, 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/)
+    expect(statSync(bin).mode & 0o111).toBe(0o111)
+    const dir = tempDataDir()
+    try {
+      symlinkSync(bin, join(dir, 'strata'))
+      const path = [dir, dirname(process.execPath), process.env.PATH].join(delimiter)
+      const { stdout } = await promisify(execFile)('strata', ['--help'], {
+        cwd: dir,
+        env: { ...process.env, PATH: path },
+      })
+      expect(stdout).toMatch(/^Usage: strata <command>/)
+      expect(stdout).toContain('  list-datasources ')
+      const version = await promisify(execFile)('strata', ['--version'], { cwd: dir, env: { PATH: path } })
+      expect(version.stdout).toBe('0.1.0\n')
+    } finally {
+      removeDir(dir)
+    }
   })
 
   it('creates the admin, a service token and a data app whose key works', async () => {
@@ -344,6 +370,24 @@ describe.skipIf(!hasPostgres)('strata CLI: the whole setup against a Postgres wa
         '"metricCreationMode": "DRAG_DROP"',
       ],
       'set-whitelist-domains': ['--data-app-key', '--domain', '--clear'],
+      'list-datasources': ['--service-token'],
+      'update-datasource': ['--service-token', '--file'],
+      'delete-datasource': ['--service-token', '--name'],
+      'list-datamarts': ['--service-token'],
+      'update-datamart': ['--service-token', '--file', '--name'],
+      'delete-datamart': ['--service-token', '--name'],
+      'list-workspaces': ['--service-token'],
+      'update-workspace': ['--service-token', '--name', '--datamart', '--datasource', '--connection-type', '--file'],
+      'delete-workspace': ['--service-token', '--name'],
+      'list-dashboards': ['--data-app-key', '--name'],
+      'export-dashboard': ['--service-token', '--workspace', '--dashboard-id'],
+      'delete-dashboard': ['--service-token', '--workspace', '--dashboard-id'],
+      'list-embeds': ['--data-app-key', '--client-id'],
+      'update-embed': ['--data-app-key', '--embed-id', '--access-file', '--datamart', '--workspace', '--name'],
+      'delete-embed': ['--data-app-key', '--embed-id', '--delete-dashboard'],
+      'list-keys': ['--service-token', '--data-app'],
+      'create-key': ['--service-token', '--data-app', '--name', '--description'],
+      'delete-key': ['--service-token', '--data-app', '--key'],
       'create-guest-token': [
         '--data-app-key',
         '--data-app',
@@ -519,4 +563,149 @@ describe.skipIf(!hasPostgres)('strata CLI: the whole setup against a Postgres wa
     const notJson = await cli(['create-datasource', '--file', badJson], env)
     expect(notJson.stderr.trim()).toBe(`strata: FILE_ERROR: ${badJson} is not valid JSON`)
   }, 120_000) // ~20 CLI processes each start Node: slow on a loaded machine, never a timing assertion
+
+  it('lists, updates and deletes what the setup made; an unknown name is the API code and exit 1', async () => {
+    const env = { STRATA_SERVICE_TOKEN: serviceToken, STRATA_DATA_APP_KEY: dataAppKey }
+    const refused = (result: CliResult, code: string): void => {
+      expect([result.code, result.stdout], result.stderr).toEqual([1, ''])
+      expect(result.stderr).toMatch(new RegExp(`^strata: ${code}: [^\\n]+\\n$`))
+    }
+    const date = '\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z'
+
+    // datasources
+    expect(ok(await cli(['list-datasources'], env))).toMatch(new RegExp(`^warehouse\\tpostgres\\t${date}\\n$`))
+    const dsList = JSON.parse(ok(await cli(['list-datasources', '--json'], env)))
+    expect(dsList.data).toEqual([{ name: 'warehouse', datasourceType: 'postgres', createdAt: expect.any(String) }])
+    const dsFile = file('ds-update.json', {
+      datasourceType: 'postgres',
+      credentials: { name: 'warehouse', ...wh.credentials },
+    })
+    const datasourceId = ok(await cli(['update-datasource', '--file', dsFile], env)).trim()
+    expect(datasourceId).toMatch(/^\S+$/)
+    const dsNowhere = file('ds-nowhere.json', {
+      datasourceType: 'postgres',
+      credentials: { name: 'nowhere', ...wh.credentials },
+    })
+    refused(await cli(['update-datasource', '--file', dsNowhere], env), 'INVALID_REQUEST_BODY')
+
+    // datamarts: create-datamart's file updates too (its name, its datasource left out)
+    expect(ok(await cli(['list-datamarts'], env))).toMatch(new RegExp(`^sales\\twarehouse\\t${date}\\n$`))
+    const dmList = JSON.parse(ok(await cli(['list-datamarts', '--json'], env)))
+    expect(dmList.data[0]).toMatchObject({ name: 'sales', datamartTables: expect.any(Array) })
+    const dmFile = file('dm-update.json', {
+      name: 'sales',
+      datasourceName: 'warehouse',
+      tableList: salesTables(wh.schema),
+      relationships: salesRelationships(wh.schema),
+    })
+    expect(ok(await cli(['update-datamart', '--file', dmFile], env))).toBe('sales\n')
+    refused(await cli(['update-datamart', '--file', dmFile, '--name', 'nowhere'], env), 'INVALID_REQUEST_BODY')
+
+    // workspaces
+    expect(ok(await cli(['list-workspaces'], env))).toMatch(
+      new RegExp(`^main\\tDATAMART\\tsales\\twarehouse\\t${date}\\nother\\tDATAMART\\tsales\\twarehouse\\t${date}\\n$`),
+    )
+    expect(ok(await cli(['update-workspace', '--name', 'other', '--datamart', 'sales'], env))).toBe('other\n')
+    refused(
+      await cli(['update-workspace', '--name', 'nowhere', '--datamart', 'sales'], env),
+      'WORKSPACE_DOES_NOT_EXIST',
+    )
+
+    // dashboards: export prints a file apply-dashboard reads back
+    const embeds = ok(await cli(['list-embeds'], env))
+      .slice(0, -1) // the last newline (a trailing field may be empty)
+      .split('\n')
+      .map((line) => line.split('\t'))
+    expect(embeds).toEqual([
+      [expect.stringMatching(/^emb_/), 'dashboard', 'Sales', 'sales-overview', ''],
+      [expect.stringMatching(/^emb_/), 'dashboard', 'Sales 3', 'sales-overview', ''],
+    ])
+    const [embedId = '', otherEmbedId = ''] = embeds.map((row) => row[0] ?? '')
+    expect(await cli(['list-embeds', '--client-id', 'nobody'], env)).toMatchObject({ code: 0, stdout: '', stderr: '' })
+    expect(ok(await cli(['list-dashboards'], env))).toBe(
+      `sales-overview\tSales, renamed\t${embedId}\nsales-overview\tSales, renamed\t${otherEmbedId}\n`,
+    )
+    const exported = ok(await cli(['export-dashboard', '--workspace', 'main', '--dashboard-id', 'sales-overview'], env))
+    expect(JSON.parse(exported)).toMatchObject({
+      _meta: { dashboardId: 'sales-overview' },
+      data: { name: 'Sales, renamed' },
+    })
+    const exportFile = join(dataDir, 'exported.json')
+    writeFileSync(exportFile, exported)
+    const reapplied = [
+      'apply-dashboard',
+      '--workspace',
+      'main',
+      '--file',
+      exportFile,
+      '--dashboard-id',
+      'sales-overview',
+    ]
+    expect(ok(await cli(reapplied, env))).toBe('sales-overview\n')
+    refused(
+      await cli(['export-dashboard', '--workspace', 'main', '--dashboard-id', 'nowhere'], env),
+      'INVALID_REQUEST_BODY',
+    )
+
+    // embeds
+    const access = file('access-update.json', { isAllowUnderlyingData: false })
+    expect(ok(await cli(['update-embed', '--embed-id', embedId, '--access-file', access], env))).toBe(`${embedId}\n`)
+    expect(ok(await cli(['update-embed', '--embed-id', otherEmbedId, '--name', 'Sales, again'], env))).toBe(
+      `${otherEmbedId}\n`,
+    )
+    const listed = JSON.parse(ok(await cli(['list-embeds', '--json'], env)))
+    expect(listed.data.map((e: { name: string }) => e.name)).toEqual(['Sales', 'Sales, again'])
+    refused(
+      await cli(['update-embed', '--embed-id', 'emb_000000000000', '--datamart', 'sales'], env),
+      'EMBED_NOT_FOUND',
+    )
+
+    // data app keys: the list shows ids, never secrets; a revoked key stops at once
+    const firstId = dataAppKey.slice(0, 'sk_'.length + 12)
+    expect(ok(await cli(['list-keys', '--data-app', 'salesapp'], env))).toMatch(new RegExp(`^${firstId}\\t`))
+    const second = ok(
+      await cli(['create-key', '--data-app', 'salesapp', '--name', 'ci', '--description', 'CI'], env),
+    ).trim()
+    secrets.push(second)
+    const secondId = second.slice(0, 'sk_'.length + 12)
+    const keys = ok(await cli(['list-keys', '--data-app', 'salesapp'], env))
+    expect(keys).toMatch(new RegExp(`^${secondId}\\tci\\tCI\\t${date}$`, 'm'))
+    expect(keys).not.toContain(second)
+    expect((await request(url, 'GET', '/api/v2/data-app/whitelist-domains', { token: second })).status).toBe(200)
+    expect(ok(await cli(['delete-key', '--data-app', 'salesapp', '--key', secondId], env))).toBe(`${secondId}\n`)
+    expect((await request(url, 'GET', '/api/v2/data-app/whitelist-domains', { token: second })).status).not.toBe(200)
+    refused(await cli(['delete-key', '--data-app', 'salesapp', '--key', secondId], env), 'INVALID_REQUEST_BODY')
+
+    // deletes, in the order the references allow
+    const dashboardArgs = ['--workspace', 'main', '--dashboard-id', 'sales-overview']
+    refused(await cli(['delete-dashboard', ...dashboardArgs], env), 'INVALID_REQUEST_BODY')
+    const guest = ok(
+      await cli(['create-guest-token', '--data-app', 'salesapp', '--client-id', 'acme', '--embed', embedId], env),
+    ).trim()
+    expect((await request(url, 'GET', `/api/v2/embed/runtime/${embedId}`, { token: guest })).status).toBe(200)
+    for (const id of [embedId, otherEmbedId])
+      expect(ok(await cli(['delete-embed', '--embed-id', id], env))).toBe(`${id}\n`)
+    expect((await request(url, 'GET', `/api/v2/embed/runtime/${embedId}`, { token: guest })).status).toBe(401)
+    refused(await cli(['delete-embed', '--embed-id', embedId], env), 'INVALID_REQUEST_BODY')
+    expect(await cli(['list-embeds'], env)).toMatchObject({ code: 0, stdout: '', stderr: '' })
+
+    refused(await cli(['delete-workspace', '--name', 'main'], env), 'INVALID_REQUEST_BODY')
+    expect(ok(await cli(['delete-dashboard', ...dashboardArgs], env))).toBe('sales-overview\n')
+    refused(await cli(['delete-dashboard', ...dashboardArgs], env), 'INVALID_REQUEST_BODY')
+
+    refused(await cli(['delete-datamart', '--name', 'sales'], env), 'INVALID_REQUEST_BODY')
+    for (const name of ['main', 'other'])
+      expect(ok(await cli(['delete-workspace', '--name', name], env))).toBe(`${name}\n`)
+    refused(await cli(['delete-workspace', '--name', 'main'], env), 'WORKSPACE_DOES_NOT_EXIST')
+    expect(await cli(['list-workspaces'], env)).toMatchObject({ code: 0, stdout: '', stderr: '' })
+
+    refused(await cli(['delete-datasource', '--name', 'warehouse'], env), 'INVALID_REQUEST_BODY')
+    expect(ok(await cli(['delete-datamart', '--name', 'sales'], env))).toBe('sales\n')
+    refused(await cli(['delete-datamart', '--name', 'sales'], env), 'INVALID_REQUEST_BODY')
+    expect(await cli(['list-datamarts'], env)).toMatchObject({ code: 0, stdout: '', stderr: '' })
+
+    expect(ok(await cli(['delete-datasource', '--name', 'warehouse'], env))).toBe(`${datasourceId}\n`)
+    refused(await cli(['delete-datasource', '--name', 'warehouse'], env), 'INVALID_DATASOURCE_NAME')
+    expect(await cli(['list-datasources'], env)).toMatchObject({ code: 0, stdout: '', stderr: '' })
+  }, 240_000) // ~60 CLI processes each start Node: slow on a loaded machine, never a timing assertion
 })

@@ -280,7 +280,7 @@ function normalise(
   const tableKey = (table: string): string => {
     if (seen.has(table) || table.includes('.')) return table
     const matches = [...seen.keys()].filter((k) => k.slice(k.lastIndexOf('.') + 1) === table)
-    return matches.length === 1 ? (matches[0] as string) : table
+    return matches.length === 1 ? (matches[0] ?? table) : table
   }
   const relationships = relationshipsIn(input.relationships).map((given, i): DatamartRelationshipConfig => {
     const r = { ...given, parentTable: tableKey(given.parentTable), childTable: tableKey(given.childTable) }

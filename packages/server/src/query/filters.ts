@@ -1,9 +1,11 @@
 import type { DashboardDocument, FilterType, Metric } from '@strata/contract/document'
 import { badRequest, blamingToken } from '../errors.js'
+import { canonicalDateRange } from './date-range.js'
 
 /**
  * The value forms of docs/dashboard-document.md#filter-values-token-and-end-user: boolean, number, string (eq; a date preset
- * on a date column), array of strings (IN), `{ startDate, endDate }`, `{ min, max }`,
+ * on a date column), array of strings (IN), `{ startDate, endDate }` (also written `{ start, end }`,
+ * made `{ startDate, endDate }` here: query/date-range.ts), `{ min, max }`,
  * `{ sql, columnName }` (trusted text: secret-key holders only).
  */
 export type FilterValue =
@@ -105,7 +107,7 @@ export function resolveFilters(document: DashboardDocument, metric: Metric, inpu
       out.push({
         table: f.table ?? from,
         column: f.column,
-        value: value as FilterValue,
+        value: canonicalDateRange(value, `${where}.${key}`) as FilterValue,
         source,
         name: f.name,
         type: f.type,
@@ -121,7 +123,7 @@ export function resolveFilters(document: DashboardDocument, metric: Metric, inpu
       out.push({
         table: f.table,
         column: f.column,
-        value: value as FilterValue,
+        value: canonicalDateRange(value, `${where}.${key}`) as FilterValue,
         source,
         name: f.name,
         type: f.type,

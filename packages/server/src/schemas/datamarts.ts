@@ -18,43 +18,67 @@ export const JoinType = Type.Union([
 ])
 export const SortDirection = Type.Union([Type.Literal('ASC'), Type.Literal('DESC')])
 
+/**
+ * Request fields accept our names and the hosted service's (docs/api.md#datamarts): `name` or
+ * `columnName`, `isTimezoneConversion` or `isApplyTimezone`, and so on. Both spellings of one
+ * field with different values is a 400 naming both (services/datamarts/datamart-input.ts).
+ */
+const either = (ours: string, theirs: string) => `Required as \`${ours}\` or \`${theirs}\` (the same field).`
+
 export const DatamartColumnInput = Type.Object(
   {
-    name: Name,
+    name: Type.Optional(Name),
+    columnName: Type.Optional(Name),
+    datatype: Type.Optional(
+      Type.String({ maxLength: 200, description: 'Accepted and ignored: the type is read from the database' }),
+    ),
     alias: Type.Optional(Type.String({ maxLength: 200 })),
     label: Type.Optional(Type.String({ maxLength: 200 })),
     isHide: Type.Optional(Type.Boolean()),
     isCustomColumn: Type.Optional(Type.Boolean()),
     sql: Type.Optional(Type.String({ maxLength: 10_000 })),
     isTimezoneConversion: Type.Optional(Type.Boolean()),
+    isApplyTimezone: Type.Optional(Type.Boolean()),
     defaultSort: Type.Optional(Nullable(SortDirection)),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: either('name', 'columnName') },
 )
 
 export const DatamartTableInput = Type.Object(
   {
     schemaName: Name,
-    name: Name,
+    name: Type.Optional(Name),
+    tableName: Type.Optional(Name),
     label: Type.Optional(Type.String({ maxLength: 200 })),
     clientColumn: Type.Optional(Nullable(Name)),
     isHide: Type.Optional(Type.Boolean()),
     columns: Type.Optional(Type.Array(DatamartColumnInput, { maxItems: 2000 })),
+    datamartTableColumns: Type.Optional(Type.Array(DatamartColumnInput, { maxItems: 2000 })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: either('name', 'tableName') },
 )
 
 export const RelationshipInput = Type.Object(
   {
-    parentTable: Name,
-    parentColumn: Name,
-    childTable: Name,
-    childColumn: Name,
+    parentTable: Type.Optional(Name),
+    parentTableName: Type.Optional(Name),
+    parentColumn: Type.Optional(Name),
+    parentColumnName: Type.Optional(Name),
+    childTable: Type.Optional(Name),
+    childTableName: Type.Optional(Name),
+    childColumn: Type.Optional(Name),
+    childColumnName: Type.Optional(Name),
     name: Type.Optional(Type.String({ maxLength: 200 })),
+    relationshipName: Type.Optional(Type.String({ maxLength: 200 })),
     cardinality: Type.Optional(Nullable(Cardinality)),
     joinType: Type.Optional(Nullable(JoinType)),
+    join: Type.Optional(Nullable(JoinType)),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description:
+      'Tables and columns required, each under either name: parentTable or parentTableName, parentColumn or parentColumnName, childTable or childTableName, childColumn or childColumnName; name or relationshipName; joinType or join.',
+  },
 )
 
 const TenancySettingsInput = Type.Object({}, { additionalProperties: true, description: 'as on the datasource' })
@@ -136,14 +160,17 @@ export const DatamartListBody = Type.Object(
 )
 
 const DatamartColumn = Type.Object({
-  name: Type.String(),
-  dataType: Type.String(),
+  columnName: Type.String(),
+  datatype: Type.String({
+    description:
+      "The column's data type as read from the database: string, number, integer, boolean, date, datetime, json or unknown",
+  }),
   alias: Type.String(),
   label: Type.String(),
   isHide: Type.Boolean(),
   isCustomColumn: Type.Boolean(),
   sql: Type.String(),
-  isTimezoneConversion: Type.Boolean(),
+  isApplyTimezone: Type.Boolean(),
   defaultSort: Nullable(SortDirection),
 })
 
@@ -157,13 +184,13 @@ export const DatamartTable = Type.Object({
 })
 
 export const DatamartRelationship = Type.Object({
-  parentTable: Type.String(),
-  parentColumn: Type.String(),
-  childTable: Type.String(),
-  childColumn: Type.String(),
-  name: Type.String(),
+  parentTableName: Type.String({ description: 'schema.table' }),
+  parentColumnName: Type.String(),
+  childTableName: Type.String({ description: 'schema.table' }),
+  childColumnName: Type.String(),
+  relationshipName: Type.String(),
   cardinality: Nullable(Cardinality),
-  joinType: Nullable(JoinType),
+  join: Nullable(JoinType),
 })
 
 export const DatamartItem = Type.Object({
@@ -178,8 +205,8 @@ export const DatamartItem = Type.Object({
     tableName: Nullable(Type.String()),
     clientColumnType: Nullable(Type.String()),
     primaryDatabaseName: Nullable(Type.String()),
-    clientColumnName: Nullable(Type.String()),
-    primaryKeyColumnName: Nullable(Type.String()),
+    tableClientNameColumn: Nullable(Type.String()),
+    tablePrimaryKeyColumn: Nullable(Type.String()),
   }),
   companyIntegration: Type.Object({ name: Type.String(), datasourceType: Type.String() }),
   datamartTables: Type.Optional(Type.Array(DatamartTable)),

@@ -18,7 +18,20 @@ export const FilterValue = Type.Union([
   Type.Number(),
   Type.String({ maxLength: 10_000 }),
   Type.Array(Type.Union([Type.String({ maxLength: 10_000 }), Type.Number(), Type.Boolean()]), { maxItems: 10_000 }),
-  Type.Object({ startDate: Type.String({ maxLength: 64 }), endDate: Type.String({ maxLength: 64 }) }, strict),
+  Type.Object(
+    {
+      startDate: Type.Optional(Type.String({ maxLength: 64 })),
+      endDate: Type.Optional(Type.String({ maxLength: 64 })),
+      start: Type.Optional(Type.String({ maxLength: 64 })),
+      end: Type.Optional(Type.String({ maxLength: 64 })),
+    },
+    {
+      ...strict,
+      minProperties: 1,
+      description:
+        'A date range: { startDate, endDate }, or { start, end } as the hosted service writes it (the same value; both spellings of a bound with different values is a 400). Both bounds are required.',
+    },
+  ),
   Type.Object({ min: Type.Optional(Type.Number()), max: Type.Optional(Type.Number()) }, strict),
   Type.Object({ sql: Type.String({ minLength: 1, maxLength: 100_000 }), columnName: Str }, strict),
 ])

@@ -237,30 +237,32 @@ describe.skipIf(!hasPg).each(storeKinds)('datasources, datamarts and workspaces 
         clientColumn: 'tenant',
         isHide: false,
       })
-      expect(orders.datamartTableColumns.find((c: { name: string }) => c.name === 'amount')).toEqual({
-        name: 'amount',
-        dataType: 'number',
+      expect(orders.datamartTableColumns.find((c: { columnName: string }) => c.columnName === 'amount')).toEqual({
+        columnName: 'amount',
+        datatype: 'number',
         alias: '',
         label: 'Amount',
         isHide: false,
         isCustomColumn: false,
         sql: '',
-        isTimezoneConversion: false,
+        isApplyTimezone: false,
         defaultSort: 'DESC',
       })
-      expect(orders.datamartTableColumns.find((c: { name: string }) => c.name === 'amount_x2')).toMatchObject({
+      expect(
+        orders.datamartTableColumns.find((c: { columnName: string }) => c.columnName === 'amount_x2'),
+      ).toMatchObject({
         isCustomColumn: true,
         sql: 'amount * 2',
       })
       expect(item.datamartRelationships).toEqual([
         {
-          parentTable: `${wh.schema}.customers`,
-          parentColumn: 'id',
-          childTable: `${wh.schema}.orders`,
-          childColumn: 'customer_id',
-          name: expect.any(String),
+          parentTableName: `${wh.schema}.customers`,
+          parentColumnName: 'id',
+          childTableName: `${wh.schema}.orders`,
+          childColumnName: 'customer_id',
+          relationshipName: expect.any(String),
           cardinality: 'OneToMany',
-          joinType: 'LEFT JOIN',
+          join: 'LEFT JOIN',
         },
       ])
 

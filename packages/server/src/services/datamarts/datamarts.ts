@@ -4,13 +4,7 @@ import { validateTenancySettings } from '../../connectors/credentials/validate.j
 import { capabilitiesOf } from '../../connectors/registry.js'
 import type { TableInfo } from '../../connectors/types.js'
 import { ApiError, badRequest } from '../../errors.js'
-import type {
-  DatamartItem,
-  DatamartRelationship,
-  DatamartTable,
-  DatamartTableInput,
-  RelationshipInput,
-} from '../../schemas/datamarts.js'
+import type { DatamartItem, DatamartTableInput, RelationshipInput } from '../../schemas/datamarts.js'
 import { newId } from '../../security/secrets.js'
 import type { DatamartRow } from '../../store/schema.js'
 import { isUniqueViolation, now, type Store } from '../../store/store.js'
@@ -20,16 +14,50 @@ import { syncHint } from '../datasources/sync-hint.js'
 import type { InvalidationBus } from '../events/bus.js'
 import { peerCache } from '../events/peer-cache.js'
 
-export type DatamartTableConfig = Static<typeof DatamartTable>
-export type DatamartRelationshipConfig = Static<typeof DatamartRelationship>
-type TableInput = Static<typeof DatamartTableInput>
-type RelationshipIn = Static<typeof RelationshipInput>
+import { type ColumnIn, relationshipsIn, tablesIn } from './datamart-input.js'
 
+/** A datamart column as stored and as the query engine reads it. */
+export interface DatamartColumnConfig {
+  readonly name: string
+  readonly dataType: string
+  readonly alias: string
+  readonly label: string
+  readonly isHide: boolean
+  readonly isCustomColumn: boolean
+  readonly sql: string
+  readonly isTimezoneConversion: boolean
+  readonly defaultSort: 'ASC' | 'DESC' | null
+}
+
+/** A datamart table as stored and as the query engine reads it. */
+export interface DatamartTableConfig {
+  readonly schemaName: string
+  readonly tableName: string
+  readonly label: string
+  readonly clientColumn: string | null
+  readonly isHide: boolean
+  readonly datamartTableColumns: readonly DatamartColumnConfig[]
+}
+
+/** A relationship as stored and as the query engine reads it (tables as `schema.table`). */
+export interface DatamartRelationshipConfig {
+  readonly parentTable: string
+  readonly parentColumn: string
+  readonly childTable: string
+  readonly childColumn: string
+  readonly name: string
+  readonly cardinality: 'ManyToMany' | 'ManyToOne' | 'OneToMany' | 'OneToOne' | null
+  readonly joinType: 'INNER JOIN' | 'LEFT JOIN' | 'RIGHT JOIN' | 'FULL JOIN' | null
+}
+
+/** A create or update's tables and relationships, each field under our name or the hosted service's. */
 export interface DatamartInput {
-  readonly tableList: readonly TableInput[]
-  readonly relationships?: readonly RelationshipIn[]
+  readonly tableList: readonly Static<typeof DatamartTableInput>[]
+  readonly relationships?: readonly Static<typeof RelationshipInput>[]
   readonly tenancySettings?: unknown
 }
+
+type DatamartListItem = Static<typeof DatamartItem>
 
 /** A datamart as the query engine reads it. */
 export interface Datamart {
@@ -123,10 +151,7 @@ export class Datamarts {
     return name
   }
 
-  async list(
-    organizationId: string,
-    options: { page?: number; expand: boolean },
-  ): Promise<Static<typeof DatamartItem>[]> {
+  async list(organizationId: string, options: { page?: number; expand: boolean }): Promise<DatamartListItem[]> {
     let query = this.store.db
       .selectFrom('datamarts')
       .innerJoin('datasources', 'datasources.id', 'datamarts.datasource_id')
@@ -140,7 +165,7 @@ export class Datamarts {
     return rows.map((row) => {
       const tenancy = row.tenancy_settings ? (JSON.parse(row.tenancy_settings) as TenancySettings) : undefined
       const table = tenancy?.tenancyLevel === 'TABLE' ? tenancy : undefined
-      const item: Static<typeof DatamartItem> = {
+      const item: DatamartListItem = {
         name: row.name,
         createdAt: row.created_at,
         updatedAt: row.updated_at,
@@ -150,14 +175,14 @@ export class Datamarts {
           tableName: table?.tableName ?? null,
           clientColumnType: table?.clientColumnType ?? null,
           primaryDatabaseName: null,
-          clientColumnName: table?.tableClientNameColumn ?? null,
-          primaryKeyColumnName: table?.tablePrimaryKeyColumn ?? null,
+          tableClientNameColumn: table?.tableClientNameColumn ?? null,
+          tablePrimaryKeyColumn: table?.tablePrimaryKeyColumn ?? null,
         },
         companyIntegration: { name: row.datasource_name, datasourceType: row.datasource_type },
       }
       if (options.expand) {
-        item.datamartTables = JSON.parse(row.tables) as DatamartTableConfig[]
-        item.datamartRelationships = JSON.parse(row.relationships) as DatamartRelationshipConfig[]
+        item.datamartTables = listedTables(JSON.parse(row.tables) as DatamartTableConfig[])
+        item.datamartRelationships = listedRelationships(JSON.parse(row.relationships) as DatamartRelationshipConfig[])
       }
       return item
     })
@@ -215,7 +240,7 @@ function normalise(
   input: DatamartInput,
 ): { tables: DatamartTableConfig[]; relationships: DatamartRelationshipConfig[]; tenancySettings?: TenancySettings } {
   const seen = new Map<string, TableInfo>()
-  const tables = input.tableList.map((t, i): DatamartTableConfig => {
+  const tables = tablesIn(input.tableList).map((t, i): DatamartTableConfig => {
     const path = `tableList[${i}]`
     const info = datasource.tables.find((x) => x.schema === t.schemaName && x.name === t.name)
     if (!info)
@@ -251,7 +276,14 @@ function normalise(
       datamartTableColumns: columns,
     }
   })
-  const relationships = (input.relationships ?? []).map((r, i): DatamartRelationshipConfig => {
+  // the hosted service's examples name a relationship's tables without their schema
+  const tableKey = (table: string): string => {
+    if (seen.has(table) || table.includes('.')) return table
+    const matches = [...seen.keys()].filter((k) => k.slice(k.lastIndexOf('.') + 1) === table)
+    return matches.length === 1 ? (matches[0] ?? table) : table
+  }
+  const relationships = relationshipsIn(input.relationships).map((given, i): DatamartRelationshipConfig => {
+    const r = { ...given, parentTable: tableKey(given.parentTable), childTable: tableKey(given.childTable) }
     if (r.joinType === 'FULL JOIN' && capabilitiesOf(datasource.type).fullJoin === false) {
       throw badRequest(
         `relationships[${i}].joinType: ${datasource.type} datasources have no FULL JOIN; use INNER, LEFT or RIGHT JOIN`,
@@ -283,11 +315,7 @@ function normalise(
   return tenancySettings ? { tables, relationships, tenancySettings } : { tables, relationships }
 }
 
-function column(
-  name: string,
-  dataType: string,
-  given: Static<typeof DatamartTableInput>['columns'] extends (infer C)[] | undefined ? C | undefined : never,
-): DatamartTableConfig['datamartTableColumns'][number] {
+function column(name: string, dataType: string, given: ColumnIn | undefined): DatamartColumnConfig {
   return {
     name,
     dataType,
@@ -299,4 +327,41 @@ function column(
     isTimezoneConversion: given?.isTimezoneConversion ?? false,
     defaultSort: given?.defaultSort ?? null,
   }
+}
+
+/** Stored tables in the list item's names (the hosted service's, docs/api.md#datamarts). */
+function listedTables(tables: readonly DatamartTableConfig[]): NonNullable<DatamartListItem['datamartTables']> {
+  return tables.map((t) => ({
+    schemaName: t.schemaName,
+    tableName: t.tableName,
+    label: t.label,
+    clientColumn: t.clientColumn,
+    isHide: t.isHide,
+    datamartTableColumns: t.datamartTableColumns.map((c) => ({
+      columnName: c.name,
+      datatype: c.dataType,
+      alias: c.alias,
+      label: c.label,
+      isHide: c.isHide,
+      isCustomColumn: c.isCustomColumn,
+      sql: c.sql,
+      isApplyTimezone: c.isTimezoneConversion,
+      defaultSort: c.defaultSort,
+    })),
+  }))
+}
+
+/** Stored relationships in the list item's names. */
+function listedRelationships(
+  relationships: readonly DatamartRelationshipConfig[],
+): NonNullable<DatamartListItem['datamartRelationships']> {
+  return relationships.map((r) => ({
+    parentTableName: r.parentTable,
+    parentColumnName: r.parentColumn,
+    childTableName: r.childTable,
+    childColumnName: r.childColumn,
+    relationshipName: r.name,
+    cardinality: r.cardinality,
+    join: r.joinType,
+  }))
 }

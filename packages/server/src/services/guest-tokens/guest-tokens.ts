@@ -2,7 +2,8 @@ import { LRUCache } from 'lru-cache'
 import type { GuestClaims, PrincipalOf } from '../../auth/principal.js'
 import { andThen, type MaybePromise } from '../../auth/token-cache.js'
 import { badRequest } from '../../errors.js'
-import type { GuestTokenRequest } from '../../schemas/guest-tokens.js'
+import { canonicalFilterValues } from '../../query/date-range.js'
+import type { FilterValueInput, GuestTokenRequest } from '../../schemas/guest-tokens.js'
 import type { Keyring } from '../../security/keyring.js'
 import { hashSecret, newSecret } from '../../security/secrets.js'
 import { GroupCommit } from '../../store/group-commit.js'
@@ -233,11 +234,37 @@ interface Found {
 const weigh = (token: string, json: string): number => 2 * (token.length + json.length) + 512
 
 function withDefaults(params: NonNullable<GuestTokenRequest['params']>): GuestClaims['params'] {
-  if (!params.dashboardAppFilters) return params
+  const values = <T extends { values: FilterValues }>(list: readonly T[] | undefined, name: string) =>
+    list?.map((item, i) => ({ ...item, values: tokenValues(item.values, `params.${name}[${i}].values`) }))
+  const rlsSettings = values(params.rlsSettings, 'rlsSettings')
+  const appFilters = values(params.appFilters, 'appFilters')
+  const dashboardAppFilters = values(params.dashboardAppFilters, 'dashboardAppFilters')
   return {
     ...params,
-    dashboardAppFilters: params.dashboardAppFilters.map((f) => ({ ...f, isShowOnUrl: f.isShowOnUrl ?? true })),
+    ...(rlsSettings ? { rlsSettings } : {}),
+    ...(appFilters ? { appFilters } : {}),
+    ...(dashboardAppFilters
+      ? { dashboardAppFilters: dashboardAppFilters.map((f) => ({ ...f, isShowOnUrl: f.isShowOnUrl ?? true })) }
+      : {}),
   }
+}
+
+type FilterValues = Record<string, FilterValueInput>
+
+/**
+ * A token's filter values with every date range as `{ startDate, endDate }` (query/date-range.ts),
+ * so the claims hold one spelling; a token's date range names both of its bounds.
+ */
+function tokenValues(values: FilterValues, where: string): FilterValues {
+  const out = canonicalFilterValues(values, where)
+  for (const [key, v] of Object.entries(out)) {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) continue
+    const keys = Object.keys(v)
+    if (keys.length === 1 && (keys[0] === 'startDate' || keys[0] === 'endDate')) {
+      throw badRequest(`${where}.${key}: a date range needs both startDate and endDate (or start and end)`)
+    }
+  }
+  return out
 }
 
 const zones = new Map<string, boolean>()

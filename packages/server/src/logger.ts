@@ -121,7 +121,8 @@ type LogArgs = Parameters<Logger['info']>
  * the request's id like a pino child, but the child is made only when the request first logs a
  * line its level lets through. Fastify makes one per request, and a pino child costs more than
  * anything else Fastify does per request here (~7 µs of a ~60 µs cache hit, bench/README.md),
- * while at the production level (`warn`) almost no request writes a line.
+ * while most requests write no line of their own (the access line is written by the app's
+ * logger with `reqId` as a field, app.ts).
  */
 export class RequestLogger {
   #child: Logger | undefined

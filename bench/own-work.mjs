@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * node bench/own-work.mjs [--requests N] [--rounds R]
+ * node bench/own-work.mjs [--requests N] [--rounds R] [--quiet] [--dist DIR]
  *
  * Where the microseconds of a request go, in one process and without sockets, so that the
  * numbers hold on a busy machine too (CPU time of sequential requests, `process.cpuUsage`,
@@ -14,36 +14,53 @@
  *      check, sealing, the service): what each costs in the real app, with its hooks and heap;
  *   4. the services alone, called directly (no HTTP): what of that difference is the product's
  *      work (key check, sealing, tenancy, compiled SQL and result-cache keys).
- * Needs PostgreSQL as `npm run bench` does (BENCH_POSTGRES_URL); builds nothing: run
- * `npm run build -w @strata/server` first.
+ * Our app runs with the shipped defaults (LOG_LEVEL=info, the rate limiter on; its log into
+ * /dev/null), or `--quiet` at warn without the limiter. `--dist DIR` measures another build of
+ * the server (a copy of packages/server/dist taken before a change). Needs PostgreSQL as
+ * `npm run bench` does (BENCH_POSTGRES_URL); builds nothing: run `npm run build -w @strata/server` first.
  */
 import { randomUUID } from 'node:crypto'
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { RuntimeQueryBodySchema } from '@strata/contract/runtime'
 import Fastify, { LogController } from 'fastify'
-import { buildApp } from '../packages/server/dist/app.js'
-import { principalOf, requireDataAppKey } from '../packages/server/dist/auth/hooks.js'
-import { parseConfig } from '../packages/server/dist/config.js'
-import { createLogger } from '../packages/server/dist/logger.js'
-import { installErrorHandling } from '../packages/server/dist/plugins/app/error-handler.js'
-import { installJsonBodyParsing } from '../packages/server/dist/plugins/app/json-body.js'
-import { EmbedParams } from '../packages/server/dist/routes/embed-runtime/params.js'
-import { sendResult } from '../packages/server/dist/routes/metric-result.js'
-import { GuestTokenBody } from '../packages/server/dist/schemas/guest-tokens.js'
-import { MetricQueryBody } from '../packages/server/dist/schemas/query.js'
-import { AJV_OPTIONS } from '../packages/server/dist/validation/schema-errors.js'
+import pino from 'pino'
 import { api } from './lib/http.mjs'
 import { fullGuestTokenBody, runtimeGuestTokenBody, setupAnalytics } from './lib/setup.mjs'
 import { createWarehouse } from './lib/warehouse.mjs'
 
 const { values: args } = parseArgs({
-  options: { requests: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '3' } },
+  options: {
+    requests: { type: 'string', default: '20000' },
+    rounds: { type: 'string', default: '3' },
+    quiet: { type: 'boolean', default: false },
+    dist: { type: 'string', default: join(import.meta.dirname, '../packages/server/dist') },
+  },
 })
 const N = Number(args.requests)
 const ROUNDS = Number(args.rounds)
+// --dist: another build of the server (a copy of dist/ from before a change), for before/after
+const dist = (path) => import(pathToFileURL(resolve(args.dist, path)).href)
+const { buildApp } = await dist('app.js')
+const { principalOf, requireDataAppKey } = await dist('auth/hooks.js')
+const { parseConfig } = await dist('config.js')
+const { createLogger, logDestination } = await dist('logger.js')
+const { installErrorHandling } = await dist('plugins/app/error-handler.js')
+const { installJsonBodyParsing } = await dist('plugins/app/json-body.js')
+const { EmbedParams } = await dist('routes/embed-runtime/params.js')
+const { sendResult } = await dist('routes/metric-result.js')
+const { GuestTokenBody } = await dist('schemas/guest-tokens.js')
+const { MetricQueryBody } = await dist('schemas/query.js')
+const { AJV_OPTIONS } = await dist('validation/schema-errors.js')
+// Our app as shipped (LOG_LEVEL=info, an access line per request, the rate limiter on with a
+// limit never reached), its log through the server's own destination into /dev/null (a build
+// without `logDestination` wrote synchronously); --quiet: at warn, no limiter (the reference).
+const SERVER_ENV = args.quiet ? { LOG_LEVEL: 'warn', RATE_LIMIT: '0' } : { LOG_LEVEL: 'info', RATE_LIMIT: '1000000000' }
+const serverLog = () =>
+  logDestination ? logDestination('/dev/null') : pino.destination({ dest: '/dev/null', sync: true })
 
 /**
  * CPU µs per call of each function (sequential, after a warm-up): the minimum over the rounds,
@@ -76,12 +93,17 @@ const ladder = [
   ['the floor (bare Fastify, bench/bare-server.mjs)', () => ({})],
   ['+ pino logger at warn (a child per request)', (o) => ({ ...o, loggerInstance: logger(), logController: quiet() })],
   ['+ request id (x-request-id or a UUID)', (o) => ({ ...o, requestIdHeader: false, genReqId: () => randomUUID() })],
-  ["+ our ajv options (app.ts's AJV_OPTIONS)", (o) => ({ ...o, ajv: { customOptions: { ...AJV_OPTIONS } } })],
+  [
+    "+ our ajv options (app.ts's AJV_OPTIONS)",
+    (o) => ({ ...o, ajv: { customOptions: { ...AJV_OPTIONS }, plugins: ANNOTATIONS } }),
+  ],
 ]
 const logger = () => createLogger('warn', createWriteStream('/dev/null'))
+// the schemas' annotation keywords, as app.ts adds them (validation ignores them)
+const ANNOTATIONS = [(ajv) => ajv.addKeyword({ keyword: 'x-examples' }).addKeyword({ keyword: 'x-unit' })]
 const quiet = () => new LogController({ disableRequestLogging: true })
 async function floorApp(options, { errors = false, json = false, hooks = false } = {}) {
-  const app = Fastify({ logger: false, ...options })
+  const app = Fastify({ logger: false, ajv: { plugins: ANNOTATIONS }, ...options })
   if (errors) installErrorHandling(app)
   if (json) installJsonBodyParsing(app)
   if (hooks) {
@@ -121,9 +143,9 @@ for (const [, app] of apps) await app.close()
 // 2. and 3. Our routes and services, on the bench's data
 const dir = mkdtempSync(join(tmpdir(), 'strata-own-work-'))
 const wh = await createWarehouse({ smallRows: 20_000, bigRows: 1_000, dir })
-const app = await buildApp(
-  parseConfig({ ...process.env, DATA_DIR: dir, DEMO: 'false', LOG_LEVEL: 'warn', RATE_LIMIT: '0', PORT: '0' }),
-)
+const app = await buildApp(parseConfig({ ...process.env, DATA_DIR: dir, DEMO: 'false', PORT: '0', ...SERVER_ENV }), {
+  logStream: serverLog(),
+})
 // 4. Floor routes inside our app, then with our pieces one at a time: what each costs in the
 // real app (its hooks, logger and heap), which a service called alone does not show.
 const inApp = {}
@@ -177,7 +199,7 @@ try {
     ],
   ]
   // the floors of bench/bare-server.mjs, answering what our route answered
-  const floor = Fastify({ logger: false })
+  const floor = Fastify({ logger: false, ajv: { plugins: ANNOTATIONS } })
   const answers = {}
   floor.post('/floor/mint', { schema: { body: GuestTokenBody } }, async () => answers.mint)
   floor.post('/floor/query', { schema: { body: MetricQueryBody } }, async () => answers['cache hit'])
@@ -258,7 +280,9 @@ try {
   ]
   const serviceCosts = (await costs(services.map(([, f]) => f))).map((v, i) => [services[i][0], v])
 
-  console.log(`\nCPU per request, sequential, minimum of ${ROUNDS} rounds of ${N} (in process, no sockets)\n`)
+  console.log(
+    `\nCPU per request, sequential, minimum of ${ROUNDS} rounds of ${N} (in process, no sockets); our app with ${JSON.stringify(SERVER_ENV)}, built in ${args.dist}\n`,
+  )
   console.log('| the mint floor route, with what our app adds to Fastify | µs | step |\n| --- | --- | --- |')
   framework.forEach(([label, v], i) => {
     console.log(

@@ -8,6 +8,8 @@
  *   node bench/run.mjs --only a,b        only these scenario ids
  *   node bench/run.mjs --profile         servers run with --cpu-prof; top self-time functions in the results
  *   --rounds N --seconds S               alternating rounds and their length (default 3 × 5 s)
+ *   --quiet                              reference only: the server at LOG_LEVEL=warn without the rate
+ *                                        limiter (the shipped defaults otherwise); never the README table
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -17,6 +19,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { markdown, updateReadme } from './lib/report.mjs'
+import { QUIET_ENV, SHIPPED_ENV } from './lib/server-env.mjs'
 import { createWarehouse, PG_URL } from './lib/warehouse.mjs'
 import { ensureWrk } from './lib/wrk.mjs'
 import { DEMO_SCENARIOS, demoScenarios } from './scenarios/demo.mjs'
@@ -34,6 +37,7 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     only: { type: 'string' },
     profile: { type: 'boolean', default: false },
+    quiet: { type: 'boolean', default: false },
     rounds: { type: 'string' },
     seconds: { type: 'string' },
   },
@@ -105,6 +109,7 @@ async function main() {
     seconds: Number(args.seconds ?? (smoke ? 1 : 5)),
     warmupSeconds: smoke ? 0 : 3,
     profile: args.profile,
+    quiet: args.quiet,
     // Kept after the run (the temp dir is not), for a closer look in Chrome DevTools.
     profileDir: join(os.tmpdir(), 'strata-bench-profiles', new Date().toISOString().replace(/[:.]/g, '-')),
   }
@@ -119,6 +124,9 @@ async function main() {
     date: new Date().toISOString(),
     command: command(),
     smoke,
+    // the server under test's logging and limiter (scenarios/server.mjs): the shipped defaults, or
+    // the quiet reference
+    server: args.quiet ? { config: 'quiet', ...QUIET_ENV } : { config: 'shipped', ...SHIPPED_ENV },
     load: {
       tool: 'wrk',
       connections: 50,
@@ -203,7 +211,7 @@ async function main() {
   mkdirSync(dirname(out), { recursive: true })
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`)
   log(`results: ${out}`)
-  if (out === DEFAULT_OUT && !smoke && !only) updateReadme(join(ROOT, 'bench/README.md'), results)
+  if (out === DEFAULT_OUT && !smoke && !only && !args.quiet) updateReadme(join(ROOT, 'bench/README.md'), results)
   process.stdout.write(`\n${markdown(results)}\n`)
   if (results.profiles) {
     for (const [label, p] of Object.entries(results.profiles)) {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs'
 import net from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 
@@ -38,21 +38,41 @@ function childEnv(env) {
 
 /**
  * Spawns `node [nodeArgs] script` and resolves once `readyPath` answers 200 (polled every
- * 10 ms), with the time from spawn to that answer.
+ * 10 ms), with the time from spawn to that answer. With `stdoutFile`, the child's stdout (its
+ * log lines) is that file, opened for appending, instead of a pipe this process reads: at
+ * `LOG_LEVEL=info` the server writes a line per request, and reading them here would take CPU
+ * from the two cores the server and the load share.
  */
-export async function startProcess({ script, env, nodeArgs = [], readyPath = '/health/ready', timeoutMs = 30_000 }) {
+export async function startProcess({
+  script,
+  env,
+  nodeArgs = [],
+  readyPath = '/health/ready',
+  timeoutMs = 30_000,
+  stdoutFile,
+}) {
   const port = await freePort()
   const started = performance.now()
+  const stdoutFd = stdoutFile === undefined ? undefined : openSync(stdoutFile, 'a')
   const child = spawn(process.execPath, [...nodeArgs, script], {
     env: childEnv({ HOST: '127.0.0.1', ...env, PORT: String(port) }),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'],
   })
+  if (stdoutFd !== undefined) closeSync(stdoutFd) // the child holds its own copy
   running.add(child)
-  let output = ''
+  let stderr = ''
   const keep = (chunk) => {
-    output = (output + chunk).slice(-20_000)
+    stderr = (stderr + chunk).slice(-20_000)
   }
-  child.stdout.setEncoding('utf8').on('data', keep)
+  const output = () => {
+    if (stdoutFile === undefined) return stderr
+    let lines = ''
+    try {
+      lines = readFileSync(stdoutFile, 'utf8').slice(-20_000)
+    } catch {}
+    return `${lines}${stderr}`
+  }
+  child.stdout?.setEncoding('utf8').on('data', keep)
   child.stderr.setEncoding('utf8').on('data', keep)
   const exited = new Promise((resolve) => {
     child.once('exit', (code, signal) => {
@@ -66,10 +86,10 @@ export async function startProcess({ script, env, nodeArgs = [], readyPath = '/h
   })
   const url = `http://127.0.0.1:${port}`
   for (;;) {
-    if (gone) throw new Error(`${script} exited before it was ready:\n${output}`)
+    if (gone) throw new Error(`${script} exited before it was ready:\n${output()}`)
     if (performance.now() - started > timeoutMs) {
       child.kill('SIGKILL')
-      throw new Error(`${script} not ready within ${timeoutMs} ms:\n${output}`)
+      throw new Error(`${script} not ready within ${timeoutMs} ms:\n${output()}`)
     }
     try {
       const res = await fetch(url + readyPath, { signal: AbortSignal.timeout(1000) })
@@ -83,7 +103,7 @@ export async function startProcess({ script, env, nodeArgs = [], readyPath = '/h
     url,
     pid: child.pid,
     readyMs,
-    output: () => output,
+    output,
     /** Resident set size in bytes (Linux /proc): the server's and its children's (the engine process). */
     rss() {
       return treeRss(child.pid)

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { gzipSync } from 'node:zlib'
 import { startProcess } from '../lib/proc.mjs'
+import { serverEnv } from '../lib/server-env.mjs'
 import { median, round } from '../lib/stats.mjs'
 
 export const DEMO_SCENARIOS = {
@@ -21,7 +22,7 @@ const CHROMIUM = '/usr/bin/chromium'
 export async function demoScenarios(ctx, record) {
   const { opts, log } = ctx
   const dataDir = mkdtempSync(join(opts.tmp, 'demo-'))
-  const env = { LOG_LEVEL: 'warn', DATA_DIR: dataDir, DEMO: 'true', RATE_LIMIT: '0' }
+  const env = { ...serverEnv(ctx.opts), DATA_DIR: dataDir, DEMO: 'true' }
   const idleMs = opts.smoke ? 500 : 3000
   try {
     log('start to ready (DEMO=true)')

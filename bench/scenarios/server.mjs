@@ -7,6 +7,7 @@ import { api, timed } from '../lib/http.mjs'
 import { comparePair, compareTimes } from '../lib/load.mjs'
 import { startProcess } from '../lib/proc.mjs'
 import { profileIn, topSelfTime } from '../lib/profile.mjs'
+import { serverEnv } from '../lib/server-env.mjs'
 import { byRegion, fullGuestTokenBody, runtimeGuestTokenBody, setupAnalytics } from '../lib/setup.mjs'
 import { median, round } from '../lib/stats.mjs'
 import { PG_URL, TENANT_COUNT } from '../lib/warehouse.mjs'
@@ -31,7 +32,10 @@ const TARGETS = { 'guest-token-mint': 0.8, 'query-cache-miss': 0.8, 'query-cache
 /** The scenarios whose floor run alternates with a bare GET /json too (the get-reference row). */
 const FLOORED = ['guest-token-mint', 'query-cache-hit', 'runtime-query']
 
-/** `node dist/main.js` as in production, with its own temp DATA_DIR; --cpu-prof when profiling. */
+/**
+ * `node dist/main.js` as in production, with its own temp DATA_DIR; --cpu-prof when profiling.
+ * Its stdout, the log, goes to a file in the run's temp dir (as a process manager would write it).
+ */
 async function startStrata(ctx, label, env) {
   const dataDir = mkdtempSync(join(ctx.opts.tmp, `${label}-`))
   const nodeArgs = ctx.opts.profile
@@ -40,12 +44,12 @@ async function startStrata(ctx, label, env) {
   const server = await startProcess({
     script: ctx.mainJs,
     nodeArgs,
+    stdoutFile: join(ctx.opts.tmp, `${label}.log`),
     env: {
-      LOG_LEVEL: 'warn',
+      ...serverEnv(ctx.opts),
       DATA_DIR: dataDir,
       ...(ctx.wh ? { FILES_ROOT: ctx.wh.filesRoot } : {}),
       DEMO: 'false',
-      RATE_LIMIT: '0',
       ...env,
     },
   })

@@ -1,11 +1,27 @@
 import { buildApp } from './app.js'
 import { ConfigError, parseConfig } from './config.js'
+import { flushLog } from './logger.js'
 import { DEMO, seedDemo } from './services/demo/seed.js'
 
 /** Process entry: parse config once, start, drain on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   const config = parseConfig(process.env)
   const app = await buildApp(config)
+  // Log lines are written asynchronously (docs/operations.md#logs): every way out writes out
+  // what is buffered first.
+  const exit = (code: number) => {
+    void flushLog(app.log).finally(() => process.exit(code))
+  }
+  // An error nothing caught (a rejection nobody handled arrives here too, as Node's default
+  // `--unhandled-rejections=throw` makes it one): the process is in an unknown state, so it logs
+  // the error, writes out the log and exits 1 for its supervisor to restart it.
+  let failed = false
+  process.on('uncaughtException', (err, origin) => {
+    if (failed) return
+    failed = true
+    app.log.fatal({ err, origin }, 'fatal error; exiting')
+    exit(1)
+  })
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) return
@@ -13,17 +29,17 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down: refusing new connections, draining in-flight requests')
     const force = setTimeout(() => {
       app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'drain timed out; forcing exit')
-      process.exit(1)
+      exit(1)
     }, config.shutdownTimeoutMs)
     force.unref()
     app.close().then(
       () => {
         app.log.info('stopped')
-        process.exit(0)
+        exit(0)
       },
       (err: unknown) => {
         app.log.error({ err }, 'error while stopping')
-        process.exit(1)
+        exit(1)
       },
     )
   }

@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import http from 'node:http'
 import net from 'node:net'
-import { removeDir, type ServerProcess, startServer, tempDataDir } from './process.js'
+import { removeDir, type ServerProcess, type StartOptions, startServer, tempDataDir } from './process.js'
 import type { Cleanup } from './suite.js'
 
 /**
@@ -12,10 +12,14 @@ import type { Cleanup } from './suite.js'
  * The built server on a fresh data directory, both pushed on `cleanups` (useCleanups): the
  * server is stopped with 2 s of grace after the test, then the directory removed.
  */
-export async function startServerIn(cleanups: Cleanup[], env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startServerIn(
+  cleanups: Cleanup[],
+  env: Record<string, string> = {},
+  options: Omit<StartOptions, 'env'> = {},
+): Promise<ServerProcess> {
   const dataDir = tempDataDir()
   cleanups.push(() => removeDir(dataDir))
-  const server = await startServer({ env: { DATA_DIR: dataDir, ...env } })
+  const server = await startServer({ ...options, env: { DATA_DIR: dataDir, ...env } })
   cleanups.push(async () => void (await server.stop(2_000)))
   return server
 }

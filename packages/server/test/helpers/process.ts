@@ -46,6 +46,8 @@ export interface StartOptions {
   /** The script to run (dist/main.js) and its arguments. */
   readonly script?: string
   readonly args?: readonly string[]
+  /** Node's own options before the script (`--import` of a fixture). */
+  readonly nodeArgs?: readonly string[]
   readonly readyTimeoutMs?: number
 }
 
@@ -75,10 +77,14 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 /** Starts the built server and resolves once it logged 'Strata is ready'. */
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
   if (!options.env.DATA_DIR) throw new Error('startServer: env.DATA_DIR is required')
-  const child = spawn(process.execPath, [options.script ?? MAIN_JS, ...(options.args ?? [])], {
-    env: childEnv(options.env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), options.script ?? MAIN_JS, ...(options.args ?? [])],
+    {
+      env: childEnv(options.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   running.add(child)
   const lines: string[] = []
   const logs: LogLine[] = []

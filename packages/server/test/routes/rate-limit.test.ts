@@ -1,3 +1,4 @@
+import http from 'node:http'
 import Fastify from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseConfig } from '../../src/config.js'
@@ -205,6 +206,42 @@ describe('rate limits (docs/operations.md#rate-limits)', () => {
   it('RATE_LIMIT=0 turns the global limit off', async () => {
     t = await createTestApp('sqlite', { RATE_LIMIT: '0' })
     for (let i = 0; i < 5; i++) expect((await get('/api/v2/data-app', '10.6.6.6')).statusCode).toBe(401)
+  })
+
+  // The client's key is remembered per connection where it cannot change (an untrusted peer:
+  // its socket address); from a trusted proxy every request on a kept-alive connection is read anew.
+  it('on one kept-alive connection, counts per X-Client-IP from a trusted proxy and per socket otherwise', async () => {
+    const remaining = async (trustProxy: string) => {
+      t = await createTestApp('sqlite', { RATE_LIMIT: '5', TRUST_PROXY: trustProxy })
+      const address = await t.app.listen({ port: 0, host: '127.0.0.1' })
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+      const sockets = new Set<unknown>()
+      const seen: string[] = []
+      try {
+        for (const ip of ['10.0.0.1', '10.0.0.2', '10.0.0.1', '10.0.0.3']) {
+          seen.push(
+            await new Promise<string>((resolve, reject) => {
+              const req = http.get(`${address}/api/v2/data-app`, { agent, headers: { 'x-client-ip': ip } }, (res) => {
+                sockets.add(req.socket)
+                res.resume()
+                res.on('end', () => resolve(String(res.headers.ratelimit)))
+              })
+              req.on('error', reject)
+            }),
+          )
+        }
+      } finally {
+        agent.destroy()
+        await t.close()
+        t = undefined
+      }
+      expect(sockets.size).toBe(1)
+      return seen.map((header) => /remaining=(\d+)/.exec(header)?.[1])
+    }
+    // loopback is trusted by default: each named client has its own count
+    expect(await remaining('loopback')).toEqual(['4', '4', '3', '4'])
+    // nothing trusted: the socket's address counts, whatever the header says
+    expect(await remaining('none')).toEqual(['4', '3', '2', '1'])
   })
 
   it('keeps at most maxEntries counters however many clients come', async () => {

@@ -56,3 +56,22 @@ export function clientKey(request: FastifyRequest, trusts: ProxyTrust): string {
   }
   return normalizeAddress(request.ip) ?? normalizeAddress(peer) ?? 'unknown'
 }
+
+/**
+ * `clientKey`, remembered per connection where it cannot change: when the peer is not a trusted
+ * proxy, the key is the socket's own address, the same for every request on a kept-alive
+ * connection, so the rate limiter's per-request work is a lookup. From a trusted proxy the
+ * headers name the client, request by request, and are read each time.
+ */
+export function clientKeys(trusts: ProxyTrust): (request: FastifyRequest) => string {
+  const bySocket = new WeakMap<object, string>()
+  return (request) => {
+    const socket = request.socket
+    if (socket === undefined || socket === null) return clientKey(request, trusts)
+    const known = bySocket.get(socket)
+    if (known !== undefined) return known
+    const key = clientKey(request, trusts)
+    if (!trusts(socket.remoteAddress)) bySocket.set(socket, key)
+    return key
+  }
+}

@@ -16,6 +16,11 @@ export interface Taken extends WindowCount {
 export interface RateLimitStore {
   hit(key: string, windowMs: number): Promise<WindowCount>
   /**
+   * `hit`, answered at once, for a store in this process (no I/O): the rate limiter's hot path
+   * then costs no promise.
+   */
+  hitSync?(key: string, windowMs: number): WindowCount
+  /**
    * Adds `amount` to the window's count only if the sum stays within `max` (all or nothing,
    * atomically): a request that would exceed what is left is refused without using any of it.
    */
@@ -37,6 +42,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
   // A Map iterates in insertion order: re-inserting on every hit keeps the least recently
   // hit counter first.
   private readonly windows = new Map<string, { count: number; resetAt: number }>()
+  /** The key last moved to the end of `windows`. */
+  private newest: string | undefined
   private readonly sweeper: NodeJS.Timeout
 
   constructor(private readonly maxEntries = MEMORY_STORE_MAX_ENTRIES) {
@@ -51,6 +58,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   async hit(key: string, windowMs: number): Promise<WindowCount> {
+    return this.hitSync(key, windowMs)
+  }
+
+  hitSync(key: string, windowMs: number): WindowCount {
     const { count, resetMs } = this.add(key, windowMs, 1, Number.POSITIVE_INFINITY)
     return { count, resetMs }
   }
@@ -62,15 +73,22 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private add(key: string, windowMs: number, amount: number, max: number): Taken {
     const at = Date.now()
     let window = this.windows.get(key)
-    this.windows.delete(key)
     if (!window || window.resetAt <= at) {
+      this.windows.delete(key)
       window = { count: 0, resetAt: at + windowMs }
       for (const oldest of this.windows.keys()) {
         if (this.windows.size < this.maxEntries) break
         this.windows.delete(oldest)
       }
+      this.windows.set(key, window)
+      this.newest = key
+    } else if (key !== this.newest) {
+      // to the end of the order (most recently hit); a client hitting again and again is
+      // already there, and its hit is a lookup
+      this.windows.delete(key)
+      this.windows.set(key, window)
+      this.newest = key
     }
-    this.windows.set(key, window)
     const taken = window.count + amount <= max
     if (taken) window.count += amount
     return { taken, count: window.count, resetMs: window.resetAt - at }

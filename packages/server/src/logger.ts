@@ -49,7 +49,7 @@ export function redactSecrets<T>(value: T, depth = 0): T {
 export type LogDestination = ReturnType<typeof pino.destination>
 
 /**
- * The process's log output (docs/operations.md#logs): stdout by default, written asynchronously.
+ * The process's log output (docs/operations.md#logging): stdout by default, written asynchronously.
  * A log call appends its line to a buffer and returns; the buffer goes out in one `write` on
  * libuv's thread pool, and lines logged while a write is in flight are written together after
  * it, so that under load many access lines share a syscall and the event loop never waits on the

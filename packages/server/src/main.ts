@@ -7,7 +7,7 @@ import { DEMO, seedDemo } from './services/demo/seed.js'
 async function main(): Promise<void> {
   const config = parseConfig(process.env)
   const app = await buildApp(config)
-  // Log lines are written asynchronously (docs/operations.md#logs): every way out writes out
+  // Log lines are written asynchronously (docs/operations.md#logging): every way out writes out
   // what is buffered first.
   const exit = (code: number) => {
     void flushLog(app.log).finally(() => process.exit(code))

@@ -8,7 +8,7 @@ const CRASH_ON_SIGUSR2 = fileURLToPath(new URL('../fixtures/crash-on-sigusr2.mjs
 const REQUESTS = 400
 
 /**
- * docs/operations.md#logs: log lines are written asynchronously, and every way out of the process
+ * docs/operations.md#logging: log lines are written asynchronously, and every way out of the process
  * writes out what is buffered first. Each test answers many requests (an access line each, at
  * the default LOG_LEVEL=info), stops reading the server's stdout, so that its writes back up
  * behind a full pipe, signals the process at once, and only then reads on: every access line

@@ -82,7 +82,13 @@ describe('HTTP framing on a raw socket', () => {
     const note = (sent: string | Buffer, answer: string) => {
       const status = /^HTTP\/1\.[01] (\d{3})/.exec(answer)?.[1] ?? 'closed'
       statuses[status] = (statuses[status] ?? 0) + 1
-      for (const v of check(answer)) violations.push(`${JSON.stringify(String(sent).slice(0, 80))} → ${v}`)
+      // One connection may carry two answers: a route's hook can refuse a request (401) before its
+      // body is read, and the HTTP parser then refuses the malformed body after it (400, closing
+      // the connection). Each must be a 4xx in the error shape.
+      const answers = answer === '' ? [''] : answer.split(/(?=HTTP\/1\.[01] \d{3} )/)
+      for (const one of answers) {
+        for (const v of check(one)) violations.push(`${JSON.stringify(String(sent).slice(0, 80))} → ${v}`)
+      }
     }
     for (const sent of FIXED) note(sent, await raw(server.port, sent))
     const samples = fc.sample(

@@ -9,6 +9,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { ACCESS, salesDocument } from '../helpers/analytics.js'
 import { expectError } from '../helpers/expect-error.js'
+import { runtimeCalls } from '../helpers/runtime-calls.js'
 import { requireService } from '../helpers/services.js'
 import { useAnalytics } from '../helpers/suite.js'
 import { type RecordedRequest, startOpenAiStandIn } from '../standins/openai/server.js'
@@ -38,9 +39,7 @@ describe.skipIf(!hasPg)('AI pilot routes against the stand-in', () => {
         accessSettings,
       })
     ).id
-  const tokenFor = async (clientId: string, extra: object = {}): Promise<string> =>
-    (await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, { dataAppName: 'salesapp', clientId, ...extra }))
-      .token
+  const { tokenFor } = runtimeCalls(a)
   const workspace = (settings: object) =>
     a.ok('PUT', '/api/v2/workspace', a.serviceToken, {
       name: 'main',

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { ACCESS, salesRelationships, salesTables } from '../helpers/analytics.js'
 import { storeKinds } from '../helpers/app.js'
 import { expectError } from '../helpers/expect-error.js'
+import { type Method, runtimeCalls } from '../helpers/runtime-calls.js'
 import { requireService } from '../helpers/services.js'
 import { useAnalytics } from '../helpers/suite.js'
 
@@ -20,8 +21,6 @@ const FULL = {
   isAllowMetricDeletion: true,
   isAllowManageMetrics: true,
 }
-
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
 describe.skipIf(!hasPg).each(storeKinds)('self-serve metrics on %s', (store) => {
   const { wh, t, a } = useAnalytics(store)
@@ -36,16 +35,7 @@ describe.skipIf(!hasPg).each(storeKinds)('self-serve metrics on %s', (store) => 
         accessSettings,
       })
     ).id
-  const tokenFor = async (clientId: string, extra: object = {}): Promise<string> =>
-    (await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, { dataAppName: 'salesapp', clientId, ...extra }))
-      .token
-  const rt = (method: Method, embedId: string, path: string, token: string, body?: object) =>
-    a.call(method, `/api/v2/embed/runtime/${embedId}${path}`, token, body)
-  const ok = async (method: Method, embedId: string, path: string, token: string, body?: object) => {
-    const res = await rt(method, embedId, path, token, body)
-    expect(res.statusCode, `${method} ${path}: ${res.body}`).toBe(200)
-    return res.json()
-  }
+  const { tokenFor, rt, ok } = runtimeCalls(a)
   const byStatus = (name = 'Orders by status') => ({
     name,
     chart: { type: 'bar', x: 'status', y: ['orders'] },

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { ACCESS } from '../helpers/analytics.js'
 import { storeKinds } from '../helpers/app.js'
 import { expectError } from '../helpers/expect-error.js'
+import { runtimeCalls } from '../helpers/runtime-calls.js'
 import { requireService } from '../helpers/services.js'
 import { useAnalytics } from '../helpers/suite.js'
 
@@ -24,7 +25,6 @@ const FULL = {
   isAllowCreateDashboardView: true,
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 interface LoadedMetric {
   metricId: string
   name: string
@@ -46,16 +46,7 @@ describe.skipIf(!hasPg).each(storeKinds)('where end users’ changes show, and t
         accessSettings,
       })
     ).id
-  const tokenFor = async (clientId: string, extra: object = {}): Promise<string> =>
-    (await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, { dataAppName: 'salesapp', clientId, ...extra }))
-      .token
-  const rt = (method: Method, embedId: string, path: string, token: string, body?: object) =>
-    a.call(method, `/api/v2/embed/runtime/${embedId}${path}`, token, body)
-  const ok = async (method: Method, embedId: string, path: string, token: string, body?: object) => {
-    const res = await rt(method, embedId, path, token, body)
-    expect(res.statusCode, `${method} ${path}: ${res.body}`).toBe(200)
-    return res.json()
-  }
+  const { tokenFor, rt, ok } = runtimeCalls(a)
   const load = (embedId: string, token: string) => ok('GET', embedId, '', token)
   const metric = async (embedId: string, token: string, metricId: string): Promise<LoadedMetric | undefined> =>
     (await load(embedId, token)).metrics.find((m: LoadedMetric) => m.metricId === metricId)

@@ -16,6 +16,7 @@
 
 import { ApiError } from '../../errors.js'
 import type { Output, Plan, SearchStatement } from '../../query/dialects/elasticsearch/statement.js'
+import { parseJsonText } from '../../validation/json-text.js'
 import { connectionError, errorMessage, queryError, queryTimeout } from '../errors.js'
 import {
   BACKSTOP_TIMEOUT_MS,
@@ -215,13 +216,11 @@ export class SearchConnector implements Connector {
 
 /** The JSON text of a statement, checked for its shape (anything else is a QUERY_ERROR). */
 function parseStatement(sql: string): SearchStatement {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(sql)
-  } catch {
-    throw queryError('the statement is not a search request (JSON expected)')
-  }
-  const s = parsed as Partial<SearchStatement> | null
+  // the one parser of outside JSON: a statement nested deeper than any request is refused
+  const parsed = parseJsonText(sql)
+  if ('fault' in parsed)
+    throw queryError(`the statement is not a search request (JSON expected): it ${parsed.fault.problem}`)
+  const s = parsed.value as Partial<SearchStatement> | null
   if (
     s === null ||
     typeof s !== 'object' ||

@@ -64,6 +64,13 @@ describe('composite paging on the elasticsearch stand-in (mingo)', () => {
       ...extra,
     })
 
+  it('a statement nested deeper than any request is QUERY_ERROR, not a stack overflow', async () => {
+    const deep = `${'{"bool":'.repeat(100_000)}{}${'}'.repeat(100_000)}`
+    const text = `{"index":"events","body":{"query":${deep}},"plan":{"shape":"rows"}}`
+    const refused = await connector.execute(text, { params: [], timeoutMs: 5000, maxRows: 10 }).catch((e: unknown) => e)
+    expect(refused).toMatchObject({ code: 'QUERY_ERROR', message: expect.stringMatching(/nests deeper than 32/) })
+  })
+
   it('reads every group across pages, each counted once and only for the tenant', async () => {
     const { rows, truncated } = await run(byUser())
     expect(truncated).toBe(false)

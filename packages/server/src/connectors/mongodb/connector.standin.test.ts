@@ -220,6 +220,13 @@ describe('mongodb connector (stand-in)', () => {
     expect((await failure(connector.execute('SELECT 1', BASE))).code).toBe('QUERY_ERROR')
   })
 
+  it('a statement nested deeper than any request is QUERY_ERROR before it is bound (no stack overflow)', async () => {
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`
+    const text = `{"collection":"orders","pipeline":[{"$match":${deep}}]}`
+    const refused = await failure(connector.execute(text, BASE))
+    expect([refused.code, refused.message]).toEqual(['QUERY_ERROR', expect.stringMatching(/nests deeper than 32/)])
+  })
+
   it('DATABASE tenancy: runs in the named database; an unknown one is DATASOURCE_CONNECTION_ERROR', async () => {
     const accounts = JSON.stringify({ collection: 'accounts', pipeline: [{ $project: { _id: 0, label: 1 } }] })
     expect((await connector.execute(accounts, { ...BASE, database: 'tenant_b' })).rows).toEqual([{ label: 'b' }])

@@ -7,6 +7,7 @@
  */
 import { Long } from 'mongodb'
 import { PARAM_KEY, SESSION_KEY } from '../../query/dialects/mongodb/request.js'
+import { parseJsonText } from '../../validation/json-text.js'
 import { queryError } from '../errors.js'
 
 export interface Aggregate {
@@ -17,13 +18,14 @@ export interface Aggregate {
 }
 
 export function parseRequest(text: string, params: readonly unknown[], timeZone: string): Aggregate {
-  let request: unknown
-  try {
-    request = JSON.parse(text)
-  } catch {
-    throw queryError('a MongoDB statement is one aggregation request in JSON ({ collection, pipeline })')
+  // the one parser of outside JSON: bounded depth, so binding the pipeline cannot recurse too far
+  const parsed = parseJsonText(text)
+  if ('fault' in parsed) {
+    throw queryError(
+      `a MongoDB statement is one aggregation request in JSON ({ collection, pipeline }); it ${parsed.fault.problem}`,
+    )
   }
-  const r = request as { database?: unknown; collection?: unknown; pipeline?: unknown; columns?: unknown }
+  const r = parsed.value as { database?: unknown; collection?: unknown; pipeline?: unknown; columns?: unknown }
   if (
     typeof r !== 'object' ||
     r === null ||

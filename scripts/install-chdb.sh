@@ -12,7 +12,7 @@ CHDB_VERSION=3.4.0
 cd "$(dirname "$0")/.."
 DIR=${STRATA_CHDB_DIR:-.cache/chdb}
 
-installed=$(node -p "try { require('./$DIR/node_modules/chdb/package.json').version } catch { '' }" 2>/dev/null || true)
+installed=$(node -p "try { require(require('node:path').resolve(process.argv[1], 'node_modules/chdb/package.json')).version } catch { '' }" "$DIR" 2>/dev/null || true)
 if [ "$installed" = "$CHDB_VERSION" ]; then
   echo "chdb: $CHDB_VERSION already in $DIR"
   exit 0

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ChdbFront, requireChdb, startChdbFront } from '../../../test/standins/chdb/process.js'
+import { ClickhouseDialect } from '../../query/dialects/clickhouse.js'
 import { ClickhouseConnector } from './connector.js'
 
 const hasChdb = requireChdb('the clickhouse connector on a current ClickHouse (chdb)')
@@ -56,6 +57,23 @@ describe.skipIf(!hasChdb)('clickhouse connector on a current ClickHouse engine (
         af: [1, 2.5],
       },
     ])
+  })
+
+  it("the dialect's contains: LIKE wildcards in the needle are literal, case folds beyond ASCII", async () => {
+    const dialect = new ClickhouseDialect()
+    const values = ['axb', 'a_b', '50%', '500', 'x\\y', 'xy', "it''s", 'äb', 'ÄB']
+    const matches = async (needle: string) =>
+      (
+        await run(
+          `SELECT s FROM (SELECT arrayJoin([${values.map((v) => `'${v}'`).join(', ')}]) AS s) WHERE ${dialect.contains('s', '{p0:String}')}`,
+          [dialect.containsPattern(needle)],
+        )
+      ).rows.map((r) => r.s)
+    expect(await matches('a_b')).toEqual(['a_b'])
+    expect(await matches('50%')).toEqual(['50%'])
+    expect(await matches('x\\y')).toEqual(['x\\y'])
+    expect(await matches("it's")).toEqual(["it's"])
+    expect(await matches('ÄB')).toEqual(['äb', 'ÄB'])
   })
 
   it('renders a zone-less DateTime in the session time zone', async () => {

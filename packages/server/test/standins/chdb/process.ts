@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { isCI } from '../../helpers/services.js'
@@ -15,8 +16,8 @@ const REPO = fileURLToPath(new URL('../../../../../', import.meta.url))
 const SERVER_DIR = fileURLToPath(new URL('../../../', import.meta.url))
 const FRONT = fileURLToPath(new URL('./front.ts', import.meta.url))
 
-/** Where scripts/install-chdb.sh installs chdb. */
-export const CHDB_DIR = process.env.STRATA_CHDB_DIR ?? `${REPO}.cache/chdb`
+/** Where scripts/install-chdb.sh installs chdb (a relative STRATA_CHDB_DIR is the repository's, as there). */
+export const CHDB_DIR = resolve(REPO, process.env.STRATA_CHDB_DIR ?? '.cache/chdb')
 
 export interface ChdbFront {
   readonly port: number

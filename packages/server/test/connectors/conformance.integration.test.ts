@@ -18,7 +18,7 @@ import {
 import { ApiError } from '../../src/errors.js'
 import { caught, closedPort, silentServer } from '../fixtures/net.js'
 import { requireService } from '../helpers/services.js'
-import { FIXTURES } from './fixtures/index.js'
+import { FIXTURES, VARIANTS } from './fixtures/index.js'
 import {
   CASES,
   type CaseName,
@@ -100,17 +100,22 @@ describe('connector conformance coverage', () => {
 async function available(fixture: Fixture): Promise<boolean> {
   const { server } = fixture
   if ('service' in server) return requireService(server.service.name, server.service.host, server.service.port)
+  if ('engineProcess' in server) return server.engineProcess.available()
   return 'inProcess' in server || 'standIn' in server
 }
 
-for (const type of DATASOURCE_TYPES) {
-  const fixture = FIXTURES[type] as Fixture | undefined
+const SUITES = [
+  ...DATASOURCE_TYPES.map((type) => ({ type, label: '', fixture: FIXTURES[type] as Fixture | undefined })),
+  ...VARIANTS.map((v) => ({ ...v, label: ` ${v.label}` })),
+]
+
+for (const { type, label, fixture } of SUITES) {
   if (fixture === undefined) continue
   const up = await available(fixture)
   const noServer = 'none' in fixture.server ? fixture.server.none : undefined
 
   const standIn = 'standIn' in fixture.server ? ` (against a stand-in: ${fixture.server.standIn})` : ''
-  describe(`${type} connector conformance${standIn}`, () => {
+  describe(`${type} connector conformance${label}${standIn}`, () => {
     const capabilities = capabilitiesOf(type)
     let p: Prepared
     let connector: Connector

@@ -4,7 +4,7 @@ import type { Warehouse } from '../reliability/ground-truth.js'
 
 export const CLICKHOUSE = { host: '127.0.0.1', port: 8123, user: 'default', password: '' } as const
 
-/** The warehouse of helpers/warehouse.ts copied into its own database on the local ClickHouse, dropped by `drop`. */
+/** The warehouse of helpers/warehouse.ts copied into its own database on a ClickHouse (the local one by default), dropped by `drop`. */
 export interface ClickhouseWarehouse {
   /** The database's name: the `schemaName` of the datamart's tables. */
   readonly database: string
@@ -15,11 +15,19 @@ export interface ClickhouseWarehouse {
   drop(): Promise<void>
 }
 
-const connect = (): ClickHouseClient =>
+/** Where a ClickHouse HTTP interface answers, and its operator's credentials. */
+export interface ClickhouseServer {
+  readonly host: string
+  readonly port: number
+  readonly user: string
+  readonly password: string
+}
+
+const connect = (server: ClickhouseServer = CLICKHOUSE): ClickHouseClient =>
   createClient({
-    url: `http://${CLICKHOUSE.host}:${CLICKHOUSE.port}`,
-    username: CLICKHOUSE.user,
-    password: CLICKHOUSE.password,
+    url: `http://${server.host}:${server.port}`,
+    username: server.user,
+    password: server.password,
     log: { level: ClickHouseLogLevel.OFF },
   })
 
@@ -47,9 +55,12 @@ const utc = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0
  * is spliced into SQL). String comparisons in ClickHouse are byte-exact: no collation folds
  * case or pads spaces.
  */
-export async function createClickhouseWarehouse(data: Warehouse): Promise<ClickhouseWarehouse> {
+export async function createClickhouseWarehouse(
+  data: Warehouse,
+  server: ClickhouseServer = CLICKHOUSE,
+): Promise<ClickhouseWarehouse> {
   const database = `strata_iso_${randomBytes(5).toString('hex')}`
-  const client = connect()
+  const client = connect(server)
   const drop = async () => {
     await client.command({ query: `DROP DATABASE IF EXISTS ${database}` })
   }
@@ -87,7 +98,7 @@ export async function createClickhouseWarehouse(data: Warehouse): Promise<Clickh
   }
   return {
     database,
-    credentials: { ...CLICKHOUSE, database },
+    credentials: { host: server.host, port: server.port, user: server.user, password: server.password, database },
     async query<T>(sql: string) {
       const rs = await client.query({ query: sql, format: 'JSONEachRow' })
       return rs.json<T>()

@@ -14,6 +14,7 @@ import {
 import { createMariaWarehouse, type MariaWarehouse } from '../helpers/mariadb-warehouse.js'
 import { requireService } from '../helpers/services.js'
 import { createPgWarehouse, type PgWarehouse, TENANTS } from '../helpers/warehouse.js'
+import { type ChdbFront, requireChdb, startChdbFront } from '../standins/chdb/process.js'
 import {
   actualRows,
   expectedOrders,
@@ -33,8 +34,11 @@ import {
  * the backend's metric query (secret key). Rows are checked against the warehouse itself
  * (ground-truth.ts): zero foreign rows ever, and the exact rows whenever the filters are ones
  * the model covers. Runs on PostgreSQL, on DuckDB (a `csv` datasource over the same data), on
- * MariaDB (a `mysql` datasource over the same rows copied into a database of their own) and on
- * ClickHouse (a `clickhouse` datasource, likewise).
+ * MariaDB (a `mysql` datasource over the same rows copied into a database of their own), on
+ * ClickHouse (a `clickhouse` datasource, likewise) and on a current ClickHouse engine (chdb
+ * behind its HTTP front, test/standins/chdb: a second `clickhouse` datasource, likewise), where
+ * every case is checked like every other backend's: its clientId and filter values are bound
+ * by the engine as query parameters.
  *
  * ClickHouse is tested as deployed here: Debian's 18.16, older than query parameters (19.11),
  * so the connector refuses every statement with a bound value (DATASOURCE_NOT_SUPPORTED, 400)
@@ -52,6 +56,7 @@ const hasPg = await requireService('PostgreSQL', '127.0.0.1', 5432)
 const hasMaria = await requireService('MariaDB', '127.0.0.1', 3306)
 const hasClickhouse = await requireService('ClickHouse', '127.0.0.1', 8123)
 const chVersion = hasClickhouse ? await clickhouseVersion() : ''
+const hasChdb = requireChdb('the tenant-isolation property on a current ClickHouse (chdb)')
 /** The local ClickHouse binds no query parameter (before 19.11; Debian's 18.16 here). */
 const chNoParams = hasClickhouse && !versionAtLeast(chVersion, MIN_VERSION_QUERY_PARAMS)
 const RUNS = Number(process.env.ISOLATION_RUNS ?? 300)
@@ -137,12 +142,13 @@ const ISOLATION_METRICS = [
 ] as const
 const SQL_METRICS: readonly string[] = ['sql_tenants', 'sql_scoped', 'sql_scoped_cte']
 
-type BackendName = 'postgres' | 'duckdb' | 'mariadb' | 'clickhouse'
+type BackendName = 'postgres' | 'duckdb' | 'mariadb' | 'clickhouse' | 'chdb'
 const BACKENDS: readonly BackendName[] = [
   'postgres',
   'duckdb',
   ...(hasMaria ? (['mariadb'] as const) : []),
   ...(hasClickhouse ? (['clickhouse'] as const) : []),
+  ...(hasChdb ? (['chdb'] as const) : []),
 ]
 
 interface Backend {
@@ -332,6 +338,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
   let data: Warehouse
   let maria: MariaWarehouse | undefined
   let ch: ClickhouseWarehouse | undefined
+  let chdb: { front: ChdbFront; warehouse?: ClickhouseWarehouse } | undefined
   /** Every metric statement the server runs or answers from its cache: SQL and bound values. */
   let statements: MockInstance<ResultCache<object>['get']> | undefined
   const backends: Record<BackendName, Backend> = {} as never
@@ -422,6 +429,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
     backends.duckdb = await modelBackend('duckdb', 'files', 'main')
     if (hasMaria) await setupMaria()
     if (hasClickhouse) await setupClickhouse()
+    if (hasChdb) await setupChdb()
     statements = vi.spyOn(ResultCache.prototype, 'get')
   })
 
@@ -447,23 +455,53 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
   /** ClickHouse: the same rows in a database of their own, a clickhouse datasource, its own datamart and workspace. */
   async function setupClickhouse(): Promise<void> {
     ch = await createClickhouseWarehouse(data)
-    const db = ch.database
-    // the copy is the warehouse, value for value (else the ground truth would not be ClickHouse's)
-    const copied = await ch.query<Record<string, unknown>>(
+    backends.clickhouse = await clickhouseBackend('clickhouse', ch)
+    // the same tables with no tenancy configured: where clientId None may answer (see caseArb)
+    chOpen = await modelBackend('clickhouse', 'clickhouseopen', ch.database, {
+      datasource: 'clickhouse',
+      tenanted: false,
+    })
+  }
+
+  /** A current ClickHouse engine (chdb behind its HTTP front): likewise, as datasource `chdb`. */
+  async function setupChdb(): Promise<void> {
+    const front = await startChdbFront({ users: { default: '', strata: 'chdb-pw' } })
+    chdb = { front }
+    chdb.warehouse = await createClickhouseWarehouse(data, {
+      host: '127.0.0.1',
+      port: front.port,
+      user: 'default',
+      password: '',
+    })
+    backends.chdb = await clickhouseBackend('chdb', chdb.warehouse, { user: 'strata', password: 'chdb-pw' })
+  }
+
+  /**
+   * A clickhouse datasource `name` over a ClickHouse copy of the warehouse (as `login`, else the
+   * copy's own user), its datamart, workspace, dashboards and embeds.
+   */
+  async function clickhouseBackend(
+    name: 'clickhouse' | 'chdb',
+    copy: ClickhouseWarehouse,
+    login?: { user: string; password: string },
+  ): Promise<Backend> {
+    const db = copy.database
+    // the copy is the warehouse, value for value (else the ground truth would not be ClickHouse's);
+    // not formatDateTime: its %M is the minute before 23.4 and the month's name since; ALL, not
+    // ANY: a modern ANY INNER JOIN keeps one row per key on both sides (an order per customer)
+    const copied = await copy.query<Record<string, unknown>>(
       `SELECT o.id AS id, o.customer_id AS customer_id, o.tenant AS tenant, o.status AS status,
-              toString(o.amount) AS amount, formatDateTime(o.created_at, '%Y-%m-%dT%H:%M:%SZ') AS created_at,
+              toString(o.amount) AS amount, concat(replaceOne(toString(o.created_at), ' ', 'T'), 'Z') AS created_at,
               c.country AS country, c.tenant AS customer_tenant
-         FROM ${db}.orders AS o ANY INNER JOIN ${db}.customers AS c ON c.id = o.customer_id ORDER BY id`,
+         FROM ${db}.orders AS o ALL INNER JOIN ${db}.customers AS c ON c.id = o.customer_id ORDER BY id`,
     )
     expect(copied.map(copiedOrder)).toEqual(data.orders)
-    expect(await ch.query(`SELECT id, country, tenant FROM ${db}.customers ORDER BY id`)).toEqual(data.customers)
+    expect(await copy.query(`SELECT id, country, tenant FROM ${db}.customers ORDER BY id`)).toEqual(data.customers)
     await a.ok('POST', '/api/v2/datasource', a.serviceToken, {
       datasourceType: 'clickhouse',
-      credentials: { name: 'clickhouse', ...ch.credentials },
+      credentials: { name, ...copy.credentials, ...login },
     })
-    backends.clickhouse = await modelBackend('clickhouse', 'clickhouse', db)
-    // the same tables with no tenancy configured: where clientId None may answer (see caseArb)
-    chOpen = await modelBackend('clickhouse', 'clickhouseopen', db, { datasource: 'clickhouse', tenanted: false })
+    return modelBackend(name, name, db)
   }
 
   afterAll(async () => {
@@ -472,6 +510,8 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
     await wh?.drop()
     await maria?.drop()
     await ch?.drop()
+    await chdb?.warehouse?.drop()
+    await chdb?.front.stop()
   })
 
   const ALL_DASHBOARDS = [
@@ -483,6 +523,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
     ...(hasClickhouse
       ? ['clickhouse-sales', 'clickhouse-isolation', 'clickhouseopen-sales', 'clickhouseopen-isolation']
       : []),
+    ...(hasChdb ? ['chdb-sales', 'chdb-isolation'] : []),
   ]
 
   /** A guest token for the case's tenant, pinned filters and app filters (minted once per combination). */
@@ -695,6 +736,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
     duckdb: 'DuckDB',
     mariadb: 'MariaDB',
     clickhouse: 'ClickHouse',
+    chdb: 'ClickHouse (chdb)',
   }
   const backendList = BACKENDS.map((b) => BACKEND_LABELS[b])
   const backendNames = `${backendList.slice(0, -1).join(', ')} and ${backendList.at(-1)}`
@@ -710,6 +752,9 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
         (hasClickhouse
           ? `; ClickHouse ${chVersion}: ${chStats.cases} cases, ${chStats.answered200} answered 200` +
             `${chNoParams ? ' (no bound value)' : ''}, ${chStats.notSupported} DATASOURCE_NOT_SUPPORTED`
+          : '') +
+        (chdb
+          ? `; chdb: ClickHouse ${chdb.front.version}, ${casesOn.chdb ?? 0} cases, ${exactOn.chdb ?? 0} exact`
           : ''),
     )
     if (process.env.ISOLATION_DEBUG) console.log(refusals)

@@ -28,7 +28,14 @@ import type {
   TableInfo,
 } from '../types.js'
 import { CLICKHOUSE_ERRORS } from './errors.js'
-import { buildQueryRequest, describeQuery, type QueryRequest, type ServerInfo, serverInfo } from './request.js'
+import {
+  buildQueryRequest,
+  describeQuery,
+  QUOTED_64BIT,
+  type QueryRequest,
+  type ServerInfo,
+  serverInfo,
+} from './request.js'
 import { convertValue, dataTypeOf, isNullable } from './type-mapping.js'
 
 /**
@@ -193,7 +200,10 @@ export class ClickhouseConnector implements Connector {
         query_id: queryId,
         abort_signal: abortSignal,
         ...(params ? { query_params: params } : {}),
-        ...(settings.connecting ? {} : { clickhouse_settings: { max_execution_time: secs(settings.timeoutMs) } }),
+        clickhouse_settings: {
+          ...QUOTED_64BIT,
+          ...(settings.connecting ? {} : { max_execution_time: secs(settings.timeoutMs) }),
+        },
       })
       return rs.json<T>()
     })

@@ -25,7 +25,12 @@ describe('clickhouse request building (no server: the request the connector send
       query: 'SELECT count() FROM t WHERE name = {p0:String} AND n > {p1:Int64}',
       format: 'JSONCompactEachRowWithNamesAndTypes',
       query_params: { p0: hostile, p1: 3 },
-      clickhouse_settings: { max_execution_time: 3, timeout_overflow_mode: 'throw', readonly: 2 },
+      clickhouse_settings: {
+        max_execution_time: 3,
+        timeout_overflow_mode: 'throw',
+        readonly: 2,
+        output_format_json_quote_64bit_integers: 1,
+      },
       query_id: queryId,
     })
     expect(request.query).not.toContain('drop table')

@@ -38,6 +38,13 @@ export function serverInfo(version: string, timezone: string, namesAndTypes: boo
   }
 }
 
+/**
+ * 64-bit and wider integers as JSON strings, read exactly (type-mapping.ts: a number when safe,
+ * else the digits). A server's default: quoted up to 24.x, bare numbers in current versions,
+ * which JSON.parse would round; the setting exists in every version.
+ */
+export const QUOTED_64BIT = { output_format_json_quote_64bit_integers: 1 } as const
+
 export type ResultFormat = 'JSONCompactEachRowWithNamesAndTypes' | 'JSONEachRow'
 
 export interface QueryRequest {
@@ -76,6 +83,7 @@ export function buildQueryRequest(
     // per-query settings may still be set). A profile already at readonly=1 refuses any
     // per-query setting, max_execution_time included, so this asks nothing more of the user.
     readonly: 2,
+    ...QUOTED_64BIT,
   }
   if (options.timezone !== undefined && (server.sessionTimezone || !sameTimeZone(options.timezone, server.timezone))) {
     if (!server.sessionTimezone) {

@@ -58,6 +58,16 @@ export class ClickhouseDialect extends BaseDialect {
     return d
   }
 
+  /**
+   * SUM, AVG, MIN and MAX over no value are NULL in SQL; ClickHouse answers 0 for SUM and the
+   * type's default for MIN and MAX. `if(count(x) = 0, NULL, f(x))` says NULL in every version
+   * (the -OrNull combinators and aggregate_functions_null_for_empty are newer than 18.x).
+   */
+  override aggregate(fn: string, arg: string | null): string {
+    const plain = super.aggregate(fn, arg)
+    return arg === null || fn === 'count' || fn === 'count-distinct' ? plain : `if(count(${arg}) = 0, NULL, ${plain})`
+  }
+
   override contains(expr: string, pattern: string): string {
     return `lowerUTF8(${expr}) LIKE ${pattern}`
   }

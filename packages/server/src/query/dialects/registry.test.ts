@@ -33,8 +33,9 @@ const EXPECTED: Record<DialectName, CompiledSql> = {
     // the tenant twice: an indexable `=`, then the byte comparison that makes it exact
     params: ['acme', ...PARAMS],
   },
+  // SUM of no value made NULL, as in SQL (ClickHouse answers 0)
   clickhouse: {
-    sql: 'SELECT toStartOfMonth(`t0`.`ordered_on`) AS `month`, SUM(`t0`.`amount`) AS `revenue` FROM (SELECT * FROM `public`.`orders` AS `t0` WHERE `t0`.`client_id` = {p0:String}) AS `t0` WHERE (`t0`.`status` IN ({p1:String}, {p2:String}) AND lowerUTF8(`t0`.`status`) LIKE {p3:String}) GROUP BY toStartOfMonth(`t0`.`ordered_on`) ORDER BY `month` ASC LIMIT 10 OFFSET 20',
+    sql: 'SELECT toStartOfMonth(`t0`.`ordered_on`) AS `month`, if(count(`t0`.`amount`) = 0, NULL, SUM(`t0`.`amount`)) AS `revenue` FROM (SELECT * FROM `public`.`orders` AS `t0` WHERE `t0`.`client_id` = {p0:String}) AS `t0` WHERE (`t0`.`status` IN ({p1:String}, {p2:String}) AND lowerUTF8(`t0`.`status`) LIKE {p3:String}) GROUP BY toStartOfMonth(`t0`.`ordered_on`) ORDER BY `month` ASC LIMIT 10 OFFSET 20',
     params: PARAMS,
   },
   duckdb: {

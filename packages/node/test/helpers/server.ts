@@ -10,7 +10,7 @@ import { bootstrapOver } from '../../../server/test/helpers/process.js'
  */
 export interface LiveServer {
   readonly t: TestContext
-  /** `http://127.0.0.1:<port>` */
+  /** `http://127.0.0.1:<port>` and the BASE_PATH, if any */
   readonly url: string
   readonly apiKey: string
   readonly serviceToken: string
@@ -19,7 +19,7 @@ export interface LiveServer {
 
 export async function startLiveServer(store: StoreKind, env: Record<string, string> = {}): Promise<LiveServer> {
   const t = await createTestApp(store, { LOG_LEVEL: 'warn', ...env })
-  const url = await t.app.listen({ port: 0, host: '127.0.0.1' })
+  const url = `${await t.app.listen({ port: 0, host: '127.0.0.1' })}${t.config.basePath}`
   const { dataAppKey, serviceToken } = await bootstrapOver(url)
   return { t, url, apiKey: dataAppKey, serviceToken, dataAppName: 'salesapp' }
 }

@@ -5,9 +5,11 @@ import { GuestTokens } from './resources/guest-tokens.js'
 import { Datamarts, Datasources, Workspaces } from './resources/sources.js'
 import { type Api, createTransport, type TransportOptions } from './transport.js'
 
-/** At least one of the two secrets: each method uses the one its operation takes. */
-export type StrataOptions = TransportOptions &
-  ({ readonly apiKey: string; readonly serviceToken?: string } | { readonly serviceToken: string })
+/**
+ * The server's URL and the secrets: at least one of `apiKey` and `serviceToken` (checked when
+ * constructed, so that `process.env` values can be passed as they are).
+ */
+export type StrataOptions = TransportOptions
 
 /**
  * The Strata API from a backend. With the data app API key: guest tokens, embeds, metrics,

@@ -88,7 +88,9 @@ describe('errors without the API', () => {
   })
 
   it('needs a secret', () => {
-    expect(() => new Strata({ baseUrl: 'http://127.0.0.1:1' } as never)).toThrow(TypeError)
+    expect(() => new Strata({ baseUrl: 'http://127.0.0.1:1', apiKey: process.env.STRATA_UNSET_KEY })).toThrow(
+      'new Strata() needs an apiKey or a serviceToken',
+    )
   })
 
   it("maps an answer that is not the API's error shape (a proxy's page) to UNEXPECTED_RESPONSE", async () => {

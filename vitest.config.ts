@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config'
 
 // @strata/contract from its sources: tests see an edit without rebuilding packages/contract/dist
 const contract = fileURLToPath(new URL('./packages/contract/src/', import.meta.url))
+// @strata/node from its sources too (its examples import it by name)
+const node = fileURLToPath(new URL('./packages/node/src/index.ts', import.meta.url))
 // the server's import of the embed's chart option builder, from its sources too (the build emits dist/node)
 const chartOptions = fileURLToPath(new URL('./packages/embed/src/chart-options.ts', import.meta.url))
 
@@ -12,6 +14,7 @@ export default defineConfig({
       { find: /^@strata\/contract$/, replacement: `${contract}index.ts` },
       { find: /^@strata\/contract\/(.+)$/, replacement: `${contract}$1.ts` },
       { find: /^@strata\/embed\/chart-options$/, replacement: chartOptions },
+      { find: /^@strata\/node$/, replacement: node },
     ],
   },
   test: {

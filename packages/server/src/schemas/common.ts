@@ -1,10 +1,13 @@
 import { Type } from '@fastify/type-provider-typebox'
+import { ERROR_CODES, type ErrorCode } from '../errors.js'
 import { worded } from '../validation/schema-errors.js'
 
 export const ErrorResponse = Type.Object(
   {
     error: Type.Object({
-      code: Type.String(),
+      // the catalogue's codes as an enum, so that a client generated from /openapi.json types
+      // `code` as their union (packages/node); serialised as a plain string
+      code: Type.Unsafe<ErrorCode>({ type: 'string', enum: [...ERROR_CODES] }),
       message: Type.String(),
       details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     }),

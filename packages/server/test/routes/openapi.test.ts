@@ -80,6 +80,11 @@ describe('OpenAPI document', () => {
       required: ['error'],
       properties: { error: { required: ['code', 'message'] } },
     })
+    // the codes as an enum: a generated client (packages/node) types `code` as their union
+    expect(doc.components.schemas.ErrorResponse.properties.error.properties.code).toEqual({
+      type: 'string',
+      enum: [...ERROR_CODES],
+    })
   })
 
   it('lists every registered route, and nothing else', () => {

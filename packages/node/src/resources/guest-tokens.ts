@@ -1,0 +1,12 @@
+import { type Api, unwrap } from '../transport.js'
+import type { RequestBody, ResponseBody } from '../types.js'
+
+/** Guest tokens: what a backend mints per signed-in end user, for the web component (data app key). */
+export class GuestTokens {
+  constructor(private readonly api: Api) {}
+
+  /** Mints a token for one end user: `clientId` picks the tenant; `params` and `permissions` narrow it. */
+  create(body: RequestBody<'createGuestToken'>): Promise<ResponseBody<'createGuestToken'>> {
+    return unwrap(this.api.POST('/api/v2/guest-token/create', { body }))
+  }
+}

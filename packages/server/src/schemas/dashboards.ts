@@ -1,6 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox'
 import { BooleanString, PageNumberString } from './common.js'
-import { SchemaPairs } from './embeds.js'
+import { ImportWarnings, SchemaPairs } from './embeds.js'
 
 const Id = Type.String({ minLength: 1, maxLength: 200 })
 
@@ -79,6 +79,7 @@ export const ImportDashboardResponse = Type.Object({
       dashboardName: Type.String(),
       workspaceName: Type.String(),
     }),
+    warnings: Type.Optional(ImportWarnings),
   }),
 })
 
@@ -93,6 +94,7 @@ export const UpdateDashboardResponse = Type.Object({
           "End users' metrics (self-serve) that name a table, column or company metric the new version no longer has: dropped, one item each",
       },
     ),
+    warnings: Type.Optional(ImportWarnings),
   }),
 })
 
@@ -121,6 +123,7 @@ export const ValidateDashboardResponse = Type.Object({
         }),
       ),
     ),
+    warnings: Type.Optional(ImportWarnings),
   }),
 })
 

@@ -13,8 +13,12 @@ const TenancySettings = Type.Object(
   { additionalProperties: false },
 )
 
-/** Create and update answer the datasource without any credential field. */
+/**
+ * Create and update answer the datasource without any credential field; its name also at the
+ * top level, where the hosted service's examples read it.
+ */
 export const DatasourceResponse = Type.Object({
+  name: Type.String({ description: 'The datasource name (as `data.name`)' }),
   data: Type.Object({
     id: Type.String({ description: 'use as datasourceId for sync' }),
     name: Type.String(),

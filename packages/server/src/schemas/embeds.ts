@@ -2,6 +2,14 @@ import { type TSchema, Type } from '@fastify/type-provider-typebox'
 import { BooleanString, PageNumberString } from './common.js'
 
 const Id = Type.String({ minLength: 1, maxLength: 200 })
+
+/** What an import left out of a document the hosted service exported (docs/dashboard-document.md). */
+export const ImportWarnings = Type.Immutable(
+  Type.Array(Type.String(), {
+    description:
+      "Present when the document was read as the hosted service's export and parts of it have no place in Strata's dashboard document: each part left out, as `path: why`",
+  }),
+)
 const TableColumns = Type.Array(
   Type.Object({ tableName: Id, columns: Type.Array(Id, { maxItems: 1000 }) }, { additionalProperties: false }),
   { maxItems: 1000 },
@@ -211,7 +219,14 @@ export const EmbedItem = Type.Object({
   externalDashboard: Nullable(
     Type.Object({
       externalDashboardId: Type.String(),
-      metadata: Type.Record(Type.String(), Type.Unknown()),
+      metadata: Type.Object(
+        { createdAt: Type.String(), updatedAt: Type.String() },
+        {
+          additionalProperties: true,
+          description:
+            "The dashboard's createdAt and updatedAt (ISO 8601), and the metadata given when it was created with its embed",
+        },
+      ),
       name: Type.String(),
     }),
   ),
@@ -223,6 +238,7 @@ export const EmbedItem = Type.Object({
     dataAppName: Type.String(),
     metricId: Nullable(Type.String()),
     dashboardId: Nullable(Type.String()),
+    embedDescription: Nullable(Type.String({ description: 'The embedDescription given when it was created' })),
     createdAt: Type.String(),
     updatedAt: Type.String(),
   }),
@@ -292,6 +308,38 @@ const emptyDashboardEmbedFields = {
   importDashboardData: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   schemaPairs: Type.Optional(SchemaPairs),
   accessSettings: AccessSettings,
+  templateDashboardId: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        "A dashboard of the workspace whose filters, layout and metrics the new dashboard starts with (importDashboardData's own win)",
+    }),
+  ),
+  metadata: Type.Optional(
+    Type.Record(Type.String({ minLength: 1, maxLength: 100 }), Type.Unknown(), {
+      maxProperties: 50,
+      description:
+        "The dashboard's metadata (at most 10,000 characters of JSON; not createdAt or updatedAt): the embeds list shows it",
+    }),
+  ),
+  embedDescription: Type.Optional(
+    Type.String({ maxLength: 1000, description: 'Stored with the embed; the embeds list shows it' }),
+  ),
+  isAllowPrivateMetricsByDefault: Type.Optional(
+    Type.Boolean({ description: "The new dashboard document's isAllowPrivateMetricsByDefault" }),
+  ),
+  isImportMetrics: Type.Optional(
+    Type.Boolean({
+      description:
+        'false: the new dashboard gets no metrics (nor a layout) from the template or the document. Default true',
+    }),
+  ),
+  metricImportMode: Type.Optional(
+    Type.Literal('GALLERY', {
+      description: "The one mode: copied metrics are the new dashboard's own, listed by the metrics list",
+    }),
+  ),
 }
 export const EmptyDashboardEmbedBody = Type.Object(emptyDashboardEmbedFields, { additionalProperties: false })
 
@@ -316,7 +364,26 @@ export const EmptyDashboardEmbedRequest = Type.Object(
         isRenameDashboard: true,
         accessSettings: EXAMPLE_ACCESS_SETTINGS,
       },
+      {
+        dashboardId: 'acme-sales',
+        workspaceName: 'main',
+        clientId: 'acme',
+        templateDashboardId: 'sales-overview',
+        metadata: { clientName: 'Acme Corporation', region: 'EMEA' },
+        name: 'Acme sales',
+        embedDescription: 'Sales for Acme',
+        isAllowPrivateMetricsByDefault: true,
+        isImportMetrics: true,
+        metricImportMode: 'GALLERY',
+        accessSettings: EXAMPLE_ACCESS_SETTINGS,
+      },
     ],
   },
 )
-export const EmptyDashboardEmbedResponse = Type.Object({ id: Type.String(), name: Type.String(), error: Type.Null() })
+export const EmptyDashboardEmbedResponse = Type.Object({
+  id: Type.String({ description: 'The new dashboard id (dashboardId)' }),
+  name: Type.String({ description: 'The name of the embed' }),
+  embedId: Type.String({ description: 'The new embed id' }),
+  error: Type.Null(),
+  warnings: Type.Optional(ImportWarnings),
+})

@@ -17,6 +17,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   INVALID_WORKSPACE_NAME: 'No workspace of the organization has that name.',
   WORKSPACE_ID_ERROR: 'No workspace of the organization has that workspaceName.',
   INVALID_DASHBOARD_ID: 'No dashboard with that dashboardId in the workspace.',
+  TEMPLATE_DASHBOARD_ERROR: 'No dashboard with that templateDashboardId in the workspace.',
   INVALID_METRIC_ID: 'The dashboard has no metric with that metricId.',
   EMBED_NOT_FOUND: 'No embed with that embedId.',
   INVALID_EMBED_ID: 'This data app has no embed with that embedId.',

@@ -138,6 +138,8 @@ export interface DashboardRow {
   /** 'api' (import or empty-dashboard embed) or 'internal' */
   origin: string
   created_by_client: string | null
+  /** JSON object: the caller's metadata of a dashboard created with its embed (null: none) */
+  metadata: string | null
   created_at: string
   updated_at: string
 }
@@ -152,6 +154,8 @@ export interface EmbedRow {
   metric_id: string | null
   /** JSON accessSettings */
   access_settings: string
+  /** embedDescription of the empty-dashboard embed (null: none) */
+  description: string | null
   created_at: string
   updated_at: string
 }

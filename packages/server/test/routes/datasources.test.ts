@@ -26,6 +26,7 @@ describe.skipIf(!hasPg).each(storeKinds)('datasources, datamarts and workspaces 
     const res = await call('POST', '/api/v2/datasource', pgSource())
     expect(res.statusCode, res.body).toBe(200)
     expect(res.json()).toEqual({
+      name: 'warehouse',
       data: {
         id: expect.any(String),
         name: 'warehouse',

@@ -33,7 +33,14 @@ describe.skipIf(!hasPg).each(storeKinds)('embeds, dashboards and metrics lists o
       embedId: a.embedId,
       embedType: 'dashboard',
       name: 'Sales',
-      externalDashboard: { externalDashboardId: 'sales-overview', metadata: {}, name: 'Sales overview' },
+      externalDashboard: {
+        externalDashboardId: 'sales-overview',
+        metadata: {
+          createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        },
+        name: 'Sales overview',
+      },
       externalMetric: null,
       embedMetadata: {
         embedId: a.embedId,
@@ -42,6 +49,7 @@ describe.skipIf(!hasPg).each(storeKinds)('embeds, dashboards and metrics lists o
         dataAppName: 'salesapp',
         metricId: null,
         dashboardId: 'sales-overview',
+        embedDescription: null,
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       },
@@ -120,9 +128,15 @@ describe.skipIf(!hasPg).each(storeKinds)('embeds, dashboards and metrics lists o
       name: 'Acme board',
       accessSettings: ACCESS,
     })
-    expect(empty).toEqual({ id: expect.stringMatching(/^emb_/), name: 'Acme board', error: null })
+    // the answer's id is the new dashboard's (as the hosted service documents it), embedId the embed's
+    expect(empty).toEqual({
+      id: 'client-dash',
+      name: 'Acme board',
+      embedId: expect.stringMatching(/^emb_/),
+      error: null,
+    })
     const byClient = (await page('clientId=acme')).data
-    expect(byClient.map((e: { embedId: string }) => e.embedId)).toEqual([empty.id])
+    expect(byClient.map((e: { embedId: string }) => e.embedId)).toEqual([empty.embedId])
     expect((await page('clientId=globex')).data).toEqual([])
     for (const url of ['/api/v2/data-app/embeds']) {
       expectError(await a.call('GET', url, 'sk_bad'), 400, 'INVALID_DATA_APP_API_KEY')
@@ -250,7 +264,7 @@ describe.skipIf(!hasPg).each(storeKinds)('embeds, dashboards and metrics lists o
     })
     expect(reimported.statusCode, reimported.body).toBe(200)
     const copy = (
-      await a.call('GET', `/api/v2/data-app/embeds/export?embedId=${reimported.json().id}`, a.dataAppKey)
+      await a.call('GET', `/api/v2/data-app/embeds/export?embedId=${reimported.json().embedId}`, a.dataAppKey)
     ).json()
     expect(copy.data).toEqual(doc.data)
     // the error codes, on the preferred and both legacy forms
@@ -421,7 +435,7 @@ describe.skipIf(!hasPg).each(storeKinds)('embeds, dashboards and metrics lists o
     })
     const list = async (q: string) =>
       (
-        (await a.call('GET', `/api/v2/data-app/metrics?embedId=${created.id}&${q}`, a.dataAppKey)).json() as {
+        (await a.call('GET', `/api/v2/data-app/metrics?embedId=${created.embedId}&${q}`, a.dataAppKey)).json() as {
           data: { metricId: string; isPublished: boolean; createdByUser: string | null }[]
         }
       ).data

@@ -51,20 +51,22 @@ const exportEmbed = {
   returns: 'The dashboard document in `data`, the embed in `_meta`.',
 } satisfies OperationDoc
 const dashboardEmbed = {
-  summary: 'Create a dashboard (empty or imported) and its embed in one call',
-  description: `Creates the dashboard \`dashboardId\` in the workspace, empty or from \`importDashboardData\` (a dashboard document, checked as on import), recorded as created by \`clientId\`, and embeds it with \`accessSettings\` (required fields as for a dashboard embed). ${takesKey}`,
+  summary: 'Create a dashboard (empty, from a template or imported) and its embed in one call',
+  description: `Creates the dashboard \`dashboardId\` in the workspace, recorded as created by \`clientId\`, and embeds it with \`accessSettings\` (required fields as for a dashboard embed). The dashboard is empty, a copy of the filters, layout and metrics of \`templateDashboardId\` (a dashboard of the workspace; metrics made for one client are not copied), or \`importDashboardData\` (a dashboard document or the hosted service's export, checked as on import; the template fills the filters, layout and metrics it lacks). \`isImportMetrics: false\` leaves the metrics (and the layout) out; \`isAllowPrivateMetricsByDefault\` sets the document's flag; \`metadata\` is kept with the dashboard and \`embedDescription\` with the embed, both shown by the embeds list; \`metricImportMode\` takes only \`GALLERY\`. ${takesKey}`,
   auth: DATA_APP_KEY,
   errors: [
     [404, 'INVALID_WORKSPACE_NAME'],
     [404, 'INVALID_DATAMART'],
+    [400, 'TEMPLATE_DASHBOARD_ERROR', 'templateDashboardId names no dashboard of the workspace.'],
     [
       400,
       'INVALID_REQUEST_BODY',
-      'Also when accessSettings lacks a required field, the document does not fit the model or a metric fails its dry run, or the workspace has a dashboard with that dashboardId.',
+      'Also when accessSettings lacks a required field, the document does not fit the model or a metric fails its dry run, the workspace has a dashboard with that dashboardId, or metadata is over 10,000 characters of JSON or sets createdAt or updatedAt.',
     ],
     [400, 'DATASOURCE_CONNECTION_ERROR'],
   ],
-  returns: 'The id and name of the new embed.',
+  returns:
+    "`id`: the new dashboard's id (dashboardId); `name` and `embedId`: the new embed's; `warnings`: what the document left out, when it was the hosted service's export.",
 } satisfies OperationDoc
 const legacy = (doc: OperationDoc, preferred: string): OperationDoc => ({
   ...doc,
@@ -90,7 +92,10 @@ export const docs = operations('embeds', {
     summary: 'List the embeds of the data app (legacy, typed body)',
   },
   updateEmbed: update,
-  updateEmbedLegacy: legacy(update, 'PUT /api/v2/data-app/embeds'),
+  updateEmbedLegacy: {
+    ...legacy(update, 'PUT /api/v2/data-app/embeds'),
+    description: `${legacy(update, 'PUT /api/v2/data-app/embeds').description} This path also reads the hosted service's older accessSettings spellings: \`isAllowAipilot\` as \`isAllowAiPilot\`, \`tableList\` (items \`{ name, clientColumn }\`) as \`tableTenancySettings\`; both spellings of one field with different values is 400 \`INVALID_ACCESS_SETTINGS\` naming both.`,
+  },
   deleteEmbed: {
     summary: 'Delete an embed (and, optionally, its dashboard)',
     description: `Deletes the embed; its guest tokens stop loading it at once. With \`isDeleteDashboard=true\` its dashboard goes too, when the API created it and no other embed uses it. ${takesKey}`,

@@ -28,6 +28,7 @@ import {
   UpdateEmbedBody,
 } from '../../schemas/embeds.js'
 import { documentedAs } from '../../schemas/openapi.js'
+import { withCurrentSpellings } from '../../services/embeds/legacy-access.js'
 import { pageOf } from '../pagination.js'
 import { docs } from './embeds.docs.js'
 
@@ -104,9 +105,10 @@ const embeds: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  for (const [method, url, doc] of [
-    ['PUT', '/api/v2/data-app/embeds', docs.updateEmbed],
-    ['POST', '/api/v2/dataApp/embed/update', docs.updateEmbedLegacy],
+  // the legacy path also reads the hosted service's older accessSettings spellings
+  for (const [method, url, doc, spelled] of [
+    ['PUT', '/api/v2/data-app/embeds', docs.updateEmbed, (settings: object) => settings],
+    ['POST', '/api/v2/dataApp/embed/update', docs.updateEmbedLegacy, withCurrentSpellings],
   ] as const) {
     app.route({
       method,
@@ -115,7 +117,8 @@ const embeds: FastifyPluginAsyncTypebox = async (app) => {
       schema: { ...doc, body: UpdateEmbedBody, response: { 200: IdResponse } },
       handler: async (request) => {
         const { embedId, accessSettings, workspaceName } = request.body
-        return { id: await service.update(dataApp(request), embedId, accessSettings, workspaceName), error: null }
+        const settings = spelled(accessSettings)
+        return { id: await service.update(dataApp(request), embedId, settings, workspaceName), error: null }
       },
     })
   }
@@ -189,8 +192,14 @@ const embeds: FastifyPluginAsyncTypebox = async (app) => {
         schema: { ...doc, body: EmptyDashboardEmbedBody, response: { 200: EmptyDashboardEmbedResponse } },
       },
       async (request) => {
-        const embed = await service.createWithDashboard(dataApp(request), request.body)
-        return { id: embed.embedId, name: embed.name, error: null }
+        const { embed, dashboardId, warnings } = await service.createWithDashboard(dataApp(request), request.body)
+        return {
+          id: dashboardId,
+          name: embed.name,
+          embedId: embed.embedId,
+          error: null,
+          ...(warnings.length > 0 ? { warnings } : {}),
+        }
       },
     )
   }

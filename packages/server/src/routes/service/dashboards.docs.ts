@@ -20,7 +20,7 @@ export const docs = operations('dashboards', {
   },
   importDashboard: {
     summary: 'Import a dashboard document into a workspace',
-    description: `Creates a dashboard from \`importDashboardData\` (a dashboard document: the \`data\` of an export). ${dryRun} \`schemaPairs\` rename schemas in the document first. \`dashboardId\` is generated when absent; an existing one is refused. Takes the service token; a bad one answers 400 \`AUTHENTICATION_ERROR\`, as the hosted API has it for this path.`,
+    description: `Creates a dashboard from \`importDashboardData\` (a dashboard document: the \`data\` of an export; a dashboard the hosted service exported is read into one, what has no place in it named in \`data.warnings\`). ${dryRun} \`schemaPairs\` rename schemas in the document first. \`dashboardId\` is generated when absent; an existing one is refused. Takes the service token; a bad one answers 400 \`AUTHENTICATION_ERROR\`, as the hosted API has it for this path.`,
     auth: SERVICE_TOKEN,
     errors: [
       [400, 'WORKSPACE_ID_ERROR'],
@@ -64,7 +64,7 @@ export const docs = operations('dashboards', {
   },
   validateDashboard: {
     summary: 'Check a dashboard document without saving it',
-    description: `The import body. ${dryRun} Each metric answers \`valid\`, or the compiler's or the warehouse's reason; nothing is saved. Takes the service token.`,
+    description: `The import body (a hosted-service export read as on import, with \`data.warnings\`). ${dryRun} Each metric answers \`valid\`, or the compiler's or the warehouse's reason; nothing is saved. Takes the service token.`,
     auth: SERVICE_TOKEN,
     errors: [
       [400, 'WORKSPACE_ID_ERROR'],

@@ -15,11 +15,11 @@ import {
   ValidateDashboardResponse,
 } from '../../schemas/dashboards.js'
 import { documentedAs } from '../../schemas/openapi.js'
-import type { Dashboard } from '../../services/dashboards/dashboards.js'
+import type { Dashboard, Warned } from '../../services/dashboards/dashboards.js'
 import { docs } from './dashboards.docs.js'
 
-/** The import's answer (also the update's). */
-function imported(verb: string, dashboard: Dashboard, workspaceName: string) {
+/** The import's answer (also the update's); `warnings` only when the document left something out. */
+function imported(verb: string, dashboard: Dashboard & Warned, workspaceName: string) {
   const count = dashboard.document.metrics.length
   return {
     data: {
@@ -29,9 +29,12 @@ function imported(verb: string, dashboard: Dashboard, workspaceName: string) {
         dashboardName: dashboard.name,
         workspaceName,
       },
+      ...withWarnings(dashboard.warnings),
     },
   }
 }
+
+const withWarnings = (warnings: readonly string[]) => (warnings.length > 0 ? { warnings } : {})
 
 /** Dashboard import, export, update, delete and validation (dashboards as code); service token. */
 const dashboards: FastifyPluginAsyncTypebox = async (app) => {
@@ -74,7 +77,8 @@ const dashboards: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const updated = await service.update(org(request), request.body)
       const answer = imported('Updated', updated, request.body.workspaceName)
-      return { data: { ...answer.data, droppedEndUserMetrics: [...updated.droppedEndUserMetrics] } }
+      const { response, ...warned } = answer.data
+      return { data: { response, droppedEndUserMetrics: [...updated.droppedEndUserMetrics], ...warned } }
     },
   )
   app.delete(
@@ -93,7 +97,10 @@ const dashboards: FastifyPluginAsyncTypebox = async (app) => {
       config: documentedAs({ body: ImportDashboardRequest }),
       schema: { ...docs.validateDashboard, body: ImportDashboardBody, response: { 200: ValidateDashboardResponse } },
     },
-    async (request) => ({ data: await service.check(org(request), request.body) }),
+    async (request) => {
+      const { warnings, ...checked } = await service.check(org(request), request.body)
+      return { data: { ...checked, ...withWarnings(warnings) } }
+    },
   )
 }
 

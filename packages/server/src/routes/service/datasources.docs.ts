@@ -16,7 +16,8 @@ export const docs = operations('datasources', {
       [400, 'DATASOURCE_NOT_SUPPORTED'],
       [400, 'QUERY_ERROR', 'The introspection of the tables failed.'],
     ],
-    returns: 'The datasource, without any credential field; `id` is what sync takes.',
+    returns:
+      'The datasource, without any credential field; `id` is what sync takes. Its name also at the top level (`name`).',
   },
   updateDatasource: {
     summary: 'Replace the credentials of a datasource; tenancy settings merge',
@@ -33,7 +34,7 @@ export const docs = operations('datasources', {
       [400, 'DATASOURCE_NOT_SUPPORTED'],
       [400, 'QUERY_ERROR', 'The introspection of the tables failed.'],
     ],
-    returns: 'The datasource, without any credential field.',
+    returns: 'The datasource, without any credential field; its name also at the top level (`name`).',
   },
   syncDatasource: {
     summary: 'Refresh the cached schema of a datasource',

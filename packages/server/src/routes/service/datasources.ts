@@ -15,6 +15,9 @@ import { documentedAs } from '../../schemas/openapi.js'
 import { pageOf } from '../pagination.js'
 import { docs } from './datasources.docs.js'
 
+/** Create's and update's answer: the datasource, and its name at the top level too (as the hosted service's examples read it). */
+const answer = <T extends { name: string }>(data: T) => ({ name: data.name, data, error: null })
+
 /** Datasources: create, update (whole credentials), sync, list, delete; service token. */
 const datasources: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.services.datasources
@@ -28,7 +31,7 @@ const datasources: FastifyPluginAsyncTypebox = async (app) => {
       config: documentedAs({ body: DatasourceCreateRequest }),
       schema: { ...docs.createDatasource, body: DatasourceBody, response: { 200: DatasourceResponse } },
     },
-    async (request) => ({ data: await service.create(org(request), request.body), error: null }),
+    async (request) => answer(await service.create(org(request), request.body)),
   )
   app.put(
     '/api/v2/datasource',
@@ -36,7 +39,7 @@ const datasources: FastifyPluginAsyncTypebox = async (app) => {
       config: documentedAs({ body: DatasourceUpdateRequest }),
       schema: { ...docs.updateDatasource, body: DatasourceBody, response: { 200: DatasourceResponse } },
     },
-    async (request) => ({ data: await service.update(org(request), request.body), error: null }),
+    async (request) => answer(await service.update(org(request), request.body)),
   )
   app.post(
     '/api/v2/datasource/sync',

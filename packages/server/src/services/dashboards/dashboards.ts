@@ -8,6 +8,7 @@ import { isUniqueViolation, now, type Store } from '../../store/store.js'
 import type { InvalidationBus } from '../events/bus.js'
 import { peerCache } from '../events/peer-cache.js'
 import type { Workspace, Workspaces } from '../workspaces/workspaces.js'
+import { readDocument } from './hosted-document.js'
 
 export interface Dashboard {
   readonly id: string
@@ -30,6 +31,13 @@ export interface ImportInput {
   readonly schemaPairs?: readonly { replaceSchema: string; targetSchema: string }[]
   /** Set by the empty-dashboard embed: the dashboard counts as created by this client. */
   readonly createdByClient?: string
+  /** Set by the empty-dashboard embed: the caller's metadata of the dashboard (the embeds list shows it). */
+  readonly metadata?: Readonly<Record<string, unknown>> | undefined
+}
+
+/** What a saved document left out of the hosted service's export (services/dashboards/hosted-document.ts). */
+export interface Warned {
+  readonly warnings: readonly string[]
 }
 
 /** Checks a document against the workspace's model (the query engine supplies it). */
@@ -83,9 +91,9 @@ export class Dashboards {
     })
   }
 
-  async import(organizationId: string, input: ImportInput): Promise<Dashboard> {
-    const { workspace, document } = await this.checked(organizationId, input)
+  async import(organizationId: string, input: ImportInput): Promise<Dashboard & Warned> {
     const dashboardId = input.dashboardId ?? `dash_${randomBytes(8).toString('hex')}`
+    const { workspace, document, warnings } = await this.checked(organizationId, { ...input, dashboardId })
     const name = input.dashboardName ?? document.name
     const at = now()
     const row: DashboardRow = {
@@ -97,6 +105,7 @@ export class Dashboards {
       document: JSON.stringify({ ...document, name }),
       origin: 'api',
       created_by_client: input.createdByClient ?? null,
+      metadata: input.metadata === undefined ? null : JSON.stringify(input.metadata),
       created_at: at,
       updated_at: at,
     }
@@ -110,7 +119,7 @@ export class Dashboards {
     }
     // Results cached before the import may be stale for its metrics: drop them everywhere.
     await this.bus.publish({ kind: 'dashboard', dashboardRowId: row.id })
-    return toDashboard(row)
+    return { ...toDashboard(row), warnings }
   }
 
   /**
@@ -120,11 +129,11 @@ export class Dashboards {
   async update(
     organizationId: string,
     input: UpdateInput,
-  ): Promise<Dashboard & { droppedEndUserMetrics: readonly DroppedEndUserMetric[] }> {
+  ): Promise<Dashboard & Warned & { droppedEndUserMetrics: readonly DroppedEndUserMetric[] }> {
     const workspace = await this.workspaceNamed(organizationId, input.workspaceName)
     const existing = await this.byExternalId(workspace.id, input.dashboardId)
     if (!existing) throw badRequest(`dashboardId: no dashboard ${input.dashboardId} in workspace ${workspace.name}`)
-    const { document } = await this.checked(organizationId, input)
+    const { document, warnings } = await this.checked(organizationId, input)
     const name = input.dashboardName ?? document.name
     const updated_at = now()
     const json = JSON.stringify({ ...document, name })
@@ -137,17 +146,17 @@ export class Dashboards {
     const saved = JSON.parse(json) as DashboardDocument
     // end users' metrics that name what is gone are dropped, and reported
     const droppedEndUserMetrics = await this.revalidate(existing.id, saved, workspace)
-    return { ...existing, name, document: saved, updatedAt: updated_at, droppedEndUserMetrics }
+    return { ...existing, name, document: saved, updatedAt: updated_at, droppedEndUserMetrics, warnings }
   }
 
   /** Checks an import body (model, then every metric against the warehouse) and saves nothing. */
   async check(
     organizationId: string,
     input: ImportInput,
-  ): Promise<{ valid: boolean; metrics: readonly MetricCheck[] }> {
-    const { workspace, document } = await this.parsed(organizationId, input)
+  ): Promise<{ valid: boolean; metrics: readonly MetricCheck[] } & Warned> {
+    const { workspace, document, warnings } = await this.parsed(organizationId, input)
     const metrics = await this.probe(document, workspace)
-    return { valid: metrics.every((m) => m.valid), metrics }
+    return { valid: metrics.every((m) => m.valid), metrics, warnings }
   }
 
   /** Deletes a dashboard no embed uses; refused (naming them) while embeds do. */
@@ -174,7 +183,7 @@ export class Dashboards {
   private async checked(
     organizationId: string,
     input: ImportInput,
-  ): Promise<{ workspace: Workspace; document: DashboardDocument }> {
+  ): Promise<{ workspace: Workspace; document: DashboardDocument } & Warned> {
     const parsed = await this.parsed(organizationId, input)
     const failed = (await this.probe(parsed.document, parsed.workspace)).filter((m) => !m.valid)
     if (failed.length > 0) {
@@ -188,11 +197,14 @@ export class Dashboards {
     return parsed
   }
 
-  /** The workspace and the document checked against its model (no warehouse). */
+  /**
+   * The workspace and the document checked against its model (no warehouse); a document the
+   * hosted service exported is read into ours first, what it left out named in `warnings`.
+   */
   private async parsed(
     organizationId: string,
     input: ImportInput,
-  ): Promise<{ workspace: Workspace; document: DashboardDocument }> {
+  ): Promise<{ workspace: Workspace; document: DashboardDocument } & Warned> {
     const workspace = await this.workspaceNamed(organizationId, input.workspaceName)
     if (input.importDashboardData === null || typeof input.importDashboardData !== 'object') {
       throw badRequest('importDashboardData must be an object (the data of an export)')
@@ -200,7 +212,9 @@ export class Dashboards {
     const rewritten = input.schemaPairs?.length
       ? rewriteSchemas(input.importDashboardData as DashboardDocument, input.schemaPairs)
       : input.importDashboardData
-    return { workspace, document: await this.validate(rewritten, workspace) }
+    const fallbackName = input.dashboardName ?? input.dashboardId ?? 'Imported dashboard'
+    const { document, warnings } = readDocument(rewritten, fallbackName)
+    return { workspace, document: await this.validate(document, workspace), warnings }
   }
 
   private async workspaceNamed(organizationId: string, name: string): Promise<Workspace> {

@@ -1,6 +1,7 @@
 import type { Static } from '@fastify/type-provider-typebox'
 import { badRequest } from '../../errors.js'
 import type { DatamartColumnInput, DatamartTableInput, RelationshipInput } from '../../schemas/datamarts.js'
+import { either } from '../../validation/either.js'
 
 /**
  * A datamart's tables, columns and relationships as a create or update names them: each field
@@ -36,24 +37,6 @@ export interface RelationshipIn {
   readonly name?: string | undefined
   readonly cardinality?: Static<typeof RelationshipInput>['cardinality']
   readonly joinType?: Static<typeof RelationshipInput>['joinType']
-}
-
-/**
- * The value of a field given under either of its two names. Both names with different values
- * is a 400 naming both: which one was meant cannot be known.
- */
-function either<O extends object, A extends keyof O & string, B extends keyof O & string>(
-  o: O,
-  ours: A,
-  theirs: B,
-  path: string,
-): O[A] | O[B] | undefined {
-  const a = o[ours]
-  const b = o[theirs]
-  if (a !== undefined && b !== undefined && JSON.stringify(a) !== JSON.stringify(b)) {
-    throw badRequest(`${path}: ${ours} and ${theirs} are the same field with different values; give one of them`)
-  }
-  return a !== undefined ? a : b
 }
 
 function required<T>(value: T | undefined, ours: string, theirs: string, path: string): T {

@@ -9,6 +9,7 @@ import type { EmbedRow } from '../../store/schema.js'
 import { now, type Store } from '../../store/store.js'
 import { fieldsError, missingFields } from '../../validation/fields.js'
 import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
+import { newDashboardDocument } from '../dashboards/template.js'
 import { PAGE_SIZE } from '../data-apps/data-apps.js'
 import type { Datamarts } from '../datamarts/datamarts.js'
 import type { InvalidationBus } from '../events/bus.js'
@@ -16,6 +17,7 @@ import { peerCache } from '../events/peer-cache.js'
 import { removeEndUserState } from '../self-serve/end-user-state.js'
 import type { EndUserMetricStore } from '../self-serve/metric-store.js'
 import type { Workspaces } from '../workspaces/workspaces.js'
+import { checkedMetadata, type DashboardEmbedInput } from './dashboard-embed-input.js'
 
 export type AccessSettingsInput = Static<typeof AccessSettings>
 type DataApp = PrincipalOf<'dataApp'>
@@ -99,39 +101,53 @@ export class Embeds {
     })
   }
 
-  /** docs/api.md#embeds, "Create Empty Dashboard Embed": imports (or creates empty) and embeds. */
+  /**
+   * docs/api.md#embeds, "Create Empty Dashboard Embed": creates the dashboard (empty, from a
+   * template, or imported) and embeds it. `warnings`: what the new dashboard left out.
+   */
   async createWithDashboard(
     app: DataApp,
-    input: {
-      dashboardId: string
-      workspaceName: string
-      clientId: string
-      name?: string
-      isRenameDashboard?: boolean
-      importDashboardData?: unknown
-      schemaPairs?: readonly { replaceSchema: string; targetSchema: string }[]
-      accessSettings: Record<string, unknown>
-    },
-  ): Promise<Embed> {
+    input: DashboardEmbedInput,
+  ): Promise<{ embed: Embed; dashboardId: string; warnings: readonly string[] }> {
     const workspace = await this.workspaces.byName(app.organizationId, input.workspaceName)
     if (!workspace) throw new ApiError('INVALID_WORKSPACE_NAME', 404, `No workspace named ${input.workspaceName}`)
     const accessSettings = await this.checkCreateSettings(app, 'dashboard', input.accessSettings)
+    const template =
+      input.templateDashboardId && (await this.dashboards.byExternalId(workspace.id, input.templateDashboardId))
+    if (input.templateDashboardId !== undefined && !template) {
+      throw new ApiError(
+        'TEMPLATE_DASHBOARD_ERROR',
+        400,
+        `templateDashboardId: no dashboard ${input.templateDashboardId} in workspace ${workspace.name}`,
+      )
+    }
+    const metadata = input.metadata === undefined ? undefined : checkedMetadata(input.metadata)
     const name = input.name ?? input.dashboardId
+    const source = newDashboardDocument({
+      name,
+      importDashboardData: input.importDashboardData,
+      template: template ? template.document : undefined,
+      isImportMetrics: input.isImportMetrics,
+      isAllowPrivateMetricsByDefault: input.isAllowPrivateMetricsByDefault,
+    })
     const dashboard = await this.dashboards.import(app.organizationId, {
       workspaceName: input.workspaceName,
-      importDashboardData: input.importDashboardData ?? { name, filters: [], layout: [], metrics: [] },
+      importDashboardData: source.document,
       dashboardId: input.dashboardId,
       ...(input.isRenameDashboard || !input.importDashboardData ? { dashboardName: name } : {}),
       ...(input.schemaPairs ? { schemaPairs: input.schemaPairs } : {}),
       createdByClient: input.clientId,
+      metadata,
     })
-    return this.insert(app, {
+    const embed = await this.insert(app, {
       embedType: 'dashboard',
       name,
       dashboardRowId: dashboard.id,
       metricId: null,
       accessSettings,
+      description: input.embedDescription ?? null,
     })
+    return { embed, dashboardId: dashboard.dashboardId, warnings: [...source.warnings, ...dashboard.warnings] }
   }
 
   async list(app: DataApp, options: { page?: number; clientId?: string }): Promise<Static<typeof EmbedItem>[]> {
@@ -139,7 +155,14 @@ export class Embeds {
       .selectFrom('embeds')
       .innerJoin('dashboards', 'dashboards.id', 'embeds.dashboard_row_id')
       .selectAll('embeds')
-      .select(['dashboards.dashboard_id', 'dashboards.name as dashboard_name', 'dashboards.document'])
+      .select([
+        'dashboards.dashboard_id',
+        'dashboards.name as dashboard_name',
+        'dashboards.document',
+        'dashboards.metadata as dashboard_metadata',
+        'dashboards.created_at as dashboard_created_at',
+        'dashboards.updated_at as dashboard_updated_at',
+      ])
       .where('embeds.data_app_id', '=', app.dataAppId)
       .orderBy('embeds.created_at')
       .orderBy('embeds.embed_id')
@@ -162,7 +185,15 @@ export class Embeds {
         name: row.name,
         externalDashboard:
           row.embed_type === 'dashboard'
-            ? { externalDashboardId: row.dashboard_id, metadata: {}, name: row.dashboard_name }
+            ? {
+                externalDashboardId: row.dashboard_id,
+                metadata: {
+                  ...(row.dashboard_metadata === null ? {} : (JSON.parse(row.dashboard_metadata) as object)),
+                  createdAt: row.dashboard_created_at,
+                  updatedAt: row.dashboard_updated_at,
+                },
+                name: row.dashboard_name,
+              }
             : null,
         externalMetric: row.metric_id === null ? null : { metricId: row.metric_id, name: metricName ?? row.metric_id },
         embedMetadata: {
@@ -172,6 +203,7 @@ export class Embeds {
           dataAppName: app.dataAppName,
           metricId: row.metric_id,
           dashboardId: row.dashboard_id,
+          embedDescription: row.description,
           createdAt: row.created_at,
           updatedAt: row.updated_at,
         },
@@ -436,7 +468,10 @@ export class Embeds {
 
   private async insert(
     app: DataApp,
-    input: Pick<Embed, 'embedType' | 'dashboardRowId' | 'metricId' | 'accessSettings'> & { name?: string | undefined },
+    input: Pick<Embed, 'embedType' | 'dashboardRowId' | 'metricId' | 'accessSettings'> & {
+      name?: string | undefined
+      description?: string | null
+    },
   ): Promise<Embed> {
     const at = now()
     const embedId = `emb_${randomBytes(8).toString('hex')}`
@@ -449,6 +484,7 @@ export class Embeds {
       dashboard_row_id: input.dashboardRowId,
       metric_id: input.metricId,
       access_settings: JSON.stringify(input.accessSettings),
+      description: input.description ?? null,
       created_at: at,
       updated_at: at,
     }

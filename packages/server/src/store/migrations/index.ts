@@ -5,6 +5,7 @@ import { endUserMetrics } from './003-end-user-metrics.js'
 import { layoutsAndViews } from './004-layouts-and-views.js'
 import { emailReports } from './005-email-reports.js'
 import { tenantCopyBase } from './006-tenant-copy-base.js'
+import { dashboardMetadata } from './007-dashboard-metadata.js'
 
 /** Every migration, in order. Names are permanent: never rename or reorder one that shipped. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '004-layouts-and-views': layoutsAndViews,
   '005-email-reports': emailReports,
   '006-tenant-copy-base': tenantCopyBase,
+  '007-dashboard-metadata': dashboardMetadata,
 }

@@ -191,5 +191,14 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens as the hosted service doc
       params: { dashboardAppFilters: [{ dashboardId: 'sales-overview', values: {} }] },
     })
     expect(ok.statusCode, ok.body).toBe(200)
+    // "None" where the datamart has client columns: minted, and refused when it queries
+    const none = await mint(path, { ...base, clientId: 'None' })
+    expect(none.statusCode, none.body).toBe(200)
+    expectError(
+      await rt('POST', a.embedId, '/query', none.json().token, { metricId: 'revenue' }),
+      400,
+      'CLIENT_ID_ERROR',
+      /clientId: "None" means no tenancy/,
+    )
   })
 })

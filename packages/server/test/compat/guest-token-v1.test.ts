@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { ACCESS, salesDocument } from '../helpers/analytics.js'
+import { embedDashboard, salesDocument } from '../helpers/analytics.js'
 import { storeKinds } from '../helpers/app.js'
 import { expectError } from '../helpers/expect-error.js'
 import { runtimeCalls } from '../helpers/runtime-calls.js'
@@ -22,15 +22,6 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens as the hosted service doc
   const { wh, a } = useAnalytics(store)
   const { rt } = runtimeCalls(a)
   const mint = (path: string, body: object) => a.call('POST', path, a.dataAppKey, body)
-  const embed = async (dashboardId: string, workspaceName: string) =>
-    (
-      await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
-        dashboardId,
-        embedType: 'dashboard',
-        workspaceName,
-        accessSettings: ACCESS,
-      })
-    ).id as string
   const loads = async (token: string, id: string) => (await rt('GET', id, '', token)).statusCode
   let secondInMain: string
   let elsewhere: string
@@ -52,8 +43,8 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens as the hosted service doc
         importDashboardData: salesDocument(wh.schema),
       })
     }
-    secondInMain = await embed('sales-copy', 'main')
-    elsewhere = await embed('other-dash', 'other')
+    secondInMain = await embedDashboard(a, 'sales-copy')
+    elsewhere = await embedDashboard(a, 'other-dash', { workspaceName: 'other' })
   })
 
   it("v1's simple body: a token of the key's data app for the workspace's dashboards only", async () => {

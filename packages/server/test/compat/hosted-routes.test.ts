@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ACCESS, salesDocument, salesTables } from '../helpers/analytics.js'
+import { embedDashboard, salesDocument, salesTables } from '../helpers/analytics.js'
 import { storeKinds } from '../helpers/app.js'
 import { bearer } from '../helpers/bootstrap.js'
 import { expectError } from '../helpers/expect-error.js'
@@ -181,17 +181,7 @@ describe.skipIf(!hasPg).each(storeKinds)('hosted-service routes on %s', (store) 
     })
 
     it('POST /api/v2/dataApp/embed/delete deletes by body or by query string, and stops its tokens', async () => {
-      const embedOf = async (name: string) =>
-        (
-          await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
-            dashboardId: 'sales-overview',
-            embedType: 'dashboard',
-            workspaceName: 'main',
-            name,
-            accessSettings: ACCESS,
-          })
-        ).id as string
-      const second = await embedOf('Second')
+      const second = await embedDashboard(a, 'sales-overview', { name: 'Second' })
       const token = (
         await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, { dataAppName: 'salesapp', clientId: 'acme' })
       ).token

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { ACCESS } from '../helpers/analytics.js'
+import { ACCESS, embedDashboard } from '../helpers/analytics.js'
 import { storeKinds } from '../helpers/app.js'
 import { expectError } from '../helpers/expect-error.js'
 import { runtimeCalls } from '../helpers/runtime-calls.js'
@@ -27,15 +27,7 @@ describe.skipIf(!hasPg).each(storeKinds)('publishing metrics by key on %s', (sto
 
   // ann (of acme) makes a private metric on a self-serve embed; bob is another user of acme
   beforeEach(async () => {
-    embedId = (
-      await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
-        dashboardId: 'sales-overview',
-        embedType: 'dashboard',
-        workspaceName: 'main',
-        name: 'Self-serve',
-        accessSettings: SELF_SERVE,
-      })
-    ).id
+    embedId = await embedDashboard(a, 'sales-overview', { name: 'Self-serve', accessSettings: SELF_SERVE })
     ann = await tokenFor('acme', { params: { userIdentifier: 'ann' } })
     bob = await tokenFor('acme', { params: { userIdentifier: 'bob' } })
     const metric = {

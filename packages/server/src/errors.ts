@@ -33,6 +33,12 @@ export const ERROR_CODES = [
   'RESET_PASSWORD_ERROR',
   'SELFHOSTED_APP_ERROR',
   'INTERNAL_SERVER_ERROR',
+  // codes the hosted service's own documentation names where the API left the code open
+  // (guest tokens, metric queries; docs/errors.md)
+  'APP_FILTER_PARAM_ERROR',
+  'RLS_SETTINGS_PARAM_ERROR',
+  'CLIENT_ID_ERROR',
+  'DASHBOARD_PARAM_ERROR',
   // administration (docs/administration.md)
   'INVALID_REQUEST',
   'USER_NOT_FOUND',

@@ -29,6 +29,8 @@ export interface GuestClaims {
   readonly permissions: NonNullable<GuestTokenRequest['permissions']>
   readonly datasourceName?: string
   readonly datamartName?: string
+  /** A v1 token (`POST /api/v1/guest-token/create`) names a workspace: only embeds of its dashboards load. */
+  readonly workspaceId?: string
   /** Epoch ms, or null: never expires. */
   readonly expiresAt: number | null
 }

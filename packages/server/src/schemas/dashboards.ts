@@ -43,6 +43,30 @@ export const MetricListQuery = Type.Object(
   },
   { additionalProperties: false },
 )
+/** The older legacy metrics list (`POST /api/v2/dataApp/metrics`): the query's fields, typed, in a body. */
+export const MetricListBody = Type.Object(
+  {
+    embedId: Id,
+    clientId: Id,
+    isPagination: Type.Optional(Type.Boolean()),
+    pageNumber: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
+    isMetric: Type.Optional(Type.Boolean()),
+    userIdentifier: Type.Optional(Id),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ embedId: 'emb_802972233ba2f71d', clientId: 'acme', isPagination: true, pageNumber: 1 }],
+  },
+)
+export const PublishMetricBody = Type.Object(
+  { embedId: Id, metricId: Id, isPublished: Type.Boolean() },
+  {
+    additionalProperties: false,
+    examples: [{ embedId: 'emb_802972233ba2f71d', metricId: 'u_3kF9xQ2mZp7A', isPublished: true }],
+  },
+)
+export const PublishMetricResponse = Type.Object({ id: Type.String() })
+
 export const MetricList = Type.Object({
   data: Type.Array(
     Type.Object({

@@ -7,6 +7,15 @@ export const CreateDataAppBody = Type.Object(
 )
 export const CreateDataAppResponse = Type.Object({ name: Type.String(), key: Type.String() })
 
+export const RenameDataAppBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100, description: 'The current name of the data app' }),
+    updateName: { ...AlphanumericName, description: 'The new name: letters and digits, unique in the organization' },
+  },
+  { additionalProperties: false, examples: [{ name: 'salesapp', updateName: 'salesappeu' }] },
+)
+export const RenameDataAppResponse = Type.Object({ name: Type.String() })
+
 export const DataAppList = Type.Object({
   data: Type.Array(
     Type.Object({

@@ -258,6 +258,12 @@ export const LegacyDeleteEmbedBody = Type.Object(
   { additionalProperties: false, title: 'Delete an embed (legacy form)' },
 )
 
+/** The older legacy delete (`POST /api/v2/dataApp/embed/delete`): the embed id in the body or the query string. */
+export const OlderLegacyDeleteEmbedBody = Type.Object(
+  { embedId: Type.Optional(Id), isDeleteDashboard: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false, examples: [{ embedId: 'emb_802972233ba2f71d' }] },
+)
+
 /** For `/openapi.json`: the preferred create path, which also takes the legacy delete body. */
 export const CreateOrDeleteEmbedRequest = Type.Union([...CreateEmbedRequest.anyOf, LegacyDeleteEmbedBody], {
   'x-examples': namedEmbedExamples,

@@ -40,6 +40,13 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
     'The current password is wrong, the new one equals it, or it breaks the rule (8+ characters with an upper and a lower case letter, a digit and a special character, no spaces).',
   SELFHOSTED_APP_ERROR: 'The instance runs with SELF_HOSTED=false, which turns this operation off.',
   INTERNAL_SERVER_ERROR: 'The server failed; the cause is logged with the request id (x-request-id).',
+  APP_FILTER_PARAM_ERROR:
+    'A guest token filter names no dashboard (dashboardAppFilters[].dashboardId, an embed id included) or no metric (appFilters[].metricId) of this data app.',
+  RLS_SETTINGS_PARAM_ERROR: 'A guest token rlsSettings[].metricId names no metric of a dashboard this data app embeds.',
+  CLIENT_ID_ERROR:
+    'The clientId cannot select a tenant here: "None" where a tenancy is configured, or not a database of the datasource under DATABASE tenancy.',
+  DASHBOARD_PARAM_ERROR:
+    'The dashboard the request names is not one of the workspace that this data app embeds (v1 guest token params.dashboard.id).',
   INVALID_REQUEST: 'The admin account already exists; sign in instead.',
   USER_NOT_FOUND: 'No admin account has this email (compared case-insensitively).',
   INVALID_CREDENTIALS: 'The password is wrong.',

@@ -158,3 +158,42 @@ export const GuestTokenBody = Type.Object(
 export type GuestTokenRequest = Static<typeof GuestTokenBody>
 
 export const GuestTokenResponse = Type.Object({ token: Type.String() })
+
+/**
+ * The v1 guest token (`POST /api/v1/guest-token/create`): `workspaceName` in place of
+ * `dataAppName`, and `params.dashboard: { id }` as the hosted service's v1 examples send it;
+ * otherwise the v2 body, as strict.
+ */
+export const GuestTokenV1Params = Type.Object(
+  {
+    ...GuestTokenParams.properties,
+    dashboard: Type.Optional(
+      Type.Object(
+        { id: Str },
+        { ...strict, description: 'The one dashboard the token may load (its dashboardId, in the workspace)' },
+      ),
+    ),
+  },
+  strict,
+)
+
+const { dataAppName: _dataAppName, params: _params, ...v2Fields } = GuestTokenBody.properties
+export const GuestTokenV1Body = Type.Object(
+  {
+    workspaceName: Type.String({ minLength: 1, maxLength: 200 }),
+    ...v2Fields,
+    params: Type.Optional(GuestTokenV1Params),
+  },
+  {
+    ...strict,
+    examples: [
+      {
+        workspaceName: 'main',
+        clientId: 'acme',
+        params: { dashboard: { id: 'sales-overview' } },
+        expiryTime: 3_600_000,
+      },
+    ],
+  },
+)
+export type GuestTokenV1Request = Static<typeof GuestTokenV1Body>

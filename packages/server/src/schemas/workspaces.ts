@@ -59,3 +59,17 @@ export const DeleteWorkspaceQuery = Type.Object(
   { additionalProperties: false },
 )
 export const DeletedWorkspace = Type.Object({ id: Type.String(), error: Type.Null() })
+
+/** A workspace's dashboards: typed values in the body, as the hosted service's route takes them. */
+export const WorkspaceDashboardsBody = Type.Object(
+  {
+    workspaceName: Type.String({ minLength: 1, maxLength: 200 }),
+    isPagination: Type.Optional(Type.Boolean()),
+    pageNumber: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
+  },
+  { additionalProperties: false, examples: [{ workspaceName: 'main', isPagination: true, pageNumber: 1 }] },
+)
+export const WorkspaceDashboards = Type.Object({
+  data: Type.Array(Type.Object({ name: Type.String(), externalDashboardId: Type.String() })),
+  error: Type.Null(),
+})

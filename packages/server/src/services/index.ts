@@ -21,6 +21,7 @@ import { DatasourceFiles } from './datasources/files.js'
 import { Embeds } from './embeds/embeds.js'
 import { InvalidationBus } from './events/bus.js'
 import { GuestTokens } from './guest-tokens/guest-tokens.js'
+import { WorkspaceGuestTokens } from './guest-tokens/workspace-tokens.js'
 import { MetricQueries } from './query/metric-queries.js'
 import { Sources } from './query/sources.js'
 import { type Mailer, smtpMailer } from './reports/mailer.js'
@@ -28,6 +29,7 @@ import { Reports } from './reports/reports.js'
 import { ReportScheduler } from './reports/scheduler.js'
 import { Runtime } from './runtime/runtime.js'
 import { Layouts } from './self-serve/layouts.js'
+import { MetricPublishing } from './self-serve/metric-publishing.js'
 import { EndUserMetricStore } from './self-serve/metric-store.js'
 import { revalidateEndUserMetrics } from './self-serve/revalidate.js'
 import { SelfServeMetrics } from './self-serve/self-serve-metrics.js'
@@ -55,12 +57,16 @@ export interface Services {
   readonly dashboards: Dashboards
   readonly embeds: Embeds
   readonly guestTokens: GuestTokens
+  /** The v1 guest token: a workspace in place of a data app. */
+  readonly workspaceGuestTokens: WorkspaceGuestTokens
   readonly metricQueries: MetricQueries
   readonly runtime: Runtime
   readonly layouts: Layouts
   readonly views: Views
   readonly selfServeMetrics: SelfServeMetrics
   readonly endUserMetrics: EndUserMetricStore
+  /** Publishing end users' metrics by data app key. */
+  readonly metricPublishing: MetricPublishing
   /** The rate limiter's counters: the request limits (app.ts) and EMAIL_RATE_LIMIT's report sends. */
   readonly rateLimitStore: RateLimitStore
   readonly reports: Reports
@@ -183,12 +189,14 @@ export async function createServices(config: Config, log?: EngineLog): Promise<S
     dashboards,
     embeds,
     guestTokens,
+    workspaceGuestTokens: new WorkspaceGuestTokens(store, guestTokens, workspaces, dashboards),
     metricQueries,
     runtime,
     layouts: new Layouts(store, runtime, bus),
     views: new Views(store, runtime, bus),
     selfServeMetrics,
     endUserMetrics,
+    metricPublishing: new MetricPublishing(store, embeds, dashboards, bus),
     rateLimitStore,
     reports,
     reportScheduler,

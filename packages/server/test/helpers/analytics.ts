@@ -125,3 +125,14 @@ export async function setupAnalytics(app: FastifyInstance, wh: PgWarehouse, data
 }
 
 export type Analytics = Awaited<ReturnType<typeof setupAnalytics>>
+
+/** A dashboard embed of the suite's data app (workspace `main`, read-only ACCESS unless given): its id. */
+export async function embedDashboard(
+  a: Analytics,
+  dashboardId: string,
+  options: { workspaceName?: string; name?: string; accessSettings?: object } = {},
+): Promise<string> {
+  const { workspaceName = 'main', name, accessSettings = ACCESS } = options
+  const body = { dashboardId, embedType: 'dashboard', workspaceName, accessSettings, ...(name ? { name } : {}) }
+  return (await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, body)).id as string
+}

@@ -903,7 +903,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
         await runtime(await mint('None'), isolation.embedId, { metricId: 'order_rows' }),
         await viaKey('None'),
       ]) {
-        expect([res.statusCode, res.json().error?.code], res.body).toEqual([400, 'INVALID_REQUEST_BODY'])
+        expect([res.statusCode, res.json().error?.code], res.body).toEqual([400, 'CLIENT_ID_ERROR'])
       }
       // no tenancy configured and no filter: no bound value, so 18.16 runs it, and it is the whole table
       const open = chOpen?.isolation.embedId as string

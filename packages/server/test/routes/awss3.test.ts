@@ -209,7 +209,7 @@ describe('awss3 datasource over S3, through the API (live: s3rver)', () => {
     }
     // the quote and comment injections reached the engine as values (and matched nothing)
     expect(answered).toEqual(expect.arrayContaining(["acme' or '1'='1", "acme' --", 'ACME', '%']))
-    expectError(await query('revenue', 'None'), 400, 'INVALID_REQUEST_BODY', /clientId/)
+    expectError(await query('revenue', 'None'), 400, 'CLIENT_ID_ERROR', /clientId/)
   })
 
   it('POST /api/v2/datasource/sync re-lists the bucket: a changed object is fetched and answers', async () => {

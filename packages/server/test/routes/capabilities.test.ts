@@ -77,7 +77,7 @@ describe('services read the connector capabilities', () => {
     )
     const query = (clientId: string) =>
       call('POST', '/api/v2/data-app/query', { embedId: embed.id, metricId: 'orders', clientId }, creds.dataAppKey)
-    expectError(await query('acme'), 400, 'INVALID_REQUEST_BODY', /^clientId: acme is not a schema of datasource shop$/)
+    expectError(await query('acme'), 400, 'CLIENT_ID_ERROR', /^clientId: acme is not a schema of datasource shop$/)
     const main = await query('main')
     expect(main.statusCode, main.body).toBe(200)
     expect(main.json().data).toEqual([{ orders: 2 }])

@@ -122,7 +122,7 @@ describe.skipIf(!hasPg).each(storeKinds)('clientId None on %s', (store) => {
     async (_l, name, setup, reason) => {
       const answers = await everyPath(await embedWith(name, setup))
       expect(answers).toHaveLength(4)
-      for (const res of answers) expectError(res, 400, 'INVALID_REQUEST_BODY', /clientId: "None" means no tenancy/)
+      for (const res of answers) expectError(res, 400, 'CLIENT_ID_ERROR', /clientId: "None" means no tenancy/)
       for (const res of answers) expect(res.json().error.message).toMatch(reason)
     },
   )

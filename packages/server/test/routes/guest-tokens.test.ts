@@ -252,12 +252,17 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
   // dashboard ID is a 400). The mint has one path (docs/api.md lists no legacy one).
   it('refuses an id that names nothing of the data app, naming its path', async () => {
     const base = { dataAppName: 'salesapp', clientId: 'acme' }
-    const cases: [object, RegExp][] = [
+    const cases: [object, string, RegExp][] = [
       [
         { dashboardAppFilters: [FULL_PARAMS.dashboardAppFilters[0], { dashboardId: 'nope', values: {} }] },
+        'APP_FILTER_PARAM_ERROR',
         /^params\.dashboardAppFilters\[1\]\.dashboardId: no dashboard "nope" in data app salesapp$/,
       ],
-      [{ appFilters: [{ metricId: 'nope', values: {} }] }, /^params\.appFilters\[0\]\.metricId: no metric .*"nope"/],
+      [
+        { appFilters: [{ metricId: 'nope', values: {} }] },
+        'APP_FILTER_PARAM_ERROR',
+        /^params\.appFilters\[0\]\.metricId: no metric .*"nope"/,
+      ],
       [
         {
           rlsSettings: [
@@ -265,14 +270,23 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
             { metricId: 'nope', values: {} },
           ],
         },
+        'RLS_SETTINGS_PARAM_ERROR',
         /^params\.rlsSettings\[1\]\.metricId: no metric .*"nope"/,
       ],
-      [{ allowedEmbeds: [a.embedId, 'emb_nope'] }, /^params\.allowedEmbeds\[1\]: no embed or dashboard "emb_nope"/],
+      [
+        { allowedEmbeds: [a.embedId, 'emb_nope'] },
+        'INVALID_REQUEST_BODY',
+        /^params\.allowedEmbeds\[1\]: no embed or dashboard "emb_nope"/,
+      ],
       // an id of the organization that this data app does not embed is as unknown
-      [{ allowedEmbeds: [a.embedId.replace(/.$/, (c) => (c === '0' ? '1' : '0'))] }, /^params\.allowedEmbeds\[0\]/],
+      [
+        { allowedEmbeds: [a.embedId.replace(/.$/, (c) => (c === '0' ? '1' : '0'))] },
+        'INVALID_REQUEST_BODY',
+        /^params\.allowedEmbeds\[0\]/,
+      ],
     ]
-    for (const [params, message] of cases) {
-      expectError(await mint({ ...base, params }), 400, 'INVALID_REQUEST_BODY', message)
+    for (const [params, code, message] of cases) {
+      expectError(await mint({ ...base, params }), 400, code, message)
     }
     // what the data app has is accepted: embed ids, dashboard ids, metric ids of its dashboards
     expect((await mint({ ...base, params: FULL_PARAMS })).statusCode).toBe(200)
@@ -283,7 +297,7 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens on %s', (store) => {
       importDashboardData: { name: 'Second', metrics: [] },
     })
     const second = { ...base, params: { dashboardAppFilters: [{ dashboardId: 'second', values: {} }] } }
-    expectError(await mint(second), 400, 'INVALID_REQUEST_BODY', /dashboardId: no dashboard "second"/)
+    expectError(await mint(second), 400, 'APP_FILTER_PARAM_ERROR', /dashboardId: no dashboard "second"/)
     await t.app.services.store.db
       .insertInto('embeds')
       .values({

@@ -58,7 +58,7 @@ describe.skipIf(!hasPg).each(storeKinds)('metric queries on %s', (store) => {
       const res = await query({ metricId: 'revenue', clientId: tenant })
       expect(num((res.json().data as { revenue: unknown }[])[0]?.revenue), tenant).toBe(await revenueOf(tenant))
     }
-    expectError(await query({ metricId: 'revenue', clientId: 'None' }), 400, 'INVALID_REQUEST_BODY', /clientId/)
+    expectError(await query({ metricId: 'revenue', clientId: 'None' }), 400, 'CLIENT_ID_ERROR', /clientId/)
     const nobody = await query({ metricId: 'revenue', clientId: "acme' or '1'='1" })
     expect((nobody.json().data as { revenue: unknown }[])[0]?.revenue ?? null).toBeNull()
   })

@@ -103,6 +103,14 @@ export const docs = operations('embeds', {
     errors: [[400, 'INVALID_REQUEST_BODY', deleteRefused]],
     returns: 'The id of the deleted embed.',
   },
+  deleteEmbedOlderLegacy: {
+    summary: 'Delete an embed (older legacy path)',
+    description: `The older path of \`DELETE /api/v2/data-app/embeds\`: \`{ embedId, isDeleteDashboard? }\` in the body (typed), or \`?embedId=&isDeleteDashboard=\` in the query string; the body wins. ${takesKey}`,
+    auth: DATA_APP_KEY,
+    errors: [[400, 'INVALID_REQUEST_BODY', `${deleteRefused} Also when no embedId is given.`]],
+    returns: 'The id of the deleted embed.',
+    deprecated: true,
+  },
   renameEmbed: {
     summary: 'Rename an embed (and, optionally, its dashboard)',
     description: `Sets the embed's name; with \`isRenameDashboard: true\` its dashboard gets the name too. ${takesKey}`,

@@ -2,6 +2,7 @@ import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typ
 import type { FastifyReply } from 'fastify'
 import { principalOf, requireDataAppKey } from '../../auth/hooks.js'
 import type { AuthFailure } from '../../errors.js'
+import { badRequest } from '../../errors.js'
 import { check } from '../../schemas/check.js'
 import {
   CreateEmbedBody,
@@ -23,6 +24,7 @@ import {
   LegacyDeleteResponse,
   ListEmbedsBody,
   ListEmbedsQuery,
+  OlderLegacyDeleteEmbedBody,
   RenameEmbedBody,
   RenameResponse,
   UpdateEmbedBody,
@@ -132,6 +134,26 @@ const embeds: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { embedId, isDeleteDashboard } = request.query
       return { id: await service.delete(dataApp(request), embedId, isDeleteDashboard === 'true') }
+    },
+  )
+  // As the hosted service's example sends it, this path may come with no body at all (the id
+  // in the query string): the body is checked in the handler, an absent one as {}.
+  app.post(
+    '/api/v2/dataApp/embed/delete',
+    {
+      config: { ...key401, ...documentedAs({ body: OlderLegacyDeleteEmbedBody }) },
+      schema: {
+        ...docs.deleteEmbedOlderLegacy,
+        querystring: LegacyDeleteEmbedQuery,
+        response: { 200: LegacyDeleteResponse },
+      },
+    },
+    async (request) => {
+      const body = check(OlderLegacyDeleteEmbedBody, request.body ?? {}, '')
+      const embedId = body.embedId ?? request.query.embedId
+      if (embedId === undefined) throw badRequest('embedId is required (in the body, or in the query string)')
+      const deleteDashboard = body.isDeleteDashboard ?? request.query.isDeleteDashboard === 'true'
+      return { id: await service.delete(dataApp(request), embedId, deleteDashboard), error: null }
     },
   )
   app.put(

@@ -9,14 +9,15 @@ const query = {
     [400, 'EMBED_PARAM_ERROR', 'The embed is unknown for this data app, or the metric is not in it.'],
     [400, 'DATASOURCE_NAME_ERROR'],
     [400, 'DATAMART_NAME_ERROR'],
-    [
-      400,
-      'INVALID_REQUEST_BODY',
-      'Also when a filter key names no filter, a filter value does not fit its filter, or clientId does not fit the tenancy.',
-    ],
+    [400, 'INVALID_REQUEST_BODY', 'Also when a filter key names no filter or a filter value does not fit its filter.'],
     [400, 'DATASOURCE_CONNECTION_ERROR'],
     [400, 'QUERY_ERROR'],
     [400, 'QUERY_TIMEOUT'],
+    [
+      400,
+      'CLIENT_ID_ERROR',
+      'clientId cannot select a tenant: "None" where a tenancy is configured, or no database of the datasource under DATABASE tenancy.',
+    ],
   ],
   returns: 'The rows of the metric with their columns.',
 } satisfies OperationDoc

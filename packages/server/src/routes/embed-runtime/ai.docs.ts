@@ -48,6 +48,11 @@ export const docs = operations('embed runtime', {
       notConfigured,
       [400, 'QUERY_ERROR'],
       [400, 'QUERY_TIMEOUT'],
+      [
+        400,
+        'CLIENT_ID_ERROR',
+        'clientId cannot select a tenant: "None" where a tenancy is configured, or no database of the datasource under DATABASE tenancy.',
+      ],
       [400, 'DATASOURCE_CONNECTION_ERROR'],
       providerFailed(', or answered no text'),
     ],

@@ -22,6 +22,11 @@ const running: readonly OperationError[] = [
   [400, 'DATASOURCE_CONNECTION_ERROR'],
   [400, 'QUERY_ERROR'],
   [400, 'QUERY_TIMEOUT'],
+  [
+    400,
+    'CLIENT_ID_ERROR',
+    'clientId cannot select a tenant: "None" where a tenancy is configured, or no database of the datasource under DATABASE tenancy.',
+  ],
 ]
 
 /** The web component's API under /api/v2/embed/runtime; guest token. */

@@ -20,6 +20,11 @@ const compiling: readonly OperationError[] = [
   [400, 'DATASOURCE_CONNECTION_ERROR'],
   [400, 'QUERY_ERROR'],
   [400, 'QUERY_TIMEOUT'],
+  [
+    400,
+    'CLIENT_ID_ERROR',
+    'clientId cannot select a tenant: "None" where a tenancy is configured, or no database of the datasource under DATABASE tenancy.',
+  ],
 ]
 
 /** The self-serve metric routes under /api/v2/embed/runtime (docs/runtime-api.md#self-serve-metrics); guest token. */

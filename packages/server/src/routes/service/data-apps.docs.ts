@@ -1,5 +1,12 @@
 import { operations, SERVICE_TOKEN } from '../../schemas/openapi.js'
 
+const rename =
+  '`{ name, updateName }`: the data app `name` is called `updateName` from now on (letters and digits, unique in the organization). Its API keys, embeds and the guest tokens already minted refer to it by id and keep working; the next request with one of its keys sees the new name (a v2 guest token then names it as `dataAppName`).'
+const renameErrors = [
+  [400, 'DATA_APP_NOT_FOUND', 'No data app of the organization is called `name`.'],
+  [400, 'DATA_APP_ALREADY_EXISTS', 'Another data app of the organization is called `updateName`.'],
+] as const
+
 /** Data apps and their API keys; service token. */
 export const docs = operations('data apps', {
   createDataApp: {
@@ -9,6 +16,21 @@ export const docs = operations('data apps', {
     auth: SERVICE_TOKEN,
     errors: [[400, 'DATA_APP_ALREADY_EXISTS']],
     returns: 'The data app name and its API key (shown once).',
+  },
+  renameDataApp: {
+    summary: 'Rename a data app',
+    description: `${rename} Takes the service token; a bad one answers 400 \`AUTHENTICATION_ERROR\`, as the hosted API has it for this path.`,
+    auth: SERVICE_TOKEN,
+    errors: renameErrors,
+    returns: 'The new name.',
+  },
+  renameDataAppLegacy: {
+    summary: 'Rename a data app (legacy path)',
+    description: `The older path of \`PUT /api/v2/data-app\`, the same body and answer. ${rename}`,
+    auth: SERVICE_TOKEN,
+    errors: renameErrors,
+    returns: 'The new name.',
+    deprecated: true,
   },
   listDataApps: {
     summary: 'List the data apps with their embeds',

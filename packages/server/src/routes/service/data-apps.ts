@@ -8,12 +8,14 @@ import {
   CreateDataAppBody,
   CreateDataAppResponse,
   DataAppList,
+  RenameDataAppBody,
+  RenameDataAppResponse,
   RevokeApiTokenQuery,
 } from '../../schemas/data-apps.js'
 import { pageOf } from '../pagination.js'
 import { docs } from './data-apps.docs.js'
 
-/** The hosted API answers a bad service token on api-tokens with AUTHENTICATION_ERROR 400. */
+/** The hosted API answers a bad service token on api-tokens and on the rename with AUTHENTICATION_ERROR 400. */
 const apiTokensAuth = { authFailure: { code: 'AUTHENTICATION_ERROR', status: 400 } } as const
 
 /** Data apps and their API keys; service token. */
@@ -29,6 +31,19 @@ const dataApps: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => dataApps.create(org(request), request.body.name),
   )
+  for (const [url, doc] of [
+    ['/api/v2/data-app', docs.renameDataApp],
+    ['/api/v2/dataApp', docs.renameDataAppLegacy],
+  ] as const) {
+    app.put(
+      url,
+      {
+        config: apiTokensAuth,
+        schema: { ...doc, body: RenameDataAppBody, response: { 200: RenameDataAppResponse } },
+      },
+      async (request) => dataApps.rename(org(request), request.body.name, request.body.updateName),
+    )
+  }
   app.get(
     '/api/v2/data-app',
     { schema: { ...docs.listDataApps, response: { 200: DataAppList } } },

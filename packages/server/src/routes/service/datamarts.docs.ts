@@ -5,6 +5,11 @@ const tablesUnknown =
 const listing =
   'The datamarts of the organization with their tenancy and datasource; with details expanded, their tables, columns and relationships too. Pages of 10 when paginating.'
 
+const createErrors = [
+  [400, 'DATASOURCE_NAME_ERROR', 'datasourceName names no datasource of the organization.'],
+  [400, 'INVALID_REQUEST_BODY', `${tablesUnknown} Also when a datamart of that name exists.`],
+] as const
+
 /** Datamarts (the semantic model over a datasource); service token. Legacy paths included. */
 export const docs = operations('datamarts', {
   createDatamart: {
@@ -12,11 +17,17 @@ export const docs = operations('datamarts', {
     description:
       'A datamart is the model a workspace queries: the tables of one datasource (with labels, hidden and custom columns, a client column per table) and the relationships that join them. Every table and column is checked against the cached schema of the datasource. Takes the service token.',
     auth: SERVICE_TOKEN,
-    errors: [
-      [400, 'DATASOURCE_NAME_ERROR', 'datasourceName names no datasource of the organization.'],
-      [400, 'INVALID_REQUEST_BODY', `${tablesUnknown} Also when a datamart of that name exists.`],
-    ],
+    errors: createErrors,
     returns: 'The id of the new datamart.',
+  },
+  createDatamartLegacy: {
+    summary: 'Create a datamart over a datasource (legacy path)',
+    description:
+      'The older path of `POST /api/v2/data-app/datamarts`: the same body (in our names or the hosted service’s) and answer. Takes the service token.',
+    auth: SERVICE_TOKEN,
+    errors: createErrors,
+    returns: 'The id of the new datamart.',
+    deprecated: true,
   },
   updateDatamart: {
     summary: 'Replace the tables and relationships of a datamart',

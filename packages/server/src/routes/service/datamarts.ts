@@ -19,16 +19,19 @@ const datamarts: FastifyPluginAsyncTypebox = async (app) => {
   requireServiceToken(app)
   const org = (request: Parameters<typeof principalOf>[0]) => principalOf(request, 'service').organizationId
 
-  app.post(
-    '/api/v2/data-app/datamarts',
-    {
-      schema: { ...docs.createDatamart, body: CreateDatamartBody, response: { 200: DatamartIdResponse } },
-    },
-    async (request) => {
-      const { name, datasourceName, ...input } = request.body
-      return { id: await service.create(org(request), name, datasourceName, input), error: null }
-    },
-  )
+  for (const [url, doc] of [
+    ['/api/v2/data-app/datamarts', docs.createDatamart],
+    ['/api/v2/dataApp/datamart/create', docs.createDatamartLegacy],
+  ] as const) {
+    app.post(
+      url,
+      { schema: { ...doc, body: CreateDatamartBody, response: { 200: DatamartIdResponse } } },
+      async (request) => {
+        const { name, datasourceName, ...input } = request.body
+        return { id: await service.create(org(request), name, datasourceName, input), error: null }
+      },
+    )
+  }
   app.put(
     '/api/v2/data-app/datamarts',
     {

@@ -27,6 +27,14 @@ export const docs = operations('workspaces', {
     ],
     returns: 'The name of the workspace.',
   },
+  listWorkspaceDashboards: {
+    summary: "List a workspace's dashboards",
+    description:
+      'Every dashboard of the workspace `workspaceName` (`name` and `externalDashboardId`, the id embeds and guest tokens name), oldest first, whether or not a data app embeds it; pages of 10 with `isPagination: true` (typed values in the body, `pageNumber` 1-based). Takes the service token.',
+    auth: SERVICE_TOKEN,
+    errors: [[400, 'WORKSPACE_ID_ERROR', 'workspaceName names no workspace of the organization.']],
+    returns: "The workspace's dashboards.",
+  },
   listWorkspaces: {
     summary: 'List workspaces',
     description:

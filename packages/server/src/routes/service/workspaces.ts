@@ -4,12 +4,15 @@ import {
   DeletedWorkspace,
   DeleteWorkspaceQuery,
   WorkspaceBody,
+  WorkspaceDashboards,
+  WorkspaceDashboardsBody,
   WorkspaceList,
   WorkspaceResponse,
 } from '../../schemas/workspaces.js'
+import { pageOf } from '../pagination.js'
 import { docs } from './workspaces.docs.js'
 
-/** Workspaces: create, update, list, delete; service token. */
+/** Workspaces: create, update, list, delete, and the dashboards of one; service token. */
 const workspaces: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.services.workspaces
   requireServiceToken(app)
@@ -35,6 +38,21 @@ const workspaces: FastifyPluginAsyncTypebox = async (app) => {
       schema: { ...docs.listWorkspaces, response: { 200: WorkspaceList } },
     },
     async (request) => ({ data: await service.list(org(request)) }),
+  )
+  app.post(
+    '/api/v2/workspace/dashboards',
+    {
+      schema: {
+        ...docs.listWorkspaceDashboards,
+        body: WorkspaceDashboardsBody,
+        response: { 200: WorkspaceDashboards },
+      },
+    },
+    async (request) => {
+      const { workspaceName, isPagination, pageNumber } = request.body
+      const page = pageOf(isPagination, pageNumber)
+      return { data: await app.services.dashboards.listInWorkspace(org(request), workspaceName, page), error: null }
+    },
   )
   app.delete(
     '/api/v2/workspace',

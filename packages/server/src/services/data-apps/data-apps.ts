@@ -53,6 +53,8 @@ export class DataApps {
         this.liveKeys.delete(event.keyId)
       }
       if (event.kind === 'data-app') {
+        // a renamed data app: keys resolve to its new name from their next use
+        this.keyCache.deleteWhere((p) => p.dataAppId === event.dataAppId)
         this.whitelistCache.delete(event.dataAppId)
         this.whitelistCache.delete('*')
       }
@@ -76,6 +78,29 @@ export class DataApps {
       throw err
     }
     return { name, key: first.secret }
+  }
+
+  /**
+   * Renames a data app. Keys, embeds and guest tokens refer to it by id, so they keep working;
+   * a key's next request sees the new name (every instance forgets the old one).
+   */
+  async rename(organizationId: string, name: string, updateName: string): Promise<{ name: string }> {
+    const app = await this.find(organizationId, name)
+    if (updateName === name) return { name }
+    try {
+      await this.store.db
+        .updateTable('data_apps')
+        .set({ name: updateName, updated_at: now() })
+        .where('id', '=', app.id)
+        .execute()
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        throw new ApiError('DATA_APP_ALREADY_EXISTS', 400, `Data app ${updateName} already exists`)
+      }
+      throw err
+    }
+    await this.bus.publish({ kind: 'data-app', dataAppId: app.id })
+    return { name: updateName }
   }
 
   async list(organizationId: string): Promise<DataAppSummary[]> {

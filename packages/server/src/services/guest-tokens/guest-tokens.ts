@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache'
 import type { GuestClaims, PrincipalOf } from '../../auth/principal.js'
 import { andThen, type MaybePromise } from '../../auth/token-cache.js'
-import { badRequest } from '../../errors.js'
+import { ApiError, badRequest, type ErrorCode } from '../../errors.js'
 import { canonicalFilterValues } from '../../query/date-range.js'
 import type { FilterValueInput, GuestTokenRequest } from '../../schemas/guest-tokens.js'
 import type { Keyring } from '../../security/keyring.js'
@@ -68,7 +68,15 @@ export class GuestTokens {
     this.timer.unref()
   }
 
-  async mint(app: PrincipalOf<'dataApp'>, request: GuestTokenRequest): Promise<{ token: string }> {
+  /**
+   * `workspaceId` (the v1 token, workspace-tokens.ts): the token loads only embeds of dashboards
+   * of that workspace.
+   */
+  async mint(
+    app: PrincipalOf<'dataApp'>,
+    request: GuestTokenRequest,
+    scope: { readonly workspaceId?: string } = {},
+  ): Promise<{ token: string }> {
     if (request.dataAppName !== app.dataAppName) {
       throw badRequest(`dataAppName: no data app ${request.dataAppName} for this key`)
     }
@@ -88,6 +96,7 @@ export class GuestTokens {
       permissions: request.permissions ?? {},
       ...(request.datasourceName ? { datasourceName: request.datasourceName } : {}),
       ...(request.datamartName ? { datamartName: request.datamartName } : {}),
+      ...(scope.workspaceId ? { workspaceId: scope.workspaceId } : {}),
       expiresAt: request.expiryTime === undefined ? null : createdAt + request.expiryTime,
     }
     const json = JSON.stringify(claims)
@@ -121,30 +130,40 @@ export class GuestTokens {
   }
 
   /**
-   * Every id the token carries must be one of the data app's (docs/guest-tokens.md#request-fields: an invalid dashboard ID is a
-   * 400): dashboardAppFilters[].dashboardId a dashboard it embeds, appFilters/rlsSettings[].metricId
+   * Every id the token carries must be one of the data app's (docs/guest-tokens.md#request-fields: an invalid
+   * dashboard ID is a 400): dashboardAppFilters[].dashboardId a dashboard it embeds, appFilters/rlsSettings[].metricId
    * a metric of those dashboards, allowedEmbeds[] an embed id or such a dashboard id. The first
-   * that is not is named by its path.
+   * that is not is named by its path, with the code the hosted service gives it
+   * (docs/errors.md#guest-tokens-and-tenants): APP_FILTER_PARAM_ERROR for a filter, RLS_SETTINGS_PARAM_ERROR
+   * for row-level security, INVALID_REQUEST_BODY for allowedEmbeds.
    */
   private async checkIds(app: PrincipalOf<'dataApp'>, params: GuestTokenRequest['params']): Promise<void> {
     if (!params) return
-    const named: { path: string; id: string; known: (ids: DataAppIds) => boolean }[] = []
+    const named: NamedId[] = []
     for (const [i, f] of (params.dashboardAppFilters ?? []).entries()) {
-      const path = `params.dashboardAppFilters[${i}].dashboardId`
-      named.push({ path, id: f.dashboardId, known: (ids) => ids.dashboardIds.has(f.dashboardId) })
+      named.push({
+        path: `params.dashboardAppFilters[${i}].dashboardId`,
+        id: f.dashboardId,
+        code: 'APP_FILTER_PARAM_ERROR',
+        known: (ids) => ids.dashboardIds.has(f.dashboardId),
+      })
     }
-    for (const list of ['appFilters', 'rlsSettings'] as const) {
+    for (const [list, code] of [
+      ['appFilters', 'APP_FILTER_PARAM_ERROR'],
+      ['rlsSettings', 'RLS_SETTINGS_PARAM_ERROR'],
+    ] as const) {
       for (const [i, f] of (params[list] ?? []).entries()) {
         named.push({
           path: `params.${list}[${i}].metricId`,
           id: f.metricId,
+          code,
           known: (ids) => ids.metricIds.has(f.metricId),
         })
       }
     }
     for (const [i, id] of (params.allowedEmbeds ?? []).entries()) {
       const known = (ids: DataAppIds) => ids.embedIds.has(id) || ids.dashboardIds.has(id)
-      named.push({ path: `params.allowedEmbeds[${i}]`, id, known })
+      named.push({ path: `params.allowedEmbeds[${i}]`, id, code: 'INVALID_REQUEST_BODY', known })
     }
     if (named.length === 0) return
     let ids = await this.idsOf(app.dataAppId, false)
@@ -157,7 +176,16 @@ export class GuestTokens {
         : bad.path.endsWith('metricId')
           ? 'metric of a dashboard'
           : 'embed or dashboard'
-      throw badRequest(`${bad.path}: no ${what} ${JSON.stringify(bad.id)} in data app ${app.dataAppName}`)
+      // an embed id where a dashboard id belongs is the usual mistake: say which id to send
+      const hint =
+        what === 'dashboard' && ids.embedIds.has(bad.id)
+          ? ` (${JSON.stringify(bad.id)} is an embed id: name the dashboard, its dashboardId)`
+          : ''
+      throw new ApiError(
+        bad.code,
+        400,
+        `${bad.path}: no ${what} ${JSON.stringify(bad.id)} in data app ${app.dataAppName}${hint}`,
+      )
     }
   }
 
@@ -218,6 +246,14 @@ export class GuestTokens {
   close(): void {
     clearInterval(this.timer)
   }
+}
+
+/** An id a token names, where it is, and the code that refuses it when the data app has no such id. */
+interface NamedId {
+  readonly path: string
+  readonly id: string
+  readonly code: Extract<ErrorCode, 'APP_FILTER_PARAM_ERROR' | 'RLS_SETTINGS_PARAM_ERROR' | 'INVALID_REQUEST_BODY'>
+  readonly known: (ids: DataAppIds) => boolean
 }
 
 /** Claims as read from a token, with the JSON they were read from (which weighs them). */

@@ -461,13 +461,21 @@ export class MetricQueries {
             ? `${owner} has client columns`
             : undefined
       if (configured === undefined) return { kind: 'none' }
-      throw badRequest(`clientId: "None" means no tenancy, but ${configured}: pass the tenant's id`)
+      throw new ApiError(
+        'CLIENT_ID_ERROR',
+        400,
+        `clientId: "None" means no tenancy, but ${configured}: pass the tenant's id`,
+      )
     }
     if (settings?.tenancyLevel === 'DATABASE') {
       const databases = await this.databasesOf(source)
       if (!databases.includes(clientId)) {
         const unit = capabilitiesOf(source.datasource.type).tenancyUnit
-        throw badRequest(`clientId: ${clientId} is not a ${unit} of datasource ${source.datasource.name}`)
+        throw new ApiError(
+          'CLIENT_ID_ERROR',
+          400,
+          `clientId: ${clientId} is not a ${unit} of datasource ${source.datasource.name}`,
+        )
       }
       return { kind: 'database', database: clientId }
     }

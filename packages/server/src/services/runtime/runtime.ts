@@ -269,7 +269,7 @@ export class Runtime {
   }
 
   /**
-   * allowedEmbeds → 403; an embed that is gone (or of another data app) → 401. Then the
+   * allowedEmbeds, or a v1 token's workspace, → 403; an embed that is gone (or of another data app) → 401. Then the
    * token's overlay: its key's state (cached, self-serve/tenant-state.ts) laid on this version
    * of the company's dashboard, once per version. A read-only embed (one that grants no
    * self-serve capability) shows the dashboard as the company authored it: no tenant's metrics,
@@ -298,6 +298,9 @@ export class Runtime {
       if (!(dashboard && allowed.includes(dashboard.dashboardId))) {
         throw new ApiError('UNAUTHORIZED', 403, `This token may not load ${id}`)
       }
+    }
+    if (claims.workspaceId !== undefined && dashboard && dashboard.workspaceId !== claims.workspaceId) {
+      throw new ApiError('UNAUTHORIZED', 403, `This token names another workspace: it may not load ${id}`)
     }
     if (!embed || !dashboard) {
       // `details.reason` tells a client that a new token will not help (an expired one would)

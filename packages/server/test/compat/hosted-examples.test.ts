@@ -59,7 +59,13 @@ describe.skipIf(!hasPg).each(storeKinds)('the hosted service examples on %s', (s
       dashboardId: 'sales-overview',
       workspaceName: 'main',
     })
+    // the id the service's web application shows, which our update answers with
+    const datasource = await a.ok('PUT', '/api/v2/datasource', a.serviceToken, {
+      datasourceType: 'postgres',
+      credentials: { name: 'warehouse', ...wh.credentials },
+    })
     Object.assign(context, {
+      datasourceId: datasource.data.id,
       dataAppName: 'salesapp',
       workspace: 'main',
       datamart: 'sales',

@@ -55,7 +55,18 @@ const ACCESS = {
   tableTenancySettings: [{ name: 'orders', clientColumn: 'tenant' }],
 }
 
+/** The page, token and request line that several examples share. */
+const route = (page: string, auth: Auth, method: HostedExample['method'], url: string) => ({ page, auth, method, url })
+const GUEST_TOKEN = route('token', 'key', 'POST', '/api/v2/guest-token/create')
+const POST_QUERY = route('fetch-metric-data-by-dataapp', 'key', 'POST', '/api/v2/data-app/query')
+const POST_EMBEDS = route('create-embed', 'key', 'POST', '/api/v2/data-app/embeds')
+const LEGACY_POST_UPDATE = route('update-embed', 'key', 'POST', '/api/v2/dataApp/embed/update')
+const PUT_RENAME = route('rename-embed', 'key', 'PUT', '/api/v2/data-app/embeds/rename')
+const POST_IMPORT_DASHBOARD = route('import-dashboard', 'service', 'POST', '/api/v2/data-app/import-dashboard')
+const POST_DATA_APP = route('create-data-app', 'service', 'POST', '/api/v2/data-app')
+
 const ID_NO_ERROR = { id: 'string', error: null }
+const ECHO_EMBED = { id: '={{embedId}}', error: null }
 
 const QUERY_ANSWER = {
   data: [{}],
@@ -110,20 +121,14 @@ export const HOSTED_EXAMPLES: readonly HostedExample[] = [
   // guest token
   {
     name: 'token: quick start, clientId and dataAppName only',
-    page: 'token',
-    auth: 'key',
-    method: 'POST',
-    url: '/api/v2/guest-token/create',
+    ...GUEST_TOKEN,
     body: { clientId: 'acme', dataAppName: '{{dataAppName}}' },
     status: 200,
     answer: { token: 'string' },
   },
   {
     name: 'token: the request with params, expiryTime and datasourceName',
-    page: 'token',
-    auth: 'key',
-    method: 'POST',
-    url: '/api/v2/guest-token/create',
+    ...GUEST_TOKEN,
     body: {
       dataAppName: '{{dataAppName}}',
       clientId: 'acme',
@@ -136,10 +141,7 @@ export const HOSTED_EXAMPLES: readonly HostedExample[] = [
   },
   {
     name: 'token: app filters of every value form, dashboard app filters, permissions',
-    page: 'token',
-    auth: 'key',
-    method: 'POST',
-    url: '/api/v2/guest-token/create',
+    ...GUEST_TOKEN,
     body: {
       clientId: 'acme',
       dataAppName: '{{dataAppName}}',
@@ -178,10 +180,7 @@ export const HOSTED_EXAMPLES: readonly HostedExample[] = [
   },
   {
     name: 'token: a dashboard date range as { start, end }',
-    page: 'token',
-    auth: 'key',
-    method: 'POST',
-    url: '/api/v2/guest-token/create',
+    ...GUEST_TOKEN,
     body: {
       clientId: 'acme',
       dataAppName: '{{dataAppName}}',
@@ -196,10 +195,7 @@ export const HOSTED_EXAMPLES: readonly HostedExample[] = [
   },
   {
     name: 'token: allowedEmbeds and a timezone',
-    page: 'token',
-    auth: 'key',
-    method: 'POST',
-    url: '/api/v2/guest-token/create',
+    ...GUEST_TOKEN,
     body: {
       clientId: 'acme',
       dataAppName: '{{dataAppName}}',
@@ -210,10 +206,7 @@ export const HOSTED_EXAMPLES: readonly HostedExample[] = [
   },
   {
     name: 'token: an app filter whose values come from SQL',
-    page: 'token',
-    auth: 'key',
-    method: 'POST',
-    url: '/api/v2/guest-token/create',
+    ...GUEST_TOKEN,
     body: {
       clientId: 'acme',
       dataAppName: '{{dataAppName}}',
@@ -231,10 +224,7 @@ export const HOSTED_EXAMPLES: readonly HostedExample[] = [
   },
   {
     name: 'token: the curl example, a data app named sales-dashboard',
-    page: 'token',
-    auth: 'key',
-    method: 'POST',
-    url: '/api/v2/guest-token/create',
+    ...GUEST_TOKEN,
     body: { clientId: 'user-456', dataAppName: 'sales-dashboard' },
     status: 200,
     answer: { token: 'string' },
@@ -263,10 +253,7 @@ export const HOSTED_EXAMPLES: readonly HostedExample[] = [
   },
   {
     name: 'token: 400, an invalid dashboard id',
-    page: 'token',
-    auth: 'key',
-    method: 'POST',
-    url: '/api/v2/guest-token/create',
+    ...GUEST_TOKEN,
     body: {
       clientId: 'acme',
       dataAppName: '{{dataAppName}}',
@@ -354,10 +341,7 @@ export const HOSTED_EXAMPLES: readonly HostedExample[] = [
   },
   {
     name: 'fetch-metric-data-by-dataapp: a dashboard date range { start, end } and a metric filter',
-    page: 'fetch-metric-data-by-dataapp',
-    auth: 'key',
-    method: 'POST',
-    url: '/api/v2/data-app/query',
+    ...POST_QUERY,
     body: {
       embedId: '{{embedId}}',
       metricId: 'revenue_by_country',
@@ -380,10 +364,7 @@ export const HOSTED_EXAMPLES: readonly HostedExample[] = [
   },
   {
     name: 'fetch-metric-data-by-dataapp: 400, a datasourceName that does not resolve',
-    page: 'fetch-metric-data-by-dataapp',
-    auth: 'key',
-    method: 'POST',
-    url: '/api/v2/data-app/query',
+    ...POST_QUERY,
     body: { embedId: '{{embedId}}', metricId: '{{metricId}}', clientId: 'acme', datasourceName: 'no-such-source' },
     status: 400,
     answer: { error: { code: '=DATASOURCE_NAME_ERROR', message: 'string' } },
@@ -392,10 +373,7 @@ export const HOSTED_EXAMPLES: readonly HostedExample[] = [
   // embeds
   {
     name: 'create-embed: a dashboard embed with every access setting',
-    page: 'create-embed',
-    auth: 'key',
-    method: 'POST',
-    url: '/api/v2/data-app/embeds',
+    ...POST_EMBEDS,
     body: {
       dashboardId: '{{dashboardId}}',
       embedType: 'dashboard',
@@ -408,10 +386,7 @@ export const HOSTED_EXAMPLES: readonly HostedExample[] = [
   },
   {
     name: 'create-embed: a metric embed',
-    page: 'create-embed',
-    auth: 'key',
-    method: 'POST',
-    url: '/api/v2/data-app/embeds',
+    ...POST_EMBEDS,
     body: {
       dashboardId: '{{dashboardId}}',
       embedType: 'metric',
@@ -519,24 +494,18 @@ export const HOSTED_EXAMPLES: readonly HostedExample[] = [
       },
     },
     status: 200,
-    answer: { id: '={{embedId}}', error: null },
+    answer: ECHO_EMBED,
   },
   {
     name: 'update-embed: the legacy path, a new datamart',
-    page: 'update-embed',
-    auth: 'key',
-    method: 'POST',
-    url: '/api/v2/dataApp/embed/update',
+    ...LEGACY_POST_UPDATE,
     body: { embedId: '{{embedId}}', accessSettings: { datamartName: '{{datamart}}', metricCreationMode: 'CHAT' } },
     status: 200,
-    answer: { id: '={{embedId}}', error: null },
+    answer: ECHO_EMBED,
   },
   {
     name: 'update-embed: the legacy path, the older spellings isAllowAipilot and tableList',
-    page: 'update-embed',
-    auth: 'key',
-    method: 'POST',
-    url: '/api/v2/dataApp/embed/update',
+    ...LEGACY_POST_UPDATE,
     body: {
       embedId: '{{embedId}}',
       accessSettings: {
@@ -554,34 +523,25 @@ export const HOSTED_EXAMPLES: readonly HostedExample[] = [
       },
     },
     status: 200,
-    answer: { id: '={{embedId}}', error: null },
+    answer: ECHO_EMBED,
   },
   {
     name: 'rename-embed: the embed and its dashboard',
-    page: 'rename-embed',
-    auth: 'key',
-    method: 'PUT',
-    url: '/api/v2/data-app/embeds/rename',
+    ...PUT_RENAME,
     body: { embedId: '{{embedId}}', name: 'Sales Overview (Q1)', isRenameDashboard: true },
     status: 200,
     answer: { id: '={{embedId}}', name: '=Sales Overview (Q1)', error: null },
   },
   {
     name: 'rename-embed: the embed only',
-    page: 'rename-embed',
-    auth: 'key',
-    method: 'PUT',
-    url: '/api/v2/data-app/embeds/rename',
+    ...PUT_RENAME,
     body: { embedId: '{{embedId}}', name: 'Sales Overview' },
     status: 200,
     answer: { id: '={{embedId}}', name: '=Sales Overview', error: null },
   },
   {
     name: 'rename-embed: 400, an unknown embed',
-    page: 'rename-embed',
-    auth: 'key',
-    method: 'PUT',
-    url: '/api/v2/data-app/embeds/rename',
+    ...PUT_RENAME,
     body: { embedId: 'embed-does-not-exist', name: 'Anything' },
     status: 400,
     answer: { error: { code: '=INVALID_EMBED_ID', message: 'string' } },
@@ -680,10 +640,7 @@ export const HOSTED_EXAMPLES: readonly HostedExample[] = [
   },
   {
     name: 'import-dashboard: an exported dashboard with a new id and name, schema pairs',
-    page: 'import-dashboard',
-    auth: 'service',
-    method: 'POST',
-    url: '/api/v2/data-app/import-dashboard',
+    ...POST_IMPORT_DASHBOARD,
     body: {
       workspaceName: '{{workspace}}',
       importDashboardData: '{{exported}}',
@@ -706,10 +663,7 @@ export const HOSTED_EXAMPLES: readonly HostedExample[] = [
 
   {
     name: 'import-dashboard: the bare layout, filters and gridMargin of a hosted export',
-    page: 'import-dashboard',
-    auth: 'service',
-    method: 'POST',
-    url: '/api/v2/data-app/import-dashboard',
+    ...POST_IMPORT_DASHBOARD,
     body: { workspaceName: '{{workspace}}', importDashboardData: { layout: [], filters: [], gridMargin: {} } },
     // the page's answer to this body is a bare `{ data: [] }`, which no client can read an id from: status only
     status: 200,
@@ -881,10 +835,7 @@ export const HOSTED_EXAMPLES: readonly HostedExample[] = [
   },
   {
     name: 'create-data-app: a name',
-    page: 'create-data-app',
-    auth: 'service',
-    method: 'POST',
-    url: '/api/v2/data-app',
+    ...POST_DATA_APP,
     body: { name: 'Customer Portal Analytics' },
     status: 200,
     answer: { name: '=Customer Portal Analytics' },
@@ -897,10 +848,7 @@ export const HOSTED_EXAMPLES: readonly HostedExample[] = [
   },
   {
     name: 'create-data-app: a name (alphanumeric)',
-    page: 'create-data-app',
-    auth: 'service',
-    method: 'POST',
-    url: '/api/v2/data-app',
+    ...POST_DATA_APP,
     body: { name: 'CustomerPortalAnalytics' },
     status: 200,
     answer: { name: '=CustomerPortalAnalytics' },

@@ -63,9 +63,11 @@ function buildChartOptions(tsc: string): void {
  * build is never used by mistake. Unit-test runs of other folders stay fast.
  */
 function mayRunLiveTests(argv: readonly string[]): boolean {
-  // test/reliability holds live-process tests too (durability, shutdown, faults, soak), and the
-  // browser tests start the built server as well
-  const liveDirs = ['process', 'reliability', 'browser'].map((dir) => join(SERVER_DIR, 'test', dir))
+  // test/reliability holds live-process tests too (durability, shutdown, faults, soak), the
+  // browser tests start the built server as well, and so does the hosted backend's script run
+  const liveDirs = ['process', 'reliability', 'browser', 'compat/hosted-backend.test.ts'].map((dir) =>
+    join(SERVER_DIR, 'test', dir),
+  )
   const filters: string[] = []
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string

@@ -56,6 +56,7 @@ describe.skipIf(!hasPg).each(storeKinds)('embeds, dashboards and metrics lists o
     })
     expect(met.externalMetric).toEqual({ metricId: 'revenue', name: 'Revenue' })
     expect(met.externalDashboard).toBeNull()
+    expect(met.embedMetadata).toMatchObject({ metricId: 'revenue', dashboardId: null })
     expect(met.name).toBe(met.embedId) // name defaults to the embed id
     expect(leg.embedType).toBe('dashboard')
     const apps = (await a.call('GET', '/api/v2/data-app', a.serviceToken)).json().data

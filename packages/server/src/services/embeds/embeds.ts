@@ -202,7 +202,8 @@ export class Embeds {
           embedType: row.embed_type,
           dataAppName: app.dataAppName,
           metricId: row.metric_id,
-          dashboardId: row.dashboard_id,
+          // as the hosted service answers: one of the two ids, by the embed's type
+          dashboardId: row.embed_type === 'dashboard' ? row.dashboard_id : null,
           embedDescription: row.description,
           createdAt: row.created_at,
           updatedAt: row.updated_at,

@@ -115,7 +115,7 @@ const steps = [
     async () => {
       const { token } = await call('POST', '/api/v1/guest-token/create', API_KEY, {
         clientId: CLIENT_ID,
-        workspaceName: DATA_APP,
+        workspaceName: WORKSPACE,
       })
       return { tokenLength: token.length }
     },
@@ -241,7 +241,11 @@ const steps = [
         accessSettings,
       })
       // the answer's id is the new dashboard's id: it is listed under it
-      const names = new URLSearchParams({ dashboardNames: `Sales for ${CLIENT_ID}` })
+      const names = new URLSearchParams({
+        isPagination: 'false',
+        pageNumber: '1',
+        dashboardNames: `Sales for ${CLIENT_ID}`,
+      })
       const { data } = await call('GET', `/api/v2/data-app/dashboards?${names}`, API_KEY)
       if (!data.some((d) => d.externalDashboardId === answer.id)) throw new Error(`no dashboard ${answer.id} is listed`)
       return { id: answer.id }

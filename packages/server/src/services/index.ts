@@ -189,7 +189,7 @@ export async function createServices(config: Config, log?: EngineLog): Promise<S
     dashboards,
     embeds,
     guestTokens,
-    workspaceGuestTokens: new WorkspaceGuestTokens(store, guestTokens, workspaces, dashboards),
+    workspaceGuestTokens: new WorkspaceGuestTokens(store, guestTokens, workspaces),
     metricQueries,
     runtime,
     layouts: new Layouts(store, runtime, bus),

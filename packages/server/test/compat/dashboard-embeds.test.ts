@@ -218,4 +218,16 @@ describe.skipIf(!hasPg).each(storeKinds)('the empty-dashboard embed, as document
     // nothing was created: the id is still free
     expect((await a.call('POST', PATHS[0], a.dataAppKey, example('nope'))).statusCode).toBe(200)
   })
+
+  it("answers the service's codes for an unknown workspace and a dashboard id already taken", async () => {
+    for (const path of PATHS) {
+      const unknown = await a.call('POST', path, a.dataAppKey, { ...example('elsewhere'), workspaceName: 'nowhere' })
+      expectError(unknown, 400, 'WORKSPACE_ID_ERROR', /nowhere/)
+      expectError(await a.call('POST', path, a.dataAppKey, example('sales-overview')), 400, 'INVALID_DASHBOARD_ID')
+    }
+    // the template is untouched and no embed was made for it
+    expect((await exported('sales-overview')).name).toBe(salesDocument(wh.schema).name)
+    const embeds = (await a.ok('GET', '/api/v2/data-app/embeds', a.dataAppKey)).data as { name: string }[]
+    expect(embeds.map((e) => e.name)).not.toContain('ACME Analytics Dashboard')
+  })
 })

@@ -96,6 +96,28 @@ describe.skipIf(!hasPg).each(storeKinds)('guest tokens as the hosted service doc
     )
   })
 
+  it("v1 with the data app's name in workspaceName: the data app's token, not narrowed; other names refused", async () => {
+    const { token } = await a.ok('POST', V1, a.dataAppKey, { clientId: 'acme', workspaceName: 'salesapp' })
+    expect([await loads(token, a.embedId), await loads(token, elsewhere)]).toEqual([200, 200])
+    const narrowed = await a.ok('POST', V1, a.dataAppKey, {
+      clientId: 'acme',
+      workspaceName: 'salesapp',
+      params: { dashboard: { id: 'other-dash' } },
+    })
+    expect([await loads(narrowed.token, elsewhere), await loads(narrowed.token, a.embedId)]).toEqual([200, 403])
+    expectError(
+      await mint(V1, { clientId: 'acme', workspaceName: 'nosuchapp' }),
+      400,
+      'WORKSPACE_ID_ERROR',
+      /nosuchapp/,
+    )
+    expectError(
+      await mint(V1, { clientId: 'acme', workspaceName: 'salesapp', params: { dashboard: { id: 'dashboardid' } } }),
+      400,
+      'DASHBOARD_PARAM_ERROR',
+    )
+  })
+
   it('v1 filters and RLS as the examples send them; the body stays strict', async () => {
     const withFilters = await mint(V1, {
       clientId: 'acme',

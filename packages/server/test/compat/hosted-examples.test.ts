@@ -16,23 +16,6 @@ import { fill, shapeMismatches } from './shape.js'
  */
 const hasPg = await requireService('PostgreSQL', '127.0.0.1', 5432)
 
-/**
- * Examples that need work landing in parallel branches: expected to fail here until it is
- * merged (vitest's `it.fails` then reports them, and the entry is removed).
- */
-export const PENDING_ELSEWHERE: Readonly<Record<string, string>> = {
-  'list-embed: paginated, a dashboard and a metric embed': 'externalDashboard.metadata createdAt/updatedAt',
-  'list-embed: the legacy list': 'externalDashboard.metadata createdAt/updatedAt',
-  'update-embed: the legacy path, the older spellings isAllowAipilot and tableList':
-    'the older accessSettings spellings on the legacy update',
-  'import-dashboard: the bare layout, filters and gridMargin of a hosted export':
-    'hosted exports imported, with warnings',
-  'create-dashboard-embed: a client dashboard from a template, with metadata':
-    "the Create Empty Dashboard Embed's documented fields",
-  'create-datasource: postgres': 'a top-level name in the datasource answer',
-  'update-datasource: postgres, new credentials': 'a top-level name in the datasource answer',
-}
-
 describe.skipIf(!hasPg).each(storeKinds)('the hosted service examples on %s', (store) => {
   const { wh, a } = useAnalytics(store, { app: 'suite' })
   const context: Record<string, unknown> = {}
@@ -98,9 +81,7 @@ describe.skipIf(!hasPg).each(storeKinds)('the hosted service examples on %s', (s
 
   for (const example of HOSTED_EXAMPLES) {
     const title = `${example.name}${example.difference ? ' (Strata differs)' : ''}`
-    if (PENDING_ELSEWHERE[example.name])
-      it.fails(`${title}: pending ${PENDING_ELSEWHERE[example.name]}`, () => replay(example))
-    else it(title, () => replay(example))
+    it(title, () => replay(example))
   }
 })
 

@@ -55,13 +55,14 @@ const dashboardEmbed = {
   description: `Creates the dashboard \`dashboardId\` in the workspace, recorded as created by \`clientId\`, and embeds it with \`accessSettings\` (required fields as for a dashboard embed). The dashboard is empty, a copy of the filters, layout and metrics of \`templateDashboardId\` (a dashboard of the workspace; metrics made for one client are not copied), or \`importDashboardData\` (a dashboard document or the hosted service's export, checked as on import; the template fills the filters, layout and metrics it lacks). \`isImportMetrics: false\` leaves the metrics (and the layout) out; \`isAllowPrivateMetricsByDefault\` sets the document's flag; \`metadata\` is kept with the dashboard and \`embedDescription\` with the embed, both shown by the embeds list; \`metricImportMode\` takes only \`GALLERY\`. ${takesKey}`,
   auth: DATA_APP_KEY,
   errors: [
-    [404, 'INVALID_WORKSPACE_NAME'],
+    [400, 'WORKSPACE_ID_ERROR', 'workspaceName names no workspace (the hosted service documents this code here).'],
+    [400, 'INVALID_DASHBOARD_ID', 'The workspace already has a dashboard with that dashboardId.'],
     [404, 'INVALID_DATAMART'],
     [400, 'TEMPLATE_DASHBOARD_ERROR', 'templateDashboardId names no dashboard of the workspace.'],
     [
       400,
       'INVALID_REQUEST_BODY',
-      'Also when accessSettings lacks a required field, the document does not fit the model or a metric fails its dry run, the workspace has a dashboard with that dashboardId, or metadata is over 10,000 characters of JSON or sets createdAt or updatedAt.',
+      'Also when accessSettings lacks a required field, the document does not fit the model or a metric fails its dry run, or metadata is over 10,000 characters of JSON or sets createdAt or updatedAt.',
     ],
     [400, 'DATASOURCE_CONNECTION_ERROR'],
   ],

@@ -109,8 +109,17 @@ export class Embeds {
     app: DataApp,
     input: DashboardEmbedInput,
   ): Promise<{ embed: Embed; dashboardId: string; warnings: readonly string[] }> {
+    // the codes the hosted service documents for this route (our contract leaves them open)
     const workspace = await this.workspaces.byName(app.organizationId, input.workspaceName)
-    if (!workspace) throw new ApiError('INVALID_WORKSPACE_NAME', 404, `No workspace named ${input.workspaceName}`)
+    if (!workspace)
+      throw new ApiError('WORKSPACE_ID_ERROR', 400, `workspaceName: no workspace named ${input.workspaceName}`)
+    if (await this.dashboards.byExternalId(workspace.id, input.dashboardId)) {
+      throw new ApiError(
+        'INVALID_DASHBOARD_ID',
+        400,
+        `dashboardId: workspace ${workspace.name} already has a dashboard ${input.dashboardId}`,
+      )
+    }
     const accessSettings = await this.checkCreateSettings(app, 'dashboard', input.accessSettings)
     const template =
       input.templateDashboardId && (await this.dashboards.byExternalId(workspace.id, input.templateDashboardId))

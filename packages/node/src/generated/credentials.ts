@@ -5,6 +5,7 @@
 
 export const credentials = {
   'GET /api/v2/data-app': 'serviceToken',
+  'PUT /api/v2/data-app': 'serviceToken',
   'POST /api/v2/data-app': 'serviceToken',
   'GET /api/v2/data-app/api-tokens': 'serviceToken',
   'POST /api/v2/data-app/api-tokens': 'serviceToken',
@@ -23,6 +24,7 @@ export const credentials = {
   'PUT /api/v2/workspace': 'serviceToken',
   'POST /api/v2/workspace': 'serviceToken',
   'DELETE /api/v2/workspace': 'serviceToken',
+  'POST /api/v2/workspace/dashboards': 'serviceToken',
   'GET /api/v2/data-app/whitelist-domains': 'apiKey',
   'PUT /api/v2/data-app/whitelist-domains': 'apiKey',
   'POST /api/v2/data-app/export-dashboard': 'serviceToken',
@@ -39,7 +41,9 @@ export const credentials = {
   'POST /api/v2/data-app/dashboard-embeds': 'apiKey',
   'GET /api/v2/data-app/dashboards': 'apiKey',
   'GET /api/v2/data-app/metrics': 'apiKey',
+  'PUT /api/v2/data-app/metrics/publish': 'apiKey',
   'POST /api/v2/guest-token/create': 'apiKey',
+  'POST /api/v1/guest-token/create': 'apiKey',
   'POST /api/v2/data-app/query': 'apiKey',
   'GET /api/v2/data-app/reports': 'apiKey',
   'DELETE /api/v2/data-app/reports': 'apiKey',

@@ -16,7 +16,11 @@ export interface paths {
          * @description Every data app of the organization with its embeds (names and ids). Takes the service token.
          */
         get: operations["listDataApps"];
-        put?: never;
+        /**
+         * Rename a data app
+         * @description `{ name, updateName }`: the data app `name` is called `updateName` from now on (letters and digits, unique in the organization). Its API keys, embeds and the guest tokens already minted refer to it by id and keep working; the next request with one of its keys sees the new name (a v2 guest token then names it as `dataAppName`). Takes the service token; a bad one answers 400 `AUTHENTICATION_ERROR`, as the hosted API has it for this path.
+         */
+        put: operations["renameDataApp"];
         /**
          * Create a data app and its first API key
          * @description Creates a data app (an alphanumeric name, unique in the organization) and its first data app API key. The key is shown only in this answer: keep it on your backend, never in a page. Takes the service token.
@@ -208,6 +212,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/workspace/dashboards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List a workspace's dashboards
+         * @description Every dashboard of the workspace `workspaceName` (`name` and `externalDashboardId`, the id embeds and guest tokens name), oldest first, whether or not a data app embeds it; pages of 10 with `isPagination: true` (typed values in the body, `pageNumber` 1-based). Takes the service token.
+         */
+        post: operations["listWorkspaceDashboards"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/data-app/whitelist-domains": {
         parameters: {
             query?: never;
@@ -263,7 +287,7 @@ export interface paths {
         put?: never;
         /**
          * Import a dashboard document into a workspace
-         * @description Creates a dashboard from `importDashboardData` (a dashboard document: the `data` of an export). The document is checked against the model of the workspace (its datasource or datamart), then every metric, SQL metrics included, is compiled and run on the warehouse with no rows returned. `schemaPairs` rename schemas in the document first. `dashboardId` is generated when absent; an existing one is refused. Takes the service token; a bad one answers 400 `AUTHENTICATION_ERROR`, as the hosted API has it for this path.
+         * @description Creates a dashboard from `importDashboardData` (a dashboard document: the `data` of an export; a dashboard the hosted service exported is read into one, what has no place in it named in `data.warnings`). The document is checked against the model of the workspace (its datasource or datamart), then every metric, SQL metrics included, is compiled and run on the warehouse with no rows returned. `schemaPairs` rename schemas in the document first. `dashboardId` is generated when absent; an existing one is refused. Takes the service token; a bad one answers 400 `AUTHENTICATION_ERROR`, as the hosted API has it for this path.
          */
         post: operations["importDashboard"];
         delete?: never;
@@ -307,7 +331,7 @@ export interface paths {
         put?: never;
         /**
          * Check a dashboard document without saving it
-         * @description The import body. The document is checked against the model of the workspace (its datasource or datamart), then every metric, SQL metrics included, is compiled and run on the warehouse with no rows returned. Each metric answers `valid`, or the compiler's or the warehouse's reason; nothing is saved. Takes the service token.
+         * @description The import body (a hosted-service export read as on import, with `data.warnings`). The document is checked against the model of the workspace (its datasource or datamart), then every metric, SQL metrics included, is compiled and run on the warehouse with no rows returned. Each metric answers `valid`, or the compiler's or the warehouse's reason; nothing is saved. Takes the service token.
          */
         post: operations["validateDashboard"];
         delete?: never;
@@ -398,8 +422,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a dashboard (empty or imported) and its embed in one call
-         * @description Creates the dashboard `dashboardId` in the workspace, empty or from `importDashboardData` (a dashboard document, checked as on import), recorded as created by `clientId`, and embeds it with `accessSettings` (required fields as for a dashboard embed). Takes the data app API key.
+         * Create a dashboard (empty, from a template or imported) and its embed in one call
+         * @description Creates the dashboard `dashboardId` in the workspace, recorded as created by `clientId`, and embeds it with `accessSettings` (required fields as for a dashboard embed). The dashboard is empty, a copy of the filters, layout and metrics of `templateDashboardId` (a dashboard of the workspace; metrics made for one client are not copied), or `importDashboardData` (a dashboard document or the hosted service's export, checked as on import; the template fills the filters, layout and metrics it lacks). `isImportMetrics: false` leaves the metrics (and the layout) out; `isAllowPrivateMetricsByDefault` sets the document's flag; `metadata` is kept with the dashboard and `embedDescription` with the embed, both shown by the embeds list; `metricImportMode` takes only `GALLERY`. Takes the data app API key.
          */
         post: operations["createDashboardEmbed"];
         delete?: never;
@@ -448,6 +472,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/data-app/metrics/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Publish or unpublish an end user's metric
+         * @description Sets whether a metric end users made in the embed (`u_…`, whatever their tenant) is published: `isPublished: true` shows it to every user of its tenant (a private one becomes shared), `false` hides it from all but its creator; it is kept, and the metrics list shows it with `isPublished: false`. The metrics of the dashboard itself are always published: `true` changes nothing, `false` is refused. Takes the data app API key.
+         */
+        put: operations["setMetricPublished"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/guest-token/create": {
         parameters: {
             query?: never;
@@ -462,6 +506,26 @@ export interface paths {
          * @description Called by your backend for each end user: returns an opaque token (claims stay server-side) that the web component sends to the embed runtime. `clientId` selects the tenant (row-level security, tenancy); `params` carry RLS values, filters fixed by the app, `allowedEmbeds`, the time zone; `permissions` narrow what the embed allows (a flag left out inherits the embed’s setting; download is off unless `isEnableDownloadMetrics` is `true`; the rule per capability: docs/guest-tokens.md). Every id is checked against this data app. The body is strict: an undeclared field is a 400. Takes the data app API key (a bad one: 401 `AUTHENTICATION_ERROR`, as the hosted API has it).
          */
         post: operations["createGuestToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/guest-token/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint a guest token naming a workspace (v1)
+         * @description The first form of the guest token, kept for backends written against it: `workspaceName` in place of `dataAppName`, the rest as the v2 body (as strict), plus `params.dashboard: { id }`. The token is the key’s data app’s, and loads only embeds of the dashboards of that workspace (another: 403 `UNAUTHORIZED`); `params.dashboard.id` narrows it to that one dashboard (as `allowedEmbeds` would). Takes the data app API key (a bad one: 401 `AUTHENTICATION_ERROR`).
+         */
+        post: operations["createGuestTokenV1"];
         delete?: never;
         options?: never;
         head?: never;
@@ -520,7 +584,7 @@ export interface components {
         ErrorResponse: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_REQUEST_BODY" | "AUTHENTICATION_ERROR" | "AUTHENTICATION_ERR" | "AUTH_ERROR" | "INVALID_DATA_APP_API_KEY" | "UNAUTHORIZED" | "INVALID_WORKSPACE_NAME" | "WORKSPACE_ID_ERROR" | "INVALID_DASHBOARD_ID" | "INVALID_METRIC_ID" | "EMBED_NOT_FOUND" | "INVALID_EMBED_ID" | "EMBED_PARAM_ERROR" | "INVALID_DATAMART" | "INSUFFICIENT_PERMISSIONS" | "INVALID_ACCESS_SETTINGS" | "CONFLICTING_UPDATE" | "RATE_LIMIT_EXCEEDED" | "DATA_APP_NOT_FOUND" | "DATASOURCE_NAME_ERROR" | "DATAMART_NAME_ERROR" | "DATASOURCE_ID_ERROR" | "WORKSPACE_DOES_NOT_EXIST" | "INVALID_DATASOURCE_NAME" | "INVALID_DATAMART_NAME" | "RESET_PASSWORD_ERROR" | "SELFHOSTED_APP_ERROR" | "INTERNAL_SERVER_ERROR" | "INVALID_REQUEST" | "USER_NOT_FOUND" | "INVALID_CREDENTIALS" | "DATA_APP_ALREADY_EXISTS" | "NOT_FOUND" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "SERVICE_UNAVAILABLE" | "EMAIL_NOT_CONFIGURED" | "EMAIL_SEND_FAILED" | "DATASOURCE_CONNECTION_ERROR" | "DATASOURCE_NOT_SUPPORTED" | "QUERY_TIMEOUT" | "QUERY_ERROR" | "AI_NOT_CONFIGURED" | "AI_PROVIDER_ERROR";
+                code: "INVALID_REQUEST_BODY" | "AUTHENTICATION_ERROR" | "AUTHENTICATION_ERR" | "AUTH_ERROR" | "INVALID_DATA_APP_API_KEY" | "UNAUTHORIZED" | "INVALID_WORKSPACE_NAME" | "WORKSPACE_ID_ERROR" | "INVALID_DASHBOARD_ID" | "TEMPLATE_DASHBOARD_ERROR" | "INVALID_METRIC_ID" | "EMBED_NOT_FOUND" | "INVALID_EMBED_ID" | "EMBED_PARAM_ERROR" | "INVALID_DATAMART" | "INSUFFICIENT_PERMISSIONS" | "INVALID_ACCESS_SETTINGS" | "CONFLICTING_UPDATE" | "RATE_LIMIT_EXCEEDED" | "DATA_APP_NOT_FOUND" | "DATASOURCE_NAME_ERROR" | "DATAMART_NAME_ERROR" | "DATASOURCE_ID_ERROR" | "WORKSPACE_DOES_NOT_EXIST" | "INVALID_DATASOURCE_NAME" | "INVALID_DATAMART_NAME" | "RESET_PASSWORD_ERROR" | "SELFHOSTED_APP_ERROR" | "INTERNAL_SERVER_ERROR" | "APP_FILTER_PARAM_ERROR" | "RLS_SETTINGS_PARAM_ERROR" | "CLIENT_ID_ERROR" | "DASHBOARD_PARAM_ERROR" | "INVALID_REQUEST" | "USER_NOT_FOUND" | "INVALID_CREDENTIALS" | "DATA_APP_ALREADY_EXISTS" | "NOT_FOUND" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "SERVICE_UNAVAILABLE" | "EMAIL_NOT_CONFIGURED" | "EMAIL_SEND_FAILED" | "DATASOURCE_CONNECTION_ERROR" | "DATASOURCE_NOT_SUPPORTED" | "QUERY_TIMEOUT" | "QUERY_ERROR" | "AI_NOT_CONFIGURED" | "AI_PROVIDER_ERROR";
                 message: string;
                 details?: {
                     [key: string]: unknown;
@@ -1641,6 +1705,102 @@ export interface operations {
             };
         };
     };
+    renameDataApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "salesapp",
+                 *       "updateName": "salesappeu"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The current name of the data app */
+                    name: string;
+                    /** @description The new name: letters and digits, unique in the organization */
+                    updateName: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field.
+             *     - `AUTHENTICATION_ERROR`: The bearer token is missing, invalid, expired or revoked.
+             *     - `DATA_APP_NOT_FOUND`: No data app of the organization is called `name`.
+             *     - `DATA_APP_ALREADY_EXISTS`: Another data app of the organization is called `updateName`.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (1 MiB by default). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: A body was sent without Content-Type: application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `RATE_LIMIT_EXCEEDED`: Too many requests from this client in the window; the Retry-After header gives the seconds until it resets. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `INTERNAL_SERVER_ERROR`: The server failed; the cause is logged with the request id (x-request-id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The server is draining after SIGTERM (retry on another instance) or its metadata store is unreachable (retry shortly). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     createDataApp: {
         parameters: {
             query?: never;
@@ -2188,13 +2348,15 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The datasource, without any credential field. */
+            /** @description The datasource, without any credential field; its name also at the top level (`name`). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description The datasource name (as `data.name`) */
+                        name: string;
                         data: {
                             /** @description use as datasourceId for sync */
                             id: string;
@@ -2393,13 +2555,15 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The datasource, without any credential field; `id` is what sync takes. */
+            /** @description The datasource, without any credential field; `id` is what sync takes. Its name also at the top level (`name`). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description The datasource name (as `data.name`) */
+                        name: string;
                         data: {
                             /** @description use as datasourceId for sync */
                             id: string;
@@ -3772,6 +3936,113 @@ export interface operations {
             };
         };
     };
+    listWorkspaceDashboards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "workspaceName": "main",
+                 *       "isPagination": true,
+                 *       "pageNumber": 1
+                 *     }
+                 */
+                "application/json": {
+                    workspaceName: string;
+                    isPagination?: boolean;
+                    pageNumber?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The workspace's dashboards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
+                            externalDashboardId: string;
+                        }[];
+                        error: null;
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field.
+             *     - `WORKSPACE_ID_ERROR`: workspaceName names no workspace of the organization.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `AUTHENTICATION_ERROR`: The bearer token is missing, invalid, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (1 MiB by default). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: A body was sent without Content-Type: application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `RATE_LIMIT_EXCEEDED`: Too many requests from this client in the window; the Retry-After header gives the seconds until it resets. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `INTERNAL_SERVER_ERROR`: The server failed; the cause is logged with the request id (x-request-id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The server is draining after SIGTERM (retry on another instance) or its metadata store is unreachable (retry shortly). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listWhitelistDomains: {
         parameters: {
             query?: never;
@@ -4178,6 +4449,8 @@ export interface operations {
                                 dashboardName: string;
                                 workspaceName: string;
                             };
+                            /** @description Present when the document was read as the hosted service's export and parts of it have no place in Strata's dashboard document: each part left out, as `path: why` */
+                            warnings?: string[];
                         };
                     };
                 };
@@ -4399,6 +4672,8 @@ export interface operations {
                                 clientId: string;
                                 reason: string;
                             }[];
+                            /** @description Present when the document was read as the hosted service's export and parts of it have no place in Strata's dashboard document: each part left out, as `path: why` */
+                            warnings?: string[];
                         };
                     };
                 };
@@ -4716,6 +4991,8 @@ export interface operations {
                                 /** @description The compiler's or the warehouse's reason */
                                 error?: string;
                             }[];
+                            /** @description Present when the document was read as the hosted service's export and parts of it have no place in Strata's dashboard document: each part left out, as `path: why` */
+                            warnings?: string[];
                         };
                     };
                 };
@@ -4816,7 +5093,11 @@ export interface operations {
                             name: string;
                             externalDashboard: {
                                 externalDashboardId: string;
+                                /** @description The dashboard's createdAt and updatedAt (ISO 8601), and the metadata given when it was created with its embed */
                                 metadata: {
+                                    createdAt: string;
+                                    updatedAt: string;
+                                } & {
                                     [key: string]: unknown;
                                 };
                                 name: string;
@@ -4832,6 +5113,7 @@ export interface operations {
                                 dataAppName: string;
                                 metricId: string | null;
                                 dashboardId: string | null;
+                                embedDescription: string | null;
                                 createdAt: string;
                                 updatedAt: string;
                             };
@@ -5477,45 +5759,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "dashboardId": "acme-sales",
-                 *       "workspaceName": "main",
-                 *       "clientId": "acme",
-                 *       "name": "Acme sales",
-                 *       "isRenameDashboard": true,
-                 *       "accessSettings": {
-                 *         "datamartName": "sales",
-                 *         "isAllowEmailReports": false,
-                 *         "isAllowManageMetrics": false,
-                 *         "isAllowCreateDashboardView": false,
-                 *         "isAllowMetricCreation": false,
-                 *         "isAllowMetricDeletion": false,
-                 *         "isAllowMetricLayoutChange": false,
-                 *         "isAllowMetricUpdate": false,
-                 *         "isAllowUnderlyingData": true,
-                 *         "metricCreationMode": "DRAG_DROP",
-                 *         "isAllowAiPilot": false,
-                 *         "isAllowEndUserDashboardFilter": true,
-                 *         "dashboardFilterColumns": [
-                 *           {
-                 *             "tableName": "public.orders",
-                 *             "columns": [
-                 *               "country",
-                 *               "status"
-                 *             ]
-                 *           }
-                 *         ],
-                 *         "joinModel": "single",
-                 *         "tableTenancySettings": [
-                 *           {
-                 *             "name": "public.orders",
-                 *             "clientColumn": "tenant"
-                 *           }
-                 *         ]
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     dashboardId: string;
                     workspaceName: string;
@@ -5552,25 +5795,51 @@ export interface operations {
                             clientColumn: string;
                         }[];
                     };
+                    /** @description A dashboard of the workspace whose filters, layout and metrics the new dashboard starts with (importDashboardData's own win) */
+                    templateDashboardId?: string;
+                    /** @description The dashboard's metadata (at most 10,000 characters of JSON; not createdAt or updatedAt): the embeds list shows it */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Stored with the embed; the embeds list shows it */
+                    embedDescription?: string;
+                    /** @description The new dashboard document's isAllowPrivateMetricsByDefault */
+                    isAllowPrivateMetricsByDefault?: boolean;
+                    /** @description false: the new dashboard gets no metrics (nor a layout) from the template or the document. Default true */
+                    isImportMetrics?: boolean;
+                    /**
+                     * @description The one mode: copied metrics are the new dashboard's own, listed by the metrics list
+                     * @enum {string}
+                     */
+                    metricImportMode?: "GALLERY";
                 };
             };
         };
         responses: {
-            /** @description The id and name of the new embed. */
+            /** @description `id`: the new dashboard's id (dashboardId); `name` and `embedId`: the new embed's; `warnings`: what the document left out, when it was the hosted service's export. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description The new dashboard id (dashboardId) */
                         id: string;
+                        /** @description The name of the embed */
                         name: string;
+                        /** @description The new embed id */
+                        embedId: string;
                         error: null;
+                        /** @description Present when the document was read as the hosted service's export and parts of it have no place in Strata's dashboard document: each part left out, as `path: why` */
+                        warnings?: string[];
                     };
                 };
             };
             /**
-             * @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field. Also when accessSettings lacks a required field, the document does not fit the model or a metric fails its dry run, or the workspace has a dashboard with that dashboardId.
+             * @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field. Also when accessSettings lacks a required field, the document does not fit the model or a metric fails its dry run, or metadata is over 10,000 characters of JSON or sets createdAt or updatedAt.
+             *     - `WORKSPACE_ID_ERROR`: workspaceName names no workspace (the hosted service documents this code here).
+             *     - `INVALID_DASHBOARD_ID`: The workspace already has a dashboard with that dashboardId.
+             *     - `TEMPLATE_DASHBOARD_ERROR`: templateDashboardId names no dashboard of the workspace.
              *     - `DATASOURCE_CONNECTION_ERROR`: The warehouse could not be reached or refused the credentials; the message gives the driver's reason.
              */
             400: {
@@ -5590,10 +5859,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /**
-             * @description - `INVALID_WORKSPACE_NAME`: No workspace of the organization has that name.
-             *     - `INVALID_DATAMART`: accessSettings.datamartName names no datamart of the organization.
-             */
+            /** @description - `INVALID_DATAMART`: accessSettings.datamartName names no datamart of the organization. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5764,6 +6030,109 @@ export interface operations {
              *     - `EMBED_PARAM_ERROR`: The embed (or the metric in it) is unknown for this data app.
              */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `RATE_LIMIT_EXCEEDED`: Too many requests from this client in the window; the Retry-After header gives the seconds until it resets. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `INTERNAL_SERVER_ERROR`: The server failed; the cause is logged with the request id (x-request-id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The server is draining after SIGTERM (retry on another instance) or its metadata store is unreachable (retry shortly). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    setMetricPublished: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "embedId": "emb_802972233ba2f71d",
+                 *       "metricId": "u_3kF9xQ2mZp7A",
+                 *       "isPublished": true
+                 *     }
+                 */
+                "application/json": {
+                    embedId: string;
+                    metricId: string;
+                    isPublished: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The id of the metric. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field. Also when `isPublished: false` names one of the dashboard's own metrics.
+             *     - `INVALID_METRIC_ID`: This data app has no embed `embedId`, or the embed no metric `metricId`.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `INVALID_DATA_APP_API_KEY`: The data app API key is missing, invalid or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (1 MiB by default). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: A body was sent without Content-Type: application/json. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5977,7 +6346,209 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field. Also when dataAppName is not the data app of the key, timezone is not an IANA zone, or an embed, dashboard or metric id is not in this data app. */
+            /**
+             * @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field. Also when dataAppName is not the data app of the key, timezone is not an IANA zone, or an allowedEmbeds id is no embed or dashboard of this data app.
+             *     - `APP_FILTER_PARAM_ERROR`: A dashboardAppFilters[].dashboardId is not a dashboard this data app embeds (an embed id sent for it included), or an appFilters[].metricId is not a metric of one.
+             *     - `RLS_SETTINGS_PARAM_ERROR`: An rlsSettings[].metricId is not a metric of a dashboard this data app embeds.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `AUTHENTICATION_ERROR`: The bearer token is missing, invalid, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (1 MiB by default). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: A body was sent without Content-Type: application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `RATE_LIMIT_EXCEEDED`: Too many requests from this client in the window; the Retry-After header gives the seconds until it resets. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `INTERNAL_SERVER_ERROR`: The server failed; the cause is logged with the request id (x-request-id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The server is draining after SIGTERM (retry on another instance) or its metadata store is unreachable (retry shortly). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createGuestTokenV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "workspaceName": "main",
+                 *       "clientId": "acme",
+                 *       "params": {
+                 *         "dashboard": {
+                 *           "id": "sales-overview"
+                 *         }
+                 *       },
+                 *       "expiryTime": 3600000
+                 *     }
+                 */
+                "application/json": {
+                    workspaceName: string;
+                    clientId: string;
+                    permissions?: {
+                        isEnableArchiveMetrics?: boolean;
+                        isEnableManageMetrics?: boolean;
+                        isEnableCreateDashboardView?: boolean;
+                        isEnableMetricUpdation?: boolean;
+                        isEnableCustomizeLayout?: boolean;
+                        isEnableUnderlyingData?: boolean;
+                        isEnableDownloadMetrics?: boolean;
+                        isShowSideBar?: boolean;
+                        isShowDashboardName?: boolean;
+                        isDisableMetricCreation?: boolean;
+                    };
+                    /** @description milliseconds from creation, at least 1000 (one second) */
+                    expiryTime?: number;
+                    datasourceName?: string;
+                    datamartName?: string;
+                    params?: {
+                        rlsSettings?: {
+                            metricId: string;
+                            values: {
+                                [key: string]: boolean | number | string | (string | number | boolean)[] | {
+                                    startDate?: string;
+                                    endDate?: string;
+                                    start?: string;
+                                    end?: string;
+                                } | {
+                                    min?: number;
+                                    max?: number;
+                                } | {
+                                    sql: string;
+                                    columnName: string;
+                                };
+                            };
+                        }[];
+                        appFilters?: {
+                            metricId: string;
+                            values: {
+                                [key: string]: boolean | number | string | (string | number | boolean)[] | {
+                                    startDate?: string;
+                                    endDate?: string;
+                                    start?: string;
+                                    end?: string;
+                                } | {
+                                    min?: number;
+                                    max?: number;
+                                } | {
+                                    sql: string;
+                                    columnName: string;
+                                };
+                            };
+                        }[];
+                        dashboardAppFilters?: {
+                            dashboardId: string;
+                            values: {
+                                [key: string]: boolean | number | string | (string | number | boolean)[] | {
+                                    startDate?: string;
+                                    endDate?: string;
+                                    start?: string;
+                                    end?: string;
+                                } | {
+                                    min?: number;
+                                    max?: number;
+                                } | {
+                                    sql: string;
+                                    columnName: string;
+                                };
+                            };
+                            isShowOnUrl?: boolean;
+                        }[];
+                        hideDashboardFilters?: string[];
+                        allowedEmbeds?: string[];
+                        accessPermissions?: {
+                            isAllowEndUserDashboardFilter?: boolean;
+                            dashboardFilterColumns?: {
+                                tableName: string;
+                                columns: string[];
+                            }[];
+                        };
+                        userIdentifier?: string;
+                        /** @description Who email reports of this token may go to: addresses, and @domain entries for every address of exactly that domain (no subdomains); case-insensitive. When absent, only userIdentifier when it is an e-mail address. */
+                        reportRecipients?: string[];
+                        /** @description IANA time zone name */
+                        timezone?: string;
+                        /** @description The one dashboard the token may load (its dashboardId, in the workspace) */
+                        dashboard?: {
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The guest token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field. Also when timezone is not an IANA zone, an allowedEmbeds id is no embed or dashboard of this data app, or both params.dashboard and params.allowedEmbeds are sent.
+             *     - `WORKSPACE_ID_ERROR`: workspaceName names no workspace of the organization.
+             *     - `DASHBOARD_PARAM_ERROR`: params.dashboard.id is not a dashboard of the workspace that this data app embeds.
+             *     - `APP_FILTER_PARAM_ERROR`: A dashboardAppFilters[].dashboardId is not a dashboard this data app embeds (an embed id sent for it included), or an appFilters[].metricId is not a metric of one.
+             *     - `RLS_SETTINGS_PARAM_ERROR`: An rlsSettings[].metricId is not a metric of a dashboard this data app embeds.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6119,13 +6690,14 @@ export interface operations {
                 };
             };
             /**
-             * @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field. Also when a filter key names no filter, a filter value does not fit its filter, or clientId does not fit the tenancy.
+             * @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field. Also when a filter key names no filter or a filter value does not fit its filter.
              *     - `EMBED_PARAM_ERROR`: The embed is unknown for this data app, or the metric is not in it.
              *     - `DATASOURCE_NAME_ERROR`: The datasource name does not resolve (in this workspace).
              *     - `DATAMART_NAME_ERROR`: The datamart name does not resolve in this workspace.
              *     - `DATASOURCE_CONNECTION_ERROR`: The warehouse could not be reached or refused the credentials; the message gives the driver's reason.
              *     - `QUERY_ERROR`: The warehouse rejected or failed the query; the message is the engine's own.
              *     - `QUERY_TIMEOUT`: The query ran longer than QUERY_TIMEOUT_MS and was cancelled, on the database side too.
+             *     - `CLIENT_ID_ERROR`: clientId cannot select a tenant: "None" where a tenancy is configured, or no database of the datasource under DATABASE tenancy.
              */
             400: {
                 headers: {

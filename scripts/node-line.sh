@@ -79,7 +79,8 @@ changed=$(rsync -a --delete --itemize-changes --exclude=/.git --exclude=/.node-l
 # node_modules: relinked when the Node release or the checkout's installed packages change
 stamp_file=$cache/tree-$major.stamp
 built_file=$cache/tree-$major.built
-stamp="$version $(cat "$root"/node_modules/.package-lock.json "$root"/package-lock.json | sha256sum | cut -d' ' -f1)"
+stamp="$version $( (cat "$root"/node_modules/.package-lock.json "$root"/package-lock.json 2>/dev/null || true) |
+  sha256sum | cut -d' ' -f1)"
 # built native packages, kept per Node release and package version: a new lockfile relinks in
 # seconds, and only a new release or a new version of an addon compiles again
 addons=$cache/addons-v$version

@@ -63,7 +63,7 @@ describe('the engine process memory ceiling', () => {
   it.skipIf(!existsSync('/usr/bin/prlimit'))(
     'starts under the lowest ceiling ENGINE_MEMORY_LIMIT_MB allows (256 MiB) on this Node line: RLIMIT_DATA adds what Node reserves at start (from Node 24 on, its 512 MB code range)',
     async () => {
-      expect(await nodeReservedBytes()).toBeGreaterThan(0)
+      expect(await nodeReservedBytes(['--import', 'tsx'])).toBeGreaterThan(0)
       const engine = new EngineHost({ memoryLimitMb: 256 })
       const connector = over(engine)
       try {

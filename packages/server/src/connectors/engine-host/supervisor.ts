@@ -252,11 +252,12 @@ export class EngineHost {
     // From the sources (tests, `npm run dev`) the child runs through tsx; from dist as it is.
     const ts = import.meta.url.endsWith('.ts')
     const entry = fileURLToPath(new URL(`./child.${ts ? 'ts' : 'js'}`, import.meta.url))
-    const node = [...(ts ? ['--import', 'tsx'] : []), entry]
+    const flags = ts ? ['--import', 'tsx'] : []
+    const node = [...flags, entry]
     const prlimit = this.#options.hardLimit === false ? undefined : PRLIMIT.find((p) => existsSync(p))
     if (prlimit === undefined) return { command: process.execPath, args: node, hard: false }
     // the ceiling on top of what the Node runtime itself reserves at start (runtime-reserve.ts)
-    const bytes = this.#options.memoryLimitMb * 1024 * 1024 + (await nodeReservedBytes())
+    const bytes = this.#options.memoryLimitMb * 1024 * 1024 + (await nodeReservedBytes(flags))
     return { command: prlimit, args: [`--data=${bytes}:${bytes}`, process.execPath, ...node], hard: true }
   }
 

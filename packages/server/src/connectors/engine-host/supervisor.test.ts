@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { caught } from '../../../test/fixtures/net.js'
 import { ApiError } from '../../errors.js'
 import { DuckdbConnector } from '../duckdb/connector.js'
+import { nodeReservedBytes } from './runtime-reserve.js'
 import { EngineHost } from './supervisor.js'
 
 /**
@@ -51,6 +52,21 @@ describe('the engine process memory ceiling', () => {
           expect.stringMatching(/Out of Memory|Allocation failure|bad_alloc/i),
         ])
         expect(engine.pid).toBe(pid)
+        expect((await connector.execute('select count(*) as n from small', base)).rows).toEqual([{ n: 2 }])
+      } finally {
+        await connector.close()
+        await engine.close()
+      }
+    },
+  )
+
+  it.skipIf(!existsSync('/usr/bin/prlimit'))(
+    'starts under the lowest ceiling ENGINE_MEMORY_LIMIT_MB allows (256 MiB) on this Node line: RLIMIT_DATA adds what Node reserves at start (from Node 24 on, its 512 MB code range)',
+    async () => {
+      expect(await nodeReservedBytes(['--import', 'tsx'])).toBeGreaterThan(0)
+      const engine = new EngineHost({ memoryLimitMb: 256 })
+      const connector = over(engine)
+      try {
         expect((await connector.execute('select count(*) as n from small', base)).rows).toEqual([{ n: 2 }])
       } finally {
         await connector.close()

@@ -5,7 +5,8 @@
  * answers, holds its memory ceiling, and restarts it after a death.
  *
  * - **Memory ceiling**: the child runs under `prlimit --data` (RLIMIT_DATA, every private
- *   writable mapping: malloc, mmap, thread stacks), so an allocation past the ceiling fails
+ *   writable mapping: malloc, mmap, thread stacks) set to the ceiling plus what a bare Node
+ *   reserves at start (runtime-reserve.ts), so an allocation past the ceiling fails
  *   inside the engine, which answers "Out of Memory Error: Allocation failure" and lives on.
  *   A watchdog reads the child's resident size (`/proc/<pid>/status`) and kills it past the
  *   ceiling (under prlimit: past a margin above it): the backstop where prlimit is missing.
@@ -22,6 +23,7 @@ import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { connectionError } from '../errors.js'
 import { fromWire, type Ready, type Response } from './protocol.js'
+import { nodeReservedBytes } from './runtime-reserve.js'
 
 export interface EngineLog {
   info(obj: Record<string, unknown>, msg: string): void
@@ -192,7 +194,8 @@ export class EngineHost {
     const wait = this.#backoff() - (Date.now() - this.#lastDeathAt)
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
     if (this.#closed) throw stopped('the server is shutting down')
-    const { command, args, hard } = this.#command()
+    const { command, args, hard } = await this.#command()
+    if (this.#closed) throw stopped('the server is shutting down')
     const child = spawn(command, args, {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       serialization: 'advanced',
@@ -245,14 +248,16 @@ export class EngineHost {
     return running
   }
 
-  #command(): { command: string; args: string[]; hard: boolean } {
+  async #command(): Promise<{ command: string; args: string[]; hard: boolean }> {
     // From the sources (tests, `npm run dev`) the child runs through tsx; from dist as it is.
     const ts = import.meta.url.endsWith('.ts')
     const entry = fileURLToPath(new URL(`./child.${ts ? 'ts' : 'js'}`, import.meta.url))
-    const node = [...(ts ? ['--import', 'tsx'] : []), entry]
+    const flags = ts ? ['--import', 'tsx'] : []
+    const node = [...flags, entry]
     const prlimit = this.#options.hardLimit === false ? undefined : PRLIMIT.find((p) => existsSync(p))
     if (prlimit === undefined) return { command: process.execPath, args: node, hard: false }
-    const bytes = this.#options.memoryLimitMb * 1024 * 1024
+    // the ceiling on top of what the Node runtime itself reserves at start (runtime-reserve.ts)
+    const bytes = this.#options.memoryLimitMb * 1024 * 1024 + (await nodeReservedBytes(flags))
     return { command: prlimit, args: [`--data=${bytes}:${bytes}`, process.execPath, ...node], hard: true }
   }
 

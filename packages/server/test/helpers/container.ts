@@ -92,3 +92,33 @@ export async function waitForOk(url: string, timeoutMs = 90_000): Promise<void> 
   }
   throw new Error(`${url} did not answer 200 within ${timeoutMs} ms: ${last}`)
 }
+
+export interface ContainerOptions {
+  readonly name: string
+  readonly image: string
+  readonly env?: Readonly<Record<string, string>>
+  /** `host-path:container-path[:ro]` */
+  readonly volumes?: readonly string[]
+}
+
+/**
+ * Starts a container on the host's network and resolves once podman started it; the result
+ * removes it. A Strata image's HEALTHCHECK is not scheduled: podman schedules checks through
+ * systemd timers, which this machine lacks (a test runs `podman healthcheck run` itself).
+ */
+export async function startContainer(options: ContainerOptions): Promise<() => Promise<CliResult>> {
+  const strata = options.image === IMAGE
+  await podman(
+    'run',
+    '--detach',
+    '--name',
+    options.name,
+    '--network',
+    'host',
+    ...(strata ? ['--health-interval', 'disable'] : []),
+    ...Object.entries(options.env ?? {}).flatMap(([key, value]) => ['--env', `${key}=${value}`]),
+    ...(options.volumes ?? []).flatMap((volume) => ['--volume', volume]),
+    options.image,
+  )
+  return () => run('podman', ['rm', '--force', '--time', '0', options.name])
+}

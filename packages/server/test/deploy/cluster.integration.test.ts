@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { createPostgresDatabase } from '../helpers/app.js'
@@ -15,10 +16,12 @@ import {
 } from '../helpers/container.js'
 import { bootstrapOver, removeDir, request, tempDataDir } from '../helpers/process.js'
 import { REDIS_URL, requireService } from '../helpers/services.js'
+import { startSmtp, type TestSmtp } from '../helpers/smtp.js'
 import { ACCESS_SETTINGS, csvDataset, expectOk, setupFilesAnalytics } from '../reliability/live.js'
 
 /**
- * The multi-instance promises through deploy/compose.yaml: its three Strata replicas (image,
+ * The multi-instance promises (revocation, shared rate limit, reports sent once, no acknowledged
+ * write lost when a replica dies) through deploy/compose.yaml: its three Strata replicas (image,
  * environment, volume as the file declares them) and its nginx (deploy/nginx.conf), run with
  * podman. What this machine imposes, and so what differs from `compose up`: every container uses
  * host networking (this VM gives containers no other network), so each replica gets its own
@@ -56,6 +59,8 @@ describe.runIf(available)('the compose cluster: three replicas behind nginx, one
   let lb: string
   let creds: Awaited<ReturnType<typeof bootstrapOver>>
   let embedId: string
+  let smtp: TestSmtp
+  let databaseUrl: string
   // a client address for setup calls, so that the per-client rate limit never counts them with a test's
   const admin = { 'x-forwarded-for': randomIp() }
   const fresh = () => ({ 'x-forwarded-for': randomIp() })
@@ -79,6 +84,9 @@ describe.runIf(available)('the compose cluster: three replicas behind nginx, one
     const image = await buildImage()
     const database = await createPostgresDatabase()
     cleanups.push(database.drop)
+    databaseUrl = database.url
+    smtp = await startSmtp()
+    cleanups.push(() => smtp.close())
     const files = csvDataset()
     for (const dir of [files, join(files, 'files')]) chmodSync(dir, 0o755)
     cleanups.push(() => removeDir(files))
@@ -91,6 +99,10 @@ describe.runIf(available)('the compose cluster: three replicas behind nginx, one
       ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       TRUST_PROXY: 'loopback',
       RATE_LIMIT: String(RATE_LIMIT),
+      SMTP_URL: smtp.url,
+      EMAIL_FROM: 'reports@example.com',
+      REPORT_POLL_INTERVAL_MS: '100',
+      EMAIL_RATE_LIMIT: '0',
     }
     const mount = `${files}:/data/files:ro`
     // as the file orders them: strata-1 (which applies the migrations) first, the others once it is ready
@@ -123,6 +135,17 @@ describe.runIf(available)('the compose cluster: three replicas behind nginx, one
     creds = await bootstrapOver(lb, admin)
     ;({ embedId } = await setupFilesAnalytics(lb, creds, admin))
   }, 40 * 60_000)
+
+  /** An embed of the sales dashboard, created through nginx. */
+  const createEmbed = async (name: string, accessSettings: object): Promise<string> =>
+    expectOk(
+      await request(lb, 'POST', '/api/v2/data-app/embeds', {
+        token: creds.dataAppKey,
+        headers: fresh(),
+        body: { dashboardId: 'sales-overview', embedType: 'dashboard', workspaceName: 'main', name, accessSettings },
+      }),
+      'embed',
+    ).id as string
 
   afterAll(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
@@ -189,20 +212,7 @@ describe.runIf(available)('the compose cluster: three replicas behind nginx, one
     }
 
     // an embed deleted on strata-3: its guest tokens stop on strata-1 and strata-2
-    const doomed = expectOk(
-      await request(lb, 'POST', '/api/v2/data-app/embeds', {
-        token: creds.dataAppKey,
-        headers: fresh(),
-        body: {
-          dashboardId: 'sales-overview',
-          embedType: 'dashboard',
-          workspaceName: 'main',
-          name: 'doomed',
-          accessSettings: ACCESS_SETTINGS,
-        },
-      }),
-      'embed',
-    ).id as string
+    const doomed = await createEmbed('doomed', ACCESS_SETTINGS)
     const token = expectOk(
       await request(lb, 'POST', '/api/v2/guest-token/create', {
         token: creds.dataAppKey,
@@ -249,6 +259,60 @@ describe.runIf(available)('the compose cluster: three replicas behind nginx, one
     expect((await request(lb, 'GET', '/api/v2/data-app', { token: creds.serviceToken, headers: fresh() })).status).toBe(
       200,
     )
+  })
+
+  it('sends each due scheduled report once, whichever replica takes it', async () => {
+    const REPORTS = 6
+    const embed = await createEmbed('reports', { ...ACCESS_SETTINGS, isAllowEmailReports: true })
+    const ids: string[] = []
+    for (let i = 0; i < REPORTS; i++) {
+      // created on each replica in turn
+      const url = urls[REPLICAS[i % 3]!] as string
+      const token = expectOk(
+        await request(url, 'POST', '/api/v2/guest-token/create', {
+          token: creds.dataAppKey,
+          headers: fresh(),
+          body: { dataAppName: 'salesapp', clientId: 'acme', params: { reportRecipients: ['@example.com'] } },
+        }),
+        'mint',
+      ).token as string
+      const created = expectOk(
+        await request(url, 'POST', `/api/v2/embed/runtime/${embed}/reports`, {
+          token,
+          headers: fresh(),
+          body: {
+            name: `report ${i}`,
+            metricIds: ['revenue'],
+            format: 'csv',
+            schedule: { frequency: 'daily', time: '06:00' },
+            recipients: [`r${i}@example.com`],
+          },
+        }),
+        'report',
+      )
+      ids.push(created.data.reportId)
+    }
+    // all due at once: the three replicas (polling every 100 ms) race for them
+    const store = new pg.Client({ connectionString: databaseUrl })
+    await store.connect()
+    try {
+      await store.query('update email_reports set next_run_at = $1', [new Date(Date.now() - 60_000).toISOString()])
+      await smtp.waitFor(REPORTS, 30_000)
+      for (;;) {
+        const { rows } = await store.query<{ n: string }>(
+          'select count(*) as n from email_reports where last_sent_at is null or leased_by is not null or next_run_at <= $1',
+          [new Date().toISOString()],
+        )
+        if (Number(rows[0]?.n) === 0) break
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    } finally {
+      await store.end()
+    }
+    // a few more passes of every replica: nothing is sent again
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    const recipients = smtp.received.flatMap((m) => m.rcptTo).sort()
+    expect(recipients).toEqual(ids.map((_, i) => `r${i}@example.com`).sort())
   })
 
   it('killing one replica mid-load loses no acknowledged write, and no request beyond those in flight on it', async () => {

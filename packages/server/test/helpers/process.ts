@@ -180,20 +180,22 @@ export interface CliResult {
 export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
   const child = spawn(process.execPath, [CLI_JS, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
   running.add(child)
+  return collectOutput(child).finally(() => running.delete(child))
+}
+
+/** A spawned child's exit code and whole output (spawned with stdout and stderr piped). */
+export function collectOutput(child: ChildProcess): Promise<CliResult> {
   let stdout = ''
   let stderr = ''
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
     stdout += chunk
   })
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk
   })
   return new Promise((resolve, reject) => {
     child.once('error', reject)
-    child.once('close', (code) => {
-      running.delete(child)
-      resolve({ code, stdout, stderr })
-    })
+    child.once('close', (code) => resolve({ code, stdout, stderr }))
   })
 }
 

@@ -45,6 +45,8 @@ describe.each(storeKinds)('the client against a live server (%s store)', (store)
     expect(JSON.stringify(datasources)).not.toContain('credentials')
     expect((await strata.datamarts.list()).data.map((d) => d.name)).toEqual(['sales'])
     expect((await strata.workspaces.list()).data.map((w) => w.name)).toEqual(['main'])
+    const inMain = await strata.workspaces.listDashboards({ workspaceName: 'main' })
+    expect(inMain.data).toEqual([{ name: 'Sales', externalDashboardId: sales.dashboardId }])
     const embeds = await strata.embeds.list()
     expect(embeds.data.map((e) => [e.embedId, e.embedType, e.name])).toEqual([[sales.embedId, 'dashboard', 'Sales']])
     const dashboards = await strata.dashboards.list({ isPagination: 'false', pageNumber: '1' })
@@ -66,6 +68,23 @@ describe.each(storeKinds)('the client against a live server (%s store)', (store)
       expect(res.status).toBe(200)
       expect(res.body.data).toEqual([{ revenue: REVENUE[clientId] }])
     }
+  })
+
+  it('mints a v1 guest token for a workspace, refused for a workspace that does not exist', async () => {
+    const { token } = await strata.guestTokens.createV1({
+      workspaceName: 'main',
+      clientId: 'globex',
+      params: { dashboard: { id: sales.dashboardId } },
+    })
+    const res = await call(server.url, 'POST', `/api/v2/embed/runtime/${sales.embedId}/query`, token, {
+      metricId: 'revenue',
+    })
+    expect(res.body.data).toEqual([{ revenue: REVENUE.globex }])
+    const refused = await strata.guestTokens
+      .createV1({ workspaceName: 'nowhere', clientId: 'globex' })
+      .catch((err: unknown) => err)
+    expect(refused).toBeInstanceOf(StrataError)
+    expect(refused).toMatchObject({ status: 400, code: 'WORKSPACE_ID_ERROR' })
   })
 
   it('queries a metric and lists the metrics for a tenant', async () => {
@@ -107,6 +126,37 @@ describe.each(storeKinds)('the client against a live server (%s store)', (store)
     expect(updated.data.response.dashboardName).toBe('Sales 2026')
   })
 
+  it("publishes a metric an end user made to the user's tenant, and unpublishes it", async () => {
+    await strata.embeds.update({ embedId: sales.embedId, accessSettings: { isAllowMetricCreation: true } })
+    const { token } = await strata.guestTokens.create({
+      dataAppName: server.dataAppName,
+      clientId: 'acme',
+      params: { allowedEmbeds: [sales.embedId], userIdentifier: 'ann' },
+    })
+    const made = await call(server.url, 'POST', `/api/v2/embed/runtime/${sales.embedId}/metrics`, token, {
+      metric: {
+        name: 'My revenue',
+        chart: { type: 'single-value', y: ['revenue'] },
+        query: { from: 'main.orders', measures: [{ name: 'revenue', aggregate: 'sum', column: 'amount' }] },
+      },
+      visibility: 'private',
+    })
+    expect(made.status, JSON.stringify(made.body)).toBe(200)
+    const { metricId } = made.body.data as { metricId: string }
+    // ann's metrics, as the list answers them for her
+    const published = async () =>
+      (await strata.metrics.list({ embedId: sales.embedId, clientId: 'acme', userIdentifier: 'ann' })).data.find(
+        (m) => m.metricId === metricId,
+      )?.isPublished
+    expect(await published()).toBe(false)
+    expect(await strata.metrics.publish({ embedId: sales.embedId, metricId, isPublished: true })).toEqual({
+      id: metricId,
+    })
+    expect(await published()).toBe(true)
+    await strata.metrics.publish({ embedId: sales.embedId, metricId, isPublished: false })
+    expect(await published()).toBe(false)
+  })
+
   it('creates a dashboard embed in one call, for an end user', async () => {
     const made = await strata.dashboardEmbeds.create({
       dashboardId: 'acme-own',
@@ -116,11 +166,16 @@ describe.each(storeKinds)('the client against a live server (%s store)', (store)
       importDashboardData: SALES_DOCUMENT,
       accessSettings: ACCESS,
     })
-    expect(made.id).toMatch(/^emb_/)
+    // the answer's id is the new dashboard's; the embed's is embedId
+    expect(made).toMatchObject({ id: 'acme-own', name: 'Acme board', embedId: expect.stringMatching(/^emb_/) })
     const mine = await strata.embeds.list({ clientId: 'acme' })
-    expect(mine.data.map((e) => e.embedId)).toEqual([made.id])
-    await strata.embeds.delete({ embedId: made.id, isDeleteDashboard: 'true' })
+    expect(mine.data.map((e) => e.embedId)).toEqual([made.embedId])
+    const dashboardIds = async () =>
+      (await strata.workspaces.listDashboards({ workspaceName: 'main' })).data.map((d) => d.externalDashboardId).sort()
+    expect(await dashboardIds()).toEqual(['acme-own', sales.dashboardId])
+    await strata.embeds.delete({ embedId: made.embedId, isDeleteDashboard: 'true' })
     expect((await strata.embeds.list()).data.map((e) => e.embedId)).toEqual([sales.embedId])
+    expect(await dashboardIds()).toEqual([sales.dashboardId])
   })
 
   it('syncs and updates the datasource, updates the datamart and the workspace', async () => {
@@ -187,10 +242,15 @@ describe.each(storeKinds)('the client against a live server (%s store)', (store)
     expect(refused).toMatchObject({ status: 400, code: 'INVALID_DATA_APP_API_KEY' })
   })
 
-  it('creates another data app', async () => {
+  it('creates another data app and renames it; its key keeps working', async () => {
     const app = await strata.dataApps.create({ name: 'otherapp' })
     expect(app).toMatchObject({ name: 'otherapp', key: expect.stringMatching(/^sk_/) })
     expect((await strata.dataApps.list()).data.map((a) => a.name).sort()).toEqual(['otherapp', server.dataAppName])
+    expect(await strata.dataApps.rename({ name: 'otherapp', updateName: 'partnerapp' })).toEqual({ name: 'partnerapp' })
+    expect((await strata.dataApps.list()).data.map((a) => a.name).sort()).toEqual(['partnerapp', server.dataAppName])
+    const withKey = new Strata({ baseUrl: server.url, apiKey: app.key })
+    const { token } = await withKey.guestTokens.create({ dataAppName: 'partnerapp', clientId: 'acme' })
+    expect(token).toMatch(/\S/)
   })
 
   it('deletes the embed, the dashboard, the workspace, the datamart and the datasource', async () => {

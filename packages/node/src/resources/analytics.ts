@@ -14,6 +14,14 @@ export class Metrics {
   query(body: RequestBody<'queryMetric'>): Promise<ResponseBody<'queryMetric'>> {
     return unwrap(this.api.POST('/api/v2/data-app/query', { body }))
   }
+
+  /**
+   * Publishes a metric an end user made in the embed to every user of its tenant
+   * (`isPublished: true`), or shows it to its creator only again (`false`).
+   */
+  publish(body: RequestBody<'setMetricPublished'>): Promise<ResponseBody<'setMetricPublished'>> {
+    return unwrap(this.api.PUT('/api/v2/data-app/metrics/publish', { body }))
+  }
 }
 
 /**

@@ -14,6 +14,14 @@ export class DataApps {
   list(): Promise<ResponseBody<'listDataApps'>> {
     return unwrap(this.api.GET('/api/v2/data-app'))
   }
+
+  /**
+   * Renames the data app `name` to `updateName`. Its keys, embeds and minted guest tokens keep
+   * working; new guest tokens name it `updateName`.
+   */
+  rename(body: RequestBody<'renameDataApp'>): Promise<ResponseBody<'renameDataApp'>> {
+    return unwrap(this.api.PUT('/api/v2/data-app', { body }))
+  }
 }
 
 /** A data app's API keys (service token); a key's secret is answered only when it is created. */

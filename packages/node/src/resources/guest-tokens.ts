@@ -9,4 +9,13 @@ export class GuestTokens {
   create(body: RequestBody<'createGuestToken'>): Promise<ResponseBody<'createGuestToken'>> {
     return unwrap(this.api.POST('/api/v2/guest-token/create', { body }))
   }
+
+  /**
+   * The first form of the token, for backends written against it: `workspaceName` in place of
+   * `dataAppName`, the key's data app narrowed to that workspace's dashboards (and to one with
+   * `params.dashboard.id`).
+   */
+  createV1(body: RequestBody<'createGuestTokenV1'>): Promise<ResponseBody<'createGuestTokenV1'>> {
+    return unwrap(this.api.POST('/api/v1/guest-token/create', { body }))
+  }
 }

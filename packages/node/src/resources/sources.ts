@@ -87,4 +87,9 @@ export class Workspaces {
   delete(query: QueryParams<'deleteWorkspace'>): Promise<ResponseBody<'deleteWorkspace'>> {
     return unwrap(this.api.DELETE('/api/v2/workspace', { params: { query } }))
   }
+
+  /** The workspace's dashboards, embedded or not, a page of them when paginating. */
+  listDashboards(body: RequestBody<'listWorkspaceDashboards'>): Promise<ResponseBody<'listWorkspaceDashboards'>> {
+    return unwrap(this.api.POST('/api/v2/workspace/dashboards', { body }))
+  }
 }

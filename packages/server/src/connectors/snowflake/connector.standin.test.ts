@@ -125,6 +125,18 @@ describe('snowflake connector against the stand-in', () => {
     }
   })
 
+  it('refuses a private key that is not PEM as a connection error (the SDK throws on it before login)', async () => {
+    for (const [key, pass] of [
+      ['+^j', '{I/4'],
+      ['not a key', undefined],
+    ] as const) {
+      const e = (await caught(connect(keyCredentials(key, pass)).test())).error as ApiError
+      expect(codeOf(e)).toBe('DATASOURCE_CONNECTION_ERROR')
+      expect(e.message).toMatch(/PEM-formatted private key/)
+      if (pass !== undefined) expect(e.message).not.toContain(pass)
+    }
+  })
+
   it('refuses a wrong password with Snowflake’s reason, never the password', async () => {
     const e = (await caught(connect({ ...base(), password: 'wrong-password-xyz' }).test())).error as ApiError
     expect(codeOf(e)).toBe('DATASOURCE_CONNECTION_ERROR')

@@ -21,7 +21,7 @@
  *   row count says whether there were more), so the chunks after the cap are never fetched.
  */
 import type { Connection, RowStatement, SnowflakeError } from 'snowflake-sdk'
-import { connectionError } from '../errors.js'
+import { connectionError, errorMessage, redact } from '../errors.js'
 import { CANCEL_GRACE_MS, checkMaxRows, guarded, METADATA_TIMEOUT_MS, throwIfAborted } from '../shared/execution.js'
 import { tablesOf } from '../shared/introspection.js'
 import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
@@ -150,7 +150,13 @@ export class SnowflakeConnector implements Connector {
   /** Opens one session: login, WEEK_START, and the check that it is in the database asked for. */
   async #open(database: string | undefined): Promise<Session> {
     const sdk = await loadSdk()
-    const connection = sdk.createConnection(connectionOptions(this.#credentials, database))
+    let connection: Connection
+    try {
+      // the SDK checks its options here (a private key that is not PEM throws): a refusal, not a 500
+      connection = sdk.createConnection(connectionOptions(this.#credentials, database))
+    } catch (err) {
+      throw connectionError(redact(errorMessage(err), this.#secrets))
+    }
     const connect = { timeoutMs: this.#options.connectTimeoutMs, maxRows: 1 }
     const drop = () => connection.destroy(() => undefined)
     let giveUp: ((reason: Error) => void) | undefined

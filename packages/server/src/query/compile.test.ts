@@ -268,8 +268,8 @@ describe('filter value forms', () => {
 
   it('a text filter is a case-insensitive contains with an escaped, bound pattern', () => {
     expect(where('50%', { column: 'status', type: 'text' })).toEqual({
-      where: '"t0"."status" ILIKE $1 ESCAPE \'\\\'',
-      params: ['%50\\%%'],
+      where: '"t0"."status" ILIKE $1 ESCAPE \'!\'',
+      params: ['%50!%%'],
     })
   })
 

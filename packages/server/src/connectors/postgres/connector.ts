@@ -12,6 +12,10 @@
  * changed during a statement is destroyed instead of going back to the pool. On a server that
  * does not report it (older PostgreSQL, Redshift, CockroachDB) each statement runs inside
  * `BEGIN READ ONLY` … `ROLLBACK`, which also undoes any setting it changed (three round trips).
+ *
+ * Redshift documents no `default_transaction_read_only` parameter, so on a redshift datasource
+ * the session never sets it and every statement runs in `BEGIN READ ONLY` … `ROLLBACK` (BEGIN's
+ * documented `READ ONLY` mode); the user's grants remain the first line of defence there.
  */
 import pg from 'pg'
 import { errorCode } from '../errors.js'
@@ -221,7 +225,8 @@ export class PostgresConnector implements Connector {
     const values: unknown[] = [String(settings.timeoutMs), searchPath(this.#credentials.schema)]
     let set =
       "select current_setting('TimeZone') as tz, set_config('statement_timeout', $1, false), " +
-      "set_config('search_path', $2, false), set_config('default_transaction_read_only', 'on', false)"
+      "set_config('search_path', $2, false)"
+    if (this.#family !== 'redshift') set += ", set_config('default_transaction_read_only', 'on', false)"
     if (timezone !== undefined) {
       values.push(timezone)
       set += ", set_config('TimeZone', $3, false)"
@@ -255,8 +260,8 @@ export class PostgresConnector implements Connector {
       },
       async (statement) => {
         await this.#configure(client, settings)
-        if (status?.get(READ_ONLY) !== 'on') {
-          // The server does not report the setting: a read-only transaction, always rolled back.
+        if (this.#family === 'redshift' || status?.get(READ_ONLY) !== 'on') {
+          // Redshift, or a server that does not report the setting: a read-only transaction, always rolled back.
           await client.query('BEGIN READ ONLY')
           try {
             return await work(client)

@@ -111,8 +111,12 @@ export abstract class BaseDialect implements Dialect {
     return wall
   }
 
+  /** The LIKE escape character: `escapeLike` puts it before `%`, `_` and itself. */
+  readonly likeEscape: string = '\\'
+
   escapeLike(text: string): string {
-    return text.replace(/[\\%_]/g, (c) => `\\${c}`)
+    const e = this.likeEscape
+    return [...text].map((c) => (c === '%' || c === '_' || c === e ? e + c : c)).join('')
   }
 
   containsPattern(needle: string): string {

@@ -24,9 +24,10 @@ const JSON_DIALECTS: ReadonlySet<DialectName> = new Set(['elasticsearch', 'mongo
 const P = (i: number) => ({ $param: i })
 
 const EXPECTED: Record<DialectName, CompiledSql> = {
+  // `!` escapes: no backslash in any literal, whatever standard_conforming_strings (Redshift) says
   postgres: {
-    sql: `SELECT CAST(date_trunc('month', "t0"."ordered_on") AS DATE) AS "month", SUM("t0"."amount") AS "revenue" FROM (SELECT * FROM "public"."orders" AS "t0" WHERE "t0"."client_id" = $1) AS "t0" WHERE ("t0"."status" IN ($2, $3) AND "t0"."status" ILIKE $4 ESCAPE '\\') GROUP BY 1 ORDER BY "month" ASC LIMIT 10 OFFSET 20`,
-    params: PARAMS,
+    sql: `SELECT CAST(date_trunc('month', "t0"."ordered_on") AS DATE) AS "month", SUM("t0"."amount") AS "revenue" FROM (SELECT * FROM "public"."orders" AS "t0" WHERE "t0"."client_id" = $1) AS "t0" WHERE ("t0"."status" IN ($2, $3) AND "t0"."status" ILIKE $4 ESCAPE '!') GROUP BY 1 ORDER BY "month" ASC LIMIT 10 OFFSET 20`,
+    params: ['acme', 'paid', 'shipped', '%50!%!_off%'],
   },
   mysql: {
     sql: "SELECT CAST(DATE_FORMAT(`t0`.`ordered_on`, '%Y-%m-01') AS DATE) AS `month`, SUM(`t0`.`amount`) AS `revenue` FROM (SELECT * FROM `public`.`orders` AS `t0` WHERE (`t0`.`client_id` = ? AND `t0`.`client_id` = CAST(? AS BINARY))) AS `t0` WHERE (`t0`.`status` IN (?, ?) AND LOWER(`t0`.`status`) LIKE ?) GROUP BY 1 ORDER BY `month` ASC LIMIT 10 OFFSET 20",

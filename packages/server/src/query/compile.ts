@@ -98,7 +98,7 @@ class QueryCompiler {
   private readonly env: Env
   private readonly from: ModelTable
   private readonly used = new Map<string, Used>()
-  private readonly zone: Param
+  #zone: Param | undefined
   private readonly clientId: Param | null
   private readonly label: string
 
@@ -110,9 +110,15 @@ class QueryCompiler {
     this.env = { dialect, timezone: context.timezone, now: context.now }
     this.label = `metric ${metric.metricId}`
     this.from = resolveTable(input.model, q.from, `${this.label}.query.from`)
-    this.zone = param(context.timezone)
     this.clientId = context.tenancy.kind === 'table' ? param(context.tenancy.clientId) : null
     this.use(this.from.key)
+  }
+
+  /** The token's zone as the dialect binds it, made on first use (only converted columns need it). */
+  private get zone(): Param {
+    const { dialect, context } = this.input
+    this.#zone ??= param(dialect.zoneValue?.(context.timezone) ?? context.timezone)
+    return this.#zone
   }
 
   private use(key: string): Used {

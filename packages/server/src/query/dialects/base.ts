@@ -28,6 +28,8 @@ export interface Dialect {
   dateValue?(date: string): unknown
   /** The value to bind for a wall-clock time `YYYY-MM-DD HH:MM:SS` compared with a zone-converted column (absent: the text). */
   wallValue?(wall: string): unknown
+  /** The value to bind for an IANA zone that `convertTimezone` takes (absent: the name itself). */
+  zoneValue?(zone: string): unknown
   /** The LIKE pattern (bound as a parameter) of a case-insensitive substring match. */
   containsPattern(needle: string): string
   /** A JS value as the driver takes it (what rendering binds; `rebind` applies it too). */
@@ -109,6 +111,10 @@ export abstract class BaseDialect implements Dialect {
 
   wallValue(wall: string): unknown {
     return wall
+  }
+
+  zoneValue(zone: string): unknown {
+    return zone
   }
 
   /** The LIKE escape character: `escapeLike` puts it before `%`, `_` and itself. */

@@ -1,11 +1,13 @@
 import type { TimeGrain } from '../ast.js'
 import { assertCount, BaseDialect } from './base.js'
+import { windowsZone } from './mssql-zones.js'
 
 /**
  * SQL Server (2012+): `[name]`, named `@p0` parameters (reusable, so GROUP BY repeats the
  * expressions: T-SQL has no GROUP BY ordinals), OFFSET … FETCH with a mandatory ORDER BY,
- * DATEFROMPARTS-based grains (DATETRUNC is 2022+ only). Caveat: `AT TIME ZONE` takes Windows
- * zone names (`W. Europe Standard Time`); an IANA name fails at query time.
+ * DATEFROMPARTS-based grains (DATETRUNC is 2022+ only). `AT TIME ZONE` takes Windows zone
+ * names (`W. Europe Standard Time`): the token's IANA zone is bound as its Windows name from
+ * CLDR's table (mssql-zones.ts), and a zone without one is a 400 before anything runs.
  */
 export class MssqlDialect extends BaseDialect {
   readonly name = 'mssql' as const
@@ -20,6 +22,10 @@ export class MssqlDialect extends BaseDialect {
 
   override instantValue(d: Date): unknown {
     return d
+  }
+
+  override zoneValue(zone: string): unknown {
+    return windowsZone(zone)
   }
 
   /**

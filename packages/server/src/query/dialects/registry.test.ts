@@ -227,7 +227,8 @@ describe.each([...dialects.keys()])('dialect %s', (name) => {
     const m = metric({ from: 'orders', dimensions: [{ name: 'at', column: 'created_at' }] })
     const out = compileMetric({ metric: m, model: model(), dialect, context: ctx({ timezone: 'Europe/Paris' }) })
     expect(out.sql).toContain(JSON_DIALECTS.has(name) ? TZ[name] : `${TZ[name]} AS ${dialect.quoteIdentifier('at')}`)
-    expect(out.params).toEqual(['Europe/Paris'])
+    // SQL Server's AT TIME ZONE takes the Windows name (CLDR windowsZones; dialects/mssql-zones.ts)
+    expect(out.params).toEqual([name === 'mssql' ? 'Romance Standard Time' : 'Europe/Paris'])
   })
 
   it('renders every time grain and each aggregate', () => {

@@ -145,6 +145,34 @@ describe('connector registry', () => {
     }
   })
 
+  it("each type's flags, with the reason each holds (behaviour checked where it runs: capabilities.integration.test.ts)", () => {
+    type Flags = [sessionTimeZone: boolean, fullJoin: boolean, tenancyUnit: string]
+    const EXPECTED: Record<DatasourceType, Flags> = {
+      postgres: [true, true, 'database'], // set_config('TimeZone')
+      redshift: [true, true, 'database'], // Redshift documents the timezone parameter
+      cockroachdb: [true, true, 'database'], // CockroachDB's TimeZone session variable
+      mysql: [true, false, 'database'], // SET SESSION time_zone; MySQL has no FULL JOIN
+      singlestore: [false, false, 'database'], // time_zone "does nothing" on SingleStore; mysql dialect: no FULL JOIN
+      clickhouse: [true, true, 'database'], // session_timezone (23.6+)
+      mssql: [false, true, 'database'], // no session time zone in SQL Server
+      csv: [true, true, 'schema'], // DuckDB's TimeZone setting; one database, schema main
+      awss3: [true, true, 'schema'],
+      snowflake: [true, true, 'database'], // ALTER SESSION SET TIMEZONE
+      bigquery: [true, true, 'dataset'], // the job's time_zone connection property
+      databricks: [false, true, 'schema'], // the Statement Execution API keeps no session
+      elasticsearch: [true, false, 'index'], // the zone is an argument of each date aggregation; no joins
+      opensearch: [true, false, 'index'],
+      mongodb: [true, false, 'database'], // the zone is an argument of $dateTrunc/$dateToString; $lookup has no FULL
+      trino: [true, true, 'schema'], // X-Trino-Time-Zone
+      athena: [false, true, 'database'], // no per-query time zone
+      firebolt: [true, true, 'database'], // the time_zone setting on every statement
+    }
+    for (const type of DATASOURCE_TYPES) {
+      const { sessionTimeZone, fullJoin, tenancyUnit } = capabilitiesOf(type)
+      expect([sessionTimeZone, fullJoin, tenancyUnit], type).toEqual(EXPECTED[type])
+    }
+  })
+
   it('params.timezone is the session time zone for exactly the types the API names', () => {
     const named = DATASOURCE_TYPES.filter((type) => capabilitiesOf(type).timezoneParam)
     // The API's list: clickhouse, trino, redshift, cockroachdb, postgres, mssql.

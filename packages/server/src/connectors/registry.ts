@@ -101,12 +101,18 @@ const postgres: LiveType<'postgres' | 'redshift' | 'cockroachdb'> = {
     new (await import('./postgres/connector.js')).PostgresConnector(credentials, options, type),
 }
 
-const mysql: LiveType<'mysql' | 'singlestore'> = {
-  dialect: 'mysql',
-  capabilities: MYSQL,
-  load: async (credentials, options, type) =>
-    new (await import('./mysql/connector.js')).MysqlConnector(credentials, options, type),
-}
+/**
+ * SingleStore: MySQL's, except the session time zone. Its `time_zone` variable "exists only to
+ * conform to MySQL standards. Setting this variable does not do anything" (SingleStore docs,
+ * time zone engine variables): the server's `default_time_zone` applies, and the connector
+ * sets nothing. Time-zone-converted columns still use the token's zone (CONVERT_TZ).
+ */
+const SINGLESTORE: Capabilities = { ...MYSQL, sessionTimeZone: false }
+
+const loadMysql: LiveType<'mysql' | 'singlestore'>['load'] = async (credentials, options, type) =>
+  new (await import('./mysql/connector.js')).MysqlConnector(credentials, options, type)
+const mysql: LiveType<'mysql'> = { dialect: 'mysql', capabilities: MYSQL, load: loadMysql }
+const singlestore: LiveType<'singlestore'> = { dialect: 'mysql', capabilities: SINGLESTORE, load: loadMysql }
 
 /** elasticsearch, opensearch: one JSON search request per statement (query/dialects/elasticsearch). */
 const SEARCH: Capabilities = {
@@ -129,7 +135,7 @@ export const REGISTRY: { readonly [T in DatasourceType]: RegistryEntry<T> } = {
   redshift: { credentials: CREDENTIAL_SCHEMAS.redshift, connector: postgres },
   cockroachdb: { credentials: CREDENTIAL_SCHEMAS.cockroachdb, connector: postgres },
   mysql: { credentials: CREDENTIAL_SCHEMAS.mysql, connector: mysql },
-  singlestore: { credentials: CREDENTIAL_SCHEMAS.singlestore, connector: mysql },
+  singlestore: { credentials: CREDENTIAL_SCHEMAS.singlestore, connector: singlestore },
   clickhouse: {
     credentials: CREDENTIAL_SCHEMAS.clickhouse,
     connector: {

@@ -8,7 +8,8 @@ const pad = (n: number, width = 2) => String(n).padStart(width, '0')
  * MySQL and MariaDB (also SingleStore). Positional `?` placeholders cannot be repeated, so
  * GROUP BY uses ordinals and every use of an expression binds its values again. CONVERT_TZ
  * with an IANA name needs the server's time zone tables (mysql_tzinfo_to_sql), else it
- * yields NULL. Naive DATETIME values are taken to be UTC.
+ * yields NULL. Naive DATETIME values are taken to be UTC; TIMESTAMP values are converted from
+ * the session's zone, in which the server hands them over.
  */
 export class MysqlDialect extends BaseDialect {
   readonly name = 'mysql' as const
@@ -65,8 +66,17 @@ export class MysqlDialect extends BaseDialect {
     }
   }
 
-  override convertTimezone(expr: string, zone: string): string {
-    return `CONVERT_TZ(${expr}, '+00:00', ${zone})`
+  /**
+   * A TIMESTAMP column holds an instant and is read in the session's `time_zone` (it arrives as
+   * the session's wall clock); a DATETIME is a wall clock with no zone, taken to be UTC.
+   */
+  override isZoned(nativeType: string): boolean {
+    return /^timestamp(\(\d\))?$/i.test(nativeType.trim())
+  }
+
+  override convertTimezone(expr: string, zone: string, nativeType: string): string {
+    const from = this.isZoned(nativeType) ? '@@session.time_zone' : "'+00:00'"
+    return `CONVERT_TZ(${expr}, ${from}, ${zone})`
   }
 
   override joinKeyword(type: JoinType): string {

@@ -78,6 +78,8 @@ export interface ExactEquals {
   readonly kind: 'exact-eq'
   readonly expr: Expr
   readonly value: Param
+  /** The column's native type, where known: a dialect may compare in its type (index, pruning). */
+  readonly nativeType?: string
 }
 export interface InList {
   readonly kind: 'in'
@@ -202,7 +204,8 @@ export const grain = (g: TimeGrain, expr: Expr): TimeGrainExpr => freeze({ kind:
 export const inZone = (expr: Expr, zone: Param, nativeType: string): TimezoneExpr =>
   freeze({ kind: 'timezone', expr, zone, nativeType })
 export const cmp = (op: CompareOp, left: Expr, right: Expr): Compare => freeze({ kind: 'compare', op, left, right })
-export const exactEq = (expr: Expr, value: Param): ExactEquals => freeze({ kind: 'exact-eq', expr, value })
+export const exactEq = (expr: Expr, value: Param, nativeType?: string): ExactEquals =>
+  freeze(nativeType === undefined ? { kind: 'exact-eq', expr, value } : { kind: 'exact-eq', expr, value, nativeType })
 export const inList = (expr: Expr, values: readonly Param[], negated = false): InList =>
   freeze({ kind: 'in', expr, values: Object.freeze([...values]), negated })
 export const isNull = (expr: Expr, negated = false): IsNull => freeze({ kind: 'is-null', expr, negated })

@@ -326,12 +326,12 @@ class QueryCompiler {
     }
     const ref = col(u.alias, column)
     const tt = tenancy.tenancyTable
-    if (tt === undefined) return exactEq(ref, this.clientId)
+    if (tt === undefined) return exactEq(ref, this.clientId, u.table.columns.get(column)?.nativeType)
     const t = resolveTable(this.input.model, tt.table, 'tenancySettings.tableName')
     const lookup = select({
       items: [item(col('tt', tt.primaryKeyColumn), tt.primaryKeyColumn)],
       from: this.tableSource(t, 'tt'),
-      where: exactEq(col('tt', tt.clientNameColumn), this.clientId),
+      where: exactEq(col('tt', tt.clientNameColumn), this.clientId, t.columns.get(tt.clientNameColumn)?.nativeType),
     })
     return inSubquery(ref, lookup, tt.primaryKeyColumn)
   }

@@ -457,11 +457,12 @@ export function scopeSqlMetric(
     const column = tn.clientColumns?.get(t.key) ?? t.clientColumn
     if (column === undefined || column === '') return null
     const tt = tn.tenancyTable
-    if (tt === undefined) return exactEq(col('s', column), id)
+    if (tt === undefined) return exactEq(col('s', column), id, t.columns.get(column)?.nativeType)
+    const lookupTable = resolveTable(model, tt.table, 'tenancySettings.tableName')
     const lookup = select({
       items: [item(col('tt', tt.primaryKeyColumn), tt.primaryKeyColumn)],
-      from: source(resolveTable(model, tt.table, 'tenancySettings.tableName'), 'tt'),
-      where: exactEq(col('tt', tt.clientNameColumn), id),
+      from: source(lookupTable, 'tt'),
+      where: exactEq(col('tt', tt.clientNameColumn), id, lookupTable.columns.get(tt.clientNameColumn)?.nativeType),
     })
     return inSubquery(col('s', column), lookup, tt.primaryKeyColumn)
   }

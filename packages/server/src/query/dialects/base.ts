@@ -134,7 +134,7 @@ export abstract class BaseDialect implements Dialect {
    * the dialects whose default collations fold case or pad spaces override this. Each call of
    * `v` binds the value (again, where placeholders cannot be reused).
    */
-  exactEquals(x: () => string, v: () => string): string {
+  exactEquals(x: () => string, v: () => string, _nativeType?: string): string {
     return `${x()} = ${v()}`
   }
 
@@ -281,6 +281,7 @@ export abstract class BaseDialect implements Dialect {
         return this.exactEquals(
           () => this.expr(e.expr, ps),
           () => ps.add(e.value),
+          e.nativeType,
         )
       case 'in': {
         if (e.values.length === 0) return this.booleanCondition(e.negated)

@@ -22,7 +22,8 @@ import { BaseDialect } from './base.js'
  *   to the column, table or dataset, and an explicit collation wins over an absent one
  *   (collation-concepts#propagate). BYTES carry no collation, so tenancy compares the UTF-8 bytes:
  *   `CAST(CAST(x AS STRING) AS BYTES) = CAST(@p AS BYTES)` (the inner CAST also serves an INT64
- *   client column, which BigQuery would not compare with a STRING parameter).
+ *   client column, which BigQuery would not compare with a STRING parameter), after a plain `=`
+ *   in the column's type that keeps partition and cluster pruning on the tenant column.
  * - LIKE: the backslash is BigQuery's LIKE escape character and there is no ESCAPE clause
  *   (operators#like_operator); the pattern is a bound parameter escaped in JS.
  * - `LIMIT n OFFSET m` (query-syntax#limit_and_offset_clause); `GROUP BY 1` ordinals are allowed
@@ -61,8 +62,19 @@ export class BigqueryDialect extends BaseDialect {
     return this.isZoned(nativeType) ? d : d.toISOString().replace('T', ' ').replace('Z', '')
   }
 
-  override exactEquals(x: () => string, v: () => string): string {
-    return `CAST(CAST(${x()} AS STRING) AS BYTES) = CAST(${v()} AS BYTES)`
+  /**
+   * The byte comparison alone would hide the column from partition and cluster pruning (a
+   * function of the column prunes nothing), so a plain `=` in the column's own type comes first:
+   * `x = @p` on a STRING column, `x = SAFE_CAST(@p AS INT64)` on an INT64 one (a clientId that
+   * is no integer matches no row). A column of another or unknown type keeps the byte check
+   * alone.
+   */
+  override exactEquals(x: () => string, v: () => string, nativeType = ''): string {
+    const exact = `CAST(CAST(${x()} AS STRING) AS BYTES) = CAST(${v()} AS BYTES)`
+    const type = nativeType.trim().toUpperCase()
+    if (/^STRING(\(\d+\))?$/.test(type)) return `(${x()} = ${v()} AND CAST(${x()} AS BYTES) = CAST(${v()} AS BYTES))`
+    if (/^(INT64|INTEGER)$/.test(type)) return `(${x()} = SAFE_CAST(${v()} AS INT64) AND ${exact})`
+    return exact
   }
 
   /** `\` is the LIKE escape character already; BigQuery has no ESCAPE clause. */

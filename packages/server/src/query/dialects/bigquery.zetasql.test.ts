@@ -182,6 +182,33 @@ describe.skipIf(zeta === undefined)('bigquery dialect, analysed by ZetaSQL (BigQ
     )
   }
 
+  it('tenancy on a STRING or an INT64 client column: a plain `=` in the column type (pruning), then the byte check', async () => {
+    for (const type of ['STRING', 'INT64'] as const) {
+      const list = tables('DATETIME').map((t) => ({
+        ...t,
+        columns: t.columns.map((c) =>
+          c.name === 'client_id'
+            ? { ...c, nativeType: type, dataType: type === 'INT64' ? ('integer' as const) : ('string' as const) }
+            : c,
+        ),
+      }))
+      const model = buildModel(list, goldenDatamart(SCHEMA, false))
+      const m = metric({ from: 'orders', measures: [{ name: 'n', aggregate: 'count' }] })
+      const out = compileMetric({
+        metric: m,
+        model,
+        dialect,
+        context: ctx({ tenancy: { kind: 'table', clientId: '7' } }),
+      })
+      expect(out.sql).toContain(
+        type === 'STRING'
+          ? '(`t0`.`client_id` = @p0 AND CAST(`t0`.`client_id` AS BYTES) = CAST(@p0 AS BYTES))'
+          : '(`t0`.`client_id` = SAFE_CAST(@p0 AS INT64) AND CAST(CAST(`t0`.`client_id` AS STRING) AS BYTES) = CAST(@p0 AS BYTES))',
+      )
+      await analyse(out.sql, out.params, list)
+    }
+  })
+
   it('rejects what BigQuery rejects (the analyser is not a rubber stamp)', async () => {
     const list = tables('DATETIME')
     await expect(

@@ -120,8 +120,9 @@ const EXPECTED: Record<DialectName, CompiledSql> = {
     params: PARAMS,
   },
   bigquery: {
-    // Google's reference for each construct is cited in dialects/bigquery.ts; the ZetaSQL analyser accepts it (bigquery.zetasql.test.ts)
-    sql: 'SELECT DATE_TRUNC(CAST(`t0`.`ordered_on` AS DATE), MONTH) AS `month`, SUM(`t0`.`amount`) AS `revenue` FROM (SELECT * FROM `public`.`orders` AS `t0` WHERE CAST(CAST(`t0`.`client_id` AS STRING) AS BYTES) = CAST(@p0 AS BYTES)) AS `t0` WHERE (`t0`.`status` IN (@p1, @p2) AND LOWER(`t0`.`status`) LIKE @p3) GROUP BY 1 ORDER BY `month` ASC LIMIT 10 OFFSET 20',
+    // Google's reference for each construct is cited in dialects/bigquery.ts; the ZetaSQL analyser accepts it (bigquery.zetasql.test.ts).
+    // The tenant: a plain `=` (partition and cluster pruning), then the byte comparison that makes it exact
+    sql: 'SELECT DATE_TRUNC(CAST(`t0`.`ordered_on` AS DATE), MONTH) AS `month`, SUM(`t0`.`amount`) AS `revenue` FROM (SELECT * FROM `public`.`orders` AS `t0` WHERE (`t0`.`client_id` = @p0 AND CAST(`t0`.`client_id` AS BYTES) = CAST(@p0 AS BYTES))) AS `t0` WHERE (`t0`.`status` IN (@p1, @p2) AND LOWER(`t0`.`status`) LIKE @p3) GROUP BY 1 ORDER BY `month` ASC LIMIT 10 OFFSET 20',
     params: PARAMS,
   },
   // One _search request (Elasticsearch/OpenSearch query DSL, checked against the Elasticsearch 8/9

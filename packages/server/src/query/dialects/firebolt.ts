@@ -17,20 +17,23 @@ import { BaseDialect } from './base.js'
  *   TIMESTAMP in z), so the base conversion applies: a naive TIMESTAMP is read as UTC first;
  * - `=` on TEXT compares the byte sequences (guides/sql-dialect/collations: "Firebolt checks
  *   whether the underlying byte sequences are the same"): exact, no case folding or padding;
- * - `ILIKE` (functions-reference/string/ilike; case folding of ASCII letters only, the POSIX
- *   locale) with the pattern bound; `%`, `_` and `\` in the needle are backslash-escaped, the
- *   PostgreSQL default escape (the ILIKE page names no ESCAPE clause, so none is written);
+ * - "contains" is `STRPOS(LOWER(x), LOWER($n)) > 0` (functions-reference/string/strpos and
+ *   lower; case folding of ASCII letters only, the POSIX locale, as ILIKE's): Firebolt documents
+ *   `<expression> ILIKE '<pattern>'` with `%` and `_` as wildcards and no escape character or
+ *   ESCAPE clause, so a needle holding `%` or `_` could not be matched literally by ILIKE on
+ *   documented behaviour; STRPOS takes the needle as plain text (bound, never escaped);
  * - `LIMIT n OFFSET m` and `TRUE`/`FALSE` as in PostgreSQL.
  */
 export class FireboltDialect extends BaseDialect {
   readonly name = 'firebolt' as const
 
+  /** The needle itself: STRPOS has no wildcards to escape. */
   override containsPattern(needle: string): string {
-    return `%${this.escapeLike(needle)}%`
+    return needle
   }
 
-  override contains(expr: string, pattern: string): string {
-    return `${expr} ILIKE ${pattern}`
+  override contains(expr: string, needle: string): string {
+    return `STRPOS(LOWER(${expr}), LOWER(${needle})) > 0`
   }
 
   override booleanCondition(value: boolean): string {

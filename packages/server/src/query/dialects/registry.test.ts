@@ -53,8 +53,9 @@ const EXPECTED: Record<DialectName, CompiledSql> = {
     params: PARAMS,
   },
   firebolt: {
-    sql: `SELECT CAST(date_trunc('month', "t0"."ordered_on") AS DATE) AS "month", SUM("t0"."amount") AS "revenue" FROM (SELECT * FROM "public"."orders" AS "t0" WHERE "t0"."client_id" = $1) AS "t0" WHERE ("t0"."status" IN ($2, $3) AND "t0"."status" ILIKE $4) GROUP BY 1 ORDER BY "month" ASC LIMIT 10 OFFSET 20`,
-    params: PARAMS,
+    sql: `SELECT CAST(date_trunc('month', "t0"."ordered_on") AS DATE) AS "month", SUM("t0"."amount") AS "revenue" FROM (SELECT * FROM "public"."orders" AS "t0" WHERE "t0"."client_id" = $1) AS "t0" WHERE ("t0"."status" IN ($2, $3) AND STRPOS(LOWER("t0"."status"), LOWER($4)) > 0) GROUP BY 1 ORDER BY "month" ASC LIMIT 10 OFFSET 20`,
+    // the needle as plain text: Firebolt documents no escape for ILIKE's wildcards
+    params: ['acme', 'paid', 'shipped', '50%_off'],
   },
   // One aggregation request (JSON): the tenant $match first, the conditions with SQL's NULL
   // semantics, $dateTrunc in the session zone (filled in by the connector), output fields f0…
@@ -115,7 +116,7 @@ const EXPECTED: Record<DialectName, CompiledSql> = {
     params: ['acme', 'paid', 'shipped', '50%_off'],
   },
   snowflake: {
-    sql: `SELECT CAST(DATE_TRUNC('MONTH', "t0"."ordered_on") AS DATE) AS "month", SUM("t0"."amount") AS "revenue" FROM (SELECT * FROM "public"."orders" AS "t0" WHERE ("t0"."client_id" = :1 AND COLLATE(TO_VARCHAR("t0"."client_id"), '') = :1)) AS "t0" WHERE ("t0"."status" IN (:2, :3) AND "t0"."status" ILIKE :4 ESCAPE '\\\\') GROUP BY 1 ORDER BY "month" ASC LIMIT 10 OFFSET 20`,
+    sql: `SELECT CAST(DATE_TRUNC('MONTH', "t0"."ordered_on") AS DATE) AS "month", SUM("t0"."amount") AS "revenue" FROM (SELECT * FROM "public"."orders" AS "t0" WHERE ("t0"."client_id" = :1 AND TO_BINARY(TO_VARCHAR("t0"."client_id"), 'UTF-8') = TO_BINARY(:1, 'UTF-8'))) AS "t0" WHERE ("t0"."status" IN (:2, :3) AND "t0"."status" ILIKE :4 ESCAPE '\\\\') GROUP BY 1 ORDER BY "month" ASC LIMIT 10 OFFSET 20`,
     // `:1` names the tenant twice (one bound value); `'\\'` is one backslash in Snowflake SQL
     params: PARAMS,
   },

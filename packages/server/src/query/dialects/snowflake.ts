@@ -73,12 +73,13 @@ export class SnowflakeDialect extends BaseDialect {
   /**
    * Snowflake compares strings by their UTF-8 code points unless a collation applies
    * (sql-reference/collation, "Understanding collation"), but a column may be declared with
-   * one (e.g. `COLLATE 'en-ci'`, case-insensitive). `COLLATE(…, '')` gives the value no
-   * collation (the binary UTF-8 comparison); TO_VARCHAR lets the check apply to a numeric
-   * client column too. The plain `=` before it keeps partition pruning on the column.
+   * one (e.g. `COLLATE 'en-ci'`, case-insensitive). BINARY values carry no collation: both
+   * sides become their UTF-8 bytes with `TO_BINARY(<string>, 'UTF-8')` (functions/to_binary,
+   * the documented 'UTF-8' format), which compare byte for byte; TO_VARCHAR lets the check apply
+   * to a numeric client column too. The plain `=` before it keeps partition pruning on the column.
    */
   override exactEquals(x: () => string, v: () => string): string {
-    return `(${x()} = ${v()} AND COLLATE(TO_VARCHAR(${x()}), '') = ${v()})`
+    return `(${x()} = ${v()} AND TO_BINARY(TO_VARCHAR(${x()}), 'UTF-8') = TO_BINARY(${v()}, 'UTF-8'))`
   }
 
   override timeGrain(grain: TimeGrain, x: () => string): string {

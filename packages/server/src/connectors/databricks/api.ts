@@ -4,6 +4,12 @@
  * status `GET /api/2.0/sql/statements/{id}`, further result chunks by the opaque
  * `next_chunk_internal_link` (or `GET …/result/chunks/{n}`), cancel `POST …/{id}/cancel`, all
  * with `Authorization: Bearer <token>`. The wire shapes below are the API's (snake_case JSON).
+ *
+ * Results are asked for with `disposition: EXTERNAL_LINKS` and `format: JSON_ARRAY`: INLINE
+ * results are capped at 25 MiB (a larger one fails the statement), while external links have no
+ * such cap. Each chunk then names presigned URLs (cloud storage), each holding a JSON array of
+ * rows; they are fetched without our token (the URL carries its own credentials, and the API's
+ * docs say not to send the Databricks token there), with the `http_headers` the chunk names.
  * Failures are thrown as the errors at the end of this file and read by errors.ts.
  */
 import type { StatementParameter } from './params.js'
@@ -19,7 +25,7 @@ export interface ExecuteStatementRequest {
   /** String, e.g. "1001": the API's int64 fields travel as JSON numbers or strings. */
   readonly row_limit?: number
   readonly format: 'JSON_ARRAY'
-  readonly disposition: 'INLINE'
+  readonly disposition: 'INLINE' | 'EXTERNAL_LINKS'
   /** `0s` (answer at once with the statement ID) or 5–50 s. */
   readonly wait_timeout: string
   readonly on_wait_timeout: 'CONTINUE' | 'CANCEL'
@@ -32,13 +38,34 @@ export interface ColumnInfo {
   readonly position?: number
 }
 
-export interface ResultData {
-  /** JSON_ARRAY: each value its string representation, or null. */
-  readonly data_array?: (string | null)[][]
-  readonly chunk_index?: number
-  readonly row_count?: number | string
+/** Where the next chunk is (on a chunk, or on the last external link of one). */
+export interface NextChunk {
   readonly next_chunk_index?: number
   readonly next_chunk_internal_link?: string
+}
+
+/** EXTERNAL_LINKS: one presigned URL of a chunk's rows. */
+export interface ExternalLink extends NextChunk {
+  readonly external_link: string
+  readonly chunk_index?: number
+  readonly row_count?: number | string
+  readonly expiration?: string
+  /** Headers the download must carry (some clouds require them); never our token. */
+  readonly http_headers?: Readonly<Record<string, string>>
+}
+
+export interface ResultData extends NextChunk {
+  /** JSON_ARRAY: each value its string representation, or null. */
+  readonly data_array?: (string | null)[][]
+  readonly external_links?: readonly ExternalLink[]
+  readonly chunk_index?: number
+  readonly row_count?: number | string
+}
+
+/** The next chunk's pointer: a chunk's own, or that of its last external link. */
+export function nextChunk(chunk: ResultData): NextChunk | undefined {
+  const at = chunk.external_links?.at(-1) ?? chunk
+  return at.next_chunk_internal_link !== undefined || at.next_chunk_index !== undefined ? at : undefined
 }
 
 export interface StatementResponse {
@@ -124,7 +151,7 @@ export class StatementClient {
    * on this workspace (the link is opaque, but our token only ever goes to our own host), else
    * by its index.
    */
-  chunk(statementId: string, previous: ResultData, signal: AbortSignal): Promise<ResultData> {
+  chunk(statementId: string, previous: NextChunk, signal: AbortSignal): Promise<ResultData> {
     const prefix = `/api/2.0/sql/statements/${encodeURIComponent(statementId)}/result/chunks/`
     const link = previous.next_chunk_internal_link
     const path =
@@ -132,6 +159,14 @@ export class StatementClient {
         ? (link as string)
         : `${prefix}${Number(previous.next_chunk_index)}`
     return this.#call('GET', path, undefined, signal).then(resultData)
+  }
+
+  /** A chunk's rows: inline, or downloaded from its external links (without our token). */
+  async rows(chunk: ResultData, signal: AbortSignal): Promise<(string | null)[][]> {
+    if (chunk.external_links === undefined) return chunk.data_array ?? []
+    const rows: (string | null)[][] = []
+    for (const link of chunk.external_links) rows.push(...(await download(link, signal)))
+    return rows
   }
 
   async cancel(statementId: string, signal: AbortSignal): Promise<void> {
@@ -188,10 +223,46 @@ function statementResponse(json: unknown): StatementResponse {
 
 function resultData(json: unknown): ResultData {
   const r = json as ResultData | null
-  if (r === null || typeof r !== 'object' || (r.data_array !== undefined && !Array.isArray(r.data_array))) {
+  if (
+    r === null ||
+    typeof r !== 'object' ||
+    (r.data_array !== undefined && !Array.isArray(r.data_array)) ||
+    (r.external_links !== undefined &&
+      (!Array.isArray(r.external_links) || r.external_links.some((l) => typeof l?.external_link !== 'string')))
+  ) {
     throw new NotDatabricksError('no result chunk')
   }
   return r
+}
+
+/** One external link's rows (a JSON array of arrays), fetched with only the headers it names. */
+async function download(link: ExternalLink, signal: AbortSignal): Promise<(string | null)[][]> {
+  let url: URL
+  try {
+    url = new URL(link.external_link)
+  } catch {
+    throw new NotDatabricksError('an external link that is not a URL')
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new NotDatabricksError('an external link that is not http(s)')
+  const headers: Record<string, string> = {}
+  for (const [k, v] of Object.entries(link.http_headers ?? {})) {
+    if (typeof v === 'string' && k.toLowerCase() !== 'authorization') headers[k] = v
+  }
+  const res = await fetch(url, { headers, redirect: 'follow', signal })
+  const text = await res.text()
+  // A presigned URL's own error (expired, refused) says nothing about our token: not an HTTP error of the API.
+  if (!res.ok) throw new NotDatabricksError(`the result download from an external link answered HTTP ${res.status}`)
+  let rows: unknown
+  try {
+    rows = JSON.parse(text)
+  } catch {
+    throw new NotDatabricksError('an external link whose content is not JSON')
+  }
+  if (!Array.isArray(rows) || rows.some((r) => !Array.isArray(r))) {
+    throw new NotDatabricksError('an external link whose content is not a JSON array of rows')
+  }
+  return rows as (string | null)[][]
 }
 
 /** A terminal state other than SUCCEEDED, as the error it is. */

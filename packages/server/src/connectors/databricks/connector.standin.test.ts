@@ -55,7 +55,13 @@ async function eventually<T>(read: () => T, want: T): Promise<T> {
 const since = (from: number) => standIn.log.slice(from)
 
 beforeAll(async () => {
-  standIn = await DatabricksStandIn.start({ token: TOKEN, warehouseId: WAREHOUSE, chunkRows: 3 })
+  // an inline limit of 2 KiB stands for Databricks' 25 MiB: results past it need EXTERNAL_LINKS
+  standIn = await DatabricksStandIn.start({
+    token: TOKEN,
+    warehouseId: WAREHOUSE,
+    chunkRows: 3,
+    inlineLimitBytes: 2048,
+  })
   await standIn.admin('CREATE TABLE "default".t (id INTEGER, label VARCHAR)')
   await standIn.admin("INSERT INTO \"default\".t VALUES (1, 'a'), (2, 'b')")
 })
@@ -72,10 +78,22 @@ describe('databricks connector (against the Statement Execution API stand-in)', 
     expect(submit?.body).toMatchObject({
       warehouse_id: WAREHOUSE,
       format: 'JSON_ARRAY',
-      disposition: 'INLINE',
+      disposition: 'EXTERNAL_LINKS',
       wait_timeout: '0s',
       on_wait_timeout: 'CONTINUE',
     })
+    await c.close()
+  })
+
+  it('a result past the inline limit arrives whole through EXTERNAL_LINKS, downloaded without the token', async () => {
+    const c = open()
+    const from = standIn.log.length
+    const result = await c.execute("SELECT range AS n, repeat('x', 40) AS pad FROM range(100)", BASE)
+    expect(result.rows).toHaveLength(100)
+    expect(result.rows[99]).toEqual({ n: 99, pad: 'x'.repeat(40) })
+    expect(result.truncated).toBe(false)
+    const downloads = since(from).filter((l) => l.path.startsWith('/presigned/'))
+    expect(downloads).toHaveLength(34) // 100 rows in chunks of 3, one presigned link each
     await c.close()
   })
 

@@ -23,7 +23,7 @@ import type {
   QueryResult,
   TableInfo,
 } from '../types.js'
-import { type ExecuteStatementRequest, type ResultData, StatementClient, statementError } from './api.js'
+import { type ExecuteStatementRequest, nextChunk, type ResultData, StatementClient, statementError } from './api.js'
 import { type EndpointResult, parseEndpoint } from './endpoint.js'
 import { DATABRICKS_ERRORS } from './errors.js'
 import { statementParameters } from './params.js'
@@ -197,7 +197,7 @@ export class DatabricksConnector implements Connector {
       ...(params.length > 0 ? { parameters: statementParameters(params) } : {}),
       row_limit: settings.maxRows + 1,
       format: 'JSON_ARRAY',
-      disposition: 'INLINE',
+      disposition: 'EXTERNAL_LINKS', // INLINE fails any result over 25 MiB (api.ts)
       wait_timeout: '0s',
       on_wait_timeout: 'CONTINUE',
     }
@@ -246,13 +246,13 @@ export class DatabricksConnector implements Connector {
         const values: (string | null)[][] = []
         let chunk: ResultData | undefined = response.result
         while (chunk !== undefined) {
-          for (const row of chunk.data_array ?? []) {
+          for (const row of await client.rows(chunk, pollControl.signal)) {
             if (values.length > settings.maxRows) break
             values.push(row)
           }
-          const more = chunk.next_chunk_internal_link !== undefined || chunk.next_chunk_index !== undefined
-          if (values.length > settings.maxRows || !more) break
-          chunk = await client.chunk(id, chunk, pollControl.signal)
+          const next = nextChunk(chunk)
+          if (values.length > settings.maxRows || next === undefined) break
+          chunk = await client.chunk(id, next, pollControl.signal)
         }
         const truncated = values.length > settings.maxRows || response.manifest?.truncated === true
         const rows = values.slice(0, settings.maxRows).map((row) => {

@@ -5,13 +5,21 @@
  * - `Authorization: Bearer <token>` on every call (401 with a JSON error otherwise);
  * - `POST /api/2.0/sql/statements` with `warehouse_id` (404 for another warehouse), `statement`,
  *   `parameters` ({ name, value, type }), `catalog`, `schema`, `row_limit`, `format: JSON_ARRAY`
- *   and `disposition: INLINE` (others 400), `wait_timeout` (`0s` or 5–50 s) with
+ *   and `disposition` INLINE or EXTERNAL_LINKS (others 400), `wait_timeout` (`0s` or 5–50 s) with
  *   `on_wait_timeout` CONTINUE or CANCEL;
  * - states PENDING → RUNNING → SUCCEEDED | FAILED (error_code, message, sql_state) | CANCELED;
  * - `GET /api/2.0/sql/statements/{id}`: status, and once SUCCEEDED the manifest (schema with
  *   type_name/type_text, total_row_count, total_chunk_count, truncated) and the first chunk;
  * - results in chunks of `chunkRows` rows, each with `next_chunk_index` and
  *   `next_chunk_internal_link`, read with `GET …/result/chunks/{n}`;
+ * - INLINE: the rows in the chunk's `data_array`, and a statement whose result is larger than
+ *   the inline limit (25 MiB at Databricks; `inlineLimitBytes` here) FAILS, as the API's
+ *   disposition docs say ("Statement Execution API", `disposition`);
+ * - EXTERNAL_LINKS: each chunk names `external_links` ({ chunk_index, row_offset, row_count,
+ *   byte_count, external_link, expiration, next_chunk_index, next_chunk_internal_link }); the
+ *   link is a presigned URL (`/presigned/…?sig=…` on this server) whose body is the chunk's
+ *   JSON array of rows, and which refuses a request carrying an Authorization header, as cloud
+ *   storage refuses a second credential beside a presigned one;
  * - `POST …/{id}/cancel` → CANCELED (the running statement is interrupted).
  * The statements themselves run on DuckDB (@duckdb/node-api, in-process), with the named
  * parameters bound as DuckDB parameters of the requested type; `catalog`/`schema` become
@@ -35,6 +43,8 @@ export interface StandInOptions {
   readonly warehouseId: string
   /** Rows per result chunk (small values exercise paging). */
   readonly chunkRows?: number
+  /** Bytes of JSON rows an INLINE result may have (Databricks: 25 MiB). */
+  readonly inlineLimitBytes?: number
   /** How long a statement stays PENDING (a warehouse starting), default 0. */
   readonly pendingMs?: number
 }
@@ -62,6 +72,8 @@ interface Statement {
   sqlState?: string
   columns?: Column[]
   chunks?: (string | null)[][][]
+  disposition?: string
+  secret?: string
   totalRows?: number
   truncated?: boolean
   conn?: DuckDBConnection
@@ -89,7 +101,7 @@ export class DatabricksStandIn {
   #url = ''
 
   private constructor(options: StandInOptions, instance: DuckDBInstance) {
-    this.#options = { chunkRows: 1000, pendingMs: 0, ...options }
+    this.#options = { chunkRows: 1000, pendingMs: 0, inlineLimitBytes: 25 * 1024 * 1024, ...options }
     this.#instance = instance
     this.#server = createServer((req, res) => {
       this.#handle(req, res).catch((err: unknown) =>
@@ -157,6 +169,9 @@ export class DatabricksStandIn {
       return send(res, 400, { error_code: 'MALFORMED_REQUEST', message: 'The request body is not JSON' })
     }
     this.log.push({ method: req.method ?? '', path: url.pathname, body })
+    const presigned = /^\/presigned\/([^/]+)\/(\d+)$/.exec(url.pathname)
+    if (presigned)
+      return this.#download(req, res, presigned[1] ?? '', Number(presigned[2]), url.searchParams.get('sig'))
     if (req.headers.authorization !== `Bearer ${this.#options.token}`) {
       return send(res, 401, { error_code: 'UNAUTHENTICATED', message: 'Invalid access token.' })
     }
@@ -193,7 +208,9 @@ export class DatabricksStandIn {
     const bad = (message: string) => send(res, 400, { error_code: 'INVALID_PARAMETER_VALUE', message })
     if (typeof b.statement !== 'string' || b.statement.trim() === '') return bad('statement is required')
     if ((b.format ?? 'JSON_ARRAY') !== 'JSON_ARRAY') return bad('this stand-in serves format JSON_ARRAY only')
-    if ((b.disposition ?? 'INLINE') !== 'INLINE') return bad('this stand-in serves disposition INLINE only')
+    const disposition = String(b.disposition ?? 'INLINE')
+    if (disposition !== 'INLINE' && disposition !== 'EXTERNAL_LINKS')
+      return bad(`disposition ${disposition} is not served here`)
     const wait = /^(\d+)s$/.exec(String(b.wait_timeout ?? '10s'))
     const waitSeconds = wait ? Number(wait[1]) : Number.NaN
     if (!(waitSeconds === 0 || (waitSeconds >= 5 && waitSeconds <= 50))) {
@@ -214,7 +231,15 @@ export class DatabricksStandIn {
     const finished = new Promise<void>((resolve) => {
       finish = resolve
     })
-    const statement: Statement = { id, sql: b.statement, state: 'PENDING', finished, finish }
+    const statement: Statement = {
+      id,
+      sql: b.statement,
+      state: 'PENDING',
+      finished,
+      finish,
+      disposition,
+      secret: randomUUID().replaceAll('-', ''),
+    }
     this.#statements.set(id, statement)
     statement.timer = setTimeout(() => {
       statement.timer = undefined
@@ -273,6 +298,14 @@ export class DatabricksStandIn {
       for (let i = 0; i < rows.length; i += this.#options.chunkRows)
         s.chunks.push(rows.slice(i, i + this.#options.chunkRows))
       if (s.chunks.length === 0) s.chunks.push([])
+      if (
+        s.disposition !== 'EXTERNAL_LINKS' &&
+        Buffer.byteLength(JSON.stringify(rows)) > this.#options.inlineLimitBytes
+      ) {
+        throw new Error(
+          'Inline byte limit exceeded: use disposition EXTERNAL_LINKS for results larger than the inline limit',
+        )
+      }
       s.state = 'SUCCEEDED'
     } catch (err) {
       if (s.state !== 'RUNNING') return // the interrupt of a cancel
@@ -327,13 +360,37 @@ export class DatabricksStandIn {
       chunk_index: index,
       row_offset: this.#offset(index),
       row_count: rows.length,
-      data_array: rows,
     }
     if (index + 1 < (s.chunks?.length ?? 0)) {
       chunk.next_chunk_index = index + 1
       chunk.next_chunk_internal_link = `${PREFIX}/${s.id}/result/chunks/${index + 1}`
     }
-    return chunk
+    if (s.disposition !== 'EXTERNAL_LINKS') return { ...chunk, data_array: rows }
+    const link = {
+      ...chunk,
+      byte_count: Buffer.byteLength(JSON.stringify(rows)),
+      external_link: `${this.url}/presigned/${s.id}/${index}?sig=${s.secret}`,
+      expiration: new Date(Date.now() + 15 * 60_000).toISOString(),
+    }
+    return { external_links: [link] }
+  }
+
+  /** A presigned URL: its own signature, no Authorization header (cloud storage refuses a second credential). */
+  #download(req: IncomingMessage, res: ServerResponse, id: string, index: number, sig: string | null): void {
+    const s = this.#statements.get(id)
+    if (req.headers.authorization !== undefined) {
+      res
+        .writeHead(400, { 'Content-Type': 'application/xml' })
+        .end('<Error><Code>InvalidArgument</Code><Message>Only one auth mechanism allowed</Message></Error>')
+      return
+    }
+    const rows =
+      s !== undefined && s.disposition === 'EXTERNAL_LINKS' && sig === s.secret ? s.chunks?.[index] : undefined
+    if (rows === undefined) {
+      res.writeHead(403, { 'Content-Type': 'application/xml' }).end('<Error><Code>AccessDenied</Code></Error>')
+      return
+    }
+    res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(JSON.stringify(rows))
   }
 }
 

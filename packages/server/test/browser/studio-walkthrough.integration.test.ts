@@ -28,7 +28,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: from a fresh server t
   beforeAll(async () => {
     warehouse = await createPgWarehouse()
     dataDir = tempDataDir()
-    server = await startServer({ env: { DATA_DIR: dataDir } })
+    server = await startServer({ env: { DATA_DIR: dataDir }, readyTimeoutMs: 60_000 })
     const { chromium } = await import('playwright-core')
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } })

@@ -90,7 +90,7 @@ export const studioStyles = css`
   /* lists */
   .table-wrap { overflow-x: auto; border: 1px solid var(--line); border-radius: 10px; }
   table { border-collapse: collapse; width: 100%; }
-  th, td { text-align: left; padding: 0.6rem 0.8rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+  th, td { text-align: left; padding: 0.6rem 0.8rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: break-word; }
   th { background: var(--soft); font-weight: 600; font-size: 0.9rem; }
   tr:last-child td { border-bottom: 0; }
   .tag { display: inline-block; background: var(--soft); border: 1px solid var(--line); border-radius: 999px; padding: 0 0.55rem; font-size: 0.85rem; }

@@ -35,6 +35,7 @@ import datamarts from './routes/service/datamarts.js'
 import datasourceFiles from './routes/service/datasource-files.js'
 import datasources from './routes/service/datasources.js'
 import workspaces from './routes/service/workspaces.js'
+import studio from './routes/studio/index.js'
 import { ErrorResponse } from './schemas/common.js'
 import { DATASOURCE_COMPONENTS } from './schemas/datasource-request.js'
 import { documentFailures } from './schemas/openapi.js'
@@ -210,6 +211,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(dataAppReports)
       await api.register(embedRuntime, { prefix: '/api/v2/embed/runtime' })
       await api.register(demo)
+      await api.register(studio)
     },
     { prefix: config.basePath },
   )

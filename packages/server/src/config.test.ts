@@ -12,6 +12,7 @@ describe('parseConfig', () => {
       databaseUrl: undefined,
       redisUrl: undefined,
       selfHosted: true,
+      adminAccessTtlSeconds: 3600,
       demo: true,
       logLevel: 'info',
       bodyLimit: 1048576,

@@ -27,6 +27,8 @@ export interface Config {
   readonly redisUrl: string | undefined
   readonly encryptionKey: string | undefined
   readonly selfHosted: boolean
+  /** Seconds an admin access token (sign-in, refresh) stays valid (ADMIN_ACCESS_TTL_S). */
+  readonly adminAccessTtlSeconds: number
   readonly demo: boolean
   readonly logLevel: string
   readonly rateLimits: Readonly<Record<RateLimitGroup, RateLimitRule>>
@@ -290,6 +292,7 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     redisUrl: text(env, 'REDIS_URL'),
     encryptionKey: text(env, 'ENCRYPTION_KEY'),
     selfHosted: boolean(env, 'SELF_HOSTED', true),
+    adminAccessTtlSeconds: integer(env, 'ADMIN_ACCESS_TTL_S', 3600, 5, 86_400),
     // The demo mints guest tokens for anyone who asks: on by default only for a local try-out.
     demo: boolean(env, 'DEMO', databaseUrl === undefined && isLoopback(host)),
     logLevel,

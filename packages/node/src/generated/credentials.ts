@@ -15,6 +15,8 @@ export const credentials = {
   'POST /api/v2/datasource': 'serviceToken',
   'DELETE /api/v2/datasource': 'serviceToken',
   'POST /api/v2/datasource/sync': 'serviceToken',
+  'GET /api/v2/datasource/types': 'serviceToken',
+  'GET /api/v2/datasource/tables': 'serviceToken',
   'PUT /api/v2/datasource/files/{datasourceName}/{fileName}': 'serviceToken',
   'GET /api/v2/data-app/datamarts': 'serviceToken',
   'PUT /api/v2/data-app/datamarts': 'serviceToken',

@@ -112,6 +112,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/datasource/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The credential form of every datasource type
+         * @description For each `datasourceType`: its fields in order, each with its label, description, kind (text, longText, integer, boolean, choice), whether it is required and whether it is secret (never answered back). Read from the schemas that validate the credentials; the studio draws its datasource form from it. `supported: false`: the credentials validate but this server cannot connect to the type. Takes the service token.
+         */
+        get: operations["listDatasourceTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/datasource/tables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tables and columns of a datasource
+         * @description The schema the last introspection (create, update or sync) found: every table with its columns, their data type and the engine's own type name. No credential field. Sync first to see tables created since. Takes the service token.
+         */
+        get: operations["listDatasourceTables"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/datasource/files/{datasourceName}/{fileName}": {
         parameters: {
             query?: never;
@@ -2821,6 +2861,173 @@ export interface operations {
             };
             /** @description - `UNSUPPORTED_MEDIA_TYPE`: A body was sent without Content-Type: application/json. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `RATE_LIMIT_EXCEEDED`: Too many requests from this client in the window; the Retry-After header gives the seconds until it resets. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `INTERNAL_SERVER_ERROR`: The server failed; the cause is logged with the request id (x-request-id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The server is draining after SIGTERM (retry on another instance) or its metadata store is unreachable (retry shortly). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listDatasourceTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            datasourceType: string;
+                            /** @description The type in words, e.g. PostgreSQL credentials */
+                            title: string;
+                            /** @description false: the credentials validate, but this server cannot connect to it */
+                            supported: boolean;
+                            fields: {
+                                /** @description The key under `credentials` */
+                                name: string;
+                                label: string;
+                                description: string;
+                                kind: "text" | "longText" | "integer" | "boolean" | "choice";
+                                required: boolean;
+                                /** @description Never answered back; the form leaves it empty and keeps the saved value */
+                                secret: boolean;
+                                /** @description The values of a `choice` */
+                                options?: string[];
+                                minimum?: number;
+                                maximum?: number;
+                                default?: string | number | boolean;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description - `AUTHENTICATION_ERROR`: The bearer token is missing, invalid, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `RATE_LIMIT_EXCEEDED`: Too many requests from this client in the window; the Retry-After header gives the seconds until it resets. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `INTERNAL_SERVER_ERROR`: The server failed; the cause is logged with the request id (x-request-id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The server is draining after SIGTERM (retry on another instance) or its metadata store is unreachable (retry shortly). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listDatasourceTables: {
+        parameters: {
+            query: {
+                /** @description The datasource name */
+                name: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
+                            datasourceType: string;
+                            tables: {
+                                schema: string;
+                                name: string;
+                                columns: {
+                                    name: string;
+                                    /** @description string, number, integer, boolean, date, datetime, json or unknown */
+                                    dataType: string;
+                                    nativeType?: string;
+                                }[];
+                            }[];
+                            updatedAt: string;
+                        };
+                        error: null;
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field.
+             *     - `INVALID_DATASOURCE_NAME`: No datasource has that name.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `AUTHENTICATION_ERROR`: The bearer token is missing, invalid, expired or revoked. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

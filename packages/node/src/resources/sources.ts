@@ -31,6 +31,16 @@ export class Datasources {
     return unwrap(this.api.POST('/api/v2/datasource/sync', { body }))
   }
 
+  /** The credential form of every datasource type: its fields, labels, and which are secret. */
+  types(): Promise<ResponseBody<'listDatasourceTypes'>> {
+    return unwrap(this.api.GET('/api/v2/datasource/types'))
+  }
+
+  /** The tables and columns the last introspection (create, update, sync) found. */
+  tables(query: QueryParams<'listDatasourceTables'>): Promise<ResponseBody<'listDatasourceTables'>> {
+    return unwrap(this.api.GET('/api/v2/datasource/tables', { params: { query } }))
+  }
+
   /** Stores a file (`.csv`, `.parquet`, `.json`) for `csv` datasources to read: its path and size. */
   uploadFile(
     path: { datasourceName: string; fileName: string },

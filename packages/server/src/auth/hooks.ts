@@ -3,7 +3,7 @@ import { ApiError, type AuthFailure } from '../errors.js'
 import { MAX_SEALED_TOKEN } from '../services/guest-tokens/guest-tokens.js'
 import type { Principal, PrincipalKind, PrincipalOf } from './principal.js'
 import { andThen, type MaybePromise } from './token-cache.js'
-import { missingTokenMessage, rejectedTokenMessage } from './token-kinds.js'
+import { missingTokenMessage, rejectedTokenMessage, tokenForm } from './token-kinds.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -87,10 +87,25 @@ export function principalOf<K extends PrincipalKind>(request: FastifyRequest, ki
   return principal as PrincipalOf<K>
 }
 
-/** The service-token context used by every organization-level route group. */
+/**
+ * The service-token context used by every organization-level route group. The admin's access
+ * token (a JWT from sign-in) is taken too, acting for the admin's organization: the admin may
+ * create the service token anyway, and the studio works with the signed-in session instead of
+ * holding (or replacing) the organization's service token.
+ */
 export function requireServiceToken(app: FastifyInstance, failure: AuthFailure = SERVICE_FAILURE): void {
-  const { serviceTokens } = app.services
-  requireAuth(app, 'service', (token) => serviceTokens.verify(token), failure)
+  const { admin, serviceTokens } = app.services
+  requireAuth(
+    app,
+    'service',
+    (token) => {
+      if (tokenForm(token) !== 'admin') return serviceTokens.verify(token)
+      return admin
+        .verifyAccessToken(token)
+        .then((principal) => principal && { kind: 'service' as const, organizationId: principal.organizationId })
+    },
+    failure,
+  )
 }
 
 /** The data-app-key context; `failure` is the group's default (routes may override it). */

@@ -28,6 +28,12 @@ describe('token kinds', () => {
     expect(rejectedTokenMessage('dataApp', jwt, 'invalid')).toMatch(/an admin access token was sent/)
   })
 
+  it('an admin access token that fails on an organization route has expired: refresh or sign in', () => {
+    // the organization (service-token) routes take the admin's access token too
+    expect(rejectedTokenMessage('service', jwt, 'invalid')).toMatch(/^The admin access token is invalid or expired/)
+    expect(missingTokenMessage('service')).toMatch(/or the admin access token/)
+  })
+
   it('keeps the plain message for a token of the right kind, or of no recognisable kind', () => {
     expect(rejectedTokenMessage('dataApp', 'sk_revoked', 'The data app API key is invalid')).toBe(
       'The data app API key is invalid',

@@ -23,20 +23,23 @@ export function tokenForm(token: string): TokenForm | undefined {
 /** What a route of each kind takes, and where that token comes from. */
 const TAKES: Record<PrincipalKind, string> = {
   admin: 'the admin access token (the JWT from POST /api/v2/admin-account/jwt)',
-  service: 'the organization service token (from POST /api/v2/service-token)',
+  service: 'the organization service token (from POST /api/v2/service-token) or the admin access token',
   dataApp: 'a data app API key (sk_…, from POST /api/v2/data-app or /api/v2/data-app/api-tokens)',
   guest: 'a guest token (gt_…, from POST /api/v2/guest-token/create)',
 }
 
 /** What was sent, and where that token belongs. */
 const SENT: Record<TokenForm, string> = {
-  admin: 'an admin access token was sent (it serves the /api/v2/service-token routes)',
+  admin: 'an admin access token was sent (it serves the /api/v2/service-token routes and the organization routes)',
   service:
     'the token sent has the form of a service token (it serves the organization routes: datasources, datamarts, workspaces, data apps, dashboard import and export)',
   dataApp: 'a data app API key was sent (it serves the data app routes: embeds, dashboards, queries, guest tokens)',
   guest: "a guest token was sent (it serves the web component's /api/v2/embed/runtime routes)",
   refresh: 'an admin refresh token was sent (it goes in the body of POST /api/v2/admin-account/jwt/refresh)',
 }
+
+const ADMIN_EXPIRED =
+  'The admin access token is invalid or expired: refresh it (POST /api/v2/admin-account/jwt/refresh) or sign in again'
 
 /** The 401 message for a missing token on a route of kind `kind`. */
 export const missingTokenMessage = (kind: PrincipalKind): string =>
@@ -50,5 +53,7 @@ export const missingTokenMessage = (kind: PrincipalKind): string =>
 export function rejectedTokenMessage(kind: PrincipalKind, token: string, invalid: string): string {
   const form = tokenForm(token)
   if (form === undefined || form === kind) return invalid
+  // the organization routes take the admin's access token too: one that fails has expired
+  if (kind === 'service' && form === 'admin') return ADMIN_EXPIRED
   return `This route takes ${TAKES[kind]}; ${SENT[form]}`
 }

@@ -93,3 +93,8 @@ export const StoredFileResponse = Type.Object({
   }),
   error: Type.Null(),
 })
+
+export const TablesQuery = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 200, description: 'The datasource name' }) },
+  { additionalProperties: false },
+)

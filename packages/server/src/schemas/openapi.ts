@@ -68,7 +68,12 @@ export function operations<const K extends string>(
       description: doc.description,
       tags: [tag],
       // an explicit [] says "no token" (an absent security would inherit a global one)
-      security: doc.auth ? [{ [doc.auth.scheme]: [] }] : [],
+      // the organization routes take the admin's access token too (auth/hooks.ts, requireServiceToken)
+      security: !doc.auth
+        ? []
+        : doc.auth.scheme === 'serviceToken'
+          ? [{ serviceToken: [] }, { adminToken: [] }]
+          : [{ [doc.auth.scheme]: [] }],
       ...(doc.deprecated ? { deprecated: true } : {}),
       [OPERATION]: doc,
     }

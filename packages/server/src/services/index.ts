@@ -176,7 +176,7 @@ export async function createServices(config: Config, log?: EngineLog): Promise<S
     store,
     keyring,
     redis,
-    admin: new AdminAccounts(store, keyring, config.selfHosted),
+    admin: new AdminAccounts(store, keyring, config.selfHosted, config.adminAccessTtlSeconds),
     serviceTokens: new ServiceTokens(store, bus),
     dataApps,
     datasources,

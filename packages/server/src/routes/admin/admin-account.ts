@@ -1,10 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { AdminAccountStatusSchema } from '@strata/contract/studio'
 import { AccessTokenResponse, CreateAdminBody, RefreshBody, SessionResponse, SignInBody } from '../../schemas/admin.js'
 import { docs } from './admin.docs.js'
 
 /** Admin bootstrap and sign-in; no bearer token (docs/administration.md). */
 const adminAccount: FastifyPluginAsyncTypebox = async (app) => {
   const { admin } = app.services
+  app.get(
+    '/api/v2/admin-account',
+    { schema: { ...docs.adminAccountStatus, response: { 200: AdminAccountStatusSchema } } },
+    async () => ({ data: { created: await admin.exists() } }),
+  )
   app.post(
     '/api/v2/admin-account',
     {

@@ -5,6 +5,11 @@ const alsoWeakPassword =
 
 /** Admin bootstrap and sign-in (no token), and the routes of the admin access token. */
 export const docs = operations('administration', {
+  adminAccountStatus: {
+    summary: 'Whether the admin account exists',
+    description:
+      '`created: false` on a fresh server, where `POST /api/v2/admin-account` creates the account; `true` once it exists (sign in). The studio reads it to offer the right form. No token.',
+  },
   createAdminAccount: {
     summary: 'Create the admin account (only while none exists)',
     description:

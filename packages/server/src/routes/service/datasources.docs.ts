@@ -53,6 +53,19 @@ export const docs = operations('datasources', {
       'The datasources of the organization (name, type, creation time), never their credentials; pages of 10 with `isPagination=true`. Takes the service token.',
     auth: SERVICE_TOKEN,
   },
+  listDatasourceTypes: {
+    summary: 'The credential form of every datasource type',
+    description:
+      'For each `datasourceType`: its fields in order, each with its label, description, kind (text, longText, integer, boolean, choice), whether it is required and whether it is secret (never answered back). Read from the schemas that validate the credentials; the studio draws its datasource form from it. `supported: false`: the credentials validate but this server cannot connect to the type. Takes the service token.',
+    auth: SERVICE_TOKEN,
+  },
+  listDatasourceTables: {
+    summary: 'The tables and columns of a datasource',
+    description:
+      "The schema the last introspection (create, update or sync) found: every table with its columns, their data type and the engine's own type name. No credential field. Sync first to see tables created since. Takes the service token.",
+    auth: SERVICE_TOKEN,
+    errors: [[400, 'INVALID_DATASOURCE_NAME', 'No datasource has that name.']],
+  },
   deleteDatasource: {
     summary: 'Delete a datasource no datamart or workspace uses',
     description:

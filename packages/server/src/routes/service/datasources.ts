@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { DatasourceTablesResponseSchema, DatasourceTypesResponseSchema } from '@strata/contract/studio'
 import { principalOf, requireServiceToken } from '../../auth/hooks.js'
 import { DatasourceBody } from '../../connectors/credentials/validate.js'
 import { DatasourceCreateRequest, DatasourceUpdateRequest } from '../../schemas/datasource-request.js'
@@ -10,6 +11,7 @@ import {
   ListQuery,
   MessageResponse,
   SyncBody,
+  TablesQuery,
 } from '../../schemas/datasources.js'
 import { documentedAs } from '../../schemas/openapi.js'
 import { pageOf } from '../pagination.js'
@@ -56,6 +58,22 @@ const datasources: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({
       data: await service.list(org(request), pageOf(request.query.isPagination, request.query.pageNumber)),
     }),
+  )
+  app.get(
+    '/api/v2/datasource/types',
+    { schema: { ...docs.listDatasourceTypes, response: { 200: DatasourceTypesResponseSchema } } },
+    async () => ({ data: service.credentialForms() }),
+  )
+  app.get(
+    '/api/v2/datasource/tables',
+    {
+      schema: {
+        ...docs.listDatasourceTables,
+        querystring: TablesQuery,
+        response: { 200: DatasourceTablesResponseSchema },
+      },
+    },
+    async (request) => ({ data: await service.tables(org(request), request.query.name), error: null }),
   )
   app.delete(
     '/api/v2/datasource',

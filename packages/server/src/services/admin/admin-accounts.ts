@@ -19,7 +19,6 @@ export interface AdminSession {
   readonly expiresIn: number
 }
 
-const ACCESS_TTL_S = 3600
 const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000
 const ISSUER = 'strata'
 const AUDIENCE = 'strata-admin'
@@ -32,6 +31,8 @@ export class AdminAccounts {
     private readonly store: Store,
     private readonly keyring: Keyring,
     private readonly selfHosted: boolean,
+    /** Seconds an access token stays valid (ADMIN_ACCESS_TTL_S, 3600 by default). */
+    private readonly accessTtlSeconds = 3600,
   ) {}
 
   private assertSelfHosted(): void {
@@ -167,7 +168,11 @@ export class AdminAccounts {
         created_at: now(),
       })
       .execute()
-    return { accessToken: await this.signAccessToken(adminId, organizationId), refreshToken, expiresIn: ACCESS_TTL_S }
+    return {
+      accessToken: await this.signAccessToken(adminId, organizationId),
+      refreshToken,
+      expiresIn: this.accessTtlSeconds,
+    }
   }
 
   private async signAccessToken(adminId: string, organizationId: string): Promise<string> {
@@ -182,7 +187,7 @@ export class AdminAccounts {
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
       .setIssuedAt()
-      .setExpirationTime(`${ACCESS_TTL_S}s`)
+      .setExpirationTime(`${this.accessTtlSeconds}s`)
       .sign(this.keyring.jwtKey)
   }
 }

@@ -1,3 +1,5 @@
+import type { DatasourceTables, DatasourceTypeInfo } from '@strata/contract/studio'
+import { credentialForms } from '../../connectors/credentials/form.js'
 import type { TenancySettings, ValidCredentials } from '../../connectors/credentials/validate.js'
 import {
   mergeTenancySettings,
@@ -195,6 +197,28 @@ export class Datasources {
     if (page !== undefined) query = query.limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE)
     const rows = await query.execute()
     return rows.map((r) => ({ name: r.name, datasourceType: r.type, createdAt: r.created_at }))
+  }
+
+  /** The credential form of every type (the studio draws its datasource form from it). */
+  credentialForms(): DatasourceTypeInfo[] {
+    return credentialForms()
+  }
+
+  /** The tables and columns the last introspection (create, update, sync) found; never a credential. */
+  async tables(organizationId: string, name: string): Promise<DatasourceTables> {
+    const row = await this.findRow(organizationId, name)
+    if (!row) throw new ApiError('INVALID_DATASOURCE_NAME', 400, `name: no datasource named ${name}`)
+    const tables = JSON.parse(row.schema_cache) as TableInfo[]
+    return {
+      name: row.name,
+      datasourceType: row.type,
+      updatedAt: row.updated_at,
+      tables: tables.map((t) => ({
+        schema: t.schema,
+        name: t.name,
+        columns: t.columns.map((c) => ({ name: c.name, dataType: c.dataType, nativeType: c.nativeType })),
+      })),
+    }
   }
 
   /** A datasource by name, or undefined. */

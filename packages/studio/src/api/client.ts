@@ -1,0 +1,128 @@
+import type { DatasourceTables, DatasourceTypeInfo } from '@strata/contract/studio'
+import { StudioError } from './errors.js'
+import { Session, type SessionTokens } from './session.js'
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+
+export interface DatasourceItem {
+  readonly name: string
+  readonly datasourceType: string
+  readonly createdAt: string
+}
+export interface DatamartItem {
+  readonly name: string
+  readonly createdAt: string
+  readonly companyIntegration: { readonly name: string; readonly datasourceType: string }
+  readonly datamartTables?: readonly { schemaName: string; tableName: string; clientColumn: string | null }[]
+}
+export interface WorkspaceItem {
+  readonly name: string
+  readonly connectionType: string
+  readonly datasourceName: string | null
+  readonly datamartName: string | null
+  readonly createdAt: string
+}
+export interface DataAppItem {
+  readonly name: string
+  readonly createdAt: string
+  readonly embedCount: number
+}
+export interface DatamartTableInput {
+  readonly schemaName: string
+  readonly name: string
+  readonly label?: string
+  readonly clientColumn?: string | null
+  readonly columns?: readonly { name: string; label?: string; isHide?: boolean }[]
+}
+
+/**
+ * The studio's only way to the server: the public HTTP API, with the admin's access token as
+ * the bearer (the organization routes take it as they take the service token). A 401 refreshes
+ * the session once and repeats the call.
+ */
+export class StudioApi {
+  readonly session: Session
+
+  constructor(
+    private readonly base: string,
+    onExpired: () => void,
+  ) {
+    this.session = new Session(
+      async (refreshToken) =>
+        (await this.call<{ data: SessionTokens }>('POST', '/api/v2/admin-account/jwt/refresh', { refreshToken }, false))
+          .data,
+      onExpired,
+    )
+  }
+
+  // ---- account
+  adminExists = async (): Promise<boolean> =>
+    (await this.call<{ data: { created: boolean } }>('GET', '/api/v2/admin-account', undefined, false)).data.created
+  createAdmin = (body: { firstName: string; email: string; password: string; companyName: string }) =>
+    this.call('POST', '/api/v2/admin-account', body, false)
+  signIn = async (email: string, password: string): Promise<void> => {
+    const { data } = await this.call<{ data: SessionTokens }>(
+      'POST',
+      '/api/v2/admin-account/jwt',
+      { email, password },
+      false,
+    )
+    this.session.start(data)
+  }
+
+  // ---- datasources
+  datasourceTypes = async (): Promise<DatasourceTypeInfo[]> =>
+    (await this.call<{ data: DatasourceTypeInfo[] }>('GET', '/api/v2/datasource/types')).data
+  datasources = async (): Promise<DatasourceItem[]> =>
+    (await this.call<{ data: DatasourceItem[] }>('GET', '/api/v2/datasource')).data
+  saveDatasource = (
+    method: 'POST' | 'PUT',
+    datasourceType: string,
+    credentials: Record<string, unknown>,
+  ): Promise<{ data: { id: string; tables: number; warnings?: string[] } }> =>
+    this.call(method, '/api/v2/datasource', { datasourceType, credentials })
+  syncDatasource = (name: string): Promise<{ data: { message: string } }> =>
+    this.call('POST', '/api/v2/datasource/sync', { input: { datasourceId: name } })
+  datasourceTables = async (name: string): Promise<DatasourceTables> =>
+    (await this.call<{ data: DatasourceTables }>('GET', `/api/v2/datasource/tables?name=${encodeURIComponent(name)}`))
+      .data
+
+  // ---- datamarts, workspaces, data apps
+  datamarts = async (): Promise<DatamartItem[]> =>
+    (await this.call<{ data: DatamartItem[] }>('GET', '/api/v2/data-app/datamarts')).data
+  createDatamart = (body: { name: string; datasourceName: string; tableList: DatamartTableInput[] }) =>
+    this.call('POST', '/api/v2/data-app/datamarts', body)
+  workspaces = async (): Promise<WorkspaceItem[]> =>
+    (await this.call<{ data: WorkspaceItem[] }>('GET', '/api/v2/workspace')).data
+  createWorkspace = (body: { name: string; connectionType: string; datamartName?: string; datasourceName?: string }) =>
+    this.call('POST', '/api/v2/workspace', body)
+  dataApps = async (): Promise<DataAppItem[]> =>
+    (await this.call<{ data: DataAppItem[] }>('GET', '/api/v2/data-app')).data
+  createDataApp = (name: string): Promise<{ name: string; key: string }> =>
+    this.call('POST', '/api/v2/data-app', { name })
+
+  private async call<T>(method: Method, path: string, body?: unknown, authed = true, retried = false): Promise<T> {
+    const headers: Record<string, string> = {}
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    const token = this.session.accessToken
+    if (authed && token) headers.authorization = `Bearer ${token}`
+    let res: Response
+    try {
+      res = await fetch(`${this.base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+    } catch {
+      throw new StudioError('NETWORK', 0, '')
+    }
+    if (res.status === 401 && authed && !retried && (await this.session.refresh())) {
+      return this.call(method, path, body, authed, true)
+    }
+    const json = (await res.json().catch(() => ({}))) as { error?: { code?: string; message?: string } }
+    if (!res.ok) {
+      throw new StudioError(json.error?.code ?? `HTTP_${res.status}`, res.status, json.error?.message ?? '')
+    }
+    return json as T
+  }
+}

@@ -1,0 +1,28 @@
+import { StudioApp } from './app.js'
+import { StudioAuth } from './screens/auth.js'
+import { StudioDataApps } from './screens/data-apps.js'
+import { StudioDatamartForm } from './screens/datamart-form.js'
+import { StudioDatamarts } from './screens/datamarts.js'
+import { StudioDatasourceDetail } from './screens/datasource-detail.js'
+import { StudioDatasourceForm } from './screens/datasource-form.js'
+import { StudioDatasources } from './screens/datasources.js'
+import { StudioWorkspaces } from './screens/workspaces.js'
+import { studioStyles } from './ui/styles.js'
+
+/** The studio's entry: the document adopts the one stylesheet, then the elements are defined. */
+const ELEMENTS: Record<string, CustomElementConstructor> = {
+  'strata-studio': StudioApp,
+  'studio-auth': StudioAuth,
+  'studio-datasources': StudioDatasources,
+  'studio-datasource-form': StudioDatasourceForm,
+  'studio-datasource-detail': StudioDatasourceDetail,
+  'studio-datamarts': StudioDatamarts,
+  'studio-datamart-form': StudioDatamartForm,
+  'studio-workspaces': StudioWorkspaces,
+  'studio-data-apps': StudioDataApps,
+}
+
+if (studioStyles.styleSheet) document.adoptedStyleSheets = [...document.adoptedStyleSheets, studioStyles.styleSheet]
+for (const [tag, element] of Object.entries(ELEMENTS)) {
+  if (!customElements.get(tag)) customElements.define(tag, element)
+}

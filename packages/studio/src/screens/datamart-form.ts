@@ -1,0 +1,191 @@
+import type { DatasourceTables, IntrospectedTable } from '@strata/contract/studio'
+import { html, nothing } from 'lit'
+import type { DatamartTableInput, DatasourceItem } from '../api/client.js'
+import { go, messageOf, StudioElement } from '../ui/base.js'
+
+/** Column names proposed as the tenant column, most likely first (the author can change it). */
+const TENANT_NAMES = [
+  'tenant',
+  'tenant_id',
+  'client_id',
+  'clientId',
+  'client',
+  'org_id',
+  'organization_id',
+  'account_id',
+]
+
+interface TableChoice {
+  label: string
+  clientColumn: string
+  hidden: Set<string>
+  labels: Map<string, string>
+}
+
+/**
+ * `<studio-datamart-form>`: a datamart over one datasource: which tables it shows, the tenant
+ * column of each (the column that says which customer a row belongs to), hidden columns and labels.
+ */
+export class StudioDatamartForm extends StudioElement {
+  static override properties = {
+    preset: { attribute: false },
+    datasources: { state: true },
+    datasource: { state: true },
+    tables: { state: true },
+    picked: { state: true },
+    error: { state: true },
+    busy: { state: true },
+  }
+  preset = ''
+  datasources: DatasourceItem[] | undefined
+  datasource = ''
+  tables: DatasourceTables | undefined
+  picked = new Map<string, TableChoice>()
+  error = ''
+  busy = false
+
+  override connectedCallback(): void {
+    super.connectedCallback()
+    this.focusHeading()
+    this.api.datasources().then(
+      (items) => {
+        this.datasources = items
+        const first = items.find((d) => d.name === this.preset) ?? items[0]
+        if (first) void this.pickDatasource(first.name)
+      },
+      (err) => {
+        this.error = messageOf(err)
+      },
+    )
+  }
+
+  private async pickDatasource(name: string): Promise<void> {
+    this.datasource = name
+    this.picked = new Map()
+    this.tables = undefined
+    try {
+      this.tables = await this.api.datasourceTables(name)
+    } catch (err) {
+      this.error = messageOf(err)
+    }
+  }
+
+  private toggle(t: IntrospectedTable, on: boolean): void {
+    const key = `${t.schema}.${t.name}`
+    const next = new Map(this.picked)
+    if (on) {
+      const names = new Set(t.columns.map((c) => c.name))
+      const tenant = TENANT_NAMES.find((n) => names.has(n)) ?? ''
+      next.set(key, { label: '', clientColumn: tenant, hidden: new Set(), labels: new Map() })
+    } else next.delete(key)
+    this.picked = next
+  }
+
+  private async submit(e: SubmitEvent): Promise<void> {
+    e.preventDefault()
+    this.error = ''
+    const name = String(new FormData(e.target as HTMLFormElement).get('name') ?? '')
+    const tableList: DatamartTableInput[] = []
+    for (const t of this.tables?.tables ?? []) {
+      const choice = this.picked.get(`${t.schema}.${t.name}`)
+      if (!choice) continue
+      tableList.push({
+        schemaName: t.schema,
+        name: t.name,
+        ...(choice.label ? { label: choice.label } : {}),
+        clientColumn: choice.clientColumn || null,
+        columns: t.columns.map((c) => ({
+          name: c.name,
+          ...(choice.labels.get(c.name) ? { label: choice.labels.get(c.name) } : {}),
+          ...(choice.hidden.has(c.name) ? { isHide: true } : {}),
+        })),
+      })
+    }
+    if (tableList.length === 0) {
+      this.error = 'Pick at least one table for the datamart.'
+      return
+    }
+    this.busy = true
+    try {
+      await this.api.createDatamart({ name, datasourceName: this.datasource, tableList })
+      go('datamarts')
+    } catch (err) {
+      this.error = messageOf(err)
+    } finally {
+      this.busy = false
+    }
+  }
+
+  override render() {
+    return html`<h1 tabindex="-1">Create a datamart</h1>
+      <p class="lead">A datamart is the part of a datasource dashboards may use: the tables, the column that says which customer (tenant) each row belongs to, and how columns are named. Columns you hide are never offered to authors or end users.</p>
+      <p><a href="#/datamarts">Back to datamarts</a></p>
+      ${this.error ? html`<p class="notice error" role="alert">${this.error}</p>` : nothing}
+      ${
+        this.datasources?.length === 0
+          ? html`<div class="empty"><strong>Add a datasource first</strong><p>A datamart is built on a datasource's tables.</p>
+              <a class="button primary" href="#/datasources/new">Add a datasource</a></div>`
+          : this.renderForm()
+      }`
+  }
+
+  private renderForm() {
+    return html`<form @submit=${this.submit} aria-label="New datamart">
+      <div class="field"><label for="dm-name">Name</label> <span class="req" aria-hidden="true">*</span>
+        <input id="dm-name" name="name" required maxlength="100" spellcheck="false" /></div>
+      <label class="field"><span>Datasource</span>
+        <select @change=${(e: Event) => void this.pickDatasource((e.target as HTMLSelectElement).value)}>
+          ${(this.datasources ?? []).map((d) => html`<option value=${d.name} ?selected=${d.name === this.datasource}>${d.name}</option>`)}
+        </select></label>
+      <fieldset><legend>Tables</legend>
+        ${this.tables === undefined ? html`<p role="status">Loading the tables…</p>` : nothing}
+        ${this.tables?.tables.length === 0 ? html`<p>This datasource has no table: sync it from its page.</p>` : nothing}
+        ${(this.tables?.tables ?? []).map((t) => this.renderTable(t))}
+      </fieldset>
+      <div class="actions">
+        <button class="primary" type="submit" ?disabled=${this.busy}>${this.busy ? 'Saving…' : 'Create the datamart'}</button>
+        <a class="button" href="#/datamarts">Cancel</a>
+      </div></form>`
+  }
+
+  private renderTable(t: IntrospectedTable) {
+    const key = `${t.schema}.${t.name}`
+    const choice = this.picked.get(key)
+    const id = key.replace(/[^A-Za-z0-9_-]/g, '_')
+    return html`<div class="check"><input type="checkbox" id="t-${id}" ?checked=${choice !== undefined}
+        @change=${(e: Event) => this.toggle(t, (e.target as HTMLInputElement).checked)} />
+        <label for="t-${id}">${key} <span class="muted">(${t.columns.length} columns)</span></label></div>
+      ${
+        choice
+          ? html`<fieldset><legend>${key}</legend>
+          <label class="field"><span>Label</span><input .value=${choice.label} placeholder=${t.name}
+            @input=${(e: Event) => {
+              choice.label = (e.target as HTMLInputElement).value
+            }} /></label>
+          <div class="field"><label for="tenant-col-${id}">Tenant column</label>
+            <select id="tenant-col-${id}" aria-describedby="tenant-${id}" @change=${(e: Event) => {
+              choice.clientColumn = (e.target as HTMLSelectElement).value
+              this.requestUpdate()
+            }}>
+              <option value="" ?selected=${choice.clientColumn === ''}>None: every tenant sees every row</option>
+              ${t.columns.map((c) => html`<option value=${c.name} ?selected=${c.name === choice.clientColumn}>${c.name}</option>`)}
+            </select>
+            <small id="tenant-${id}">Rows are filtered to the tenant (clientId) of the guest token by this column.</small></div>
+          <div class="table-wrap"><table><caption class="sr-only">Columns of ${key}</caption>
+            <thead><tr><th scope="col">Column</th><th scope="col">Label</th><th scope="col">Hidden</th></tr></thead>
+            <tbody>${t.columns.map(
+              (c) => html`<tr><td>${c.name} <span class="tag">${c.dataType}</span></td>
+                <td><input aria-label="Label of ${c.name}" placeholder=${c.name} @input=${(e: Event) => {
+                  choice.labels.set(c.name, (e.target as HTMLInputElement).value)
+                }} /></td>
+                <td><input type="checkbox" aria-label="Hide ${c.name}" ?checked=${choice.hidden.has(c.name)} @change=${(
+                  e: Event,
+                ) => {
+                  if ((e.target as HTMLInputElement).checked) choice.hidden.add(c.name)
+                  else choice.hidden.delete(c.name)
+                }} /></td></tr>`,
+            )}</tbody></table></div></fieldset>`
+          : nothing
+      }`
+  }
+}

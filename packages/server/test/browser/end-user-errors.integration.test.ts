@@ -13,7 +13,9 @@ import { hasChromium } from '../helpers/chromium.js'
  *   console and to strata-error, never on screen;
  * - a card that fails alone says a plain sentence too, and its Try again stays whole in the
  *   smallest card (1 and 2 rows high) at 1440 and 390 px;
- * - an archived metric leaves no hole: the cards below rise into its place.
+ * - an archived metric leaves no hole: the cards below rise into its place;
+ * - undo (item 5): a hidden company metric comes back from the "Hidden" list, and a tenant's
+ *   version of a company metric is reset to the company's from its card menu, after a confirm.
  * With STRATA_SHOTS set, the states are saved there as PNGs at 1440 and 390 px.
  */
 
@@ -196,4 +198,58 @@ describe.skipIf(!hasChromium)('end-user errors and layout without holes in Chrom
     await shoot(page, 'archive-no-hole')
     await page.close()
   }, 90_000)
+
+  const runtime = async (token: string, method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${b.server.url}/api/v2/embed/runtime/${DEMO_EMBED}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    })
+    expect(res.status, `${method} ${path}`).toBe(200)
+    return (await res.json()) as Record<string, unknown>
+  }
+  const cardIds = (page: Page) =>
+    page.evaluate(() =>
+      [...document.getElementById('d')!.shadowRoot!.querySelectorAll<HTMLElement>('[part~="card"]')].map(
+        (c) => c.dataset.metricId,
+      ),
+    )
+
+  it('undo: a hidden metric comes back from "Hidden"; a tenant version is reset to the company\'s from its menu', async () => {
+    await b.allowOnDemoEmbed({ isAllowManageMetrics: true, isAllowMetricDeletion: true, isAllowMetricUpdate: true })
+    const token = await b.mint('undoer', { isEnableManageMetrics: true, isEnableMetricUpdation: true })
+    await runtime(token, 'DELETE', '/metrics/orders')
+    const loaded = (await runtime(token, 'GET', '')) as {
+      metrics: { metricId: string; name: string; definition?: Record<string, unknown> }[]
+    }
+    const category = loaded.metrics.find((m) => m.metricId === 'revenue_by_category')!
+    expect(category.definition).toBeDefined()
+    await runtime(token, 'PUT', '/metrics/revenue_by_category', {
+      metric: { ...category.definition, name: 'Our categories' },
+    })
+    const { page } = await open(token)
+    await settled(page, ['ready'])
+    expect(await cardIds(page)).not.toContain('orders')
+    // Hidden → Restore
+    await page.locator('[part~="hidden-button"]').click()
+    await shoot(page, 'hidden-list')
+    await page.locator('[part~="hidden-list"] button', { hasText: 'Restore' }).click()
+    await page.waitForFunction(
+      () => document.getElementById('d')!.shadowRoot!.querySelector('[data-metric-id="orders"]') !== null,
+      null,
+      { timeout: 30_000 },
+    )
+    expect(await page.locator('[part~="hidden-button"]').count()).toBe(0)
+    // the tenant's version → the company's
+    const card = page.locator('[data-metric-id="revenue_by_category"]')
+    await expect.poll(() => card.locator('[part~="card-title"]').textContent()).toBe('Our categories')
+    await card.locator('[part~="card-menu-button"]').click()
+    await page
+      .locator('[part~="card-menu-panel"] [role="menuitem"]', { hasText: "Reset to the company's version" })
+      .click()
+    await shoot(page, 'reset-confirm')
+    await page.locator('[part~="confirm"] button', { hasText: 'Reset' }).click()
+    await expect.poll(() => card.locator('[part~="card-title"]').textContent(), { timeout: 30_000 }).toBe(category.name)
+    await page.close()
+  }, 120_000)
 })

@@ -1,26 +1,27 @@
 import { type Static, Type } from 'typebox'
 import { LayoutItemSchema, MetricFormatsSchema, MetricSchema, QuerySchema } from './document.js'
+import { GRID_COLUMNS, MAX_CARD_HEIGHT, MAX_LAYOUT_ITEMS } from './grid.js'
 
 /**
- * The layout and views routes of the self-serve runtime API (docs/runtime-api.md#the-end-users-layout). The grid rules
- * that a schema cannot say (x + w ≤ 12, each metric once, only metrics the token sees) are
- * the server's to check (services/self-serve/layout-grid.ts).
+ * The layout and views routes of the self-serve runtime API (docs/runtime-api.md#the-end-users-layout). The grid's
+ * limits come from grid.ts; the rules a schema cannot say (x + w ≤ 12, each metric once, only
+ * metrics the token sees) are the server's to check (services/self-serve/layout-grid.ts).
  */
 const closed = { additionalProperties: false } as const
 
 export const GridItem = Type.Object(
   {
     metricId: Type.String({ minLength: 1, maxLength: 200 }),
-    x: Type.Integer({ minimum: 0, maximum: 11, description: 'Column, 0–11' }),
+    x: Type.Integer({ minimum: 0, maximum: GRID_COLUMNS - 1, description: 'Column, 0–11' }),
     y: Type.Integer({ minimum: 0, maximum: 100_000, description: 'Row' }),
-    w: Type.Integer({ minimum: 1, maximum: 12, description: 'Columns wide; x + w ≤ 12' }),
-    h: Type.Integer({ minimum: 1, maximum: 40, description: 'Rows high' }),
+    w: Type.Integer({ minimum: 1, maximum: GRID_COLUMNS, description: 'Columns wide; x + w ≤ 12' }),
+    h: Type.Integer({ minimum: 1, maximum: MAX_CARD_HEIGHT, description: 'Rows high' }),
   },
   closed,
 )
 
 /** At most 500 items, each metric at most once. */
-export const GridLayout = Type.Array(GridItem, { maxItems: 500 })
+export const GridLayout = Type.Array(GridItem, { maxItems: MAX_LAYOUT_ITEMS })
 
 export const PutLayoutBody = Type.Object(
   { layout: GridLayout },

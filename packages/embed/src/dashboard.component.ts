@@ -1,3 +1,4 @@
+import { effectiveLayout } from '@strata/contract/grid'
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
 import { property, state } from 'lit/decorators.js'
 import { repeat } from 'lit/directives/repeat.js'
@@ -8,7 +9,6 @@ import { EmbedController, type HostState, type MetricState } from './embed-contr
 import { emit } from './events.js'
 import { defaultBaseUrl, normalizeBaseUrl } from './lib/base-url.js'
 import type { FilterValue } from './lib/filters.js'
-import { placeMetrics } from './lib/layout.js'
 import { parseOptions, type StrataOptions } from './lib/options.js'
 import { type ChartTheme, parseTheme, resolveChartTheme, type StrataTheme, themeToCssVars } from './lib/theme.js'
 import { MenuController } from './menu-controller.js'
@@ -304,7 +304,7 @@ export class StrataDashboard extends LitElement {
     const editor = this.loadedLayoutViews?.editor
     if (editor?.active) return editor.placements()
     const embed = this.controller.embed
-    return embed ? placeMetrics(embed.dashboard.layout, [...this.controller.metrics.keys()]) : []
+    return embed ? effectiveLayout(embed.dashboard.layout, [...this.controller.metrics.keys()]) : []
   }
 
   private resolvedBaseUrl(): string {
@@ -361,9 +361,9 @@ export class StrataDashboard extends LitElement {
       }
       ${
         c.api?.stopped
-          ? renderLoadError(c.api.stopped, () => c.retry(), single ? 'metric' : 'dashboard')
+          ? renderLoadError(c.api.stopped, () => c.retry(), single ? 'metric' : 'dashboard', true)
           : c.loadError
-            ? renderLoadError(c.loadError, () => c.retry())
+            ? renderLoadError(c.loadError, () => c.retry(), single ? 'metric' : 'dashboard')
             : embed
               ? this.renderEmbed(embed, single)
               : renderLoading(single)
@@ -401,6 +401,8 @@ export class StrataDashboard extends LitElement {
     // the toolbar's place is kept while the self-serve chunk loads, so the header does not jump
     const tools = !single && (wantsSelfServe(embed) || canLayout || canViews)
     const viewsOpen = this.menus.isOpen(VIEWS)
+    // every card failed alike (a token problem): said once, for the dashboard
+    const shared = single || editing ? undefined : c.sharedError
     return html`
       ${
         showTitle || showSidebar || tools
@@ -454,7 +456,10 @@ export class StrataDashboard extends LitElement {
       }
       ${showFilters ? renderFilterBar(this.filterBarHost()) : nothing}
       <div class="body">
-        <div class="grid" part="grid">
+        ${
+          shared
+            ? renderLoadError(shared, () => c.retry(), 'dashboard')
+            : html`<div class="grid" part="grid">
           ${
             ordered.length === 0
               ? html`<div class="empty" part="empty">No metrics to show</div>`
@@ -465,7 +470,8 @@ export class StrataDashboard extends LitElement {
                 )
           }
           ${editing && lv ? lv.editor.renderDropTarget() : nothing}
-        </div>
+        </div>`
+        }
       </div>
       ${lv ? lv.editor.renderLive() : nothing}
       ${selfServe ? selfServe.overlays() : nothing}

@@ -104,6 +104,14 @@ export class EmbedController implements ReactiveController {
     return 'ready'
   }
 
+  /** The error every metric failed with, when there are two or more and all failed alike (code and message). */
+  get sharedError(): StrataApiError | undefined {
+    const errors = [...this.metrics.values()].map((m) => (m.status === 'error' ? m.error : undefined))
+    const first = errors[0]
+    if (errors.length < 2 || !first) return undefined
+    return errors.every((e) => e?.code === first.code && e.message === first.message) ? first : undefined
+  }
+
   /** Sets a filter as the end user would (undefined: back to its default) and re-queries every metric. */
   setFilter(name: string, raw: unknown): void {
     if (this.filters.set(name, raw)) this.filtersChanged()
@@ -373,7 +381,9 @@ export class EmbedController implements ReactiveController {
     this.report(error)
   }
 
+  /** The developer's text: to the console and the page's `strata-error` listeners (the end user reads a sentence). */
   private report(error: StrataApiError, metricId?: string): void {
+    console.error(`strata: ${metricId ? `metric ${metricId}: ` : ''}${error.message} (${error.code} ${error.status})`)
     emit(this.host, 'strata-error', {
       code: error.code,
       message: error.message,

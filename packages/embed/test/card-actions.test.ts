@@ -85,3 +85,16 @@ describe('which self-serve controls show', () => {
     expect(CONFIRM.archive).toBeUndefined()
   })
 })
+
+describe("reset to the company's version", () => {
+  const version: RuntimeMetric = { ...company, definition, tenantVersion: true }
+  it('is offered on a tenant version of a company metric, under the update capability only', () => {
+    expect(cardActions(all, version)).toEqual(['edit', 'reset', 'archive', 'hide'])
+    expect(cardActions({ ...none, metricUpdate: true }, version)).toEqual(['edit', 'reset'])
+    expect(cardActions({ ...all, metricUpdate: false }, version)).not.toContain('reset')
+    expect(cardActions(all, { ...company, definition })).not.toContain('reset')
+  })
+  it('asks first', () => {
+    expect(CONFIRM.reset?.('C')).toMatchObject({ confirm: 'Reset', danger: true })
+  })
+})

@@ -1,11 +1,12 @@
+import type { GridItem } from '@strata/contract/grid'
 import { html, nothing, type TemplateResult } from 'lit'
 import { PAGE_SIZE } from '../api/types.js'
 import type { DataTable, Visual } from '../charts/build.js'
 import { echart } from '../charts/echarts.js'
 import type { MetricState } from '../embed-controller.js'
-import type { Placement } from '../lib/layout.js'
 import { formatNumber } from '../lib/numbers.js'
 import { alertIcon, downloadIcon, emptyIcon, nextIcon, prevIcon } from './icons.js'
+import { renderErrorCode } from './states.js'
 
 export interface CardHost {
   readonly locale: string | undefined
@@ -38,12 +39,7 @@ export interface CardEdit {
 const LEGEND_MAX = 12
 
 /** One metric: a card with its title, actions, and a chart, table or number (or a state). */
-export function renderCard(
-  host: CardHost,
-  m: MetricState,
-  place: Placement | undefined,
-  index: number,
-): TemplateResult {
+export function renderCard(host: CardHost, m: MetricState, place: GridItem | undefined, index: number): TemplateResult {
   const { metric } = m
   const titleId = `metric-title-${index}`
   const visual = m.status === 'error' ? undefined : host.visualOf(m)
@@ -92,10 +88,11 @@ export function renderCard(
 /** What a card shows under its header: the chart, table or number, or its loading or error state (the builder's preview too). */
 export function renderMetricBody(host: CardHost, m: MetricState, visual: Visual | undefined): TemplateResult {
   if (m.status === 'error' && m.error) {
+    // the server's message is the developer's (strata-error, the console): the end user reads a sentence
     return html`<div class="error" part="error" role="alert">
       ${alertIcon}
-      <p class="error-message" part="error-message">${m.error.message}</p>
-      <code class="error-code" part="error-code">${m.error.code}${m.error.status ? ` · ${m.error.status}` : ''}</code>
+      <p class="error-message" part="error-message">This chart couldn't load its data.</p>
+      ${renderErrorCode(m.error)}
       <button type="button" class="button" part="retry-button" @click=${() => host.retry(m.metric.metricId)}>
         Try again
       </button>

@@ -1,15 +1,17 @@
 import type { Permissions, RuntimeMetric } from '../api/types.js'
 
-export type CardAction = 'edit' | 'archive' | 'publish' | 'delete' | 'hide'
+export type CardAction = 'edit' | 'reset' | 'archive' | 'publish' | 'delete' | 'hide'
 
 /**
- * A card's menu, in order: Edit (update, and a definition the builder can edit), Archive,
+ * A card's menu, in order: Edit (update, and a definition the builder can edit), Reset to the
+ * company's version (update; this tenant's version of a company metric), Archive,
  * Publish (manage; this user's private metric), then Delete (a tenant's metric) or Hide (a
  * company metric: DELETE hides it for this tenant), both under the delete capability.
  */
 export function cardActions(p: Permissions, m: RuntimeMetric): CardAction[] {
   const actions: CardAction[] = []
   if (p.metricUpdate && m.definition) actions.push('edit')
+  if (p.metricUpdate && m.tenantVersion) actions.push('reset')
   if (p.archiveMetrics) actions.push('archive')
   if (p.manageMetrics && m.visibility === 'private' && !m.isPublished) actions.push('publish')
   if (p.metricDeletion) actions.push(m.origin === 'tenant' ? 'delete' : 'hide')
@@ -18,6 +20,7 @@ export function cardActions(p: Permissions, m: RuntimeMetric): CardAction[] {
 
 export const ACTION_LABELS: Record<CardAction, string> = {
   edit: 'Edit',
+  reset: "Reset to the company's version",
   archive: 'Archive',
   publish: 'Share with everyone',
   delete: 'Delete',
@@ -50,6 +53,12 @@ export const CONFIRM: Partial<Record<CardAction, (name: string) => ConfirmReques
     title: 'Hide this metric?',
     message: `“${name}” will no longer show on this dashboard for your organisation.`,
     confirm: 'Hide',
+    danger: true,
+  }),
+  reset: (name) => ({
+    title: "Reset to the company's version?",
+    message: `Your organisation's changes to “${name}” will be dropped, and the company's version shows again.`,
+    confirm: 'Reset',
     danger: true,
   }),
   publish: (name) => ({

@@ -4,12 +4,22 @@ import type { RuntimeMetric } from '../api/types.js'
 import { styles } from '../styles/index.js'
 import { ACTION_LABELS, type CardAction } from './card-actions.js'
 import { menuStyles } from './menu.styles.js'
-import { archiveIcon, eyeOffIcon, moreIcon, pencilIcon, shareIcon, sparkleIcon, trashIcon } from './metric-icons.js'
+import {
+  archiveIcon,
+  eyeOffIcon,
+  moreIcon,
+  pencilIcon,
+  restoreIcon,
+  shareIcon,
+  sparkleIcon,
+  trashIcon,
+} from './metric-icons.js'
 import { PopupElement } from './popup.js'
 import type { SelfServeSession } from './session.js'
 
 const ICONS: Record<CardAction, TemplateResult> = {
   edit: html`${pencilIcon}`,
+  reset: html`${restoreIcon}`,
   archive: html`${archiveIcon}`,
   publish: html`${shareIcon}`,
   delete: html`${trashIcon}`,

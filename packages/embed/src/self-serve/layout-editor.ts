@@ -1,8 +1,9 @@
+import { GRID_COLUMNS } from '@strata/contract/grid'
+import { type Direction, moveItem, resizeItem, sameLayout, stepMove, stepResize } from '@strata/contract/grid-editing'
 import { html, nothing, type TemplateResult } from 'lit'
 import type { LayoutItem } from '../api/types.js'
 import type { CardEdit } from '../render/card.js'
 import { resetLayout as resetToDefault, saveLayout } from './api.js'
-import { COLUMNS, type Direction, moveItem, resizeItem, sameLayout, stepMove, stepResize } from './grid.js'
 import type { LayoutViewsHost } from './host.js'
 
 const HELP_ID = 'strata-layout-help'
@@ -328,7 +329,7 @@ export class LayoutEditor {
     const style = getComputedStyle(grid)
     const colGap = Number.parseFloat(style.columnGap) || 0
     const rowGap = Number.parseFloat(style.rowGap) || 0
-    const narrow = style.gridTemplateColumns.split(' ').length < COLUMNS
+    const narrow = style.gridTemplateColumns.split(' ').length < GRID_COLUMNS
     const row = Number.parseFloat(style.gridAutoRows) || 80
     this.drag = {
       metricId,
@@ -338,7 +339,7 @@ export class LayoutEditor {
       order: this.layout.map((i) => i.metricId),
       startX: e.clientX,
       startY: e.clientY,
-      unitX: (grid.clientWidth - colGap * (COLUMNS - 1)) / COLUMNS + colGap,
+      unitX: (grid.clientWidth - colGap * (GRID_COLUMNS - 1)) / GRID_COLUMNS + colGap,
       unitY: row + rowGap,
       narrow,
       card,

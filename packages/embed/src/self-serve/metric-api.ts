@@ -60,6 +60,16 @@ export class SelfServeApi {
     return (await this.client.call<MetricIdAnswer>('POST', `${metricPath(metricId)}/unarchive`)).data.metricId
   }
 
+  /** A company metric this tenant hid comes back. */
+  async restoreMetric(metricId: string): Promise<string> {
+    return (await this.client.call<MetricIdAnswer>('POST', `${metricPath(metricId)}/restore`)).data.metricId
+  }
+
+  /** This tenant's version of a company metric is dropped: the company's shows again. */
+  async resetMetric(metricId: string): Promise<string> {
+    return (await this.client.call<MetricIdAnswer>('DELETE', `${metricPath(metricId)}/override`)).data.metricId
+  }
+
   /** A private metric of this user becomes visible to the whole tenant. */
   async publishMetric(metricId: string): Promise<string> {
     return (await this.client.call<MetricIdAnswer>('POST', `${metricPath(metricId)}/publish`)).data.metricId

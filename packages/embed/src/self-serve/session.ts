@@ -66,10 +66,10 @@ export class SelfServeSession implements SelfServeSessionApi {
     this.overlay?.notify(change.action === 'create' ? `“${name}” was added to the dashboard.` : `“${name}” was saved.`)
   }
 
-  /** A card menu's action (or a restore from the archived list). */
-  async act(action: CardAction | 'unarchive', metricId: string, name: string): Promise<void> {
+  /** A card menu's action (or a restore from the archived or hidden list). */
+  async act(action: CardAction | Restore, metricId: string, name: string): Promise<void> {
     if (this.busy.has(metricId)) return
-    const confirm = action === 'unarchive' || action === 'edit' ? undefined : CONFIRM[action]
+    const confirm = action === 'unarchive' || action === 'restore' || action === 'edit' ? undefined : CONFIRM[action]
     if (confirm && !(await this.overlay?.confirm(confirm(name)))) return
     this.busy.add(metricId)
     this.host.requestUpdate()
@@ -87,11 +87,17 @@ export class SelfServeSession implements SelfServeSessionApi {
         case 'unarchive':
           await this.api.unarchiveMetric(metricId)
           break
+        case 'restore':
+          await this.api.restoreMetric(metricId)
+          break
+        case 'reset':
+          await this.api.resetMetric(metricId)
+          break
         case 'publish':
           await this.api.publishMetric(metricId)
           break
       }
-      await this.host.reload(action === 'unarchive' || action === 'publish' ? metricId : undefined)
+      await this.host.reload(action === 'delete' || action === 'hide' || action === 'archive' ? undefined : metricId)
       this.host.changed({ action, metricId })
       this.overlay?.notify(DONE[action](name))
     } catch (e) {
@@ -109,8 +115,9 @@ export class SelfServeSession implements SelfServeSessionApi {
     if (!embed) return nothing
     const create = canCreate(embed.permissions, embed.ai)
     const archived = canRestore(embed.permissions) ? (embed.archivedMetrics ?? []) : []
+    const hidden = embed.permissions.manageMetrics ? (embed.hiddenMetrics ?? []) : []
     const reports = canReport(embed)
-    if (!create && archived.length === 0 && !reports) return nothing
+    if (!create && archived.length === 0 && hidden.length === 0 && !reports) return nothing
     return html`${
       reports
         ? html`<strata-reports-menu
@@ -124,6 +131,15 @@ export class SelfServeSession implements SelfServeSessionApi {
             exportparts="archived-button, archived-list"
             .session=${this}
             .items=${archived}
+          ></strata-archived-menu>`
+        : nothing
+    }${
+      hidden.length
+        ? html`<strata-archived-menu
+            kind="hidden"
+            exportparts="hidden-button, hidden-list"
+            .session=${this}
+            .items=${hidden}
           ></strata-archived-menu>`
         : nothing
     }${
@@ -172,15 +188,22 @@ export class SelfServeSession implements SelfServeSessionApi {
   }
 }
 
-const DONE: Record<Exclude<CardAction, 'edit'> | 'unarchive', (name: string) => string> = {
+/** The two restores: from the archived list (archive capability), from the hidden list (manage). */
+type Restore = 'unarchive' | 'restore'
+
+const DONE: Record<Exclude<CardAction, 'edit'> | Restore, (name: string) => string> = {
+  reset: (n) => `“${n}” is the company's version again.`,
+  restore: (n) => `“${n}” is back on the dashboard.`,
   delete: (n) => `“${n}” was deleted.`,
   hide: (n) => `“${n}” is hidden from this dashboard.`,
   archive: (n) => `“${n}” was archived. Restore it from Archived.`,
   unarchive: (n) => `“${n}” is back on the dashboard.`,
   publish: (n) => `“${n}” is now shared with everyone in your organisation.`,
 }
-const FAILED: Record<CardAction | 'unarchive', string> = {
+const FAILED: Record<CardAction | Restore, string> = {
   edit: 'Could not edit',
+  reset: 'Could not reset',
+  restore: 'Could not restore',
   delete: 'Could not delete',
   hide: 'Could not hide',
   archive: 'Could not archive',

@@ -1,9 +1,9 @@
+import { sameLayout } from '@strata/contract/grid-editing'
 import { html, nothing, type TemplateResult } from 'lit'
 import { live } from 'lit/directives/live.js'
 import type { LayoutItem, SavedView } from '../api/types.js'
 import { checkIcon } from '../render/icons.js'
 import { createView, deleteView } from './api.js'
-import { sameLayout } from './grid.js'
 import type { LayoutViewsHost } from './host.js'
 import { trashIcon } from './icons.js'
 

@@ -73,6 +73,28 @@ export const states = css`
   .error {
     color: var(--_negative);
   }
+  /* A short card gives up the icon, then the sentence and the code, never the retry */
+  .card .error {
+    min-height: 0;
+    gap: 4px;
+    padding: 0;
+    overflow: hidden;
+  }
+  .card .error > * {
+    flex: 0 1 auto;
+    min-height: 0;
+    overflow: hidden;
+  }
+  .card .error > svg {
+    flex-basis: 28px;
+  }
+  .card .error > .button {
+    flex-shrink: 0;
+    height: 28px;
+  }
+  .card[data-state='error'] .card-body {
+    padding: 0 12px 4px;
+  }
   .error-message {
     margin: 0;
     max-width: 46ch;

@@ -1,45 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../errors.js'
-import { checkLayout, effectiveLayout, resolveLayout } from './layout-grid.js'
+import { checkLayout, resolveLayout } from './layout-grid.js'
 
 const item = (metricId: string, x: number, y: number, w: number, h: number) => ({ metricId, x, y, w, h })
-
-describe('effectiveLayout', () => {
-  it('keeps the items of visible metrics as they are, in their order', () => {
-    const base = [item('b', 6, 0, 6, 3), item('a', 0, 0, 6, 3)]
-    expect(effectiveLayout(base, ['a', 'b'])).toEqual(base)
-  })
-
-  it('drops metrics the token does not see, and a second item of one metric', () => {
-    const base = [item('a', 0, 0, 4, 2), item('gone', 4, 0, 4, 2), item('a', 8, 0, 4, 2)]
-    expect(effectiveLayout(base, ['a'])).toEqual([item('a', 0, 0, 4, 2)])
-  })
-
-  it('appends missing visible metrics below the lowest card, two per row (w 6, h 4), in visible order', () => {
-    const base = [item('a', 0, 0, 12, 3), item('b', 0, 3, 4, 5)]
-    expect(effectiveLayout(base, ['c', 'a', 'd', 'b', 'e'])).toEqual([
-      ...base,
-      item('c', 0, 8, 6, 4),
-      item('d', 6, 8, 6, 4),
-      item('e', 0, 12, 6, 4),
-    ])
-  })
-
-  it('the bottom is measured after dropping invisible metrics', () => {
-    expect(effectiveLayout([item('a', 0, 0, 6, 2), item('hidden', 0, 2, 6, 30)], ['a', 'b'])).toEqual([
-      item('a', 0, 0, 6, 2),
-      item('b', 0, 2, 6, 4),
-    ])
-  })
-
-  it('an empty layout places every visible metric from the top', () => {
-    expect(effectiveLayout([], ['a', 'b', 'c'])).toEqual([
-      item('a', 0, 0, 6, 4),
-      item('b', 6, 0, 6, 4),
-      item('c', 0, 4, 6, 4),
-    ])
-  })
-})
 
 describe('resolveLayout', () => {
   const company = [item('a', 0, 0, 12, 4), item('b', 0, 4, 12, 4)]
@@ -48,20 +11,21 @@ describe('resolveLayout', () => {
 
   it("the user's layout before the tenant's before the company's", () => {
     expect(resolveLayout({ user, tenant }, company, ['a', 'b'])).toEqual({
-      layout: [item('a', 6, 0, 6, 2), item('b', 0, 2, 6, 4)],
+      // b, missing from the user's layout, takes the free half row beside a
+      layout: [item('b', 0, 0, 6, 4), item('a', 6, 0, 6, 2)],
       customLayout: true,
     })
     expect(resolveLayout({ tenant }, company, ['a', 'b'])).toEqual({
-      layout: [item('b', 0, 0, 6, 2), item('a', 0, 2, 6, 4)],
+      layout: [item('b', 0, 0, 6, 2), item('a', 6, 0, 6, 4)],
       customLayout: true,
     })
     expect(resolveLayout({}, company, ['a', 'b'])).toEqual({ layout: company, customLayout: false })
   })
 
-  it('a saved layout naming a metric the company deleted loses that item, nothing else', () => {
+  it('a saved layout naming a metric the company deleted loses that item and leaves no hole', () => {
     const saved = [item('old', 0, 0, 12, 6), item('a', 0, 6, 6, 3)]
     expect(resolveLayout({ tenant: saved }, [item('a', 0, 0, 6, 6)], ['a'])).toEqual({
-      layout: [item('a', 0, 6, 6, 3)],
+      layout: [item('a', 0, 0, 6, 3)],
       customLayout: true,
     })
   })

@@ -1,42 +1,13 @@
+import { effectiveLayout, GRID_COLUMNS, MAX_CARD_HEIGHT, MAX_LAYOUT_ITEMS } from '@strata/contract/grid'
 import { ApiError } from '../../errors.js'
 import type { LayoutItem } from '../../query/document.js'
 import { type FieldProblem, fieldsError } from '../../validation/fields.js'
 
-/** The dashboard grid (docs/runtime-api.md#the-end-users-layout): 12 columns; a card at most 40 rows high; at most 500 cards. */
-export const GRID_COLUMNS = 12
-export const MAX_CARD_HEIGHT = 40
-export const MAX_LAYOUT_ITEMS = 500
-/** Where a metric missing from a layout goes: two per row below it, as the web component's placeMetrics. */
-const APPENDED_W = 6
-const APPENDED_H = 4
-
 /**
- * The layout the browser gets: `base` without the metrics this token does not see (and without a
- * metric's second item), then every visible metric it lacks appended below it, two per row
- * (w 6, h 4), in `visible` order. Pure: a company document that dropped a metric needs no
- * write to a saved layout naming it, the item simply goes here.
+ * The grid's rules (12 columns, card limits, compaction, where a missing metric goes) are the
+ * contract's, shared with the web component; here: which saved layout applies, and the checks
+ * on a layout an end user sends.
  */
-export function effectiveLayout(base: readonly LayoutItem[], visible: readonly string[]): LayoutItem[] {
-  const shown = new Set(visible)
-  const placed = new Set<string>()
-  const layout: LayoutItem[] = []
-  for (const item of base) {
-    if (!shown.has(item.metricId) || placed.has(item.metricId)) continue
-    placed.add(item.metricId)
-    layout.push(item)
-  }
-  let y = Math.max(0, ...layout.map((i) => i.y + i.h))
-  let column = 0
-  for (const metricId of visible) {
-    if (placed.has(metricId)) continue
-    placed.add(metricId)
-    layout.push({ metricId, x: column * APPENDED_W, y, w: APPENDED_W, h: APPENDED_H })
-    column = (column + 1) % (GRID_COLUMNS / APPENDED_W)
-    if (column === 0) y += APPENDED_H
-  }
-  return layout
-}
-
 /** The saved layouts that apply to a token: its user's, its tenant's (either may be absent). */
 export interface SavedLayouts {
   readonly user?: readonly LayoutItem[] | undefined

@@ -1,3 +1,4 @@
+import { effectiveLayout } from '@strata/contract/grid'
 import type { GuestClaims } from '../../auth/principal.js'
 import { ApiError } from '../../errors.js'
 import type { LayoutItem } from '../../query/document.js'
@@ -6,7 +7,7 @@ import type { Embed } from '../embeds/embeds.js'
 import type { InvalidationBus } from '../events/bus.js'
 import { type Runtime, requireCapability } from '../runtime/runtime.js'
 import { endUserKey, readEndUserState, tenantOf } from './end-user-state.js'
-import { checkLayout, effectiveLayout, resolveLayout } from './layout-grid.js'
+import { checkLayout, resolveLayout } from './layout-grid.js'
 
 /** The self-serve routes' way in: the embed, its dashboard, the metrics the token sees. */
 export type OpenContext = Pick<Runtime, 'context'>

@@ -80,8 +80,9 @@ describe('runtimeView', () => {
       { metricId: 'a', x: 0, y: 9, w: 12, h: 2 },
     ])
     expect(runtimeView(savedView(row({ layout })), filters, none, ['a', 'b']).layout).toEqual([
-      { metricId: 'a', x: 0, y: 9, w: 12, h: 2 },
-      { metricId: 'b', x: 0, y: 11, w: 6, h: 4 },
+      // the gone metric leaves no hole
+      { metricId: 'a', x: 0, y: 0, w: 12, h: 2 },
+      { metricId: 'b', x: 0, y: 2, w: 6, h: 4 },
     ])
   })
 })

@@ -1,9 +1,9 @@
+import { effectiveLayout } from '@strata/contract/grid'
 import type { RuntimeView } from '@strata/contract/self-serve'
 import { badRequest } from '../../errors.js'
 import type { DashboardFilter, LayoutItem } from '../../query/document.js'
 import { filterKey } from '../../query/filters.js'
 import type { DashboardViewRow } from '../../store/schema.js'
-import { effectiveLayout } from './layout-grid.js'
 
 type Hidden = (f: { readonly name: string; readonly label?: string }) => boolean
 

@@ -1,26 +1,15 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { LayoutItem } from '../src/api/types.js'
-import {
-  COLUMNS,
-  collides,
-  compact,
-  type Direction,
-  MAX_H,
-  moveItem,
-  resizeItem,
-  sameLayout,
-  stepMove,
-  stepResize,
-} from '../src/self-serve/grid.js'
+import { collides, compact, GRID_COLUMNS, type GridItem, MAX_CARD_HEIGHT } from './grid.js'
+import { type Direction, moveItem, resizeItem, sameLayout, stepMove, stepResize } from './grid-editing.js'
 
-const item = (metricId: string, x: number, y: number, w: number, h: number): LayoutItem => ({ metricId, x, y, w, h })
-const at = (layout: readonly LayoutItem[], id: string) => layout.find((i) => i.metricId === id)
+const item = (metricId: string, x: number, y: number, w: number, h: number): GridItem => ({ metricId, x, y, w, h })
+const at = (layout: readonly GridItem[], id: string) => layout.find((i) => i.metricId === id)
 
 /** Two cards side by side on top, a wide one below them. */
 const twoAndOne = [item('a', 0, 0, 6, 4), item('b', 6, 0, 6, 4), item('c', 0, 4, 12, 3)]
 
-function overlaps(layout: readonly LayoutItem[]): string[] {
+function overlaps(layout: readonly GridItem[]): string[] {
   const found: string[] = []
   for (const a of layout)
     for (const b of layout) if (a.metricId < b.metricId && collides(a, b)) found.push(`${a.metricId}/${b.metricId}`)
@@ -100,7 +89,7 @@ describe('resizeItem', () => {
     expect(at(resizeItem(resizeItem(twoAndOne, 'a', 6, 2), 'b', 6, 2), 'c')).toEqual(item('c', 0, 2, 12, 3))
   })
   it('clamps the size: 2 columns up to the edge, 2 rows up to 40', () => {
-    expect(at(resizeItem(twoAndOne, 'b', 20, 99), 'b')).toMatchObject({ w: 6, h: MAX_H })
+    expect(at(resizeItem(twoAndOne, 'b', 20, 99), 'b')).toMatchObject({ w: 6, h: MAX_CARD_HEIGHT })
     expect(at(resizeItem(twoAndOne, 'b', 0, 0), 'b')).toMatchObject({ w: 2, h: 2 })
   })
   it('never enlarges an item already below the minimum when it shrinks', () => {
@@ -155,7 +144,7 @@ describe('any sequence of edits on any layout', () => {
       }),
       { minLength: 1, maxLength: 12 },
     )
-    .map((items) => compact(items.map((i, n) => item(`m${n}`, i.x, i.y, Math.min(i.w, COLUMNS - i.x), i.h))))
+    .map((items) => compact(items.map((i, n) => item(`m${n}`, i.x, i.y, Math.min(i.w, GRID_COLUMNS - i.x), i.h))))
   const edit = fc.oneof(
     fc.record({
       kind: fc.constant('move' as const),
@@ -189,9 +178,9 @@ describe('any sequence of edits on any layout', () => {
         expect(layout.map((i) => i.metricId).sort()).toEqual(start.map((i) => i.metricId).sort())
         for (const i of layout) {
           expect(i.x).toBeGreaterThanOrEqual(0)
-          expect(i.x + i.w).toBeLessThanOrEqual(COLUMNS)
+          expect(i.x + i.w).toBeLessThanOrEqual(GRID_COLUMNS)
           expect(i.y).toBeGreaterThanOrEqual(0)
-          expect(i.h).toBeLessThanOrEqual(MAX_H)
+          expect(i.h).toBeLessThanOrEqual(MAX_CARD_HEIGHT)
         }
         expect(overlaps(layout)).toEqual([])
         expect(compact(layout)).toEqual([...layout].sort((a, b) => a.y - b.y || a.x - b.x))

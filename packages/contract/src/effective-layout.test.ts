@@ -1,0 +1,109 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { byPosition, collides, compact, effectiveLayout, GRID_COLUMNS, type GridItem } from './grid.js'
+
+const item = (metricId: string, x: number, y: number, w: number, h: number): GridItem => ({ metricId, x, y, w, h })
+
+const overlaps = (layout: readonly GridItem[]) =>
+  layout.flatMap((a) => layout.filter((b) => a.metricId < b.metricId && collides(a, b)).map((b) => [a, b]))
+
+/** Whether two items share a column. */
+const sameColumns = (a: GridItem, b: GridItem) => a.x < b.x + b.w && b.x < a.x + a.w
+
+describe('effectiveLayout', () => {
+  it('keeps a compact layout of visible metrics as it is, in reading order', () => {
+    const base = [item('b', 6, 0, 6, 3), item('a', 0, 0, 6, 3)]
+    expect(effectiveLayout(base, ['a', 'b'])).toEqual([item('a', 0, 0, 6, 3), item('b', 6, 0, 6, 3)])
+  })
+
+  it('drops metrics the token does not see, and a second item of one metric', () => {
+    const base = [item('a', 0, 0, 4, 2), item('gone', 4, 0, 4, 2), item('a', 8, 0, 4, 2)]
+    expect(effectiveLayout(base, ['a'])).toEqual([item('a', 0, 0, 4, 2)])
+  })
+
+  it('a removed card leaves no hole: the cards below it rise into its place', () => {
+    const base = [item('a', 0, 0, 6, 4), item('b', 6, 0, 6, 4), item('c', 0, 4, 6, 4), item('d', 0, 8, 12, 3)]
+    // a hidden: c rises to the top, d rises until it meets c
+    expect(effectiveLayout(base, ['b', 'c', 'd'])).toEqual([
+      item('c', 0, 0, 6, 4),
+      item('b', 6, 0, 6, 4),
+      item('d', 0, 4, 12, 3),
+    ])
+  })
+
+  it('places missing metrics two per row at half width, in visible order, after the last card', () => {
+    const base = [item('a', 0, 0, 12, 3), item('b', 0, 3, 4, 5)]
+    expect(effectiveLayout(base, ['c', 'a', 'd', 'b', 'e'])).toEqual([
+      item('a', 0, 0, 12, 3),
+      item('b', 0, 3, 4, 5),
+      // beside b: the first half-width slot after it is columns 6–11
+      item('c', 6, 3, 6, 4),
+      // then the first free half-width slot after c, and after d (they rise as the editor would)
+      item('d', 6, 7, 6, 4),
+      item('e', 0, 8, 6, 4),
+    ])
+  })
+
+  it('a new metric goes beside a half-width last card, not below it', () => {
+    const base = [item('a', 0, 0, 12, 4), item('b', 0, 4, 6, 4)]
+    expect(effectiveLayout(base, ['a', 'b', 'new'])).toEqual([...base, item('new', 6, 4, 6, 4)])
+  })
+
+  it('an empty layout places every visible metric from the top, two per row', () => {
+    expect(effectiveLayout([], ['a', 'b', 'c'])).toEqual([
+      item('a', 0, 0, 6, 4),
+      item('b', 6, 0, 6, 4),
+      item('c', 0, 4, 6, 4),
+    ])
+  })
+
+  it('forces items onto the grid', () => {
+    expect(effectiveLayout([item('a', 10, -2, 8, 0)], ['a'])).toEqual([item('a', 10, 0, 2, 1)])
+    expect(effectiveLayout([item('a', 40, 0, 3, 99)], ['a'])).toEqual([item('a', 11, 0, 1, 40)])
+  })
+})
+
+describe('effectiveLayout on any layout', () => {
+  const layouts = fc
+    .array(
+      fc.record({
+        x: fc.integer({ min: 0, max: 11 }),
+        y: fc.integer({ min: 0, max: 40 }),
+        w: fc.integer({ min: 1, max: 12 }),
+        h: fc.integer({ min: 1, max: 10 }),
+      }),
+      { maxLength: 14 },
+    )
+    .map((items) => items.map((i, n) => item(`m${n}`, i.x, i.y, Math.min(i.w, GRID_COLUMNS - i.x), i.h)))
+  /** Which metrics of the layout stay visible, and how many new ones there are. */
+  const removal = fc.record({ keep: fc.array(fc.boolean(), { minLength: 14, maxLength: 14 }), added: fc.nat(5) })
+
+  it('has no overlap, no hole to rise into, every visible metric once, and keeps the order of cards sharing columns', () => {
+    fc.assert(
+      fc.property(layouts, removal, (base, { keep, added }) => {
+        const start = compact(base)
+        const visible = [
+          ...start.filter((_, n) => keep[n]).map((i) => i.metricId),
+          ...Array.from({ length: added }, (_, n) => `new${n}`),
+        ]
+        const shown = effectiveLayout(start, visible)
+        expect(shown.map((i) => i.metricId).sort()).toEqual([...visible].sort())
+        expect(overlaps(shown)).toEqual([])
+        // no hole: compacting again moves nothing
+        expect(compact(shown)).toEqual([...shown].sort(byPosition))
+        for (const i of shown) expect(i.x + i.w).toBeLessThanOrEqual(GRID_COLUMNS)
+        // the user's order: a card above another in the same columns stays above it
+        const before = new Map(start.map((i) => [i.metricId, i]))
+        for (const a of shown)
+          for (const b of shown) {
+            const a0 = before.get(a.metricId)
+            const b0 = before.get(b.metricId)
+            if (a0 && b0 && sameColumns(a, b) && a0.y < b0.y) expect(a.y).toBeLessThan(b.y)
+            // a new card never goes above a card of the layout it shares columns with
+            if (a0 && !b0 && sameColumns(a, b)) expect(a.y).toBeLessThan(b.y)
+          }
+      }),
+      { numRuns: 400 },
+    )
+  })
+})

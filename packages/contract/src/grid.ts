@@ -1,0 +1,116 @@
+/**
+ * The dashboard grid's rules, one copy for the server (the layout the load returns, the checks
+ * on a saved one) and the web component (placing cards, the layout editor). Plain values and
+ * pure functions, no TypeBox: the web component bundles this module (`@strata/contract/grid`).
+ *
+ * The grid has 12 columns; a layout never has two items overlapping and never a hole a card
+ * could rise into (vertical compaction, as react-grid-layout's): every item sits as high as the
+ * items above it allow, so removing a card lets the ones below it rise into its place. An item
+ * never passes one above it that shares a column, so the user's order is kept. The layout
+ * editor's moves and resizes are in grid-editing.ts (only the lazily loaded editor needs them).
+ */
+
+/** One card on the grid: 0-based column and row, width in columns, height in rows. */
+export interface GridItem {
+  readonly metricId: string
+  readonly x: number
+  readonly y: number
+  readonly w: number
+  readonly h: number
+}
+
+export const GRID_COLUMNS = 12
+/** The tallest card (rows). */
+export const MAX_CARD_HEIGHT = 40
+/** The most items a layout holds. */
+export const MAX_LAYOUT_ITEMS = 500
+/** A metric a layout lacks gets a card of half the grid's width, two per row. */
+export const NEW_CARD_WIDTH = 6
+export const NEW_CARD_HEIGHT = 4
+
+export function collides(a: GridItem, b: GridItem): boolean {
+  return a.metricId !== b.metricId && a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h
+}
+
+/** The first of `placed` that `item` overlaps. */
+export const firstHit = (placed: readonly GridItem[], item: GridItem) => placed.find((p) => collides(p, item))
+
+/** Reading order: row, then column (also the order of the one-column layout on narrow screens). */
+export const byPosition = (a: GridItem, b: GridItem): number => a.y - b.y || a.x - b.x
+
+export const clamp = (v: number, lo: number, hi: number) => Math.min(Math.max(v, lo), hi)
+
+/** Moves `item` down until it overlaps none of `placed`. */
+export function pushBelow(placed: readonly GridItem[], item: GridItem): GridItem {
+  let at = item
+  for (let hit = firstHit(placed, at); hit; hit = firstHit(placed, at)) at = { ...at, y: hit.y + hit.h }
+  return at
+}
+
+/** Every item as high as it goes, in reading order, never over another; sorted in reading order. */
+export function compact<T extends GridItem>(layout: readonly T[]): T[] {
+  const placed: T[] = []
+  for (const item of [...layout].sort(byPosition)) {
+    let at = pushBelow(placed, item) as T
+    while (at.y > 0 && !firstHit(placed, { ...at, y: at.y - 1 })) at = { ...at, y: at.y - 1 }
+    placed.push(at)
+  }
+  return placed.sort(byPosition)
+}
+
+const int = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? Math.floor(v) : fallback)
+
+/** An item forced onto the grid: integers, inside the 12 columns, at least one cell. */
+export function clampToGrid(item: GridItem): GridItem {
+  const x = clamp(int(item.x, 0), 0, GRID_COLUMNS - 1)
+  return {
+    metricId: item.metricId,
+    x,
+    y: Math.max(int(item.y, 0), 0),
+    w: clamp(int(item.w, NEW_CARD_WIDTH), 1, GRID_COLUMNS - x),
+    h: clamp(int(item.h, NEW_CARD_HEIGHT), 1, MAX_CARD_HEIGHT),
+  }
+}
+
+/**
+ * Where a new card goes: the first half-width slot after the last card in reading order that no
+ * card covers (beside the last card when it leaves half a row free, else below).
+ */
+function nextSlot(placed: readonly GridItem[], metricId: string): GridItem {
+  const last = placed.length > 0 ? [...placed].sort(byPosition)[placed.length - 1] : undefined
+  const startY = last?.y ?? 0
+  const startX = last ? last.x + last.w : 0
+  const bottom = Math.max(0, ...placed.map((i) => i.y + i.h))
+  for (let y = startY; y <= bottom; y++) {
+    for (let x = 0; x + NEW_CARD_WIDTH <= GRID_COLUMNS; x += NEW_CARD_WIDTH) {
+      if (y === startY && x < startX) continue
+      const slot = { metricId, x, y, w: NEW_CARD_WIDTH, h: NEW_CARD_HEIGHT }
+      if (!firstHit(placed, slot)) return slot
+    }
+  }
+  return { metricId, x: 0, y: bottom, w: NEW_CARD_WIDTH, h: NEW_CARD_HEIGHT }
+}
+
+/**
+ * The layout a dashboard shows: `base` without the metrics not in `visible` (and without a
+ * metric's second item), each item forced onto the grid; every visible metric it lacks gets a
+ * half-width card after the last one, two per row, in `visible` order; then compacted, so a
+ * removed card leaves no hole. Sorted in reading order.
+ */
+export function effectiveLayout(base: readonly GridItem[], visible: readonly string[]): GridItem[] {
+  const shown = new Set(visible)
+  const placed: GridItem[] = []
+  const seen = new Set<string>()
+  for (const item of base) {
+    if (!shown.has(item.metricId) || seen.has(item.metricId)) continue
+    seen.add(item.metricId)
+    placed.push(clampToGrid(item))
+  }
+  const laid = compact(placed)
+  for (const metricId of visible) {
+    if (seen.has(metricId)) continue
+    seen.add(metricId)
+    laid.push(nextSlot(laid, metricId))
+  }
+  return compact(laid)
+}

@@ -57,7 +57,7 @@ export const RuntimeMetricSchema = Type.Object({
   unfiltered: Type.Optional(
     Type.Array(Type.String(), {
       description:
-        "Names of the dashboard filters this metric does not take: a structured metric's table cannot reach the filter's column, a SQL metric does not declare it. The element marks the card while one of them is active",
+        "Names of the dashboard filters this metric does not take: a structured metric's table cannot reach the filter's column, a SQL metric does not declare it. A client marks the card while one of them is active",
     }),
   ),
   companyVersionChanged: Type.Optional(

@@ -164,6 +164,14 @@ export const MetricSchema = Type.Object(
     query: Type.Optional(QuerySchema),
     sql: Type.Optional(Type.String({ minLength: 1, maxLength: 100_000 })),
     filters: Type.Optional(Type.Array(MetricFilterSchema, { maxItems: 100 })),
+    dashboardFilters: Type.Optional(
+      Type.Array(Identifier, {
+        maxItems: 100,
+        uniqueItems: true,
+        description:
+          'SQL metrics: the dashboard filters (by name) the metric takes; each applies to the table it names wherever the SQL reads that table',
+      }),
+    ),
     rls: Type.Optional(
       Type.Array(Type.Object({ variable: Identifier, column: Identifier, table: Type.Optional(TablePath) }, closed), {
         maxItems: 100,

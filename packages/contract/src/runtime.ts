@@ -54,6 +54,12 @@ export const RuntimeMetricSchema = Type.Object({
         "A company metric shown in this tenant's own version (copy on write); DELETE …/metrics/:metricId/override resets it to the company's",
     }),
   ),
+  unfiltered: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        "Names of the dashboard filters this metric does not take: a structured metric's table cannot reach the filter's column, a SQL metric does not declare it. A client marks the card while one of them is active",
+    }),
+  ),
   companyVersionChanged: Type.Optional(
     Type.Literal(true, {
       description:
@@ -196,6 +202,35 @@ export const MetricQueryResultSchema = Type.Object(
   },
 )
 
+/** GET /:embedId/filters/:name/values and its builder twin /:embedId/model/columns/:table/:column/values. */
+export const ColumnValuesQuerySchema = Type.Object(
+  {
+    search: Type.Optional(
+      Type.String({ maxLength: 200, description: 'Only values that contain this text, case-insensitively' }),
+    ),
+    cursor: Type.Optional(
+      Type.String({
+        pattern: '^[1-9][0-9]{0,2}$',
+        description: 'The nextCursor of the previous page; the first page without one',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+/** A page of a column's distinct values for the token's tenant, sorted ascending. */
+export const ColumnValuesResultSchema = Type.Object({
+  data: Type.Object({
+    values: Type.Array(Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+      description: 'At most 100 distinct non-null values, ascending',
+    }),
+    nextCursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'Pass as cursor for the next page; null on the last page',
+    }),
+  }),
+  error: Type.Null(),
+})
+
 export type PinnedFilter = Static<typeof PinnedFilterSchema>
 export type RuntimeFilter = Static<typeof RuntimeFilterSchema>
 /** The chart's pass-through options typed as the schema allows them (see `Chart`). */
@@ -205,6 +240,8 @@ export type RuntimeEmbed = Static<typeof RuntimeEmbedSchema>
 export type FilterValues = Static<typeof FilterValuesSchema>
 export type RuntimeQuery = Static<typeof RuntimeQueryBodySchema>
 export type MetricQueryResult = Static<typeof MetricQueryResultSchema>
+export type ColumnValuesQuery = Static<typeof ColumnValuesQuerySchema>
+export type ColumnValuesResult = Static<typeof ColumnValuesResultSchema>
 
 /** A capability of docs/guest-tokens.md#permissions, by its EffectivePermissions key (the boolean ones). */
 export type Capability = {

@@ -711,6 +711,8 @@ export interface components {
                     /** @description `schema.table`, or `table` when unambiguous */
                     table?: string;
                 }[];
+                /** @description SQL metrics: the dashboard filters (by name) the metric takes; each applies to the table it names wherever the SQL reads that table */
+                dashboardFilters?: string[];
                 rls?: {
                     variable: string;
                     column: string;

@@ -250,7 +250,38 @@ export function validateDocument(
     return { ...f, table: t.key }
   })
   if (d.filters !== undefined) checkKeys(`${root}.filters`, d.filters)
+  d.metrics.forEach((m, i) => {
+    checkDeclaredFilters(m, filters ?? [], model, dialect, `${root}.metrics[${i}].dashboardFilters`)
+  })
   return { ...d, ...(filters ? { filters } : {}), metrics }
+}
+
+/**
+ * A SQL metric's `dashboardFilters`: each names a dashboard filter of the document whose table the
+ * SQL reads (there the filter applies). A query metric declares none: it takes every dashboard
+ * filter its table reaches.
+ */
+function checkDeclaredFilters(
+  m: Metric,
+  filters: readonly { readonly name: string; readonly table: string }[],
+  model: SemanticModel,
+  dialect: DialectName | undefined,
+  at: string,
+): void {
+  if (m.dashboardFilters === undefined) return
+  if (m.sql === undefined || dialect === undefined) {
+    throw badRequest(
+      `${at}: only a SQL metric declares dashboard filters; a query metric takes every filter its table reaches`,
+    )
+  }
+  const read = new Set(analyzeSqlMetric(sqlMetricText(m.sql), dialect, model, at).tables.map((t) => t.key))
+  m.dashboardFilters.forEach((name, i) => {
+    const f = filters.find((x) => x.name === name)
+    if (f === undefined) throw badRequest(`${at}[${i}]: no dashboard filter named "${name}"`)
+    if (!read.has(f.table)) {
+      throw badRequest(`${at}[${i}]: the filter "${name}" is on ${f.table}, which the SQL does not read`)
+    }
+  })
 }
 
 export interface SchemaPair {

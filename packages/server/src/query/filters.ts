@@ -92,9 +92,15 @@ function entries(values: unknown, where: string): [string, unknown][] {
 /**
  * Resolves filter values to model columns. Keys match a filter's name or label, case-
  * insensitively; a key that matches no filter is a 400. Dashboard filters with a `default`
- * that got no value from the token or the end user apply their default.
+ * that got no value from the token or the end user apply their default (unless `defaults` is false:
+ * a filter's list of values is not narrowed by the defaults of the filters).
  */
-export function resolveFilters(document: DashboardDocument, metric: Metric, inputs: FilterInputs): AppliedFilter[] {
+export function resolveFilters(
+  document: DashboardDocument,
+  metric: Metric,
+  inputs: FilterInputs,
+  options: { readonly defaults?: boolean } = {},
+): AppliedFilter[] {
   const metricFilters = metric.filters ?? []
   const dashboardFilters = document.filters ?? []
   const from = metric.query?.from ?? ''
@@ -139,7 +145,7 @@ export function resolveFilters(document: DashboardDocument, metric: Metric, inpu
   blamingToken(() => onDashboard(inputs.dashboardAppFilters, 'app', true, 'dashboardAppFilters'))
   onDashboard(inputs.dashboardFilter, 'dashboard', userTrusted, 'dashboardFilter')
   onMetric(inputs.metricFilter, 'metric', userTrusted, 'metricFilter')
-  for (const f of dashboardFilters) {
+  for (const f of options.defaults === false ? [] : dashboardFilters) {
     if (f.default === undefined || given.has(f.name)) continue
     out.push({
       table: f.table,

@@ -12,7 +12,7 @@
  */
 import { init, parseWithComments } from '@guanmingchiu/sqlparser-ts'
 import { badRequest } from '../errors.js'
-import { col, type Expr, exactEq, inSubquery, item, type Param, type Select, select, star, table } from './ast.js'
+import { and, col, type Expr, exactEq, inSubquery, item, type Param, type Select, select, star, table } from './ast.js'
 import type { Tenancy } from './compile-types.js'
 import type { Dialect } from './dialects/base.js'
 import { type ModelTable, resolveTable, type SemanticModel } from './model.js'
@@ -420,7 +420,9 @@ export function sqlMetricScope(text: string, dialect: DialectName, model: Semant
  * table where the datasource has one); any other model table by its quoted `schema.table`
  * (the tenant's database under DATABASE tenancy), so the engine reads exactly the table the
  * reference was resolved to. A reference without an alias keeps the name it was written with
- * as its alias. `scoped` tells whether any table was scoped to the tenant.
+ * as its alias. `scoped` tells whether any table was scoped to the tenant. `filtersOf` gives
+ * further conditions on a table (the dashboard filters the metric declares: sql-metric-filters.ts),
+ * ANDed into its subquery.
  */
 export function scopeSqlMetric(
   text: string,
@@ -429,6 +431,7 @@ export function scopeSqlMetric(
   dialect: Dialect,
   tenancy: Tenancy,
   clientId: Param | null,
+  filtersOf: (t: ModelTable) => readonly Expr[] = () => [],
 ): { pieces: (string | Select)[]; scoped: boolean } {
   const pieces: (string | Select)[] = []
   let scoped = false
@@ -440,13 +443,15 @@ export function scopeSqlMetric(
     last = ref.end
     const t = resolveTable(model, ref.key)
     const alias = ref.implicitAlias === null ? '' : ` AS ${ref.implicitAlias}`
-    const condition = tenancy.kind === 'table' && clientId !== null ? tenantCondition(t, tenancy, clientId) : null
+    const tenant = tenancy.kind === 'table' && clientId !== null ? tenantCondition(t, tenancy, clientId) : null
+    const filters = filtersOf(t)
+    const condition = filters.length === 0 ? tenant : and([tenant, ...filters])
     if (condition === null) {
       const schema = source(t, 's').schema as string
       pieces.push(`${dialect.quoteIdentifier(schema)}.${dialect.quoteIdentifier(t.name)}${alias}`)
       continue
     }
-    scoped = true
+    if (tenant !== null) scoped = true
     pieces.push(select({ items: [star()], from: source(t, 's'), where: condition }))
     if (alias !== '') pieces.push(alias)
   }

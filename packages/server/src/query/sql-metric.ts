@@ -2,6 +2,7 @@ import { badRequest } from '../errors.js'
 import { agg, derived, exactParam, item, type Param, param, raw, type Select, select, star } from './ast.js'
 import { Bound, VALUE_LIMITS } from './bind.js'
 import type { CompiledQuery, CompileInput } from './compile-types.js'
+import { declaredFilterConditions } from './sql-metric-filters.js'
 import { scopeSqlMetric, sqlMetricScope, sqlMetricText } from './sql-metric-scope.js'
 
 const VARIABLE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g
@@ -40,7 +41,8 @@ export function compileSqlMetric(input: CompileInput, text: string): CompiledQue
   const tenancy = context.tenancy
   const scope = sqlMetricScope(sql, dialect.name, input.model, label)
   const clientId = tenancy.kind === 'table' ? param(tenancy.clientId) : null
-  const { pieces, scoped } = scopeSqlMetric(sql, scope, input.model, dialect, tenancy, clientId)
+  const filtersOf = declaredFilterConditions(input)
+  const { pieces, scoped } = scopeSqlMetric(sql, scope, input.model, dialect, tenancy, clientId, filtersOf)
   if (tenancy.kind === 'table' && !scoped && !names.has('clientId')) {
     throw badRequest(
       `${label}: under TABLE tenancy a SQL metric must read a table with a client column or filter on {{clientId}}`,

@@ -27,6 +27,7 @@ import { Sources } from './query/sources.js'
 import { type Mailer, smtpMailer } from './reports/mailer.js'
 import { Reports } from './reports/reports.js'
 import { ReportScheduler } from './reports/scheduler.js'
+import { FilterValues } from './runtime/filter-values.js'
 import { Runtime } from './runtime/runtime.js'
 import { Layouts } from './self-serve/layouts.js'
 import { MetricPublishing } from './self-serve/metric-publishing.js'
@@ -64,6 +65,8 @@ export interface Services {
   readonly layouts: Layouts
   readonly views: Views
   readonly selfServeMetrics: SelfServeMetrics
+  /** Value pickers: a dashboard filter's or a model column's values for the token's tenant. */
+  readonly filterValues: FilterValues
   readonly endUserMetrics: EndUserMetricStore
   /** Publishing end users' metrics by data app key. */
   readonly metricPublishing: MetricPublishing
@@ -195,6 +198,7 @@ export async function createServices(config: Config, log?: EngineLog): Promise<S
     layouts: new Layouts(store, runtime, bus),
     views: new Views(store, runtime, bus),
     selfServeMetrics,
+    filterValues: new FilterValues(runtime, metricQueries, workspaces, sources),
     endUserMetrics,
     metricPublishing: new MetricPublishing(store, embeds, dashboards, bus),
     rateLimitStore,

@@ -7,6 +7,7 @@ import { queryJsonObject } from '../../validation/json-text.js'
 import { markTruncated, sendResult } from '../metric-result.js'
 import ai from './ai.js'
 import { corsForGuests } from './cors.js'
+import filterValues from './filter-values.js'
 import { EmbedParams, MetricParams } from './params.js'
 import reports from './reports.js'
 import { docs } from './runtime.docs.js'
@@ -47,6 +48,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   requireGuestToken(app)
   const claims = (request: Parameters<typeof principalOf>[0]) => principalOf(request, 'guest').claims
   await app.register(selfServeMetrics)
+  await app.register(filterValues)
   await app.register(ai)
 
   app.get(

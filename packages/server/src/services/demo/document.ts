@@ -46,6 +46,7 @@ export const demoDocument = {
     },
     { name: 'country', label: 'Country', type: 'multi-select', table: 'main.customers', column: 'country' },
     { name: 'channel', label: 'Channel', type: 'multi-select', table: 'main.orders', column: 'channel' },
+    { name: 'category', label: 'Category', type: 'multi-select', table: 'main.orders', column: 'category' },
     { name: 'amount', label: 'Order amount', type: 'number-range', table: 'main.orders', column: 'amount' },
   ],
   layout: [
@@ -138,6 +139,8 @@ export const demoDocument = {
   count(*) filter (where channel = 'Retail') as retail
 from main.orders where tenant = {{clientId}}
 group by 1 order by 1`,
+      // the dashboard filters on main.orders apply where the SQL reads it; Country (customers) does not
+      dashboardFilters: ['period', 'channel', 'category', 'amount'],
     },
     {
       metricId: 'top_customers',

@@ -60,6 +60,13 @@ export interface MetricRequest {
   readonly underlying?: boolean
   /** The metric is an end user's definition: how it is read against the model (self-serve/end-user-scope.ts). */
   readonly endUser?: EndUserScope
+  /**
+   * A metric the server built for this request (a filter's distinct values, runtime/filter-values.ts),
+   * run in place of the document's `metricId`; `metricId` then only names it in keys and errors.
+   */
+  readonly metric?: Metric
+  /** false: the dashboard filters' defaults do not apply (a filter's values list every value). */
+  readonly defaults?: boolean
 }
 
 /**
@@ -124,6 +131,8 @@ function planKey(r: MetricRequest): string {
     r.hints?.dataMartName ?? null,
     r.pageNumber ?? null,
     r.underlying === true,
+    r.metric ? fingerprint(r.metric) : null,
+    r.defaults !== false,
   ])
 }
 /** What the compiled-statement cache may hold (its keys and SQL text). */
@@ -290,13 +299,18 @@ export class MetricQueries {
   }
 
   private async prepare(request: MetricRequest) {
-    let declared = withoutRlsFor(request, this.metricOf(request.embed, request.dashboard, request.metricId))
+    let declared = withoutRlsFor(
+      request,
+      request.metric ?? this.metricOf(request.embed, request.dashboard, request.metricId),
+    )
     // an end user's definition is read against the model first (its names, the token's RLS)
     const known = request.endUser ? await this.sourceOf(request) : undefined
     const scoped = known && request.endUser?.apply(declared, known.source, known.dialect.name)
     if (scoped) declared = scoped.metric
     // the request's values are checked (forms, caps) and bound before the tenancy and the compile
-    const filters = resolveFilters(request.dashboard.document, declared, request.filters)
+    const filters = resolveFilters(request.dashboard.document, declared, request.filters, {
+      defaults: request.defaults !== false,
+    })
     const bound = bindRequest(
       scoped?.restrictions.length ? [...filters, ...scoped.restrictions] : filters,
       request.rls ?? {},
@@ -323,7 +337,7 @@ export class MetricQueries {
         },
       },
       // the definition's fingerprint: a tenant's version of a company metric has the same id
-      `${source.version}|${request.dashboard.id}@${request.dashboard.updatedAt}|${request.metricId}#${fingerprint(declared)}|${request.underlying ? 'underlying' : 'metric'}`,
+      `${source.version}|${request.dashboard.id}@${request.dashboard.updatedAt}|${request.metricId}#${fingerprint(declared)}|${request.underlying ? 'underlying' : 'metric'}|${request.defaults !== false}`,
     )
     const statements = bindStatements(compiled, bound.values, dialect)
     const database = tenancy.kind === 'database' ? tenancy.database : undefined

@@ -12,6 +12,7 @@ import type { LlmProvider } from '../../config.js'
 import { ApiError, badRequest } from '../../errors.js'
 import type { Metric } from '../../query/document.js'
 import { filterKey } from '../../query/filters.js'
+import type { SemanticModel } from '../../query/model.js'
 import { aiAvailability } from '../ai/availability.js'
 import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
 import type { Embed, Embeds } from '../embeds/embeds.js'
@@ -26,8 +27,9 @@ import { authored, type Overlay, overlay } from '../self-serve/overlay.js'
 import type { TenantState, TenantStates } from '../self-serve/tenant-state.js'
 import { runtimeView } from '../self-serve/view-shape.js'
 import { visibleModel } from '../self-serve/visible-model.js'
-import type { Workspaces } from '../workspaces/workspaces.js'
+import type { Workspace, Workspaces } from '../workspaces/workspaces.js'
 import { csvHeaders, toCsv } from './csv.js'
+import { unfilteredFilters } from './unfiltered.js'
 
 // The runtime API's shapes are @strata/contract's (the route validates and documents with them).
 export type { Capability, EffectivePermissions, PinnedFilter, RuntimeEmbed, RuntimeMetric, RuntimeQuery }
@@ -51,7 +53,12 @@ export interface Opened {
   readonly state: TenantState
 }
 
-export function runtimeMetric(m: Metric, o: Overlay, definition: EndUserMetricDefinition | undefined): RuntimeMetric {
+export function runtimeMetric(
+  m: Metric,
+  o: Overlay,
+  definition: EndUserMetricDefinition | undefined,
+  unfiltered: readonly string[] = [],
+): RuntimeMetric {
   const grains = Object.fromEntries(
     (m.query?.dimensions ?? []).flatMap((d) => (d.timeGrain ? [[d.name, d.timeGrain] as const] : [])),
   )
@@ -67,6 +74,7 @@ export function runtimeMetric(m: Metric, o: Overlay, definition: EndUserMetricDe
     visibility: origin?.visibility ?? 'shared',
     createdByUser: origin?.createdByUser ?? null,
     ...(definition ? { definition } : {}),
+    ...(unfiltered.length > 0 ? { unfiltered: [...unfiltered] } : {}),
     ...(origin?.tenantVersion ? { tenantVersion: true } : {}),
     ...(origin?.companyVersionChanged ? { companyVersionChanged: true } : {}),
   }
@@ -109,6 +117,8 @@ export class Runtime {
       permissions.metricUpdate ? this.definitions(claims, opened, shown) : undefined,
       this.workspaces.get(opened.company.workspaceId),
     ])
+    const shownFilters = embed.embedType === 'metric' ? [] : filters
+    const model = shownFilters.length > 0 ? await this.modelOf(claims, workspace) : undefined
     // layouts and views live on dashboard embeds (a metric embed shows one card, no filters)
     const onDashboard = embed.embedType === 'dashboard'
     const views = onDashboard && permissions.dashboardViews ? opened.state.views : []
@@ -128,7 +138,9 @@ export class Runtime {
         layout,
         customLayout,
       },
-      metrics: shown.map((m) => runtimeMetric(m, opened.overlay, definitions?.get(m.metricId))),
+      metrics: shown.map((m) =>
+        runtimeMetric(m, opened.overlay, definitions?.get(m.metricId), unfilteredFilters(m, shownFilters, model)),
+      ),
       privateMetrics: privateMetrics(claims, opened.company),
       archivedMetrics: opened.overlay.archived,
       // hidden company metrics are listed to whoever may restore them (a metric embed: its own)
@@ -154,6 +166,16 @@ export class Runtime {
 
   async query(claims: GuestClaims, id: string, request: RuntimeQuery): Promise<MetricResult> {
     return this.run(claims, await this.open(claims, id), request)
+  }
+
+  /** The source's model, for the load's `unfiltered`; undefined when the source cannot be resolved (queries say why). */
+  private async modelOf(claims: GuestClaims, workspace: Workspace): Promise<SemanticModel | undefined> {
+    try {
+      const hints = { datasourceName: claims.datasourceName, dataMartName: claims.datamartName }
+      return (await this.sources.resolve(workspace, hints)).model
+    } catch {
+      return undefined
+    }
   }
 
   /** The definitions the builder may edit, by metricId (only those within the visible model). */

@@ -178,7 +178,7 @@ describe.skipIf(!hasChromium)('the chart types with a shape in Chromium', () => 
       )
       if (width === 390) expect(pivot?.pivot?.scrolls).toBe(true)
       expect(trend).toMatchObject({ type: 'trend', spark: 2 })
-      expect(trend?.change).toMatch(/^[▲▼].*% vs \w{3} \d{4}$/)
+      expect(trend?.change).toMatch(/^[▲▼].*%\s*vs \w{3} \d{4}$/)
       expect(trend?.label).toMatch(
         /^Revenue this month: .* in \w{3} \d{4}, (up|down|unchanged) .*% compared with \w{3} \d{4}\. Trend over \d+ periods/,
       )

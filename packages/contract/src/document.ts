@@ -22,7 +22,21 @@ const literals = <const T extends readonly string[]>(values: T) =>
     -readonly [K in keyof T]: TLiteral<T[K]>
   }>
 
-export const CHART_TYPES = ['line', 'bar', 'stacked-bar', 'area', 'pie', 'doughnut', 'table', 'single-value'] as const
+export const CHART_TYPES = [
+  'line',
+  'bar',
+  'stacked-bar',
+  'area',
+  'pie',
+  'doughnut',
+  'table',
+  'single-value',
+  'combo',
+  'scatter',
+  'funnel',
+  'pivot',
+  'trend',
+] as const
 export const AGGREGATES = ['sum', 'count', 'count-distinct', 'avg', 'min', 'max'] as const
 export const TIME_GRAINS = ['hour', 'day', 'week', 'month', 'quarter', 'year'] as const
 export const OPERATORS = [
@@ -76,10 +90,12 @@ export const MetricFilterSchema = Type.Object(
   closed,
 )
 
+export const AggregateSchema = literals(AGGREGATES)
+
 export const MeasureSchema = Type.Object(
   {
     name: ColumnName,
-    aggregate: literals(AGGREGATES),
+    aggregate: AggregateSchema,
     column: Type.Optional(Identifier),
     table: Type.Optional(TablePath),
   },

@@ -4,6 +4,7 @@
  * TypeBox-free `@strata/contract/date-presets`, so its bundle never carries TypeBox.
  */
 export * from './ai.js'
+export * from './chart-fit.js'
 export * from './date-presets.js'
 export * from './document.js'
 export * from './runtime.js'

@@ -1,6 +1,13 @@
 import { type Static, Type } from 'typebox'
 import { AiAvailabilitySchema } from './ai.js'
-import { type Chart, ChartSchema, DashboardFilterSchema, LayoutItemSchema, MetricFormatsSchema } from './document.js'
+import {
+  AggregateSchema,
+  type Chart,
+  ChartSchema,
+  DashboardFilterSchema,
+  LayoutItemSchema,
+  MetricFormatsSchema,
+} from './document.js'
 import { EndUserMetricDefinition, RuntimeView } from './self-serve.js'
 
 /**
@@ -38,6 +45,11 @@ export const RuntimeMetricSchema = Type.Object({
   timeGrains: Type.Optional(
     Type.Record(Type.String(), Type.String(), {
       description: 'Dimension name → its timeGrain (hour, day, week, month, quarter, year), for axis labels',
+    }),
+  ),
+  aggregates: Type.Optional(
+    Type.Record(Type.String(), AggregateSchema, {
+      description: "A pivot table's measure name → its aggregate, so its totals add up only what adds up",
     }),
   ),
   origin: Type.Union([Type.Literal('company'), Type.Literal('tenant')], {

@@ -125,6 +125,11 @@ export const EndUserMetricDefinition = Type.Object(
         type: MetricSchema.properties.chart.properties.type,
         x: Type.Optional(ColumnName),
         y: Type.Optional(Type.Array(ColumnName, { maxItems: 20 })),
+        // the options of the chart types with a shape (docs/dashboard-document.md#chart-types-with-a-shape)
+        line: Type.Optional(ColumnName),
+        seriesBy: Type.Optional(ColumnName),
+        columns: Type.Optional(ColumnName),
+        totals: Type.Optional(Type.Boolean()),
       },
       closed,
     ),

@@ -5,6 +5,12 @@
  * renders report charts from the same option builder as the browser (and shares its header rule).
  * Everything reachable from here must stay DOM-free: tsconfig.node.json compiles it without the DOM lib.
  */
+import { SHAPED_BUILDERS } from './charts/kinds/index.js'
+import { registerShapedBuilders } from './charts/shaped.js'
+
+// Node has no reason to load them lazily: the chart types with a shape are there from the start.
+registerShapedBuilders(SHAPED_BUILDERS)
+
 export type { ChartConfig, ChartType, ColumnFormat, QueryResult, RuntimeMetric } from './api/types.js'
 export { PAGE_SIZE } from './api/types.js'
 export {

@@ -4,7 +4,9 @@ import { property, state } from 'lit/decorators.js'
 import { repeat } from 'lit/directives/repeat.js'
 import { styleMap } from 'lit/directives/style-map.js'
 import type { LayoutItem, QueryResult, RuntimeEmbed, RuntimeFilter } from './api/types.js'
-import { buildVisual, type Visual } from './charts/build.js'
+import { buildVisual, drawnUpFront, type Visual } from './charts/build.js'
+import { loadShapedCharts } from './charts/load-shaped.js'
+import { shapedLoaded } from './charts/shaped.js'
 import { EmbedController, type HostState, type MetricState } from './embed-controller.js'
 import { emit } from './events.js'
 import { defaultBaseUrl, normalizeBaseUrl } from './lib/base-url.js'
@@ -329,6 +331,20 @@ export class StrataDashboard extends LitElement {
   private visualOf = (m: MetricState): Visual | undefined => {
     const result = m.result
     if (!result) return undefined
+    const type = m.metric.chart.type
+    if (!drawnUpFront(type) && !shapedLoaded()) {
+      // the card keeps its skeleton while the chunk of the less common chart types loads
+      loadShapedCharts().then(
+        () => this.requestUpdate(),
+        (e: unknown) =>
+          emit(this, 'strata-error', {
+            code: 'CLIENT_ERROR',
+            message: `The ${type} chart could not load: ${e instanceof Error ? e.message : String(e)}`,
+            status: 0,
+          }),
+      )
+      return undefined
+    }
     const theme = this.resolveChartTheme()
     const key = `${m.resultPage}|${this.locale ?? ''}|${theme.palette.join()}|${theme.text}|${theme.font}`
     const cached = this.visuals.get(result)

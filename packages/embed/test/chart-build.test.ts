@@ -3,6 +3,8 @@ import type { ChartType } from '../src/api/types.js'
 import { resolveAxes } from '../src/charts/axes.js'
 import { buildVisual, CHART_TYPES, fitCategoryLabels, type Visual } from '../src/charts/build.js'
 import { mergeDeep } from '../src/charts/merge.js'
+// registers the builders of the chart types with a shape, as the server and the lazily loaded chunk do
+import '../src/chart-options.js'
 import { DEFAULT_CHART_THEME } from '../src/lib/theme.js'
 import { metric, result } from './fixtures.js'
 
@@ -237,6 +239,12 @@ describe('buildVisual: every type', () => {
       doughnut: 'echarts',
       table: 'table',
       'single-value': 'single-value',
+      combo: 'echarts',
+      funnel: 'echarts',
+      trend: 'trend',
+      // a result that does not fit (one measure, one dimension) shows as a table
+      scatter: 'table',
+      pivot: 'table',
     })
   })
   it('falls back to a table for an unknown type', () => {

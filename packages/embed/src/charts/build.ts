@@ -6,6 +6,7 @@ import { formatChange, formatNumber, isNumericType, percentChange, toNumber } fr
 import type { ChartTheme } from '../lib/theme.js'
 import { columnsOf, dataTypeOf, resolveAxes } from './axes.js'
 import { mergeDeep } from './merge.js'
+import { shapedBuilder } from './shaped.js'
 import { cartesianSummary, pieSummary } from './summary.js'
 
 /** A data table for assistive technology (and the hidden fallback of every chart). */
@@ -55,6 +56,44 @@ export type Visual =
       readonly tone: 'good' | 'bad' | 'neutral' | null
       readonly summary: string
     }
+  | {
+      /** Rows × columns with totals (chart type `pivot`). */
+      readonly kind: 'pivot'
+      /** The row dimensions' headers, then the column dimension's. */
+      readonly rowHeaders: readonly string[]
+      readonly columnHeader: string
+      /** The column dimension's values, in the order the result gives them. */
+      readonly columnKeys: readonly string[]
+      /** Measures' headers: every column key spans one cell per measure. */
+      readonly measures: readonly string[]
+      /** Each row: its dimension labels, a cell per column key × measure, and its total per measure. */
+      readonly rows: readonly {
+        readonly labels: readonly string[]
+        readonly cells: readonly string[]
+        readonly totals: readonly string[]
+      }[]
+      /** The totals row: per column key × measure, then the grand total per measure. */
+      readonly totals: { readonly cells: readonly string[]; readonly grand: readonly string[] }
+      /** Column keys or rows left out beyond the limits the card shows. */
+      readonly clipped: { readonly rows: number; readonly columns: number }
+      readonly summary: string
+    }
+  | {
+      /** The latest period's value, a sparkline over the periods, and the change against the one before. */
+      readonly kind: 'trend'
+      readonly label: string
+      readonly value: number | null
+      readonly text: string
+      readonly fullText: string
+      readonly change: number | null
+      readonly changeText: string | null
+      readonly tone: 'good' | 'bad' | 'neutral' | null
+      /** "vs Oct 2026": the period the change compares with. */
+      readonly versus: string | null
+      /** The sparkline's points, x and y from 0 to 1 (y up), gaps for missing values left out. */
+      readonly spark: readonly { readonly x: number; readonly y: number }[]
+      readonly summary: string
+    }
   | { readonly kind: 'empty'; readonly summary: string }
 
 export interface BuildContext {
@@ -73,23 +112,48 @@ const TYPE_NAMES: Record<ChartType, string> = {
   doughnut: 'Doughnut chart',
   table: 'Table',
   'single-value': 'Number',
+  combo: 'Combo chart',
+  scatter: 'Scatter chart',
+  funnel: 'Funnel',
+  pivot: 'Pivot table',
+  trend: 'Number with trend',
 }
 export const CHART_TYPES = Object.keys(TYPE_NAMES) as ChartType[]
+const UP_FRONT = new Set<string>(['line', 'bar', 'stacked-bar', 'area', 'table', 'single-value'])
+/**
+ * Whether the element draws the type with what its entry holds; the others wait for the chunk of the
+ * less common types (charts/load-shaped.ts): their builders, or (pie, doughnut) their ECharts series.
+ */
+export const drawnUpFront = (type: string): boolean => UP_FRONT.has(type)
 
 /** Keys of `chart` this module reads itself; every other key (beyond type/x/y) is merged into the ECharts option. */
-const OWN_KEYS = new Set(['type', 'x', 'y', 'smooth', 'horizontal', 'decimals', 'prefix', 'suffix', 'lowerIsBetter'])
+const OWN_KEYS = new Set([
+  'type',
+  'x',
+  'y',
+  'smooth',
+  'horizontal',
+  'decimals',
+  'prefix',
+  'suffix',
+  'lowerIsBetter',
+  'line',
+  'seriesBy',
+  'columns',
+  'totals',
+])
 const A11Y_ROWS = 100
 
-function passThrough(chart: ChartConfig): Record<string, unknown> {
+export function passThrough(chart: ChartConfig): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(chart)) if (!OWN_KEYS.has(k)) out[k] = v
   return out
 }
 
-const decimalsOf = (chart: ChartConfig) =>
+export const decimalsOf = (chart: ChartConfig) =>
   typeof chart.decimals === 'number' && chart.decimals >= 0 && chart.decimals <= 10 ? chart.decimals : undefined
 const textOf = (v: unknown) => (typeof v === 'string' ? v : '')
-const formatOf = (metric: RuntimeMetric, column: string | undefined): ColumnFormat | undefined =>
+export const formatOf = (metric: RuntimeMetric, column: string | undefined): ColumnFormat | undefined =>
   column === undefined ? undefined : metric.formats?.[column]
 
 /** The picture of one metric result: an ECharts option, a table, a number, or "No data". */
@@ -99,11 +163,15 @@ export function buildVisual(metric: RuntimeMetric, result: QueryResult, ctx: Bui
   if (type === 'table') return buildTable(metric, result, ctx)
   if (result.data.length === 0) return { kind: 'empty', summary: `${metric.name}: no data` }
   if (type === 'single-value') return buildSingleValue(metric, result, ctx)
+  // combo, scatter, funnel, pivot and trend: registered by a module the element loads when a dashboard uses them
+  const shaped = shapedBuilder(type)
+  if (shaped) return shaped(metric, result, ctx)
+  if (type === 'pivot' || type === 'trend') return buildTable(metric, result, ctx)
   if (type === 'pie' || type === 'doughnut') return buildPie(metric, type, result, ctx)
   return buildCartesian(metric, type, result, ctx)
 }
 
-function baseOption(theme: ChartTheme): Record<string, unknown> {
+export function baseOption(theme: ChartTheme): Record<string, unknown> {
   return {
     color: [...theme.palette],
     backgroundColor: 'transparent',
@@ -115,7 +183,7 @@ function baseOption(theme: ChartTheme): Record<string, unknown> {
 /** A line's first and last labels sit on the plot's edges: aligned inward, they are never cut. */
 const EDGE_LABELS_INSIDE = { alignMinLabel: 'left', alignMaxLabel: 'right' } as const
 
-function buildCartesian(metric: RuntimeMetric, type: ChartType, result: QueryResult, ctx: BuildContext): Visual {
+export function buildCartesian(metric: RuntimeMetric, type: ChartType, result: QueryResult, ctx: BuildContext): Visual {
   const { chart } = metric
   const { theme, locale } = ctx
   const { x, y } = resolveAxes(chart, result)
@@ -209,7 +277,7 @@ function buildCartesian(metric: RuntimeMetric, type: ChartType, result: QueryRes
 }
 
 /** The x labels: time buckets by their grain (the document's, else inferred from date values), others as they are. */
-function categoriesOf(
+export function categoriesOf(
   metric: RuntimeMetric,
   result: QueryResult,
   x: string | undefined,
@@ -400,7 +468,7 @@ function buildTable(metric: RuntimeMetric, result: QueryResult, ctx: BuildContex
  * same decimals down the column (the most any of its values needs, at most 2) and the viewer's
  * grouping; time buckets by their grain; other cells by their type.
  */
-function columnFormatters(
+export function columnFormatters(
   metric: RuntimeMetric,
   result: QueryResult,
   names: readonly string[],
@@ -423,7 +491,7 @@ function columnFormatters(
   })
 }
 
-function dataTable(
+export function dataTable(
   metric: RuntimeMetric,
   result: QueryResult,
   x: string | undefined,

@@ -1,6 +1,7 @@
-import { BarChart, LineChart, PieChart } from 'echarts/charts'
 import { GridSimpleComponent } from 'echarts/components'
 import { type EChartsCoreOption, type EChartsType, init, use } from 'echarts/core'
+import { install as BarChart } from 'echarts/lib/chart/bar/install.js'
+import { install as LineChart } from 'echarts/lib/chart/line/install.js'
 import { CanvasRenderer } from 'echarts/renderers'
 import { nothing } from 'lit'
 import { AsyncDirective, directive, type ElementPart, type PartInfo, PartType } from 'lit/async-directive.js'
@@ -9,7 +10,8 @@ import { ChartTooltip } from './tooltip.js'
 
 // Only what the chart types need (the full build is ~3× larger). Legend and tooltip are our
 // own HTML: lighter than ECharts' components, and reachable by assistive technology.
-use([LineChart, BarChart, PieChart, GridSimpleComponent, CanvasRenderer])
+// Pie, doughnut, scatter and funnel series come with the chunk of the less common chart types (shaped-charts.ts).
+use([LineChart, BarChart, GridSimpleComponent, CanvasRenderer])
 
 /**
  * `<div ${echart(option)}>`: draws an ECharts option into the element, resizes with it, and

@@ -5,7 +5,12 @@ interface SeriesLike {
   readonly type?: string
   readonly data?: readonly unknown[]
   /** The measure's own number format (same decimals as its table column). */
-  readonly tooltip?: { readonly valueFormatter?: (v: number) => string }
+  readonly tooltip?: {
+    readonly valueFormatter?: (v: number) => string
+    /** A scatter point's two measures (x, y): their names and formats. */
+    readonly pair?: readonly string[]
+    readonly pairFormatters?: readonly ((v: number) => string)[]
+  }
 }
 
 /**
@@ -33,7 +38,7 @@ export class ChartTooltip {
     zr.on('globalout', () => this.hide())
     chart.on('mouseover', (p: unknown) => this.onItem(p as PieParams))
     chart.on('mouseout', () => {
-      if (this.isPie) this.hide()
+      if (this.isItem) this.hide()
     })
   }
 
@@ -51,8 +56,10 @@ export class ChartTooltip {
     return Array.isArray(s) ? (s as SeriesLike[]) : []
   }
 
-  private get isPie(): boolean {
-    return this.series[0]?.type === 'pie'
+  /** Pies, funnels and scatter charts: the tooltip shows the item under the pointer. */
+  private get isItem(): boolean {
+    const type = this.series[0]?.type
+    return type === 'pie' || type === 'funnel' || type === 'scatter'
   }
 
   private colorAt(i: number): string {
@@ -61,7 +68,7 @@ export class ChartTooltip {
   }
 
   private onMove(x: number, y: number) {
-    if (this.isPie) return
+    if (this.isItem) return
     const finder = { gridIndex: 0 }
     if (!this.chart.containPixel(finder, [x, y])) return this.hide()
     const horizontal = (this.option.yAxis as { type?: string } | undefined)?.type === 'category'
@@ -79,7 +86,19 @@ export class ChartTooltip {
   }
 
   private onItem(p: PieParams) {
-    if (!this.isPie || p.componentType !== 'series') return
+    if (!this.isItem || p.componentType !== 'series') return
+    const s = this.series[p.seriesIndex ?? 0]
+    const color = p.color ?? this.colorAt(p.dataIndex ?? 0)
+    const at = [p.event?.offsetX ?? 0, p.event?.offsetY ?? 0] as const
+    if (Array.isArray(p.value)) {
+      const values = p.value as unknown[]
+      const rows = (s?.tooltip?.pair ?? []).map((name, i) => {
+        const v = values[i]
+        const f = s?.tooltip?.pairFormatters?.[i] ?? this.format
+        return [name, typeof v === 'number' ? f(v) : '–', color] as const
+      })
+      return this.show(p.name || p.seriesName || '', rows, ...at)
+    }
     const pct = typeof p.percent === 'number' ? ` (${p.percent}%)` : ''
     const format = this.series[0]?.tooltip?.valueFormatter ?? this.format
     const value = typeof p.value === 'number' ? format(p.value) : String(p.value ?? '')
@@ -135,5 +154,6 @@ interface PieParams {
   readonly percent?: number
   readonly color?: string
   readonly dataIndex?: number
+  readonly seriesIndex?: number
   readonly event?: { readonly offsetX?: number; readonly offsetY?: number }
 }

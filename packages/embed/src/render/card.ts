@@ -6,6 +6,7 @@ import { echart } from '../charts/echarts.js'
 import type { MetricState } from '../embed-controller.js'
 import { formatNumber } from '../lib/numbers.js'
 import { alertIcon, downloadIcon, emptyIcon, nextIcon, prevIcon } from './icons.js'
+import { shapedRender } from './shaped-slot.js'
 import { renderErrorCode } from './states.js'
 
 export interface CardHost {
@@ -133,6 +134,14 @@ function renderVisual(host: CardHost, m: MetricState, visual: Visual): TemplateR
       </div>`
     case 'table':
       return renderTable(host, m, visual)
+    case 'pivot':
+    case 'trend': {
+      // built only once their module is loaded, which registers this too
+      const render = shapedRender()
+      return render
+        ? render(visual, m.metric.name)
+        : html`<div class="skeleton" part="skeleton" aria-hidden="true"></div>`
+    }
     case 'echarts':
       return html`<div class="chart" part="chart" role="img" aria-label=${visual.summary} ${echart(visual.option)}></div>
         ${

@@ -1,3 +1,4 @@
+import { chartMisfit, isShapedChart } from '@strata/contract/chart-fit'
 import type {
   Aggregate,
   ChartType,
@@ -82,6 +83,11 @@ export const BUILDER_CHARTS: readonly ChartType[] = [
   'doughnut',
   'table',
   'single-value',
+  'combo',
+  'scatter',
+  'funnel',
+  'pivot',
+  'trend',
 ]
 export const MAX_LIMIT = 1_000_000
 const NAME_MAX = 63
@@ -104,6 +110,11 @@ export const CHART_LABELS: Record<ChartType, string> = {
   doughnut: 'Doughnut',
   table: 'Table',
   'single-value': 'Number',
+  combo: 'Bars and line',
+  scatter: 'Scatter',
+  funnel: 'Funnel',
+  pivot: 'Pivot table',
+  trend: 'Number with trend',
 }
 
 const OPERATORS_BY_KIND: Record<FieldKind, readonly Operator[]> = {
@@ -306,6 +317,19 @@ export const chartOf = (state: BuilderState): ChartType => state.chart ?? autoCh
 export function chartProblem(type: ChartType, state: Pick<BuilderState, 'measures' | 'dimensions'>): string | null {
   const dims = state.dimensions.length
   const measures = state.measures.length
+  if (isShapedChart(type)) {
+    const names = outputNames(state)
+    const nameOf = (key: number) => names.find((n) => n.key === key)?.name ?? String(key)
+    return (
+      chartMisfit(
+        { type },
+        {
+          measures: state.measures.map((m) => nameOf(m.key)),
+          dimensions: state.dimensions.map((d) => ({ name: nameOf(d.key), timeGrain: d.timeGrain ?? undefined })),
+        },
+      )?.message ?? null
+    )
+  }
   switch (type) {
     case 'table':
       return dims + measures === 0 ? 'Add a measure or a dimension.' : null
@@ -497,7 +521,7 @@ function sortOf(
   const time = dimensions.find((d) => d.timeGrain)
   if (time) return [{ name: time.name, direction: 'asc' }]
   const first = measures[0]
-  if (dimensions.length && first && (type === 'bar' || type === 'pie' || type === 'doughnut'))
+  if (dimensions.length && first && (type === 'bar' || type === 'pie' || type === 'doughnut' || type === 'funnel'))
     return [{ name: first.name, direction: 'desc' }]
   return []
 }

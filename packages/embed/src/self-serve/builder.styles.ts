@@ -335,6 +335,35 @@ export const builderStyles = css`
     color: var(--_primary);
     font-weight: 600;
   }
+  .bd-chart-options label.unfit {
+    border-style: dashed;
+    color: var(--_muted);
+    background: transparent;
+    cursor: not-allowed;
+  }
+  .bd-chart-options label.unfit input {
+    cursor: not-allowed;
+  }
+  .bd-chart-why {
+    margin-top: 8px;
+    font-size: 12px;
+    color: var(--_muted);
+  }
+  .bd-chart-why summary {
+    cursor: pointer;
+    width: fit-content;
+    min-height: 24px;
+    line-height: 24px;
+  }
+  .bd-chart-why summary:focus-visible {
+    outline: 2px solid var(--_primary);
+    outline-offset: 2px;
+    border-radius: 4px;
+  }
+  .bd-chart-why ul {
+    margin: 4px 0 0;
+    padding-left: 18px;
+  }
   .bd-chart-options label:has(input:focus-visible) {
     outline: 2px solid var(--_primary);
     outline-offset: 2px;

@@ -9,6 +9,8 @@
 import { adoptStyles, type LitElement } from 'lit'
 import type { LayoutItem } from '../api/types.js'
 import { defineElement } from '../define.js'
+// the builder's preview draws every chart type the builder offers, those with a shape included
+import '../shaped-charts.js'
 import type { EmbedController } from '../embed-controller.js'
 import { isPinned } from '../lib/filters.js'
 import type { Menus } from '../menu-controller.js'

@@ -1,7 +1,8 @@
+import { isShapedChart } from '@strata/contract/chart-fit'
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
 import { property, state } from 'lit/decorators.js'
 import { isAbortError, StrataApiError } from '../api/errors.js'
-import type { MetricDefinition, Model, QueryResult, RuntimeMetric } from '../api/types.js'
+import type { ChartType, MetricDefinition, Model, QueryResult, RuntimeMetric } from '../api/types.js'
 import type { Visual } from '../charts/build.js'
 import type { MetricState } from '../embed-controller.js'
 import { renderMetricBody } from '../render/card.js'
@@ -18,6 +19,7 @@ import {
   type BuilderState,
   CHART_LABELS,
   chartOf,
+  chartProblem,
   choicesOf,
   emptyState,
   fromDefinition,
@@ -437,19 +439,24 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
       <fieldset class="bd-charts">
         <legend>Chart</legend>
         <div class="bd-chart-options">
-          ${BUILDER_CHARTS.map(
-            (c) => html`<label data-chart=${c}
+          ${BUILDER_CHARTS.map((c) => {
+            // a chart with a shape is offered only when the fields fit it (the one chosen stays, to show its problem)
+            const unfit = isShapedChart(c) && type !== c && chartProblem(c, s) !== null
+            return html`<label data-chart=${c} class=${unfit ? 'unfit' : ''} title=${unfit ? (chartProblem(c, s) ?? '') : nothing}
               ><input
                 type="radio"
                 id="bd-chart-${c}"
                 name="bd-chart"
                 value=${c}
+                ?disabled=${unfit}
+                aria-describedby=${unfit ? `bd-chart-why-${c}` : nothing}
                 .checked=${type === c && (s.chart !== null || s.measures.length + s.dimensions.length > 0)}
                 @change=${() => this.update_({ ...s, chart: c })}
               />${CHART_LABELS[c]}</label
-            >`,
-          )}
+            >`
+          })}
         </div>
+        ${this.renderUnfitCharts(type)}
       </fieldset>
       ${this.renderPreview(problems)}
       ${
@@ -470,6 +477,22 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
           </fieldset>`
           : nothing
       }`
+  }
+
+  /** Why the charts not offered cannot show these fields, behind a disclosure (reachable by keyboard and touch). */
+  private renderUnfitCharts(type: ChartType): TemplateResult | typeof nothing {
+    const s = this.s
+    const unfit = BUILDER_CHARTS.flatMap((c) => {
+      const why = isShapedChart(c) && type !== c ? chartProblem(c, s) : null
+      return why === null ? [] : [{ c, why }]
+    })
+    if (unfit.length === 0) return nothing
+    return html`<details class="bd-chart-why" part="builder-chart-why">
+      <summary>Why are some charts not available?</summary>
+      <ul>
+        ${unfit.map(({ c, why }) => html`<li id="bd-chart-why-${c}">${why}</li>`)}
+      </ul>
+    </details>`
   }
 
   private renderPreview(problems: readonly Problem[]): TemplateResult {

@@ -656,7 +656,7 @@ export interface components {
                 description?: string;
                 /** @description Presentation options beyond type/x/y pass through untouched */
                 chart: {
-                    type: "line" | "bar" | "stacked-bar" | "area" | "pie" | "doughnut" | "table" | "single-value";
+                    type: "line" | "bar" | "stacked-bar" | "area" | "pie" | "doughnut" | "table" | "single-value" | "combo" | "scatter" | "funnel" | "pivot" | "trend";
                     x?: string;
                     y?: string[];
                 } & {

@@ -144,6 +144,63 @@ describe('validateDocument', () => {
     expect(error(d)).toContain(message)
   })
 
+  it('chart types with a shape: accepted when the query fits, else a 400 naming the field', () => {
+    const orders = { name: 'orders', aggregate: 'count' }
+    const shaped = (chart: Loose, patch: (m: Loose) => void = () => {}) =>
+      withMetric((m) => {
+        m.chart = chart
+        m.query.measures.push(orders)
+        patch(m)
+      })
+    const oneDimension = (m: Loose) => m.query.dimensions.pop()
+    const oneMeasure = (m: Loose) => m.query.measures.pop()
+    const oneOfEach = (m: Loose) => {
+      oneDimension(m)
+      oneMeasure(m)
+    }
+    for (const [chart, patch] of [
+      [{ type: 'combo', x: 'month', y: ['revenue', 'orders'], line: 'orders' }, oneDimension],
+      [{ type: 'scatter', y: ['revenue', 'orders'], seriesBy: 'country' }, undefined],
+      [{ type: 'pivot', x: 'month', columns: 'country', y: ['revenue', 'orders'] }, undefined],
+    ] as const) {
+      expect(validateDocument(shaped(chart, patch), model(), 'postgres').metrics[0]?.chart).toEqual(chart)
+    }
+    expect(validateDocument(shaped({ type: 'funnel' }, oneOfEach), model(), 'postgres')).toBeTruthy()
+    expect(validateDocument(shaped({ type: 'trend', y: ['revenue'] }, oneDimension), model(), 'postgres')).toBeTruthy()
+
+    expect(error(shaped({ type: 'scatter' }, oneMeasure))).toBe(
+      'importDashboardData.metrics[0].query.measures: A scatter chart needs two measures, one for each axis; this one has 1 measure and 2 dimensions.',
+    )
+    expect(error(shaped({ type: 'scatter', y: ['revenue'] }))).toContain(
+      'metrics[0].chart.y: A scatter chart plots exactly two',
+    )
+    expect(error(shaped({ type: 'scatter', seriesBy: 'revenue' }))).toContain('metrics[0].chart.seriesBy:')
+    expect(error(shaped({ type: 'combo', line: 'margin' }, oneDimension))).toBe(
+      "importDashboardData.metrics[0].chart.line: A combo chart's line must be one of its measures (revenue, orders).",
+    )
+    expect(error(shaped({ type: 'combo' }))).toContain(
+      'metrics[0].query.dimensions: A combo chart needs exactly one dimension',
+    )
+    expect(error(shaped({ type: 'combo' }, oneOfEach))).toContain(
+      'metrics[0].query.measures: A combo chart needs at least two measures',
+    )
+    expect(error(shaped({ type: 'funnel' }, oneDimension))).toContain(
+      'metrics[0].query.measures: A funnel needs one dimension (its stages) and one measure; this one has 2 measures and 1 dimension.',
+    )
+    expect(error(shaped({ type: 'pivot' }, oneDimension))).toContain(
+      'metrics[0].query.dimensions: A pivot table needs two',
+    )
+    expect(error(shaped({ type: 'pivot', columns: 'revenue' }))).toContain('metrics[0].chart.columns:')
+    // the trend line runs over time: a dimension without a time grain does not fit
+    const noGrain = (m: Loose) => {
+      m.query.dimensions.shift()
+      m.query.orderBy = []
+    }
+    expect(error(shaped({ type: 'trend' }, noGrain))).toContain(
+      'metrics[0].query.dimensions: A number with trend needs exactly one dimension, a date with a time grain',
+    )
+  })
+
   it('formats: closed objects keyed by a query metric’s measures and dimensions; any column of a SQL metric', () => {
     const formats = {
       revenue: { style: 'currency', currency: 'EUR', decimals: 0, compact: true },

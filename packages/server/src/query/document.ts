@@ -1,3 +1,4 @@
+import { chartMisfit } from '@strata/contract/chart-fit'
 import {
   type DashboardDocument,
   DashboardDocumentSchema,
@@ -188,6 +189,11 @@ export function checkMetric(
     m.chart.y?.forEach((y, i) => {
       if (!names.has(y)) throw badRequest(`${path}.chart.y[${i}]: no measure or dimension "${y}"`)
     })
+    const misfit = chartMisfit(m.chart, {
+      measures: (m.query.measures ?? []).map((x) => x.name),
+      dimensions: m.query.dimensions ?? [],
+    })
+    if (misfit) throw badRequest(`${path}.${misfit.field}: ${misfit.message}`)
   }
   if (m.formats !== undefined) checkFormats(m.formats, m, path)
   if (m.comparison !== undefined && (m.query?.measures ?? []).length === 0) {

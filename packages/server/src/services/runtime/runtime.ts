@@ -69,6 +69,10 @@ export function runtimeMetric(
     chart: m.chart,
     ...(m.formats ? { formats: m.formats } : {}),
     ...(Object.keys(grains).length ? { timeGrains: grains } : {}),
+    // a pivot table totals only what adds up (sums and counts), so it needs to know how each measure aggregates
+    ...(m.chart.type === 'pivot' && m.query?.measures?.length
+      ? { aggregates: Object.fromEntries(m.query.measures.map((x) => [x.name, x.aggregate])) }
+      : {}),
     origin: origin?.origin ?? 'company',
     isPublished: origin?.isPublished ?? true,
     visibility: origin?.visibility ?? 'shared',

@@ -82,8 +82,12 @@ function bodyOf(visual: Visual, width: number, o: CardOptions): Body {
       return chartBody(visual, width, o.chartHeight, theme)
     case 'single-value':
       return singleValueBody(visual, width, theme)
+    case 'trend':
+      return trendBody(visual, width, theme)
     case 'table':
       return tableBody(visual, width, o.tableRows, theme)
+    case 'pivot':
+      return tableBody(pivotAsTable(visual), width, o.tableRows, theme)
     case 'empty':
       return {
         svg: `<text x="${width / 2}" y="${SINGLE_HEIGHT / 2}" text-anchor="middle" font-size="13" fill="${theme.muted}">No data</text>`,
@@ -122,7 +126,12 @@ function chartBody(
 }
 
 /** The value, as large as the card allows (44px at most), and the change pill with "vs previous period". */
-function singleValueBody(visual: Extract<Visual, { kind: 'single-value' }>, width: number, theme: ChartTheme): Body {
+function singleValueBody(
+  visual: Extract<Visual, { kind: 'single-value' | 'trend' }>,
+  width: number,
+  theme: ChartTheme,
+  versus = 'vs previous period',
+): Body {
   const size = Math.max(14, Math.min(44, width / (Math.max(4, visual.text.length) * 0.62)))
   const parts = [
     `<text x="0" y="${20 + size * 0.8}" font-size="${size.toFixed(1)}" font-weight="700" fill="${theme.text}">${escapeXml(visual.text)}</text>`,
@@ -134,10 +143,46 @@ function singleValueBody(visual: Extract<Visual, { kind: 'single-value' }>, widt
     parts.push(
       `<rect x="0" y="${top}" width="${pill}" height="22" rx="11" ry="11" fill="${color}" fill-opacity="0.12"/>`,
       `<text x="8" y="${top + 15.5}" font-size="13" font-weight="600" fill="${color}">${escapeXml(visual.changeText)}</text>`,
-      `<text x="${pill + 6}" y="${top + 15.5}" font-size="13" fill="${theme.muted}">vs previous period</text>`,
+      `<text x="${pill + 6}" y="${top + 15.5}" font-size="13" fill="${theme.muted}">${escapeXml(versus)}</text>`,
     )
   }
   return { svg: parts.join(''), height: SINGLE_HEIGHT }
+}
+
+const SPARK = 40
+
+/** The number with its change (against the period before), and under it the sparkline over every period. */
+function trendBody(visual: Extract<Visual, { kind: 'trend' }>, width: number, theme: ChartTheme): Body {
+  const value = singleValueBody(visual, width, theme, visual.versus ?? '')
+  if (visual.spark.length < 2) return value
+  const top = value.height
+  const at = visual.spark.map((p) => `${(p.x * width).toFixed(1)} ${(top + SPARK - 4 - p.y * (SPARK - 8)).toFixed(1)}`)
+  const line = `M${at.join('L')}`
+  const area = `${line}L${width} ${top + SPARK}L0 ${top + SPARK}Z`
+  const color = theme.palette[0] ?? theme.text
+  return {
+    svg: `${value.svg}<path d="${area}" fill="${color}" fill-opacity="0.12"/><path d="${line}" fill="none" stroke="${color}" stroke-width="2" stroke-linejoin="round"/>`,
+    height: top + SPARK,
+  }
+}
+
+/**
+ * A pivot table drawn as the table is: its row dimensions, a column per column key and measure
+ * ("Mar 2026 · Revenue" when there are several measures), the row totals, and a last row of column totals.
+ */
+function pivotAsTable(v: Extract<Visual, { kind: 'pivot' }>): Extract<Visual, { kind: 'table' }> {
+  const several = v.measures.length > 1
+  const keyed = (key: string) => v.measures.map((m) => (several ? `${key} · ${m}` : key))
+  const totals = v.totals.grand.length > 0
+  const columns = [
+    ...v.rowHeaders.map((label) => ({ name: label, label, numeric: false })),
+    ...[...v.columnKeys, ...(totals ? ['Total'] : [])]
+      .flatMap(keyed)
+      .map((label) => ({ name: label, label, numeric: true })),
+  ]
+  const rows = v.rows.map((r) => [...r.labels, ...r.cells, ...r.totals])
+  if (totals) rows.push(['Total', ...v.rowHeaders.slice(1).map(() => ''), ...v.totals.cells, ...v.totals.grand])
+  return { kind: 'table', columns, rows, page: 1, pageCount: 1, totalRecords: rows.length, summary: v.summary }
 }
 
 /** The web component's table: a shaded header row, rows ruled off, numbers right-aligned, cut to `most` rows. */

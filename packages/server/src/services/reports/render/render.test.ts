@@ -308,3 +308,129 @@ describe('renderReport: pdf', () => {
     expect(text).toContain('Generated Jan 15, 2026, 12:00 PM (UTC)')
   })
 })
+
+describe('renderReport: the chart types with a shape', () => {
+  const funnel = {
+    metric: metric('funnel', 'Checkout funnel', { type: 'funnel', x: 'stage', y: ['visitors'] }),
+    result: result(
+      [
+        { stage: 'Visited', visitors: 1000 },
+        { stage: 'Added to cart', visitors: 400 },
+        { stage: 'Paid', visitors: 150 },
+      ],
+      [
+        ['stage', 'string'],
+        ['visitors', 'integer'],
+      ],
+      ['stage'],
+    ),
+  }
+  const combo = {
+    metric: metric('combo', 'Revenue and orders', {
+      type: 'combo',
+      x: 'month',
+      y: ['revenue', 'orders'],
+      line: 'orders',
+    }),
+    result: monthly,
+  }
+  const scatter = {
+    metric: metric('scatter', 'Customers: orders against revenue', {
+      type: 'scatter',
+      y: ['orders', 'revenue'],
+      seriesBy: 'country',
+    }),
+    result: result(
+      [
+        { customer: 'Ada', country: 'DE', orders: 4, revenue: 400 },
+        { customer: 'Bo', country: 'FR', orders: 9, revenue: 1250 },
+        { customer: 'Cy', country: 'DE', orders: 2, revenue: 90 },
+      ],
+      [
+        ['customer', 'string'],
+        ['country', 'string'],
+        ['orders', 'integer'],
+        ['revenue', 'number'],
+      ],
+      ['customer', 'country'],
+    ),
+  }
+  const pivot = {
+    metric: metric(
+      'pivot',
+      'Orders by country and quarter',
+      { type: 'pivot', x: 'country', columns: 'quarter', y: ['orders'] },
+      { aggregates: { orders: 'count' }, timeGrains: { quarter: 'quarter' } },
+    ),
+    result: result(
+      [
+        { country: 'DE', quarter: '2026-01-01', orders: 11 },
+        { country: 'DE', quarter: '2026-04-01', orders: 13 },
+        { country: 'FR', quarter: '2026-01-01', orders: 7 },
+      ],
+      [
+        ['country', 'string'],
+        ['quarter', 'date'],
+        ['orders', 'integer'],
+      ],
+      ['country', 'quarter'],
+    ),
+  }
+  const trend = {
+    metric: metric('trend', 'Monthly revenue', { type: 'trend', x: 'month', y: ['revenue'] }),
+    result: monthly,
+  }
+
+  it('draws each from the web component’s builders: the PDF reads back their stages, axes, cells, totals and change', async () => {
+    const [pdf] = await renderReport({
+      title: 'Shapes',
+      timezone: 'UTC',
+      items: [combo, scatter, funnel, pivot, trend],
+      format: 'pdf',
+      now: new Date('2026-01-15T12:00:00Z'),
+    })
+    if (!hasPoppler) return
+    const file = join(mkdtempSync(join(tmpdir(), 'strata-report-')), 'shapes.pdf')
+    writeFileSync(file, pdf?.content as Buffer)
+    const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
+    const lines = text.split('\n').map((l) => l.trim().replace(/\s+/g, ' '))
+    for (const name of ['Revenue and orders', 'Customers: orders against revenue', 'Checkout funnel'])
+      expect(lines).toContain(name)
+    // combo: revenue's ticks on the left, the orders line's on a second axis at the right, one row each
+    expect(lines).toContain('1,500 12')
+    // scatter: both measures' names on their axes, the series' legend
+    expect(lines).toContain('Orders')
+    expect(lines).toContain('DE FR')
+    // funnel: the stages in the query's order, each with its share of the first
+    expect(lines.filter((l) => /^(Visited|Added to cart|Paid) /.test(l))).toEqual([
+      'Visited 1,000',
+      'Added to cart 400 (40%)',
+      'Paid 150 (15%)',
+    ])
+    // pivot: quarters across, countries down, totals of counts on both sides
+    expect(lines).toContain('Country Q1 2026 Q2 2026 Total')
+    expect(lines).toContain('DE 11 13 24')
+    expect(lines).toContain('FR 7 7')
+    expect(lines).toContain('Total 18 13 31')
+    // trend: the latest month's value and its change against the month before
+    expect(lines).toContain('1,500')
+    expect(lines).toContain('▲ 67% vs Feb 2024')
+  })
+
+  it('combo puts the line on a second axis; a pivot of averages has no totals', () => {
+    const v = buildVisual(combo.metric, combo.result, { theme: DEFAULT_CHART_THEME })
+    if (v.kind !== 'echarts') throw new Error(v.kind)
+    expect(v.option.yAxis).toHaveLength(2)
+    expect(v.option.series).toMatchObject([
+      { name: 'revenue', type: 'bar' },
+      { name: 'orders', type: 'line', yAxisIndex: 1 },
+    ])
+    const averaged = buildVisual({ ...pivot.metric, aggregates: { orders: 'avg' } }, pivot.result, {
+      theme: DEFAULT_CHART_THEME,
+    })
+    if (averaged.kind !== 'pivot') throw new Error(averaged.kind)
+    expect(averaged.rows[0]?.totals).toEqual([''])
+    expect(averaged.totals.grand).toEqual([''])
+    expect(averaged.totals.cells).toEqual(['', ''])
+  })
+})

@@ -1,12 +1,13 @@
 import { fitCategoryLabels } from '@strata/embed/chart-options'
-import { BarChart, LineChart, PieChart } from 'echarts/charts'
+import { BarChart, FunnelChart, LineChart, PieChart, ScatterChart } from 'echarts/charts'
 import { GridSimpleComponent } from 'echarts/components'
 import { type EChartsCoreOption, init, use } from 'echarts/core'
 import { SVGRenderer } from 'echarts/renderers'
 
-// The chart types and components the web component registers (packages/embed/src/charts/echarts.ts),
+// The chart types and components the web component registers (packages/embed/src/charts/echarts.ts and,
+// for the less common types, packages/embed/src/shaped-charts.ts),
 // with the SVG renderer in place of the canvas one: ECharts draws to an SVG string in Node (server-side rendering).
-use([BarChart, LineChart, PieChart, GridSimpleComponent, SVGRenderer])
+use([BarChart, LineChart, PieChart, ScatterChart, FunnelChart, GridSimpleComponent, SVGRenderer])
 
 /**
  * An ECharts option (the web component's, from `buildVisual`) drawn to an SVG document `width` ×

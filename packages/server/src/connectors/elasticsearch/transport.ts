@@ -6,7 +6,9 @@
  *
  * server_type self-managed → `server_url` (the endpoint override, docs/datasources.md#fields-that-need-a-word); elastic-cloud /
  * open-cloud → `cloud_id`. Basic auth unless disableAuth. Retries are off: a search is not
- * retried behind the caller's deadline.
+ * retried behind the caller's deadline. Elasticsearch: the cluster's version is read once (GET /
+ * in plain JSON) and every request then carries the media types that version accepts
+ * (`mediaTypesFor`).
  */
 import type { CredentialsByType } from '../credentials/schemas.js'
 
@@ -23,6 +25,38 @@ export interface RequestOptions {
 export interface SearchTransport {
   request(method: 'GET' | 'POST', path: string, body: unknown, options: RequestOptions): Promise<unknown>
   close(): Promise<void>
+}
+
+/** The `Accept` and `Content-Type` of every request to an Elasticsearch cluster. */
+type MediaTypes = { readonly accept: string; readonly 'content-type': string }
+
+const PLAIN_JSON: MediaTypes = { accept: 'application/json', 'content-type': 'application/json' }
+const compatibleWith = (major: number): MediaTypes => ({
+  accept: `application/vnd.elasticsearch+json; compatible-with=${major}`,
+  'content-type': `application/vnd.elasticsearch+json; compatible-with=${major}`,
+})
+/** The major version of the client's API (@elastic/elasticsearch 9.x). */
+const CLIENT_MAJOR = 9
+
+/** `version.number` of the cluster's info document (GET /), if it has one. */
+export function versionOf(info: unknown): string | undefined {
+  const number = (info as { version?: { number?: unknown } } | null)?.version?.number
+  return typeof number === 'string' ? number : undefined
+}
+
+/**
+ * The media types a cluster of this version accepts and answers in the shape the client reads.
+ * The client asks for its own API (compatible-with=9), which 8.x and 7.x refuse with 400
+ * `media_type_header_exception`: a cluster accepts compatible-with only for its own major and
+ * the one before (docs/datasources.md#elasticsearch-and-opensearch). So: 8.x gets
+ * compatible-with=8; 7.x, which knows no later API, plain application/json (its own API); 9.x
+ * and later compatible-with=9, the API the client was written for (a 10.x cluster serves it in
+ * compatibility mode). An unknown version gets plain JSON, which every version accepts.
+ */
+export function mediaTypesFor(version: string | undefined): MediaTypes {
+  const major = Number(/^(\d+)\./.exec(version ?? '')?.[1])
+  if (!Number.isInteger(major) || major <= 7) return PLAIN_JSON
+  return compatibleWith(Math.min(major, CLIENT_MAJOR))
 }
 
 function node(credentials: SearchCredentials): { node?: string; cloud?: { id: string } } {
@@ -47,12 +81,26 @@ export async function openTransport(flavour: Flavour, credentials: SearchCredent
       maxRetries: 0,
       tls: { rejectUnauthorized: tlsVerify },
     })
+    const send = (method: string, path: string, body: unknown, o: RequestOptions, headers: MediaTypes) =>
+      client.transport.request(
+        { method, path, ...(body === undefined ? {} : { body: body as Record<string, unknown> }) },
+        { querystring: o.querystring ?? {}, requestTimeout: o.requestTimeout, signal: o.signal, meta: false, headers },
+      )
+    // the cluster's version, read once with media types every version accepts; a failed read is
+    // not kept, so the next request asks again
+    let detected: Promise<MediaTypes> | undefined
+    const mediaTypes = (o: RequestOptions): Promise<MediaTypes> => {
+      detected ??= send('GET', '/', undefined, o, PLAIN_JSON).then(
+        (info) => mediaTypesFor(versionOf(info)),
+        (err: unknown) => {
+          detected = undefined
+          throw err
+        },
+      )
+      return detected
+    }
     return {
-      request: (method, path, body, o) =>
-        client.transport.request(
-          { method, path, ...(body === undefined ? {} : { body: body as Record<string, unknown> }) },
-          { querystring: o.querystring ?? {}, requestTimeout: o.requestTimeout, signal: o.signal, meta: false },
-        ),
+      request: async (method, path, body, o) => send(method, path, body, o, await mediaTypes(o)),
       close: () => client.close(),
     }
   }

@@ -5,6 +5,9 @@
  * run unchanged against it:
  * - `GET /`: the info document (version, `distribution: opensearch` for OpenSearch) and, as
  *   Elasticsearch, the `x-elastic-product: Elasticsearch` header the @elastic client checks;
+ * - the media types of `Accept` and `Content-Type` checked as the imitated Elasticsearch version
+ *   (`version`: 7.17, 8.x or 9.x) checks them (media-types.ts): a 9.x client's compatible-with=9 is
+ *   refused by 8.x and 7.x with 400 `media_type_header_exception`;
  * - basic auth on every request (401 `security_exception` with the cluster's wording);
  * - `GET /_cat/indices`, `/_cat/aliases` (format=json), `GET /_mapping`, `GET /<index>/_mapping`
  *   (properties in the order the index was created with; a real cluster sorts them);
@@ -22,6 +25,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { accumulator, bucketStart, DslError, type Field, grouped, matching, parseDate, Translator } from './dsl.js'
+import { mediaTypeRefusal } from './media-types.js'
 
 type Json = Record<string, unknown>
 export type Flavour = 'elasticsearch' | 'opensearch'
@@ -44,6 +48,11 @@ export interface StandInOptions {
   readonly flavour: Flavour
   /** Accepted basic-auth users (username → password); absent: no authentication. */
   readonly users?: Readonly<Record<string, string>>
+  /**
+   * The Elasticsearch version imitated (default 9.0.0): `GET /` reports it and the media types of
+   * every request are checked as that major checks them (media-types.ts). Ignored for OpenSearch.
+   */
+  readonly version?: string
 }
 
 function fieldsOf(
@@ -85,6 +94,10 @@ export class SearchStandIn {
   port = 0
 
   constructor(private readonly options: StandInOptions) {}
+
+  private get major(): number {
+    return Number(/^\d+/.exec(this.options.version ?? '9.0.0')?.[0])
+  }
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`
@@ -142,6 +155,13 @@ export class SearchStandIn {
     for await (const c of req) chunks.push(c as Buffer)
     const text = Buffer.concat(chunks).toString('utf8')
     const url = new URL(req.url ?? '/', 'http://stand-in')
+    if (flavour === 'elasticsearch') {
+      const refused = mediaTypeRefusal(this.major, {
+        accept: req.headers.accept,
+        contentType: req.headers['content-type'],
+      })
+      if (refused) return send(res, 400, refused, flavour)
+    }
     if (!this.authorised(req)) {
       res.setHeader('WWW-Authenticate', 'Basic realm="security" charset="UTF-8"')
       return send(
@@ -159,7 +179,7 @@ export class SearchStandIn {
       const version =
         flavour === 'opensearch'
           ? { distribution: 'opensearch', number: '2.11.0', lucene_version: '9.7.0' }
-          : { number: '9.0.0', build_flavor: 'default', lucene_version: '10.1.0' }
+          : { number: this.options.version ?? '9.0.0', build_flavor: 'default', lucene_version: '10.1.0' }
       return send(
         res,
         200,

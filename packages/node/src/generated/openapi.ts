@@ -1013,7 +1013,7 @@ export interface components {
         };
         /**
          * MongoDB credentials
-         * @description The credentials of a `mongodb` datasource. Unknown fields are refused; a field set to null counts as absent.
+         * @description The credentials of a `mongodb` datasource. Unknown fields are refused; a field set to null counts as absent. Either `connectionString`, or `host`, `port` and `user`: `host` and `port` are refused beside a connection string. `connectionString` must be a `mongodb://` or `mongodb+srv://` URI the MongoDB driver parses (its options included). A connection string naming a file of the server (`tlsCAFile`, `tlsCertificateKeyFile`, `tlsCRLFile`) or an `authMechanism` other than SCRAM or PLAIN (`MONGODB-AWS`, `MONGODB-OIDC`, `GSSAPI`, `MONGODB-X509` would use what the server holds) is refused. `user`, `password` and `authSource`, given beside a connection string, take precedence over the ones in it.
          */
         MongoDBCredentials: {
             /**
@@ -1023,25 +1023,36 @@ export interface components {
             name: string;
             /**
              * Host
-             * @description Hostname or IP address of the MongoDB server.
+             * @description Hostname or IP address of the MongoDB server. Required unless connectionString is given.
              */
-            host: string;
+            host?: string;
             /**
              * Port
-             * @description TCP port of the MongoDB server.
+             * @description TCP port of the MongoDB server. Required unless connectionString is given.
              */
-            port: number;
+            port?: number;
             /**
              * User
-             * @description Database user.
+             * @description Database user. Required unless connectionString is given.
              */
-            user: string;
+            user?: string;
             /**
              * Password
              * Format: password
              * @description Password of the database user.
              */
-            password: string;
+            password?: string;
+            /**
+             * Authentication database
+             * @description Database the user was created in (default `admin`, or the connection string's).
+             */
+            authSource?: string;
+            /**
+             * Connection string
+             * Format: password
+             * @description A mongodb:// or mongodb+srv:// URI with its options (tls, authSource, replicaSet …), as MongoDB Atlas shows it; read by the driver.
+             */
+            connectionString?: string;
         };
         /**
          * ClickHouse credentials

@@ -6,6 +6,7 @@
 
 import { parseJsonText } from '../../validation/json-text.js'
 import { relativePathProblem } from '../duckdb/files-root.js'
+import { connectionStringProblem } from '../mongodb/connection-string.js'
 import type { DatasourceType } from '../types.js'
 import type { CredentialsByType } from './schemas.js'
 
@@ -94,6 +95,27 @@ export const CONDITIONAL_RULES: Rules = {
   },
   elasticsearch: searchEngine,
   opensearch: searchEngine,
+  mongodb: {
+    doc: [
+      'Either `connectionString`, or `host`, `port` and `user`: `host` and `port` are refused beside a connection string.',
+      '`connectionString` must be a `mongodb://` or `mongodb+srv://` URI the MongoDB driver parses (its options included).',
+      'A connection string naming a file of the server (`tlsCAFile`, `tlsCertificateKeyFile`, `tlsCRLFile`) or an `authMechanism` other than SCRAM or PLAIN (`MONGODB-AWS`, `MONGODB-OIDC`, `GSSAPI`, `MONGODB-X509` would use what the server holds) is refused.',
+      '`user`, `password` and `authSource`, given beside a connection string, take precedence over the ones in it.',
+    ],
+    check: (c) => {
+      if (c.connectionString !== undefined) {
+        for (const field of ['host', 'port'] as const) {
+          if (c[field] !== undefined) return { field, problem: 'is not allowed beside connectionString' }
+        }
+        const problem = connectionStringProblem(c.connectionString)
+        return problem ? { field: 'connectionString', problem } : undefined
+      }
+      for (const field of ['host', 'port', 'user'] as const) {
+        if (c[field] === undefined) return { field, problem: 'is required unless connectionString is given' }
+      }
+      return undefined
+    },
+  },
   bigquery: {
     doc: [
       '`credentials_json` must be a JSON object (the content of the service account key file).',

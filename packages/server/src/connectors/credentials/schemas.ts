@@ -88,7 +88,28 @@ export const CREDENTIAL_SCHEMAS = {
     ...serverFields('MySQL'),
     database: Optional(text('Database', 'Default database (else every database the user can reach).', ours)),
   }),
-  mongodb: credentials('MongoDB credentials', serverFields('MongoDB')),
+  mongodb: credentials('MongoDB credentials', {
+    host: Optional(
+      host('Host', 'Hostname or IP address of the MongoDB server. Required unless connectionString is given.'),
+    ),
+    port: Optional(port('Port', 'TCP port of the MongoDB server. Required unless connectionString is given.')),
+    user: Optional(text('User', 'Database user. Required unless connectionString is given.')),
+    password: Optional(password('Password of the database user.')),
+    authSource: Optional(
+      text(
+        'Authentication database',
+        "Database the user was created in (default `admin`, or the connection string's).",
+        ours,
+      ),
+    ),
+    connectionString: Optional(
+      text(
+        'Connection string',
+        'A mongodb:// or mongodb+srv:// URI with its options (tls, authSource, replicaSet …), as MongoDB Atlas shows it; read by the driver.',
+        { secret: true, addition: true, maxLength: 4000 },
+      ),
+    ),
+  }),
   clickhouse: credentials('ClickHouse credentials', {
     ...serverFields('ClickHouse'),
     database: Optional(text('Database', 'Default database (else `default`).', ours)),

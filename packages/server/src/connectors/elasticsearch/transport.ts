@@ -48,7 +48,7 @@ export function versionOf(info: unknown): string | undefined {
  * The media types a cluster of this version accepts and answers in the shape the client reads.
  * The client asks for its own API (compatible-with=9), which 8.x and 7.x refuse with 400
  * `media_type_header_exception`: a cluster accepts compatible-with only for its own major and
- * the one before (docs/datasources.md#elasticsearch-and-opensearch). So: 8.x gets
+ * the one before (docs/datasources.md#elasticsearch-7-8-and-9). So: 8.x gets
  * compatible-with=8; 7.x, which knows no later API, plain application/json (its own API); 9.x
  * and later compatible-with=9, the API the client was written for (a 10.x cluster serves it in
  * compatibility mode). An unknown version gets plain JSON, which every version accepts.

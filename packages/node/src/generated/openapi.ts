@@ -1253,7 +1253,7 @@ export interface components {
         };
         /**
          * OpenSearch credentials
-         * @description The credentials of a `opensearch` datasource. Unknown fields are refused; a field set to null counts as absent. `cloud_id` is required when `server_type` is `elastic-cloud` or `open-cloud`. `server_url` is required when `server_type` is `self-managed`, and must be an http:// or https:// URL. `disableAuth: true` is only valid when `server_type` is `self-managed` (`false`, the default, is accepted for every server_type). `username` and `password` are required unless `disableAuth` is `true`. A field that does not apply to the server_type (`server_url` on a cloud kind, `cloud_id` on self-managed) is accepted and ignored.
+         * @description The credentials of a `opensearch` datasource. Unknown fields are refused; a field set to null counts as absent. `cloud_id` is required when `server_type` is `elastic-cloud` or `open-cloud`. `server_url` is required when `server_type` is `self-managed`, and must be an http:// or https:// URL. `disableAuth: true` is only valid when `server_type` is `self-managed` (`false`, the default, is accepted for every server_type). `username` and `password` are required unless `disableAuth` is `true`. A field that does not apply to the server_type (`server_url` on a cloud kind, `cloud_id` on self-managed) is accepted and ignored. AWS IAM (SigV4): with `awsRegion`, requests are signed with `awsAccessKeyId` and `awsSecretAccessKey` (both required; `awsSessionToken` for temporary credentials) for the service `awsService` (`es`, the default, or `aoss`); `server_type` must be `self-managed` (`server_url` is the domain or collection endpoint), and `username`, `password` and `disableAuth` are refused. An `aws…` field without `awsRegion` is refused.
          */
         OpenSearchCredentials: {
             /**
@@ -1304,6 +1304,34 @@ export interface components {
              * @description Connect without TLS.
              */
             isIgnoreSsl?: boolean;
+            /**
+             * AWS region
+             * @description Region of the domain or collection, e.g. eu-west-1. Set it to sign requests with AWS IAM (SigV4).
+             */
+            awsRegion?: string;
+            /**
+             * AWS service
+             * @description `es` for an OpenSearch Service domain (default), `aoss` for OpenSearch Serverless.
+             * @enum {unknown}
+             */
+            awsService?: "es" | "aoss";
+            /**
+             * AWS access key ID
+             * @description Access key ID of the IAM user or role. Required with awsRegion.
+             */
+            awsAccessKeyId?: string;
+            /**
+             * AWS secret access key
+             * Format: password
+             * @description Secret access key. Required with awsRegion.
+             */
+            awsSecretAccessKey?: string;
+            /**
+             * AWS session token
+             * Format: password
+             * @description Session token of temporary credentials.
+             */
+            awsSessionToken?: string;
         };
         /**
          * SQL Server credentials

@@ -94,7 +94,31 @@ export const CONDITIONAL_RULES: Rules = {
     },
   },
   elasticsearch: searchEngine,
-  opensearch: searchEngine,
+  opensearch: {
+    doc: [
+      ...searchEngine.doc,
+      'AWS IAM (SigV4): with `awsRegion`, requests are signed with `awsAccessKeyId` and `awsSecretAccessKey` (both required; `awsSessionToken` for temporary credentials) for the service `awsService` (`es`, the default, or `aoss`); `server_type` must be `self-managed` (`server_url` is the domain or collection endpoint), and `username`, `password` and `disableAuth` are refused.',
+      'An `aws…` field without `awsRegion` is refused.',
+    ],
+    check: (c) => {
+      if (c.awsRegion === undefined) {
+        const stray = (['awsService', 'awsAccessKeyId', 'awsSecretAccessKey', 'awsSessionToken'] as const).find(
+          (f) => c[f] !== undefined,
+        )
+        return stray ? { field: stray, problem: 'is only valid with awsRegion' } : searchEngine.check(c)
+      }
+      if (c.server_type !== 'self-managed')
+        return { field: 'awsRegion', problem: 'is only valid when server_type is self-managed' }
+      for (const field of ['awsAccessKeyId', 'awsSecretAccessKey'] as const) {
+        if (c[field] === undefined) return { field, problem: 'is required with awsRegion' }
+      }
+      for (const field of ['username', 'password', 'disableAuth'] as const) {
+        if (c[field] !== undefined)
+          return { field, problem: 'is not allowed with awsRegion (AWS IAM signs the requests)' }
+      }
+      return searchEngine.check({ ...c, disableAuth: true })
+    },
+  },
   mongodb: {
     doc: [
       'Either `connectionString`, or `host`, `port` and `user`: `host` and `port` are refused beside a connection string.',

@@ -423,7 +423,7 @@ describe('secretFields and redactCredentials', () => {
     ['bigquery', ['credentials_json']],
     ['databricks', ['token']],
     ['elasticsearch', ['password']],
-    ['opensearch', ['password']],
+    ['opensearch', ['password', 'awsSecretAccessKey', 'awsSessionToken']],
     ['mssql', ['password']],
     ['awss3', ['secretAccessKey']],
     ['csv', []],

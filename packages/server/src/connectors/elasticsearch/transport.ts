@@ -71,6 +71,26 @@ function node(credentials: SearchCredentials): { node?: string; cloud?: { id: st
 const auth = (c: SearchCredentials) =>
   c.disableAuth === true ? {} : { auth: { username: c.username ?? '', password: c.password ?? '' } }
 
+/**
+ * OpenSearch's authentication: basic auth, or with `awsRegion` AWS SigV4 through the client's own
+ * signer (@opensearch-project/opensearch/aws, signing with the aws4 package) for the service
+ * `es` (a domain) or `aoss` (serverless), with the datasource's static key pair.
+ */
+async function openSearchAuth(c: SearchCredentials): Promise<object> {
+  if (!('awsRegion' in c) || c.awsRegion === undefined) return auth(c)
+  const { AwsSigv4Signer } = await import('@opensearch-project/opensearch/aws')
+  const credentials = {
+    accessKeyId: c.awsAccessKeyId ?? '',
+    secretAccessKey: c.awsSecretAccessKey ?? '',
+    ...(c.awsSessionToken !== undefined ? { sessionToken: c.awsSessionToken } : {}),
+  }
+  return AwsSigv4Signer({
+    region: c.awsRegion,
+    service: c.awsService ?? 'es',
+    getCredentials: () => Promise.resolve(credentials),
+  })
+}
+
 export async function openTransport(flavour: Flavour, credentials: SearchCredentials): Promise<SearchTransport> {
   const tlsVerify = credentials.isIgnoreVerifyCert !== true
   if (flavour === 'elasticsearch') {
@@ -107,7 +127,7 @@ export async function openTransport(flavour: Flavour, credentials: SearchCredent
   const { Client } = await import('@opensearch-project/opensearch')
   const client = new Client({
     ...node(credentials),
-    ...auth(credentials),
+    ...(await openSearchAuth(credentials)),
     maxRetries: 0,
     ssl: { rejectUnauthorized: tlsVerify },
   })

@@ -1055,7 +1055,7 @@ export interface components {
         };
         /**
          * MongoDB credentials
-         * @description The credentials of a `mongodb` datasource. Unknown fields are refused; a field set to null counts as absent.
+         * @description The credentials of a `mongodb` datasource. Unknown fields are refused; a field set to null counts as absent. Either `connectionString`, or `host`, `port` and `user`: `host` and `port` are refused beside a connection string. `connectionString` must be a `mongodb://` or `mongodb+srv://` URI the MongoDB driver parses (its options included). A connection string naming a file of the server (`tlsCAFile`, `tlsCertificateKeyFile`, `tlsCRLFile`) or an `authMechanism` other than SCRAM or PLAIN (`MONGODB-AWS`, `MONGODB-OIDC`, `GSSAPI`, `MONGODB-X509` would use what the server holds) is refused. `user`, `password` and `authSource`, given beside a connection string, take precedence over the ones in it.
          */
         MongoDBCredentials: {
             /**
@@ -1065,25 +1065,36 @@ export interface components {
             name: string;
             /**
              * Host
-             * @description Hostname or IP address of the MongoDB server.
+             * @description Hostname or IP address of the MongoDB server. Required unless connectionString is given.
              */
-            host: string;
+            host?: string;
             /**
              * Port
-             * @description TCP port of the MongoDB server.
+             * @description TCP port of the MongoDB server. Required unless connectionString is given.
              */
-            port: number;
+            port?: number;
             /**
              * User
-             * @description Database user.
+             * @description Database user. Required unless connectionString is given.
              */
-            user: string;
+            user?: string;
             /**
              * Password
              * Format: password
              * @description Password of the database user.
              */
-            password: string;
+            password?: string;
+            /**
+             * Authentication database
+             * @description Database the user was created in (default `admin`, or the connection string's).
+             */
+            authSource?: string;
+            /**
+             * Connection string
+             * Format: password
+             * @description A mongodb:// or mongodb+srv:// URI with its options (tls, authSource, replicaSet …), as MongoDB Atlas shows it; read by the driver.
+             */
+            connectionString?: string;
         };
         /**
          * ClickHouse credentials
@@ -1284,7 +1295,7 @@ export interface components {
         };
         /**
          * OpenSearch credentials
-         * @description The credentials of a `opensearch` datasource. Unknown fields are refused; a field set to null counts as absent. `cloud_id` is required when `server_type` is `elastic-cloud` or `open-cloud`. `server_url` is required when `server_type` is `self-managed`, and must be an http:// or https:// URL. `disableAuth: true` is only valid when `server_type` is `self-managed` (`false`, the default, is accepted for every server_type). `username` and `password` are required unless `disableAuth` is `true`. A field that does not apply to the server_type (`server_url` on a cloud kind, `cloud_id` on self-managed) is accepted and ignored.
+         * @description The credentials of a `opensearch` datasource. Unknown fields are refused; a field set to null counts as absent. `cloud_id` is required when `server_type` is `elastic-cloud` or `open-cloud`. `server_url` is required when `server_type` is `self-managed`, and must be an http:// or https:// URL. `disableAuth: true` is only valid when `server_type` is `self-managed` (`false`, the default, is accepted for every server_type). `username` and `password` are required unless `disableAuth` is `true`. A field that does not apply to the server_type (`server_url` on a cloud kind, `cloud_id` on self-managed) is accepted and ignored. AWS IAM (SigV4): with `awsRegion`, requests are signed with `awsAccessKeyId` and `awsSecretAccessKey` (both required; `awsSessionToken` for temporary credentials) for the service `awsService` (`es`, the default, or `aoss`); `server_type` must be `self-managed` (`server_url` is the domain or collection endpoint), and `username`, `password` and `disableAuth` are refused. An `aws…` field without `awsRegion` is refused.
          */
         OpenSearchCredentials: {
             /**
@@ -1335,6 +1346,34 @@ export interface components {
              * @description Connect without TLS.
              */
             isIgnoreSsl?: boolean;
+            /**
+             * AWS region
+             * @description Region of the domain or collection, e.g. eu-west-1. Set it to sign requests with AWS IAM (SigV4).
+             */
+            awsRegion?: string;
+            /**
+             * AWS service
+             * @description `es` for an OpenSearch Service domain (default), `aoss` for OpenSearch Serverless.
+             * @enum {unknown}
+             */
+            awsService?: "es" | "aoss";
+            /**
+             * AWS access key ID
+             * @description Access key ID of the IAM user or role. Required with awsRegion.
+             */
+            awsAccessKeyId?: string;
+            /**
+             * AWS secret access key
+             * Format: password
+             * @description Secret access key. Required with awsRegion.
+             */
+            awsSecretAccessKey?: string;
+            /**
+             * AWS session token
+             * Format: password
+             * @description Session token of temporary credentials.
+             */
+            awsSessionToken?: string;
         };
         /**
          * SQL Server credentials

@@ -6,6 +6,7 @@
 
 import { parseJsonText } from '../../validation/json-text.js'
 import { relativePathProblem } from '../duckdb/files-root.js'
+import { connectionStringProblem } from '../mongodb/connection-string.js'
 import type { DatasourceType } from '../types.js'
 import type { CredentialsByType } from './schemas.js'
 
@@ -93,7 +94,52 @@ export const CONDITIONAL_RULES: Rules = {
     },
   },
   elasticsearch: searchEngine,
-  opensearch: searchEngine,
+  opensearch: {
+    doc: [
+      ...searchEngine.doc,
+      'AWS IAM (SigV4): with `awsRegion`, requests are signed with `awsAccessKeyId` and `awsSecretAccessKey` (both required; `awsSessionToken` for temporary credentials) for the service `awsService` (`es`, the default, or `aoss`); `server_type` must be `self-managed` (`server_url` is the domain or collection endpoint), and `username`, `password` and `disableAuth` are refused.',
+      'An `aws…` field without `awsRegion` is refused.',
+    ],
+    check: (c) => {
+      if (c.awsRegion === undefined) {
+        const stray = (['awsService', 'awsAccessKeyId', 'awsSecretAccessKey', 'awsSessionToken'] as const).find(
+          (f) => c[f] !== undefined,
+        )
+        return stray ? { field: stray, problem: 'is only valid with awsRegion' } : searchEngine.check(c)
+      }
+      if (c.server_type !== 'self-managed')
+        return { field: 'awsRegion', problem: 'is only valid when server_type is self-managed' }
+      for (const field of ['awsAccessKeyId', 'awsSecretAccessKey'] as const) {
+        if (c[field] === undefined) return { field, problem: 'is required with awsRegion' }
+      }
+      for (const field of ['username', 'password', 'disableAuth'] as const) {
+        if (c[field] !== undefined)
+          return { field, problem: 'is not allowed with awsRegion (AWS IAM signs the requests)' }
+      }
+      return searchEngine.check({ ...c, disableAuth: true })
+    },
+  },
+  mongodb: {
+    doc: [
+      'Either `connectionString`, or `host`, `port` and `user`: `host` and `port` are refused beside a connection string.',
+      '`connectionString` must be a `mongodb://` or `mongodb+srv://` URI the MongoDB driver parses (its options included).',
+      'A connection string naming a file of the server (`tlsCAFile`, `tlsCertificateKeyFile`, `tlsCRLFile`) or an `authMechanism` other than SCRAM or PLAIN (`MONGODB-AWS`, `MONGODB-OIDC`, `GSSAPI`, `MONGODB-X509` would use what the server holds) is refused.',
+      '`user`, `password` and `authSource`, given beside a connection string, take precedence over the ones in it.',
+    ],
+    check: (c) => {
+      if (c.connectionString !== undefined) {
+        for (const field of ['host', 'port'] as const) {
+          if (c[field] !== undefined) return { field, problem: 'is not allowed beside connectionString' }
+        }
+        const problem = connectionStringProblem(c.connectionString)
+        return problem ? { field: 'connectionString', problem } : undefined
+      }
+      for (const field of ['host', 'port', 'user'] as const) {
+        if (c[field] === undefined) return { field, problem: 'is required unless connectionString is given' }
+      }
+      return undefined
+    },
+  },
   bigquery: {
     doc: [
       '`credentials_json` must be a JSON object (the content of the service account key file).',

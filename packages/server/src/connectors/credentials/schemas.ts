@@ -41,28 +41,52 @@ const serverFields = (engine: string) => ({
   password: password('Password of the database user.'),
 })
 
-/** elasticsearch, opensearch. */
-const searchEngine = (engine: string) =>
-  credentials(`${engine} credentials`, {
-    server_type: choice(['elastic-cloud', 'open-cloud', 'self-managed'], 'Server type', 'Where the cluster runs.'),
-    cloud_id: Optional(
-      text('Cloud ID', 'Cloud deployment ID. Required when server_type is elastic-cloud or open-cloud.'),
+/** OpenSearch on AWS: IAM (SigV4) instead of a user and password. */
+const awsIam = {
+  awsRegion: Optional(
+    text(
+      'AWS region',
+      'Region of the domain or collection, e.g. eu-west-1. Set it to sign requests with AWS IAM (SigV4).',
+      ours,
     ),
-    server_url: Optional(
-      host('Server URL', 'Cluster URL, e.g. https://search.internal:9200. Required for self-managed.'),
-    ),
-    username: Optional(text('Username', 'Cluster user. Required unless disableAuth is true.')),
-    password: Optional(password('Password of the cluster user. Required unless disableAuth is true.')),
-    disableAuth: Optional(
-      flag('Disable authentication', 'Connect without credentials (default false). true only for self-managed.', {
-        default: false,
-      }),
-    ),
-    isIgnoreVerifyCert: Optional(
-      flag('Skip certificate verification', 'Accept a certificate that fails verification.'),
-    ),
-    isIgnoreSsl: Optional(flag('Ignore SSL', 'Connect without TLS.')),
-  })
+  ),
+  awsService: Optional(
+    Type.Enum(['es', 'aoss'], {
+      label: 'AWS service',
+      description: '`es` for an OpenSearch Service domain (default), `aoss` for OpenSearch Serverless.',
+      addition: true,
+    }),
+  ),
+  awsAccessKeyId: Optional(
+    text('AWS access key ID', 'Access key ID of the IAM user or role. Required with awsRegion.', ours),
+  ),
+  awsSecretAccessKey: Optional(
+    text('AWS secret access key', 'Secret access key. Required with awsRegion.', { secret: true, addition: true }),
+  ),
+  awsSessionToken: Optional(
+    longText('AWS session token', 'Session token of temporary credentials.', { secret: true, addition: true }),
+  ),
+}
+
+/** The fields of elasticsearch and opensearch. */
+const searchFields = () => ({
+  server_type: choice(['elastic-cloud', 'open-cloud', 'self-managed'], 'Server type', 'Where the cluster runs.'),
+  cloud_id: Optional(
+    text('Cloud ID', 'Cloud deployment ID. Required when server_type is elastic-cloud or open-cloud.'),
+  ),
+  server_url: Optional(
+    host('Server URL', 'Cluster URL, e.g. https://search.internal:9200. Required for self-managed.'),
+  ),
+  username: Optional(text('Username', 'Cluster user. Required unless disableAuth is true.')),
+  password: Optional(password('Password of the cluster user. Required unless disableAuth is true.')),
+  disableAuth: Optional(
+    flag('Disable authentication', 'Connect without credentials (default false). true only for self-managed.', {
+      default: false,
+    }),
+  ),
+  isIgnoreVerifyCert: Optional(flag('Skip certificate verification', 'Accept a certificate that fails verification.')),
+  isIgnoreSsl: Optional(flag('Ignore SSL', 'Connect without TLS.')),
+})
 
 export const CREDENTIAL_SCHEMAS = {
   snowflake: credentials('Snowflake credentials', {
@@ -88,7 +112,28 @@ export const CREDENTIAL_SCHEMAS = {
     ...serverFields('MySQL'),
     database: Optional(text('Database', 'Default database (else every database the user can reach).', ours)),
   }),
-  mongodb: credentials('MongoDB credentials', serverFields('MongoDB')),
+  mongodb: credentials('MongoDB credentials', {
+    host: Optional(
+      host('Host', 'Hostname or IP address of the MongoDB server. Required unless connectionString is given.'),
+    ),
+    port: Optional(port('Port', 'TCP port of the MongoDB server. Required unless connectionString is given.')),
+    user: Optional(text('User', 'Database user. Required unless connectionString is given.')),
+    password: Optional(password('Password of the database user.')),
+    authSource: Optional(
+      text(
+        'Authentication database',
+        "Database the user was created in (default `admin`, or the connection string's).",
+        ours,
+      ),
+    ),
+    connectionString: Optional(
+      text(
+        'Connection string',
+        'A mongodb:// or mongodb+srv:// URI with its options (tls, authSource, replicaSet …), as MongoDB Atlas shows it; read by the driver.',
+        { secret: true, addition: true, maxLength: 4000 },
+      ),
+    ),
+  }),
   clickhouse: credentials('ClickHouse credentials', {
     ...serverFields('ClickHouse'),
     database: Optional(text('Database', 'Default database (else `default`).', ours)),
@@ -117,8 +162,8 @@ export const CREDENTIAL_SCHEMAS = {
     httpPath: text('HTTP path', 'HTTP path of the SQL warehouse: /sql/1.0/warehouses/<id> (clusters are not served).'),
     token: text('Access token', 'Personal access token.', { secret: true }),
   }),
-  elasticsearch: searchEngine('Elasticsearch'),
-  opensearch: searchEngine('OpenSearch'),
+  elasticsearch: credentials('Elasticsearch credentials', searchFields()),
+  opensearch: credentials('OpenSearch credentials', { ...searchFields(), ...awsIam }),
   mssql: credentials('SQL Server credentials', {
     server: host('Server', 'Hostname or IP address of the SQL Server.'),
     port: port('Port', 'TCP port of the SQL Server (usually 1433).'),

@@ -52,7 +52,7 @@ const VALID: Record<DatasourceType, Record<string, unknown>> = {
   redshift: { name: 'rs', ...pg, port: 5439, sslMode: false, sshTunnel: 'disable' },
   cockroachdb: { name: 'crdb', ...pg, port: 26257 },
   mysql: { name: 'my', ...server, database: 'shop' },
-  mongodb: { name: 'mongo', ...server, port: 27017 },
+  mongodb: { name: 'mongo', ...server, port: 27017, authSource: 'analytics' },
   clickhouse: { name: 'ch', ...server, port: 8123, database: 'default', ssl: false },
   singlestore: { name: 's2', ...server, database: 'shop' },
   bigquery: {
@@ -130,6 +130,7 @@ describe('validateCredentials: every type', () => {
       snowflake: { password: 'pw' },
       elasticsearch: { cloud_id: 'x', username: 'u', password: 'p' },
       opensearch: { server_url: 'http://os:9200', username: 'u', password: 'p' },
+      mongodb: { connectionString: 'mongodb+srv://cluster0.example.net/?retryWrites=true' },
     }
     expect(() => validateCredentials(type, { ...minimal, ...needed[type] })).not.toThrow()
   })
@@ -416,13 +417,13 @@ describe('secretFields and redactCredentials', () => {
     ['redshift', ['password', 'sshPrivateKey']],
     ['cockroachdb', ['password', 'sshPrivateKey']],
     ['mysql', ['password']],
-    ['mongodb', ['password']],
+    ['mongodb', ['password', 'connectionString']],
     ['clickhouse', ['password']],
     ['singlestore', ['password']],
     ['bigquery', ['credentials_json']],
     ['databricks', ['token']],
     ['elasticsearch', ['password']],
-    ['opensearch', ['password']],
+    ['opensearch', ['password', 'awsSecretAccessKey', 'awsSessionToken']],
     ['mssql', ['password']],
     ['awss3', ['secretAccessKey']],
     ['csv', []],

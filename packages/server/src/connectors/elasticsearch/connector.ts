@@ -99,7 +99,12 @@ export class SearchConnector implements Connector {
         cancelGraceMs: o.cancelGraceMs,
         ...(o.connecting ? { connecting: true } : {}),
         errors: SEARCH_ERRORS,
-        secrets: [this.credentials.password],
+        secrets: [
+          this.credentials.password,
+          ...('awsSecretAccessKey' in this.credentials
+            ? [this.credentials.awsSecretAccessKey, this.credentials.awsSessionToken]
+            : []),
+        ],
         cancel: () => controller.abort(),
       },
       async () => {

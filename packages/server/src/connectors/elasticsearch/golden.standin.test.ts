@@ -1,7 +1,7 @@
 /**
  * Semantic goldens against the search STAND-IN (not a live test): the golden metric set
  * (test/fixtures/golden-cases.ts) is compiled by the elasticsearch dialect, run through the
- * connector and both official clients on the stand-in (which evaluates the query DSL and
+ * connector and both official clients on the stand-in (as Elasticsearch 7.17, 8.x and 9.x, and OpenSearch) (which evaluates the query DSL and
  * aggregations with mingo), and must return the rows DuckDB gives for the same hand-written
  * oracle SQL over the same golden data — the expected results of the live golden test. The
  * metrics one search request cannot express must be refused with a 400 naming why (listed below).
@@ -70,9 +70,17 @@ function loadGolden(standIn: SearchStandIn): void {
   )
 }
 
-for (const flavour of ['elasticsearch', 'opensearch'] as const) {
-  describe(`golden metrics on the ${flavour} stand-in (mingo), expected rows from DuckDB`, () => {
-    const standIn = new SearchStandIn({ flavour, users: { u: 'golden-pass' } })
+/** Elasticsearch 7.17, 8.x and 9.x (each refusing the media types it refuses), and OpenSearch. */
+const VARIANTS = [
+  { flavour: 'elasticsearch', version: '7.17.0' },
+  { flavour: 'elasticsearch', version: '8.15.0' },
+  { flavour: 'elasticsearch', version: '9.0.0' },
+  { flavour: 'opensearch', version: undefined },
+] as const
+
+for (const { flavour, version } of VARIANTS) {
+  describe(`golden metrics on the ${flavour} ${version ?? ''} stand-in (mingo), expected rows from DuckDB`, () => {
+    const standIn = new SearchStandIn({ flavour, users: { u: 'golden-pass' }, ...(version ? { version } : {}) })
     let connector: Connector
     let duck: { run: (sql: string) => Promise<Record<string, unknown>[]>; close: () => void }
 

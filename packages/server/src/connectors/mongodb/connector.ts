@@ -4,7 +4,9 @@
  * of its own. A statement is one aggregation request (request.ts); it runs with `maxTimeMS` (the
  * server's limit) and the driver's abort signal (our deadline and the caller's cancel: the driver
  * closes the cursor, or the socket mid-command, and mongod ends an operation whose client went).
- * Strings compare exactly: every aggregate runs with the simple collation, whatever the
+ * The server is given by host and port, or by a connection string (`mongodb+srv://` included:
+ * the driver resolves its SRV and TXT records and applies the string's options); the user
+ * authenticates against `authSource` (default admin, or the string's). Strings compare exactly: every aggregate runs with the simple collation, whatever the
  * collection's default. Reading stops after maxRows + 1 documents and the cursor is closed.
  */
 import { type Db, MongoClient } from 'mongodb'
@@ -21,9 +23,21 @@ import type {
   QueryResult,
   TableInfo,
 } from '../types.js'
+import { connectionStringProblem } from './connection-string.js'
 import { MONGODB_ERRORS } from './errors.js'
 import { parseRequest } from './request.js'
 import { bsonType, dataTypeOf, jsonValue } from './type-mapping.js'
+
+/** The password in a connection string's user information (percent-decoded too), if any. */
+function stringSecrets(c: MongodbCredentials): string[] {
+  const password = /^[^:]+:\/\/[^:@/]*:([^@/]*)@/.exec(c.connectionString ?? '')?.[1]
+  if (!password) return []
+  try {
+    return [password, decodeURIComponent(password)]
+  } catch {
+    return [password]
+  }
+}
 
 /** Not tenant databases: MongoDB's own. */
 const SYSTEM_DATABASES = new Set(['admin', 'local', 'config'])
@@ -140,7 +154,7 @@ export class MongodbConnector implements Connector {
         cancelGraceMs: connecting ? 0 : CANCEL_GRACE_MS,
         connecting,
         errors: MONGODB_ERRORS,
-        secrets: [this.#credentials.password],
+        secrets: [this.#credentials.password, this.#credentials.connectionString, ...stringSecrets(this.#credentials)],
         cancel: () => controller.abort(),
       },
       () => work((name) => client.db(name), controller.signal),
@@ -150,22 +164,43 @@ export class MongodbConnector implements Connector {
   #connect(): MongoClient {
     if (this.#client) return this.#client
     const c = this.#credentials
-    const host = c.host.includes(':') && !c.host.startsWith('[') ? `[${c.host}]` : c.host
     const timeout = this.#options.connectTimeoutMs
-    // No credentials in the URL: the user and password go as options, never needing escapes.
+    // The user and password go as options, never needing escapes in a URL; given beside a
+    // connection string they take precedence over its own, as the driver's options do.
+    const auth = c.user === undefined || c.user === '' ? {} : { auth: { username: c.user, password: c.password ?? '' } }
+    const options = {
+      ...auth,
+      ...(c.authSource !== undefined
+        ? { authSource: c.authSource }
+        : c.connectionString
+          ? {}
+          : { authSource: 'admin' }),
+      serverSelectionTimeoutMS: timeout,
+      connectTimeoutMS: timeout,
+      maxPoolSize: this.#options.poolMax,
+      appName: 'strata',
+      monitorCommands: false,
+    }
+    if (c.connectionString !== undefined) {
+      // checked when saved; again here, since the rules may be stricter than when it was saved
+      if (connectionStringProblem(c.connectionString) !== undefined) {
+        throw connectionError('the connection string is not one this server accepts (save the datasource again)')
+      }
+      try {
+        this.#client = new MongoClient(c.connectionString, options)
+      } catch {
+        // validated when the datasource was saved; never repeat the string (it may hold a password)
+        throw connectionError('the connection string is not one the driver accepts')
+      }
+      return this.#client
+    }
+    const host = (c.host ?? '').includes(':') && !c.host?.startsWith('[') ? `[${c.host}]` : (c.host ?? '')
     try {
-      this.#client = new MongoClient(`mongodb://${host}:${c.port}/`, {
-        ...(c.user === '' ? {} : { auth: { username: c.user, password: c.password }, authSource: 'admin' }),
-        serverSelectionTimeoutMS: timeout,
-        connectTimeoutMS: timeout,
-        maxPoolSize: this.#options.poolMax,
-        appName: 'strata',
-        monitorCommands: false,
-      })
+      this.#client = new MongoClient(`mongodb://${host}:${c.port}/`, options)
     } catch {
       // the driver parses the host as a URL when the client is made: a host it cannot parse
       // (`a|b`, `%`, `[`) is the caller's mistake, not a failure of ours
-      throw connectionError(`host ${JSON.stringify(c.host.slice(0, 200))} is not a valid host name`)
+      throw connectionError(`host ${JSON.stringify(host.slice(0, 200))} is not a valid host name`)
     }
     return this.#client
   }

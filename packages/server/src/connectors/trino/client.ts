@@ -56,6 +56,17 @@ export class NotTrinoError extends Error {
   }
 }
 
+/**
+ * Whether `uri` points at the same server as `base`: compared by origin (scheme, host and port
+ * after URL parsing), never as text. Trino builds `nextUri` from the Host header a client sent,
+ * which leaves out a default port and is in lower case: https://trino.example:443 is answered
+ * with https://trino.example/v1/…, the same server.
+ */
+export function sameOrigin(base: string, uri: string): boolean {
+  if (!URL.canParse(uri)) return false
+  return new URL(uri).origin === new URL(base).origin
+}
+
 const RETRY_STATUSES = new Set([502, 503, 504])
 const MAX_RETRIES = 5
 const MAX_TEXT = 200

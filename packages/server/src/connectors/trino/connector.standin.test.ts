@@ -6,6 +6,8 @@
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { rootCertificates } from 'node:tls'
+import { Agent, buildConnector, getGlobalDispatcher, setGlobalDispatcher } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { caught } from '../../../test/fixtures/net.js'
 import { TLS, trustStandInCertificate } from '../../../test/standins/tls.js'
@@ -13,7 +15,7 @@ import { CATALOG, startTrinoStandIn, type TrinoStandIn } from '../../../test/sta
 import { ApiError } from '../../errors.js'
 import type { CredentialsByType } from '../credentials/schemas.js'
 import type { ConnectorOptions, ExecuteOptions } from '../types.js'
-import { parseTrinoJson } from './client.js'
+import { parseTrinoJson, sameOrigin } from './client.js'
 import { TrinoConnector } from './connector.js'
 import { convertValue, dataTypeOf } from './type-mapping.js'
 
@@ -206,6 +208,53 @@ describe('trino over HTTPS with a password (stand-in)', () => {
     const e = expectCode((await caught(c.test())).error, 'DATASOURCE_CONNECTION_ERROR')
     expect(e.message).toMatch(/401/)
     expect(e.message).not.toContain('wrong-password-xyz')
+  })
+})
+
+describe('trino behind TLS on the default port (443)', () => {
+  it('follows the nextUri Trino builds from the Host header, which leaves out :443', async () => {
+    const standIn = await startTrinoStandIn({ tls: TLS })
+    await standIn.engine.exec('CREATE SCHEMA shop')
+    // the connector calls https://localhost:443; this process's fetch connects those calls to the
+    // stand-in's port (the Host header stays `localhost`, as a client writes it for port 443)
+    const connect = buildConnector({ ca: [...rootCertificates, TLS.cert] })
+    const previous = getGlobalDispatcher()
+    setGlobalDispatcher(
+      new Agent({
+        connect: (opts, callback) =>
+          connect(
+            opts.port === '443' || (opts.port === '' && opts.protocol === 'https:')
+              ? { ...opts, hostname: '127.0.0.1', port: String(standIn.port), servername: 'localhost' }
+              : opts,
+            callback,
+          ),
+      }),
+    )
+    try {
+      const c = new TrinoConnector(
+        { name: 't', host: 'localhost', port: 443, user: 'analyst', catalog: CATALOG, schema: 'shop', ssl: true },
+        OPTIONS,
+      )
+      await c.test()
+      expect((await c.execute('select 42 as x', BASE)).rows).toEqual([{ x: 42 }])
+      expect(standIn.posts.at(-1)?.headers.host).toBe('localhost')
+      expect(standIn.gets.length).toBeGreaterThan(0)
+      await c.close()
+    } finally {
+      setGlobalDispatcher(previous)
+      await standIn.close()
+    }
+  })
+
+  it('compares nextUri with the base URL by origin (default ports and case normalised)', () => {
+    expect(sameOrigin('https://trino.example:443', 'https://trino.example/v1/statement/executing/q/1')).toBe(true)
+    expect(sameOrigin('http://Trino.Example:80', 'http://trino.example/v1/statement/q/1')).toBe(true)
+    expect(sameOrigin('https://trino.example:8443', 'https://trino.example:8443/v1/statement/q/1')).toBe(true)
+    expect(sameOrigin('https://trino.example:443', 'http://trino.example/v1/statement/q/1')).toBe(false)
+    expect(sameOrigin('https://trino.example:443', 'https://trino.example:8443/v1/statement/q/1')).toBe(false)
+    expect(sameOrigin('https://trino.example', 'https://trino.example.evil/v1')).toBe(false)
+    expect(sameOrigin('https://trino.example', 'https://trino.example@evil.example/v1')).toBe(false)
+    expect(sameOrigin('https://trino.example', 'not a url')).toBe(false)
   })
 })
 

@@ -14,7 +14,7 @@ import { CANCEL_GRACE_MS, checkMaxRows, guarded, METADATA_TIMEOUT_MS, throwIfAbo
 import { tablesOf } from '../shared/introspection.js'
 import { checkTimeZone } from '../shared/values.js'
 import type { Connector, ConnectorOptions, ExecuteOptions, QueryResult, TableInfo } from '../types.js'
-import { call, cancelQuery, NotTrinoError, type QueryResults, TrinoQueryError } from './client.js'
+import { call, cancelQuery, NotTrinoError, type QueryResults, sameOrigin, TrinoQueryError } from './client.js'
 import { TRINO_ERRORS } from './errors.js'
 import { stringLiteral, trinoLiteral } from './literals.js'
 import { convertValue, dataTypeOf } from './type-mapping.js'
@@ -304,7 +304,7 @@ export class TrinoConnector implements Connector {
         rows.push(row)
       }
       nextUri = page.nextUri
-      if (nextUri !== undefined && !nextUri.startsWith(`${this.#base}/`)) {
+      if (nextUri !== undefined && !sameOrigin(this.#base, nextUri)) {
         // never send the credentials elsewhere: Trino builds nextUri from the address we called
         throw connectionError('the server sent a nextUri for another address')
       }

@@ -5,7 +5,9 @@
  * the official `mongodb` driver, and implements: hello / isMaster (a standalone server, wire
  * version 21 = MongoDB 7.0), SCRAM-SHA-256 through saslStart / saslContinue with real
  * verification of the password (scram.ts; every other command needs an authenticated
- * connection), ping, buildInfo, listDatabases, listCollections, aggregate with cursors
+ * connection) against the user of the database the client authenticates to (`$db` of saslStart,
+ * the client's authSource): as in MongoDB, a user is its name and its authentication database
+ * (https://www.mongodb.com/docs/manual/core/security-users/#user-authentication-database), ping, buildInfo, listDatabases, listCollections, aggregate with cursors
  * (batchSize, getMore, killCursors), maxTimeMS (code 50 MaxTimeMSExpired), killOp, endSessions,
  * and errors with MongoDB's codes. It proves the transport, never the server's engine.
  *
@@ -58,10 +60,14 @@ interface Connection {
 }
 
 export interface StandInOptions {
+  /** Users created in the `admin` database (user → password). */
   readonly users: Readonly<Record<string, string>>
+  /** Users created in other databases: database → user → password. */
+  readonly databaseUsers?: Readonly<Record<string, Readonly<Record<string, string>>>>
 }
 
 export class MongoStandIn {
+  /** `<authentication database>\u0000<user>` → what the server keeps of the password. */
   readonly #users = new Map<string, Credential>()
   /** database → collection → documents */
   readonly databases = new Map<string, Map<string, Doc[]>>()
@@ -73,7 +79,11 @@ export class MongoStandIn {
   port = 0
 
   constructor(options: StandInOptions) {
-    for (const [user, password] of Object.entries(options.users)) this.#users.set(user, credentialOf(password))
+    const users = { admin: options.users, ...options.databaseUsers }
+    for (const [database, list] of Object.entries(users)) {
+      for (const [user, password] of Object.entries(list))
+        this.#users.set(`${database}\u0000${user}`, credentialOf(password))
+    }
   }
 
   /** Adds documents to a collection (creating the database and the collection). */
@@ -241,7 +251,9 @@ export class MongoStandIn {
             'MechanismUnavailable',
           )
         }
-        const scram = new ScramConversation((user) => this.#users.get(user))
+        // a user is identified by its name and the database it was created in: the client
+        // authenticates against that database (its authSource), which is the command's $db
+        const scram = new ScramConversation((user) => this.#users.get(`${database}\u0000${user}`))
         connection.scram = scram
         const serverFirst = scram.start(payloadText(body.payload))
         return { conversationId: 1, done: false, payload: new BSON.Binary(Buffer.from(serverFirst)) }

@@ -5,7 +5,10 @@
  * run unchanged against it:
  * - `GET /`: the info document (version, `distribution: opensearch` for OpenSearch) and, as
  *   Elasticsearch, the `x-elastic-product: Elasticsearch` header the @elastic client checks;
- * - basic auth on every request (401 `security_exception` with the cluster's wording);
+ * - the media types of `Accept` and `Content-Type` checked as the imitated Elasticsearch version
+ *   (`version`: 7.17, 8.x or 9.x) checks them (media-types.ts): a 9.x client's compatible-with=9 is
+ *   refused by 8.x and 7.x with 400 `media_type_header_exception`;
+ * - basic auth on every request, or (`sigv4`) AWS SigV4 as OpenSearch on AWS checks it (`es` or `aoss`) (401 `security_exception` with the cluster's wording);
  * - `GET /_cat/indices`, `/_cat/aliases` (format=json), `GET /_mapping`, `GET /<index>/_mapping`
  *   (properties in the order the index was created with; a real cluster sorts them);
  * - `POST /<index>/_search`: the query DSL and aggregations the `elasticsearch` dialect compiles
@@ -21,7 +24,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { verifySigV4 } from '../athena/sigv4.js'
 import { accumulator, bucketStart, DslError, type Field, grouped, matching, parseDate, Translator } from './dsl.js'
+import { mediaTypeRefusal } from './media-types.js'
 
 type Json = Record<string, unknown>
 export type Flavour = 'elasticsearch' | 'opensearch'
@@ -44,6 +49,22 @@ export interface StandInOptions {
   readonly flavour: Flavour
   /** Accepted basic-auth users (username → password); absent: no authentication. */
   readonly users?: Readonly<Record<string, string>>
+  /**
+   * The Elasticsearch version imitated (default 9.0.0): `GET /` reports it and the media types of
+   * every request are checked as that major checks them (media-types.ts). Ignored for OpenSearch.
+   */
+  readonly version?: string
+  /**
+   * AWS IAM instead of basic auth, as an OpenSearch Service domain (`es`) or an OpenSearch
+   * Serverless collection (`aoss`) checks it: every request must carry a valid SigV4 signature
+   * (../athena/sigv4.ts recomputes it) for this region and service, by a known key; otherwise 403.
+   */
+  readonly sigv4?: {
+    readonly service: 'es' | 'aoss'
+    readonly region: string
+    /** access key ID → secret access key */
+    readonly keys: Readonly<Record<string, string>>
+  }
 }
 
 function fieldsOf(
@@ -85,6 +106,10 @@ export class SearchStandIn {
   port = 0
 
   constructor(private readonly options: StandInOptions) {}
+
+  private get major(): number {
+    return Number(/^\d+/.exec(this.options.version ?? '9.0.0')?.[0])
+  }
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`
@@ -142,7 +167,24 @@ export class SearchStandIn {
     for await (const c of req) chunks.push(c as Buffer)
     const text = Buffer.concat(chunks).toString('utf8')
     const url = new URL(req.url ?? '/', 'http://stand-in')
-    if (!this.authorised(req)) {
+    if (flavour === 'elasticsearch') {
+      const refused = mediaTypeRefusal(this.major, {
+        accept: req.headers.accept,
+        contentType: req.headers['content-type'],
+      })
+      if (refused) return send(res, 400, refused, flavour)
+    }
+    const sigv4 = this.options.sigv4
+    if (sigv4) {
+      // https://docs.aws.amazon.com/opensearch-service/latest/developerguide/ac.html#managedomains-signing-service-requests
+      const check = verifySigV4(req.method ?? 'GET', url, req.headers, Buffer.from(text), sigv4.keys)
+      const problem = !check.ok
+        ? check.message
+        : check.service !== sigv4.service || check.region !== sigv4.region
+          ? `Credential should be scoped to correct service/region: '${sigv4.region}/${sigv4.service}'`
+          : undefined
+      if (problem !== undefined) return send(res, 403, { message: problem }, flavour)
+    } else if (!this.authorised(req)) {
       res.setHeader('WWW-Authenticate', 'Basic realm="security" charset="UTF-8"')
       return send(
         res,
@@ -159,7 +201,7 @@ export class SearchStandIn {
       const version =
         flavour === 'opensearch'
           ? { distribution: 'opensearch', number: '2.11.0', lucene_version: '9.7.0' }
-          : { number: '9.0.0', build_flavor: 'default', lucene_version: '10.1.0' }
+          : { number: this.options.version ?? '9.0.0', build_flavor: 'default', lucene_version: '10.1.0' }
       return send(
         res,
         200,

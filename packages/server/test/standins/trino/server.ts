@@ -3,6 +3,10 @@
  * (https://trino.io/docs/current/develop/client-protocol.html) over HTTP or HTTPS, executing the
  * SQL on DuckDB (../duckdb-engine.ts). DuckDB is not Trino: this proves the transport, never
  * Trino's SQL. What it implements, as Trino does:
+ * - `nextUri` and `infoUri` built from the request's Host header, as Trino builds them (from the
+ *   request URI: https://trino.io/docs/current/develop/client-protocol.html, "the client must
+ *   follow nextUri"; behind a proxy from X-Forwarded-*): a client that called
+ *   https://trino.example:443 gets https://trino.example/… back;
  * - POST /v1/statement → QUEUED with a nextUri; GET nextUri → RUNNING (long poll, up to 100 ms)
  *   while DuckDB works, then FINISHED with the rows in pages of `pageSize`, each page but the last
  *   with a nextUri; DELETE nextUri → the query is cancelled (DuckDB interrupted), 204;
@@ -196,8 +200,15 @@ export async function startTrinoStandIn(options: TrinoStandInOptions = {}): Prom
   const pageSize = options.pageSize ?? 7
   const version = options.version ?? '435'
   let base = ''
+  /**
+   * The address the client called, as Trino derives it for `nextUri` and `infoUri`: the scheme
+   * and the request's Host header (which a client writes without the default port, and in
+   * lower case), never the address this server listens on.
+   */
+  const publicBase = (req: http.IncomingMessage) =>
+    `${options.tls ? 'https' : 'http'}://${req.headers.host ?? new URL(base).host}`
 
-  const results = (q: Query): Record<string, unknown> => {
+  const results = (q: Query, base: string): Record<string, unknown> => {
     const out: Record<string, unknown> = {
       id: q.id,
       infoUri: `${base}/ui/query.html?${q.id}`,
@@ -326,7 +337,7 @@ export async function startTrinoStandIn(options: TrinoStandInOptions = {}): Prom
         }
       }
       if (q.state === 'QUEUED') setImmediate(() => begin(q, body))
-      return send(200, results(q))
+      return send(200, results(q, publicBase(req)))
     }
     const m = /^\/v1\/statement\/executing\/([^/]+)\/(\d+)$/.exec(url.pathname)
     const q = m ? queries.get(m[1] as string) : undefined
@@ -348,7 +359,7 @@ export async function startTrinoStandIn(options: TrinoStandInOptions = {}): Prom
       for (let i = 0; i < 10 && (q.state === 'RUNNING' || q.state === 'QUEUED'); i++) {
         await new Promise((resolve) => setTimeout(resolve, 10))
       }
-      return send(200, results(q))
+      return send(200, results(q, publicBase(req)))
     }
     return send(405, undefined, 'Method not allowed')
   }

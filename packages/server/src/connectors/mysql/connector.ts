@@ -16,6 +16,7 @@ import {
   throwIfAborted,
 } from '../shared/execution.js'
 import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
+import { resolveTlsMode } from '../shared/tls.js'
 import { bytesToJson, checkTimeZone, isoDateTime, offsetAt, safeInteger } from '../shared/values.js'
 import type { Connector, ConnectorOptions, ExecuteOptions, MysqlCredentials, QueryResult, TableInfo } from '../types.js'
 import { MYSQL_ERRORS, translateMysqlError } from './errors.js'
@@ -225,6 +226,7 @@ export class MysqlConnector implements Connector {
         port: c.port,
         user: c.user,
         password: c.password,
+        ...this.#ssl(),
         connectTimeout: this.#options.connectTimeoutMs,
       })
       .then(async (killer) => {
@@ -238,6 +240,26 @@ export class MysqlConnector implements Connector {
       .catch(() => undefined)
   }
 
+  /**
+   * TLS (docs/datasources.md#tls) as mysql2 takes it: its own `verifyIdentity` checks the host
+   * name (against credentials.host, the host it connects to); the CA and client pair build the
+   * secure context.
+   */
+  #ssl(): { ssl?: mysql.SslOptions } {
+    const c = this.#credentials
+    const mode = resolveTlsMode(c, 'off')
+    if (mode === 'off') return {}
+    return {
+      ssl: {
+        rejectUnauthorized: mode === 'verify',
+        verifyIdentity: mode === 'verify',
+        ...(c.tlsCaCertificate === undefined ? {} : { ca: c.tlsCaCertificate }),
+        ...(c.tlsClientCertificate === undefined ? {} : { cert: c.tlsClientCertificate }),
+        ...(c.tlsClientKey === undefined ? {} : { key: c.tlsClientKey }),
+      },
+    }
+  }
+
   #createPool(database: string | undefined): mysql.Pool {
     const c = this.#credentials
     return mysql.createPool({
@@ -246,6 +268,7 @@ export class MysqlConnector implements Connector {
       user: c.user,
       password: c.password,
       database,
+      ...this.#ssl(),
       connectionLimit: this.#options.poolMax,
       maxIdle: this.#options.poolMax,
       idleTimeout: IDLE_TIMEOUT_MS,

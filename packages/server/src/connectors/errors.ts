@@ -156,6 +156,13 @@ export function tlsReason(err: unknown): string | undefined {
       return `TLS certificate verification failed (${code}): ${errorMessage(e)}`
     }
     if (code?.startsWith('ERR_SSL_')) return `TLS handshake failed (${code}): ${errorMessage(e)}`
+    // mysql2 replaces the code of any TLS failure with its own; Node's message stays
+    if (code === 'HANDSHAKE_SSL_ERROR') {
+      const message = errorMessage(e)
+      return /certificate|altnames/i.test(message)
+        ? `TLS certificate verification failed: ${message}`
+        : `TLS handshake failed: ${message}`
+    }
     e = (e as { cause?: unknown }).cause
   }
   return undefined

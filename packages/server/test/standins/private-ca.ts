@@ -1,10 +1,11 @@
 /**
  * A private certificate authority made at test time with the openssl CLI: a CA and the server
  * and client certificates it issues (P-256 keys, valid two days), in a temporary directory that
- * close() removes. Nothing here is committed: every run has its own CA, so no key matters.
+ * close() removes. Nothing here is committed: every run has its own CA, so no key matters, and
+ * the files are readable by everyone (a server started as another OS user reads them).
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -74,10 +75,12 @@ export function createPrivateCa(commonName = 'Strata test CA'): PrivateCa {
       '-extfile',
       `${name}.ext`,
     ])
+    for (const file of readdirSync(dir)) chmodSync(join(dir, file), 0o644)
     const certPath = join(dir, `${name}.pem`)
     const keyPath = join(dir, `${name}.key`)
     return { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8'), certPath, keyPath }
   }
+  chmodSync(dir, 0o755)
   const certPath = join(dir, 'ca.pem')
   return {
     cert: readFileSync(certPath, 'utf8'),

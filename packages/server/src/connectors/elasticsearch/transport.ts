@@ -39,13 +39,15 @@ const auth = (c: SearchCredentials) =>
 
 export async function openTransport(flavour: Flavour, credentials: SearchCredentials): Promise<SearchTransport> {
   const tlsVerify = credentials.isIgnoreVerifyCert !== true
+  // a private CA (docs/datasources.md#tls) replaces the public roots
+  const ca = credentials.tlsCaCertificate === undefined ? {} : { ca: credentials.tlsCaCertificate }
   if (flavour === 'elasticsearch') {
     const { Client } = await import('@elastic/elasticsearch')
     const client = new Client({
       ...node(credentials),
       ...auth(credentials),
       maxRetries: 0,
-      tls: { rejectUnauthorized: tlsVerify },
+      tls: { rejectUnauthorized: tlsVerify, ...ca },
     })
     return {
       request: (method, path, body, o) =>
@@ -61,7 +63,7 @@ export async function openTransport(flavour: Flavour, credentials: SearchCredent
     ...node(credentials),
     ...auth(credentials),
     maxRetries: 0,
-    ssl: { rejectUnauthorized: tlsVerify },
+    ssl: { rejectUnauthorized: tlsVerify, ...ca },
   })
   return {
     request: async (method, path, body, o) => {

@@ -89,6 +89,8 @@ export function translateDriverError(err: unknown, ctx: TranslationContext, driv
   }
   const message = redact(driver.message?.(err) ?? errorMessage(err), ctx.secrets)
   const connecting = ctx.connecting === true
+  const tls = tlsReason(err)
+  if (tls !== undefined) return connectionError(tls, err)
   if (!connecting && ctx.timeoutMs !== undefined && driver.isTimeout(err)) return queryTimeout(ctx.timeoutMs, err)
   if (connecting || driver.isConnectionFailure(err)) {
     return connectionError(driver.connectionReason?.(err, message, connecting) ?? networkReason(err) ?? message, err)
@@ -125,6 +127,45 @@ export function networkReason(err: unknown): string | undefined {
         ? ` (${e.hostname})`
         : ''
   return `${reason}${where}`
+}
+
+/** Node's codes of a server certificate that fails verification (OpenSSL's names, and Node's own). */
+const CERTIFICATE_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'INVALID_CA',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+])
+
+/**
+ * A readable reason when `err` (or its cause: fetch wraps the socket's error) is a TLS failure:
+ * a certificate that fails verification (docs/datasources.md#tls), or a handshake that failed.
+ */
+export function tlsReason(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e !== null && typeof e === 'object' && depth < 3; depth++) {
+    const code = errorCode(e)
+    if (code !== undefined && CERTIFICATE_CODES.has(code)) {
+      return `TLS certificate verification failed (${code}): ${errorMessage(e)}`
+    }
+    if (code?.startsWith('ERR_SSL_')) return `TLS handshake failed (${code}): ${errorMessage(e)}`
+    // mysql2 replaces the code of any TLS failure with its own; Node's message stays
+    if (code === 'HANDSHAKE_SSL_ERROR') {
+      const message = errorMessage(e)
+      return /certificate|altnames/i.test(message)
+        ? `TLS certificate verification failed: ${message}`
+        : `TLS handshake failed: ${message}`
+    }
+    e = (e as { cause?: unknown }).cause
+  }
+  return undefined
 }
 
 export function errorCode(err: unknown): string | undefined {

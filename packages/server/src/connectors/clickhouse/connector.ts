@@ -310,6 +310,8 @@ export class ClickhouseConnector implements Connector {
         password: c.password,
         database,
         application: 'strata',
+        // https verifies the certificate; a private CA replaces the public roots (docs/datasources.md#tls)
+        ...(c.tlsCaCertificate === undefined ? {} : { tls: { ca_cert: Buffer.from(c.tlsCaCertificate) } }),
         max_open_connections: this.#options.poolMax,
         // Deadlines are ours (abort signals); this only bounds a request nobody else bounds.
         request_timeout: BACKSTOP_TIMEOUT_MS,

@@ -47,8 +47,12 @@ export const port = (label: string, description: string, extra?: Extra) =>
 export const flag = (label: string, description: string, extra?: Omit<Extra, 'maxLength'> & { default?: boolean }) =>
   Type.Boolean({ ...meta(label, description, extra) })
 
-export const choice = <const V extends string[]>(values: readonly [...V], label: string, description: string) =>
-  Type.Enum(values, meta(label, description))
+export const choice = <const V extends string[]>(
+  values: readonly [...V],
+  label: string,
+  description: string,
+  extra?: Omit<Extra, 'maxLength'>,
+) => Type.Enum(values, meta(label, description, extra))
 
 /** `credentials.name`: identifies the datasource (unique per organization, case-sensitive). */
 export const Name = Type.String({

@@ -7,6 +7,7 @@
 import { parseJsonText } from '../../validation/json-text.js'
 import { relativePathProblem } from '../duckdb/files-root.js'
 import { connectionStringProblem } from '../mongodb/connection-string.js'
+import { tlsFieldProblem } from '../shared/tls.js'
 import type { DatasourceType } from '../types.js'
 import type { CredentialsByType } from './schemas.js'
 
@@ -25,16 +26,40 @@ type Rules = { readonly [T in DatasourceType]?: Rule<T> }
 
 const SSH_FIELDS = ['sshHost', 'sshPort', 'sshUsername', 'sshPrivateKey'] as const
 
-const postgresFamily: Rule<'postgres' | 'redshift' | 'cockroachdb'> = {
-  doc: ['`sshHost`, `sshPort`, `sshUsername` and `sshPrivateKey` are required when `sshTunnel` is `enable`.'],
-  check: (c) => {
-    if (c.sshTunnel !== 'enable') return undefined
-    const missing = SSH_FIELDS.find((field) => c[field] === undefined)
-    return missing && { field: missing, problem: 'is required when sshTunnel is enable' }
-  },
+/** The types with TLS fields (docs/datasources.md#tls). */
+type TlsType = 'postgres' | 'redshift' | 'cockroachdb' | 'mysql' | 'singlestore' | 'mssql'
+type CaType = 'clickhouse' | 'trino' | 'elasticsearch' | 'opensearch'
+
+const tlsRule: Rule<TlsType> = {
+  doc: [
+    '`tlsCaCertificate` and `tlsClientCertificate` must be PEM certificates and `tlsClientKey` an unencrypted PEM private key; a client certificate needs its key and the reverse.',
+  ],
+  check: (c) => tlsFieldProblem(c),
 }
 
-const searchEngine: Rule<'elasticsearch' | 'opensearch'> = {
+const caRule: Rule<CaType> = {
+  doc: ['`tlsCaCertificate`, when given, must hold PEM certificates.'],
+  check: (c) => tlsFieldProblem(c),
+}
+
+/** Both rules: the first's violation, else the second's; their docs in order. */
+function both<T extends DatasourceType>(first: Rule<T>, second: Rule<T>): Rule<T> {
+  return { doc: [...first.doc, ...second.doc], check: (c) => first.check(c) ?? second.check(c) }
+}
+
+const postgresFamily = both<'postgres' | 'redshift' | 'cockroachdb'>(
+  {
+    doc: ['`sshHost`, `sshPort`, `sshUsername` and `sshPrivateKey` are required when `sshTunnel` is `enable`.'],
+    check: (c) => {
+      if (c.sshTunnel !== 'enable') return undefined
+      const missing = SSH_FIELDS.find((field) => c[field] === undefined)
+      return missing && { field: missing, problem: 'is required when sshTunnel is enable' }
+    },
+  },
+  tlsRule,
+)
+
+const searchEngineFields: Rule<'elasticsearch' | 'opensearch'> = {
   doc: [
     '`cloud_id` is required when `server_type` is `elastic-cloud` or `open-cloud`.',
     '`server_url` is required when `server_type` is `self-managed`, and must be an http:// or https:// URL.',
@@ -61,6 +86,8 @@ const searchEngine: Rule<'elasticsearch' | 'opensearch'> = {
   },
 }
 
+const searchEngine = both<'elasticsearch' | 'opensearch'>(searchEngineFields, caRule)
+
 /** An endpoint override (docs/datasources.md#fields-that-need-a-word): an http(s):// URL, when given. */
 const httpEndpoint = (field: string, value: string | undefined): Violation | undefined =>
   value === undefined || /^https?:\/\/[^/]/i.test(value)
@@ -77,6 +104,11 @@ export const CONDITIONAL_RULES: Rules = {
   postgres: postgresFamily,
   redshift: postgresFamily,
   cockroachdb: postgresFamily,
+  mysql: tlsRule,
+  singlestore: tlsRule,
+  mssql: tlsRule,
+  clickhouse: caRule,
+  trino: caRule,
   snowflake: {
     doc: [
       '`password` is required (non-empty) when `service` is `username/password`.',

@@ -5,12 +5,53 @@
  * server_type …) are in rules.ts, beside these schemas.
  */
 import Type, { type Static, type TObject } from 'typebox'
+import { TLS_MODES } from '../shared/tls.js'
 import type { DatasourceType } from '../types.js'
 import { choice, credentials, flag, host, longText, password, port, text } from './fields.js'
 
 const { Optional } = Type
 /** Marks a field that is our addition to the hosted API's fields. */
 const ours = { addition: true } as const
+
+/**
+ * The CA field (docs/datasources.md#tls): every type that connects over TLS to a server the
+ * company runs, TCP or HTTP.
+ */
+const tlsCa = () =>
+  Optional(
+    longText(
+      'TLS CA certificate',
+      "PEM certificate(s) of the CA that signs the server's certificate (a private CA); without it, the public roots.",
+      ours,
+    ),
+  )
+
+/** TLS of the engines we reach over TCP: one naming for every type (shared/tls.ts). */
+const tlsFields = (whenSilent: string) => ({
+  tlsMode: Optional(
+    choice(
+      TLS_MODES,
+      'TLS mode',
+      `off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: ${whenSilent}`,
+      ours,
+    ),
+  ),
+  tlsCaCertificate: tlsCa(),
+  tlsClientCertificate: Optional(
+    longText(
+      'TLS client certificate',
+      'PEM client certificate, for servers that authenticate clients by certificate.',
+      ours,
+    ),
+  ),
+  tlsClientKey: Optional(
+    longText('TLS client key', 'PEM private key (unencrypted) of tlsClientCertificate.', { secret: true, ...ours }),
+  ),
+})
+
+/** What the connector does when the credentials name no TLS field (shared/tls.ts resolveTlsMode). */
+const SILENT_OFF = 'verify when sslMode is true or a CA or client certificate is given; off when nothing is said.'
+const SILENT_OFF_NO_SSLMODE = 'verify when a CA or client certificate is given; off when nothing is said.'
 
 /** postgres, redshift, cockroachdb: the same fields, engine-specific wording. */
 const postgresFamily = (engine: string, defaultPort: number) =>
@@ -21,7 +62,10 @@ const postgresFamily = (engine: string, defaultPort: number) =>
     password: password('Password of the database user.'),
     database: text('Database', 'Database to connect to.'),
     schema: text('Schema', 'Default schema for introspection and queries.'),
-    sslMode: Optional(flag('SSL', 'Connect over TLS.')),
+    sslMode: Optional(
+      flag('SSL', 'Connect over TLS: true is tlsMode verify (unless tlsMode says otherwise), false is tlsMode off.'),
+    ),
+    ...tlsFields(SILENT_OFF),
     sshTunnel: Optional(choice(['enable', 'disable'], 'SSH tunnel', 'Connect through an SSH bastion host.')),
     sshHost: Optional(host('SSH host', 'Bastion host. Required when sshTunnel is enable.')),
     sshPort: Optional(port('SSH port', 'Bastion SSH port (usually 22). Required when sshTunnel is enable.')),
@@ -84,8 +128,11 @@ const searchFields = () => ({
       default: false,
     }),
   ),
-  isIgnoreVerifyCert: Optional(flag('Skip certificate verification', 'Accept a certificate that fails verification.')),
+  isIgnoreVerifyCert: Optional(
+    flag('Skip certificate verification', 'Accept a certificate that fails verification (default false: verified).'),
+  ),
   isIgnoreSsl: Optional(flag('Ignore SSL', 'Connect without TLS.')),
+  tlsCaCertificate: tlsCa(),
 })
 
 export const CREDENTIAL_SCHEMAS = {
@@ -111,6 +158,7 @@ export const CREDENTIAL_SCHEMAS = {
   mysql: credentials('MySQL credentials', {
     ...serverFields('MySQL'),
     database: Optional(text('Database', 'Default database (else every database the user can reach).', ours)),
+    ...tlsFields(SILENT_OFF_NO_SSLMODE),
   }),
   mongodb: credentials('MongoDB credentials', {
     host: Optional(
@@ -137,11 +185,13 @@ export const CREDENTIAL_SCHEMAS = {
   clickhouse: credentials('ClickHouse credentials', {
     ...serverFields('ClickHouse'),
     database: Optional(text('Database', 'Default database (else `default`).', ours)),
-    ssl: Optional(flag('SSL', 'Use https instead of http.', ours)),
+    ssl: Optional(flag('SSL', 'Use https instead of http (the certificate is verified).', ours)),
+    tlsCaCertificate: tlsCa(),
   }),
   singlestore: credentials('SingleStore credentials', {
     ...serverFields('SingleStore'),
     database: text('Database', 'Database to connect to.'),
+    ...tlsFields(SILENT_OFF_NO_SSLMODE),
   }),
   bigquery: credentials('BigQuery credentials', {
     credentials_json: longText('Service account key', 'The service account key file (a JSON object) as a string.', {
@@ -172,6 +222,7 @@ export const CREDENTIAL_SCHEMAS = {
     database: Optional(text('Database', 'Database to connect to (else the login default).')),
     isDisableDatabase: Optional(flag('Disable database', 'Ignore `database`: use the login default database.')),
     readOnlyIntent: Optional(flag('Read-only intent', 'Connect with ApplicationIntent=ReadOnly (read replicas).')),
+    ...tlsFields('verify.'),
   }),
   awss3: credentials('Amazon S3 credentials', {
     bucket: text('Bucket', 'S3 bucket holding the files.'),
@@ -223,7 +274,8 @@ export const CREDENTIAL_SCHEMAS = {
     password: Optional(password('Password, for password authentication (Trino accepts it over https only).')),
     catalog: text('Catalog', 'Catalog to query.'),
     schema: Optional(text('Schema', 'Default schema.')),
-    ssl: Optional(flag('SSL', 'Use https.')),
+    ssl: Optional(flag('SSL', 'Use https (the certificate is verified).')),
+    tlsCaCertificate: tlsCa(),
   }),
 } as const satisfies Record<DatasourceType, TObject>
 

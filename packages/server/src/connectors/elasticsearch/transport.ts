@@ -93,13 +93,15 @@ async function openSearchAuth(c: SearchCredentials): Promise<object> {
 
 export async function openTransport(flavour: Flavour, credentials: SearchCredentials): Promise<SearchTransport> {
   const tlsVerify = credentials.isIgnoreVerifyCert !== true
+  // a private CA (docs/datasources.md#tls) replaces the public roots
+  const ca = credentials.tlsCaCertificate === undefined ? {} : { ca: credentials.tlsCaCertificate }
   if (flavour === 'elasticsearch') {
     const { Client } = await import('@elastic/elasticsearch')
     const client = new Client({
       ...node(credentials),
       ...auth(credentials),
       maxRetries: 0,
-      tls: { rejectUnauthorized: tlsVerify },
+      tls: { rejectUnauthorized: tlsVerify, ...ca },
     })
     const send = (method: string, path: string, body: unknown, o: RequestOptions, headers: MediaTypes) =>
       client.transport.request(
@@ -129,7 +131,7 @@ export async function openTransport(flavour: Flavour, credentials: SearchCredent
     ...node(credentials),
     ...(await openSearchAuth(credentials)),
     maxRetries: 0,
-    ssl: { rejectUnauthorized: tlsVerify },
+    ssl: { rejectUnauthorized: tlsVerify, ...ca },
   })
   return {
     request: async (method, path, body, o) => {

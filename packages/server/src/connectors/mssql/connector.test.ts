@@ -28,9 +28,24 @@ describe('mssql connector (no server: dialect/request building only)', () => {
       database: 'sales',
       connectionTimeout: 800,
       pool: { max: 3, min: 0 },
-      options: { encrypt: true, trustServerCertificate: true, readOnlyIntent: true, useUTC: true },
+      options: { encrypt: true, trustServerCertificate: false, readOnlyIntent: true, useUTC: true },
     })
     expect(mssqlConfig(credentials, options).options?.readOnlyIntent).toBe(false)
+  })
+
+  it('TLS: verify by default, required trusts any certificate, off does not encrypt; CA and client pair passed on', () => {
+    const tls = (extra: Partial<typeof credentials>) => mssqlConfig({ ...credentials, ...extra }, options).options ?? {}
+    expect(tls({})).toMatchObject({ encrypt: true, trustServerCertificate: false })
+    expect(tls({}).cryptoCredentialsDetails).toBeUndefined()
+    expect(tls({ tlsMode: 'required' })).toMatchObject({ encrypt: true, trustServerCertificate: true })
+    expect(tls({ tlsMode: 'off' })).toMatchObject({ encrypt: false })
+    expect(tls({ tlsMode: 'off' }).trustServerCertificate).toBeUndefined()
+    const pem = { tlsCaCertificate: 'CA', tlsClientCertificate: 'CERT', tlsClientKey: 'KEY' }
+    expect(tls(pem)).toMatchObject({
+      encrypt: true,
+      trustServerCertificate: false,
+      cryptoCredentialsDetails: { ca: 'CA', cert: 'CERT', key: 'KEY' },
+    })
   })
 
   it('isDisableDatabase leaves the database to the login; a tenant database is always explicit', () => {

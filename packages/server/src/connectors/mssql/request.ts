@@ -5,6 +5,7 @@
  */
 import sql from 'mssql'
 import { BACKSTOP_TIMEOUT_MS, IDLE_TIMEOUT_MS } from '../shared/execution.js'
+import { resolveTlsMode, type TlsMode } from '../shared/tls.js'
 import type { ConnectorOptions, MssqlCredentials } from '../types.js'
 
 /**
@@ -23,14 +24,31 @@ export function mssqlConfig(credentials: MssqlCredentials, options: ConnectorOpt
     requestTimeout: BACKSTOP_TIMEOUT_MS, // our own deadline cancels each request first
     pool: { max: options.poolMax, min: 0, idleTimeoutMillis: IDLE_TIMEOUT_MS },
     options: {
-      encrypt: true,
-      // Customer servers mostly present self-signed certificates; the channel is still encrypted.
-      trustServerCertificate: true,
+      ...tlsOptions(credentials, resolveTlsMode(credentials, 'verify')),
       readOnlyIntent: credentials.readOnlyIntent === true,
       appName: 'strata',
       useUTC: true,
       abortTransactionOnError: true,
     },
+  }
+}
+
+/**
+ * TLS (docs/datasources.md#tls): verify by default (Azure SQL presents a publicly trusted
+ * certificate); `required` for a server with a self-signed certificate; the CA and client pair
+ * go to the secure context tedious builds.
+ */
+function tlsOptions(c: MssqlCredentials, mode: TlsMode): NonNullable<sql.config['options']> {
+  if (mode === 'off') return { encrypt: false }
+  const details = {
+    ...(c.tlsCaCertificate === undefined ? {} : { ca: c.tlsCaCertificate }),
+    ...(c.tlsClientCertificate === undefined ? {} : { cert: c.tlsClientCertificate }),
+    ...(c.tlsClientKey === undefined ? {} : { key: c.tlsClientKey }),
+  }
+  return {
+    encrypt: true,
+    trustServerCertificate: mode === 'required',
+    ...(Object.keys(details).length === 0 ? {} : { cryptoCredentialsDetails: details }),
   }
 }
 

@@ -6,7 +6,9 @@
  * (MariaDB `max_statement_time`, MySQL `max_execution_time`), `sql_select_limit` (the row cap)
  * and read-only transactions (`tx_read_only` / `transaction_read_only`; not on SingleStore).
  */
+import net from 'node:net'
 import mysql from 'mysql2/promise'
+import { ApiError } from '../../errors.js'
 import {
   CANCEL_GRACE_MS,
   checkMaxRows,
@@ -16,6 +18,7 @@ import {
   throwIfAborted,
 } from '../shared/execution.js'
 import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
+import { resolveTlsMode, type TlsMode } from '../shared/tls.js'
 import { bytesToJson, checkTimeZone, isoDateTime, offsetAt, safeInteger } from '../shared/values.js'
 import type { Connector, ConnectorOptions, ExecuteOptions, MysqlCredentials, QueryResult, TableInfo } from '../types.js'
 import { MYSQL_ERRORS, translateMysqlError } from './errors.js'
@@ -164,7 +167,11 @@ export class MysqlConnector implements Connector {
       if ((err as { errno?: number }).errno === 1049 && key !== (this.#credentials.database ?? '')) {
         this.#pools.delete(key)
       }
-      throw translateMysqlError(err, { connecting: true, secrets: [this.#credentials.password] })
+      throw plainRefusal(
+        translateMysqlError(err, { connecting: true, secrets: [this.#credentials.password] }),
+        err,
+        resolveTlsMode(this.#credentials, 'off'),
+      )
     }
     if (this.#flavor === undefined) {
       try {
@@ -225,6 +232,7 @@ export class MysqlConnector implements Connector {
         port: c.port,
         user: c.user,
         password: c.password,
+        ...this.#ssl(),
         connectTimeout: this.#options.connectTimeoutMs,
       })
       .then(async (killer) => {
@@ -238,6 +246,30 @@ export class MysqlConnector implements Connector {
       .catch(() => undefined)
   }
 
+  /**
+   * TLS (docs/datasources.md#tls) as mysql2 takes it: its own `verifyIdentity` checks the host
+   * name (against credentials.host, the host it connects to); the CA and client pair build the
+   * secure context.
+   */
+  #ssl(): { ssl?: mysql.SslOptions; stream?: () => net.Socket } {
+    const c = this.#credentials
+    const mode = resolveTlsMode(c, 'off')
+    if (mode === 'off') return {}
+    return {
+      // mysql2 gives Node's TLS no host name for an IP address, and Node then checks the
+      // certificate against 'localhost': a socket that knows its host (the field Node's TLS
+      // falls back to) makes the check name the address of the credentials.
+      ...(mode === 'verify' && net.isIP(c.host) !== 0 ? { stream: () => socketTo(c.host, c.port) } : {}),
+      ssl: {
+        rejectUnauthorized: mode === 'verify',
+        verifyIdentity: mode === 'verify',
+        ...(c.tlsCaCertificate === undefined ? {} : { ca: c.tlsCaCertificate }),
+        ...(c.tlsClientCertificate === undefined ? {} : { cert: c.tlsClientCertificate }),
+        ...(c.tlsClientKey === undefined ? {} : { key: c.tlsClientKey }),
+      },
+    }
+  }
+
   #createPool(database: string | undefined): mysql.Pool {
     const c = this.#credentials
     return mysql.createPool({
@@ -246,6 +278,7 @@ export class MysqlConnector implements Connector {
       user: c.user,
       password: c.password,
       database,
+      ...this.#ssl(),
       connectionLimit: this.#options.poolMax,
       maxIdle: this.#options.poolMax,
       idleTimeout: IDLE_TIMEOUT_MS,
@@ -261,6 +294,29 @@ export class MysqlConnector implements Connector {
       timezone: 'Z',
     })
   }
+}
+
+/**
+ * Servers that require TLS refuse a plain login as a denied access (MariaDB) or with their own
+ * error (MySQL 3159): the message says the connection was plain, so the fix is in sight.
+ */
+function plainRefusal(error: ApiError, err: unknown, mode: TlsMode): ApiError {
+  const errno = (err as { errno?: unknown } | null)?.errno
+  if (mode !== 'off' || (errno !== 1045 && errno !== 3159)) return error
+  return new ApiError(
+    error.code,
+    error.status,
+    `${error.message} (the connection was not encrypted: a server that requires TLS refuses it; see tlsMode)`,
+    error.details,
+    { cause: err },
+  )
+}
+
+/** A TCP socket to an IP address, carrying the address as the host Node's TLS checks the certificate against. */
+function socketTo(host: string, port: number): net.Socket {
+  const socket = net.connect({ host, port, noDelay: true, keepAlive: true })
+  ;(socket as net.Socket & { _host?: string })._host = host
+  return socket
 }
 
 type ExecuteValue = string | number | boolean | Date | Buffer | null

@@ -29,6 +29,7 @@ import {
 } from '../shared/execution.js'
 import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
 import { SshTunnel } from '../shared/ssh-tunnel.js'
+import { resolveTlsMode, tlsConnectionOptions } from '../shared/tls.js'
 import { checkTimeZone, decimalNumber, isoDateTime, safeInteger } from '../shared/values.js'
 import type {
   Connector,
@@ -312,7 +313,8 @@ export class PostgresConnector implements Connector {
       user: c.username,
       password: c.password,
       database,
-      ssl: c.sslMode ? { rejectUnauthorized: false } : false,
+      // TLS (docs/datasources.md#tls): the certificate must name credentials.host, also through a tunnel.
+      ssl: tlsConnectionOptions(c, resolveTlsMode(c, 'off'), c.host) ?? false,
       connectionTimeoutMillis: this.#options.connectTimeoutMs,
       application_name: 'strata',
       keepAlive: true,

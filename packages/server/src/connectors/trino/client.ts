@@ -6,6 +6,7 @@
  * Why not `trino-client` (npm): it has no parameter API, no per-request abort signal and hides
  * `nextUri`, which our cancel (DELETE) and row cap (stop paging) need.
  */
+import type { Dispatcher } from 'undici'
 
 export interface TrinoColumn {
   readonly name: string
@@ -71,14 +72,17 @@ const RETRY_STATUSES = new Set([502, 503, 504])
 const MAX_RETRIES = 5
 const MAX_TEXT = 200
 
-/** One request of the protocol; returns the parsed JSON body. */
+/**
+ * One request of the protocol; returns the parsed JSON body. `dispatcher`: the connection pool
+ * that trusts the datasource's private CA (docs/datasources.md#tls), else Node's default.
+ */
 export async function call(
   url: string,
-  init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string },
+  init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; dispatcher?: Dispatcher },
   signal: AbortSignal,
 ): Promise<unknown> {
   for (let attempt = 0; ; attempt++) {
-    const res = await fetch(url, { ...init, signal, redirect: 'error' })
+    const res = await fetch(url, { ...init, signal, redirect: 'error' } as RequestInit)
     if (RETRY_STATUSES.has(res.status) && attempt < MAX_RETRIES) {
       await res.body?.cancel()
       await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 50))
@@ -98,9 +102,15 @@ export async function call(
 }
 
 /** DELETE on a nextUri: cancels the query. Fire and forget (bounded); never throws. */
-export async function cancelQuery(nextUri: string, headers: Record<string, string>, timeoutMs: number): Promise<void> {
+export async function cancelQuery(
+  nextUri: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  dispatcher?: Dispatcher,
+): Promise<void> {
   try {
-    const res = await fetch(nextUri, { method: 'DELETE', headers, signal: AbortSignal.timeout(timeoutMs) })
+    const init = { method: 'DELETE', headers, signal: AbortSignal.timeout(timeoutMs), dispatcher }
+    const res = await fetch(nextUri, init as RequestInit)
     await res.body?.cancel()
   } catch {
     // the query is gone or the server is: either way nothing is left to cancel from here

@@ -7,6 +7,7 @@
  * USING …` on Trino 418+, else the SQL as an X-Trino-Prepared-Statement and `EXECUTE … USING …`.
  */
 
+import { Agent } from 'undici'
 import { ApiError } from '../../errors.js'
 import type { CredentialsByType } from '../credentials/schemas.js'
 import { connectionError } from '../errors.js'
@@ -60,6 +61,8 @@ export class TrinoConnector implements Connector {
   readonly #knownSchemas = new Set<string>()
   #server: Promise<ServerInfo> | undefined
   #closed = false
+  /** Connections that trust the private CA of tlsCaCertificate (docs/datasources.md#tls); else Node's own. */
+  readonly #dispatcher: Agent | undefined
 
   constructor(credentials: TrinoCredentials, options: ConnectorOptions) {
     this.#credentials = credentials
@@ -67,6 +70,10 @@ export class TrinoConnector implements Connector {
     const host =
       credentials.host.includes(':') && !credentials.host.startsWith('[') ? `[${credentials.host}]` : credentials.host
     this.#base = `${credentials.ssl ? 'https' : 'http'}://${host}:${credentials.port}`
+    this.#dispatcher =
+      credentials.tlsCaCertificate === undefined
+        ? undefined
+        : new Agent({ connect: { ca: credentials.tlsCaCertificate } })
   }
 
   async test(): Promise<void> {
@@ -142,6 +149,7 @@ export class TrinoConnector implements Connector {
 
   async close(): Promise<void> {
     this.#closed = true
+    await this.#dispatcher?.close()
   }
 
   /** Version, probed once (again after a failure): it picks how parameters travel. */
@@ -170,7 +178,7 @@ export class TrinoConnector implements Connector {
       async () => {
         const info = (await call(
           `${this.#base}/v1/info`,
-          { method: 'GET', headers: this.#authHeaders() },
+          { method: 'GET', headers: this.#authHeaders(), dispatcher: this.#dispatcher },
           controller.signal,
         )) as { nodeVersion?: { version?: unknown } } | null
         const version = info?.nodeVersion?.version
@@ -250,7 +258,8 @@ export class TrinoConnector implements Connector {
     let cancelled: Promise<void> | undefined
     const cancel = () => {
       controller.abort()
-      if (nextUri !== undefined) cancelled ??= cancelQuery(nextUri, cancelHeaders, this.#options.connectTimeoutMs)
+      if (nextUri !== undefined)
+        cancelled ??= cancelQuery(nextUri, cancelHeaders, this.#options.connectTimeoutMs, this.#dispatcher)
     }
     return guarded(
       {
@@ -312,11 +321,15 @@ export class TrinoConnector implements Connector {
       if (nextUri === undefined) break
       if (truncated) {
         // maxRows + 1 rows seen: stop paging and cancel the rest on the server
-        await cancelQuery(nextUri, cancelHeaders, this.#options.connectTimeoutMs)
+        await cancelQuery(nextUri, cancelHeaders, this.#options.connectTimeoutMs, this.#dispatcher)
         track(undefined)
         break
       }
-      page = (await call(nextUri, { method: 'GET', headers: cancelHeaders }, signal)) as QueryResults
+      page = (await call(
+        nextUri,
+        { method: 'GET', headers: cancelHeaders, dispatcher: this.#dispatcher },
+        signal,
+      )) as QueryResults
     }
     return { columns: columns.map((col) => ({ name: col.name, dataType: dataTypeOf(col.type) })), rows, truncated }
   }
@@ -332,7 +345,7 @@ export class TrinoConnector implements Connector {
     try {
       return (await call(
         `${this.#base}/v1/statement`,
-        { method: 'POST', headers, body },
+        { method: 'POST', headers, body, dispatcher: this.#dispatcher },
         AbortSignal.any([signal, connect]),
       )) as QueryResults
     } catch (err) {

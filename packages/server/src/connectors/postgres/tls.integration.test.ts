@@ -1,0 +1,126 @@
+/**
+ * TLS of the postgres connector against a real PostgreSQL that requires TLS, its certificate
+ * issued by a private CA made for this run (test/standins/tls-postgres.ts): the modes off,
+ * required and verify, the CA field, host-name checking, and client-certificate authentication.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPrivateCa, type PrivateCa } from '../../../test/standins/private-ca.js'
+import {
+  CERT_USER,
+  startTlsPostgres,
+  type TlsPostgres,
+  tlsPostgresAvailable,
+} from '../../../test/standins/tls-postgres.js'
+import { ApiError } from '../../errors.js'
+import type { ConnectorOptions, PostgresCredentials } from '../types.js'
+import { PostgresConnector } from './connector.js'
+
+const required = process.env.CI === 'true'
+const options: ConnectorOptions = { connectTimeoutMs: 5000, poolMax: 2 }
+
+if (!tlsPostgresAvailable) {
+  if (required) throw new Error('CI=true: PostgreSQL server binaries are required for the TLS tests')
+  console.warn('SKIPPED: no PostgreSQL server binaries (initdb) for the TLS tests')
+}
+
+describe.skipIf(!tlsPostgresAvailable)('postgres connector over TLS (a private CA, a real PostgreSQL)', () => {
+  let ca: PrivateCa
+  let otherCa: PrivateCa
+  let server: TlsPostgres
+  beforeAll(async () => {
+    ca = createPrivateCa()
+    otherCa = createPrivateCa('Another CA')
+    // Names 127.0.0.1 only: `localhost` reaches the same server under a name it does not carry.
+    server = await startTlsPostgres(ca, ca.issueServer('pg-server', ['IP:127.0.0.1']))
+  }, 60_000)
+  afterAll(() => {
+    server?.stop()
+    ca?.close()
+    otherCa?.close()
+  })
+
+  const credentials = (extra: Partial<PostgresCredentials>): PostgresCredentials => ({
+    name: 'pg-tls',
+    host: '127.0.0.1',
+    port: server.port,
+    username: 'postgres',
+    password: '',
+    database: 'postgres',
+    schema: 'public',
+    ...extra,
+  })
+
+  async function connect(extra: Partial<PostgresCredentials>): Promise<unknown> {
+    const connector = new PostgresConnector(credentials(extra), options)
+    try {
+      const result = await connector.execute('select ssl from pg_stat_ssl where pid = pg_backend_pid()', {
+        params: [],
+        timeoutMs: 5000,
+        maxRows: 10,
+      })
+      return result.rows[0]?.ssl
+    } finally {
+      await connector.close()
+    }
+  }
+
+  async function failure(extra: Partial<PostgresCredentials>): Promise<ApiError> {
+    const error = await connect(extra).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(ApiError)
+    const api = error as ApiError
+    expect(api.code, api.message).toBe('DATASOURCE_CONNECTION_ERROR')
+    expect(api.status).toBe(400)
+    return api
+  }
+
+  it('verify with the private CA connects, encrypted', async () => {
+    expect(await connect({ tlsMode: 'verify', tlsCaCertificate: ca.cert })).toBe(true)
+  })
+
+  it('sslMode true means verify: with the CA it connects', async () => {
+    expect(await connect({ sslMode: true, tlsCaCertificate: ca.cert })).toBe(true)
+  })
+
+  it('verify without the CA fails, naming certificate verification', async () => {
+    const error = await failure({ tlsMode: 'verify' })
+    expect(error.message).toMatch(/TLS certificate verification failed/)
+    // sslMode true alone verifies too (it used to accept any certificate)
+    expect((await failure({ sslMode: true })).message).toMatch(/TLS certificate verification failed/)
+  })
+
+  it('verify with a CA that did not sign the certificate fails', async () => {
+    const error = await failure({ tlsMode: 'verify', tlsCaCertificate: otherCa.cert })
+    expect(error.message).toMatch(/TLS certificate verification failed/)
+  })
+
+  it('verify fails when the certificate does not name the host', async () => {
+    const error = await failure({ host: 'localhost', tlsMode: 'verify', tlsCaCertificate: ca.cert })
+    expect(error.message).toMatch(/TLS certificate verification failed \(ERR_TLS_CERT_ALTNAME_INVALID\)/)
+    expect(error.message).toMatch(/localhost/)
+  })
+
+  it('required encrypts without verification (no CA, wrong host name)', async () => {
+    expect(await connect({ tlsMode: 'required' })).toBe(true)
+    expect(await connect({ host: 'localhost', sslMode: true, tlsMode: 'required' })).toBe(true)
+  })
+
+  it('off against a server that requires TLS fails clearly', async () => {
+    const error = await failure({ tlsMode: 'off' })
+    expect(error.message).toMatch(/no encryption|SSL off/i)
+    expect((await failure({ sslMode: false })).message).toMatch(/no encryption|SSL off/i)
+    // credentials that name no TLS field keep the plain connection they always had
+    expect((await failure({})).message).toMatch(/no encryption|SSL off/i)
+  })
+
+  it('a client certificate authenticates (cert authentication)', async () => {
+    const client = ca.issueClient('pg-client', CERT_USER)
+    const cert = { tlsCaCertificate: ca.cert, tlsClientCertificate: client.cert, tlsClientKey: client.key }
+    expect(await connect({ username: CERT_USER, ...cert })).toBe(true)
+    // without the client certificate the same user is refused
+    const error = await failure({ username: CERT_USER, tlsCaCertificate: ca.cert })
+    expect(error.message).toMatch(/certificate/i)
+  })
+})

@@ -16,7 +16,19 @@ const BUDGET_GZIP = 200 * 1024
 await mkdir(outdir, { recursive: true })
 // chunks of an earlier build (hashed names) would otherwise pile up
 for (const f of await readdir(outdir)) if (/^chunk-.*\.js(\.map)?$/.test(f)) await rm(join(outdir, f))
+// The style modules hold only css`` templates, whose text esbuild keeps as written: their /* */
+// comments (notes for a maintainer) are left out of the bundle, so the browser never downloads them.
+const styleComments = {
+  name: 'style-comments',
+  setup(b) {
+    b.onLoad({ filter: /[\\/](styles[\\/][^\\/]+|[^\\/]+\.styles)\.ts$/ }, async (args) => ({
+      contents: (await readFile(args.path, 'utf8')).replace(/\/\*[\s\S]*?\*\//g, ''),
+      loader: 'ts',
+    }))
+  },
+}
 const result = await build({
+  plugins: [styleComments],
   entryPoints: { 'strata-embed': join(here, 'src', 'index.ts') },
   outdir,
   entryNames: '[name]',

@@ -4,7 +4,16 @@ import type { RuntimeMetric } from '../api/types.js'
 import { styles } from '../styles/index.js'
 import { ACTION_LABELS, type CardAction } from './card-actions.js'
 import { menuStyles } from './menu.styles.js'
-import { archiveIcon, eyeOffIcon, moreIcon, pencilIcon, shareIcon, sparkleIcon, trashIcon } from './metric-icons.js'
+import {
+  archiveIcon,
+  eyeOffIcon,
+  moreIcon,
+  pencilIcon,
+  rowsIcon,
+  shareIcon,
+  sparkleIcon,
+  trashIcon,
+} from './metric-icons.js'
 import { PopupElement } from './popup.js'
 import type { SelfServeSession } from './session.js'
 
@@ -29,6 +38,8 @@ export class StrataCardMenu extends PopupElement {
   @property({ type: Boolean }) busy = false
   /** "Summarize" first (the load's `ai.summary`): a line under the chart (ai-summary.ts). */
   @property({ type: Boolean }) summarize = false
+  /** "View underlying data" (the load's `permissions.underlyingData`): the rows behind the metric (underlying-dialog.ts). */
+  @property({ type: Boolean }) rows = false
 
   private run(action: CardAction): void {
     const { session, metric } = this
@@ -66,6 +77,21 @@ export class StrataCardMenu extends PopupElement {
             ${sparkleIcon}<span>Summarize</span>
           </button>${this.actions.length ? html`<div class="menu-sep" role="separator"></div>` : nothing}`
       : nothing
+    const rows = this.rows
+      ? html`<button
+            type="button"
+            role="menuitem"
+            class="menu-item"
+            data-action="rows"
+            @click=${() => {
+              const { session, metric } = this
+              this.hide(false)
+              if (session && metric) session.viewRows(metric, this.trigger)
+            }}
+          >
+            ${rowsIcon}<span>View underlying data</span>
+          </button>${this.actions.length ? html`<div class="menu-sep" role="separator"></div>` : nothing}`
+      : nothing
     return html`<button
         type="button"
         id="trigger"
@@ -83,7 +109,7 @@ export class StrataCardMenu extends PopupElement {
         ${this.busy ? html`<span class="spinner"></span>` : moreIcon}
       </button>
       <div id="popup" popover="manual" role="menu" aria-label="Actions for ${name}" part="card-menu-panel" @keydown=${this.onPopupKey}>
-        ${this.open ? html`${summarize}${other.map(item)}${other.length && destructive.length ? html`<div class="menu-sep" role="separator"></div>` : nothing}${destructive.map(item)}` : nothing}
+        ${this.open ? html`${summarize}${rows}${other.map(item)}${other.length && destructive.length ? html`<div class="menu-sep" role="separator"></div>` : nothing}${destructive.map(item)}` : nothing}
       </div>`
   }
 }

@@ -41,6 +41,8 @@ const mine: RuntimeMetric = {
 describe('which self-serve controls show', () => {
   it('shows nothing without a permission, and loads nothing', () => {
     expect(anySelfServe(none)).toBe(false)
+    // underlying data alone loads the module: its card menu offers "View underlying data"
+    expect(anySelfServe({ ...none, underlyingData: true })).toBe(true)
     expect(cardActions(none, mine)).toEqual([])
     expect(canCreate(none)).toBe(false)
     expect(canRestore(none)).toBe(false)

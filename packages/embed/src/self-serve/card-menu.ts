@@ -10,6 +10,7 @@ import {
   moreIcon,
   pencilIcon,
   restoreIcon,
+  rowsIcon,
   shareIcon,
   sparkleIcon,
   trashIcon,
@@ -39,6 +40,8 @@ export class StrataCardMenu extends PopupElement {
   @property({ type: Boolean }) busy = false
   /** "Summarize" first (the load's `ai.summary`): a line under the chart (ai-summary.ts). */
   @property({ type: Boolean }) summarize = false
+  /** "View underlying data" (the load's `permissions.underlyingData`): the rows behind the metric (underlying-dialog.ts). */
+  @property({ type: Boolean }) rows = false
 
   private run(action: CardAction): void {
     const { session, metric } = this
@@ -76,6 +79,21 @@ export class StrataCardMenu extends PopupElement {
             ${sparkleIcon}<span>Summarize</span>
           </button>${this.actions.length ? html`<div class="menu-sep" role="separator"></div>` : nothing}`
       : nothing
+    const rows = this.rows
+      ? html`<button
+            type="button"
+            role="menuitem"
+            class="menu-item"
+            data-action="rows"
+            @click=${() => {
+              const { session, metric } = this
+              this.hide(false)
+              if (session && metric) session.viewRows(metric, this.trigger)
+            }}
+          >
+            ${rowsIcon}<span>View underlying data</span>
+          </button>${this.actions.length ? html`<div class="menu-sep" role="separator"></div>` : nothing}`
+      : nothing
     return html`<button
         type="button"
         id="trigger"
@@ -93,7 +111,7 @@ export class StrataCardMenu extends PopupElement {
         ${this.busy ? html`<span class="spinner"></span>` : moreIcon}
       </button>
       <div id="popup" popover="manual" role="menu" aria-label="Actions for ${name}" part="card-menu-panel" @keydown=${this.onPopupKey}>
-        ${this.open ? html`${summarize}${other.map(item)}${other.length && destructive.length ? html`<div class="menu-sep" role="separator"></div>` : nothing}${destructive.map(item)}` : nothing}
+        ${this.open ? html`${summarize}${rows}${other.map(item)}${other.length && destructive.length ? html`<div class="menu-sep" role="separator"></div>` : nothing}${destructive.map(item)}` : nothing}
       </div>`
   }
 }

@@ -27,6 +27,7 @@ import { StrataReportDialog } from './report-dialog.js'
 import { StrataReportsMenu } from './reports-menu.js'
 import { SelfServeSession } from './session.js'
 import { selfServeStyles } from './styles.js'
+import { StrataUnderlyingDialog } from './underlying-dialog.js'
 import { type OwnLayout, ViewsMenu } from './views.js'
 
 defineElement('strata-metric-builder', StrataMetricBuilder)
@@ -36,6 +37,7 @@ defineElement('strata-self-serve-overlay', StrataSelfServeOverlay)
 defineElement('strata-ai-summary', StrataAiSummary)
 defineElement('strata-reports-menu', StrataReportsMenu)
 defineElement('strata-report-dialog', StrataReportDialog)
+defineElement('strata-underlying-dialog', StrataUnderlyingDialog)
 
 export { SelfServeApi } from './metric-api.js'
 export { SelfServeSession }
@@ -54,6 +56,7 @@ declare global {
     'strata-ai-summary': StrataAiSummary
     'strata-reports-menu': StrataReportsMenu
     'strata-report-dialog': StrataReportDialog
+    'strata-underlying-dialog': StrataUnderlyingDialog
   }
 }
 

@@ -27,3 +27,7 @@ export const sparkleIcon = icon(
   svg`<path d="M12 3l1.9 5.1L19 10l-5.1 1.9L12 17l-1.9-5.1L5 10l5.1-1.9z"/><path d="M19 15l.8 2.2L22 18l-2.2.8L19 21l-.8-2.2L16 18l2.2-.8z"/>`,
 )
 export const refreshIcon = icon(svg`<path d="M21 12a9 9 0 1 1-3-6.7"/><path d="M21 4v5h-5"/>`)
+export const rowsIcon = icon(
+  svg`<rect x="3" y="4" width="18" height="16" rx="2"/><path d="M3 10h18"/><path d="M3 15h18"/><path d="M9 4v16"/>`,
+)
+export const downloadIcon = icon(svg`<path d="M12 4v11"/><path d="m7 10 5 5 5-5"/><path d="M5 20h14"/>`)

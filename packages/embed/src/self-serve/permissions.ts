@@ -21,7 +21,13 @@ export const canRestore = (p: Permissions): boolean => p.archiveMetrics
 
 /** Whether anything self-serve can show, so the dashboard loads the module at all. */
 export const anySelfServe = (p: Permissions, ai?: AiFlags): boolean =>
-  canCreate(p, ai) || p.metricUpdate || p.metricDeletion || p.manageMetrics || p.archiveMetrics || ai?.summary === true
+  canCreate(p, ai) ||
+  p.underlyingData ||
+  p.metricUpdate ||
+  p.metricDeletion ||
+  p.manageMetrics ||
+  p.archiveMetrics ||
+  ai?.summary === true
 
 /** "Reports": the load says email reports work (the permission AND SMTP on the server, docs/runtime-api.md#email-reports). */
 export const canReport = (embed: Pick<RuntimeEmbed, 'reports'>): boolean => embed.reports?.available === true

@@ -15,6 +15,9 @@ import { REPORT_PARTS } from './reports-menu.js'
 export interface BuilderElement {
   show(metric: RuntimeMetric | undefined, opener: HTMLElement | null): void
 }
+export interface UnderlyingElement {
+  show(metric: RuntimeMetric, opener: HTMLElement | null): void
+}
 export interface OverlayElement {
   confirm(request: ConfirmRequest): Promise<boolean>
   notify(message: string, tone?: 'ok' | 'error'): void
@@ -28,6 +31,7 @@ export class SelfServeSession implements SelfServeSessionApi {
   readonly api: SelfServeApi
   builder: BuilderElement | undefined
   overlay: OverlayElement | undefined
+  underlying: UnderlyingElement | undefined
   private modelPromise: Promise<Model> | undefined
   private busy = new Set<string>()
   /** The cards' AI summaries (when the load's `ai.summary`). */
@@ -53,6 +57,11 @@ export class SelfServeSession implements SelfServeSessionApi {
 
   editMetric(metric: RuntimeMetric, opener: HTMLElement | null): void {
     this.builder?.show(metric, opener)
+  }
+
+  /** "View underlying data": the rows behind the card's metric (underlying-dialog.ts). */
+  viewRows(metric: RuntimeMetric, opener: HTMLElement | null): void {
+    this.underlying?.show(metric, opener)
   }
 
   isBusy(metricId: string): boolean {
@@ -159,7 +168,8 @@ export class SelfServeSession implements SelfServeSessionApi {
   cardMenu(metric: RuntimeMetric): TemplateResult | typeof nothing {
     const embed = this.host.embed()
     const summarize = embed?.ai?.summary === true
-    if (!embed || (cardActions(embed.permissions, metric).length === 0 && !summarize)) return nothing
+    const rows = embed?.permissions.underlyingData === true
+    if (!embed || (cardActions(embed.permissions, metric).length === 0 && !summarize && !rows)) return nothing
     return html`<strata-card-menu
       part="card-menu"
       exportparts="card-menu-button, card-menu-panel"
@@ -167,6 +177,7 @@ export class SelfServeSession implements SelfServeSessionApi {
       .metric=${metric}
       .actions=${cardActions(embed.permissions, metric)}
       .summarize=${summarize}
+      .rows=${rows}
       .busy=${this.busy.has(metric.metricId)}
     ></strata-card-menu>`
   }
@@ -184,7 +195,11 @@ export class SelfServeSession implements SelfServeSessionApi {
   }
 
   overlays(): TemplateResult {
-    return html`<strata-self-serve-overlay .session=${this}></strata-self-serve-overlay>`
+    return html`<strata-self-serve-overlay .session=${this}></strata-self-serve-overlay>${
+      this.host.embed()?.permissions.underlyingData
+        ? html`<strata-underlying-dialog exportparts="underlying-dialog" .session=${this}></strata-underlying-dialog>`
+        : nothing
+    }`
   }
 }
 

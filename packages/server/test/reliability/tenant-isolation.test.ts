@@ -38,7 +38,9 @@ import {
  * ClickHouse (a `clickhouse` datasource, likewise) and on a current ClickHouse engine (chdb
  * behind its HTTP front, test/standins/chdb: a second `clickhouse` datasource, likewise), where
  * every case is checked like every other backend's: its clientId and filter values are bound
- * by the engine as query parameters.
+ * by the engine as query parameters. Each runtime case that answers is asked again for the rows
+ * behind its metric (POST …/underlying, same token and filters): never a tenant column, and only
+ * the tenant's own rows.
  *
  * ClickHouse is tested as deployed here: Debian's 18.16, older than query parameters (19.11),
  * so the connector refuses every statement with a bound value (DATASOURCE_NOT_SUPPORTED, 400)
@@ -542,7 +544,17 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
     return known
   }
 
-  const stats = { cases: 0, answered200: 0, exact: 0, boundedOnly: 0, refused: 0, mintRefused: 0, foreignRows: 0 }
+  const stats = {
+    cases: 0,
+    answered200: 0,
+    exact: 0,
+    boundedOnly: 0,
+    refused: 0,
+    mintRefused: 0,
+    foreignRows: 0,
+    underlying: 0,
+    underlying200: 0,
+  }
   const byBackend: Record<string, number> = {}
   /** Cases generated per backend (token refusals included), and those checked row for row. */
   const casesOn: Record<string, number> = {}
@@ -584,6 +596,45 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
     }
   }
 
+  /**
+   * The rows behind the same metric, with the same token and filters (issue 28): never a tenant
+   * column, and on a 200 only the tenant's own orders or customers (by id).
+   */
+  async function checkUnderlying(
+    c: Case,
+    ref: string,
+    body: Record<string, unknown>,
+    token: string,
+    tenant: string | null,
+    label: string,
+  ): Promise<void> {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v2/embed/runtime/${encodeURIComponent(ref)}/underlying`,
+      payload: JSON.stringify(body),
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    })
+    const where = `underlying ${label} → ${res.statusCode} ${res.body.slice(0, 300)}`
+    expect(res.statusCode, where).toBeLessThan(500)
+    stats.underlying++
+    if (res.statusCode !== 200) return
+    stats.underlying200++
+    const answer = res.json() as { data: Record<string, unknown>[]; metaData: { columns: { name: string }[] } }
+    const shown = answer.metaData.columns.map((col) => col.name)
+    expect(shown, where).not.toContain('tenant')
+    if (tenant === null) return
+    const orders = new Set(data.orders.filter((o) => o.tenant === tenant).map((o) => o.id))
+    const customers = new Set(data.customers.filter((x) => x.tenant === tenant).map((x) => x.id))
+    for (const row of answer.data) {
+      expect('tenant' in row, where).toBe(false)
+      const own = 'customer_id' in row ? orders : customers
+      if (!own.has(Number(row.id))) {
+        stats.foreignRows++
+        expect.fail(`foreign underlying row ${JSON.stringify(row)} (${c.backend}): ${where}`)
+      }
+    }
+  }
+
   async function runCase(c: Case): Promise<void> {
     stats.cases++
     casesOn[c.backend] = (casesOn[c.backend] ?? 0) + 1
@@ -601,9 +652,11 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
     if (c.dashboardFilter) body.dashboardFilter = c.dashboardFilter
     if (metricFilter) body.metricFilter = metricFilter
     let res: Awaited<ReturnType<typeof a.call>>
+    let guestToken: string | undefined
     const mark = statements?.mock.calls.length ?? 0
     if (c.path === 'runtime') {
       const minted = await tokenFor(c)
+      guestToken = minted.token
       if (!minted.token) {
         // a token the backend could not mint cannot leak: a 400 naming the bad value
         expect(minted.status).toBe(400)
@@ -667,6 +720,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
     byBackend[c.backend] = (byBackend[c.backend] ?? 0) + 1
     const rows = res.json().data as Record<string, unknown>[]
     const tenant = c.tenant === 'None' ? null : c.tenant
+    if (guestToken && !sqlMetric) await checkUnderlying(c, ref, body, guestToken, tenant, label)
     const filters: FilterSet = {
       ...(c.path === 'runtime' && c.pinned ? { pinned: c.pinned } : {}),
       ...(c.path === 'runtime' && c.app && c.metric === 'revenue_by_country' ? { app: { [c.app[0]]: c.app[1] } } : {}),
@@ -748,7 +802,8 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
       `[isolation] ${stats.cases} cases (seed ${seed}): ${stats.answered200} answered 200 ` +
         `(${BACKENDS.map((b) => `${byBackend[b] ?? 0} ${BACKEND_LABELS[b]}`).join(', ')}) — ${stats.exact} checked row for row ` +
         `against the warehouse, ${stats.boundedOnly} checked for foreign rows only; ${stats.refused} refused with a 4xx, ` +
-        `${stats.mintRefused} tokens refused at mint; foreign rows: ${stats.foreignRows}` +
+        `${stats.mintRefused} tokens refused at mint; underlying rows asked ${stats.underlying} times, ${stats.underlying200} answered; ` +
+        `foreign rows: ${stats.foreignRows}` +
         (hasClickhouse
           ? `; ClickHouse ${chVersion}: ${chStats.cases} cases, ${chStats.answered200} answered 200` +
             `${chNoParams ? ' (no bound value)' : ''}, ${chStats.notSupported} DATASOURCE_NOT_SUPPORTED`
@@ -759,6 +814,7 @@ describe.skipIf(!hasPg)('tenant isolation (property: zero foreign rows, ever)', 
     )
     if (process.env.ISOLATION_DEBUG) console.log(refusals)
     expect(stats.foreignRows).toBe(0)
+    expect(stats.underlying200, 'underlying rows answered and checked').toBeGreaterThan(0)
     // the property is not vacuous: most cases reach the warehouse and are checked exactly (on a
     // ClickHouse without query parameters most cases must be refused: it is measured on its own)
     const answering = BACKENDS.filter((b) => b !== 'clickhouse' || !chNoParams)

@@ -382,15 +382,17 @@ describe.skipIf(!hasPg).each(storeKinds)('metric queries on %s', (store) => {
       )
       const res = await a.call('POST', url, allowed, { metricId: 'revenue', dashboardFilter: { status: [status] } })
       expect(res.statusCode, res.body).toBe(200)
-      const body = res.json() as unknown as { data: { tenant: string; status: string }[]; totalRecords: number }
-      const [expected] = await wh.query<{ n: string }>(
-        `select count(*) n from ${wh.schema}.orders where tenant = 'initech' and status = $1`,
+      const body = res.json() as unknown as { data: { id: number; status: string }[]; totalRecords: number }
+      const expected = await wh.query<{ id: number }>(
+        `select id from ${wh.schema}.orders where tenant = 'initech' and status = $1`,
         [status],
       )
-      expect(Number(expected?.n)).toBeGreaterThan(0)
-      expect(body.totalRecords).toBe(Number(expected?.n))
-      expect(body.data.length).toBe(Math.min(100, Number(expected?.n)))
-      expect(new Set(body.data.map((r) => r.tenant))).toEqual(new Set(['initech']))
+      expect(expected.length).toBeGreaterThan(0)
+      expect(body.totalRecords).toBe(expected.length)
+      expect(body.data.length).toBe(Math.min(100, expected.length))
+      // never the tenant column (underlying-columns.test.ts): the rows are the tenant's by their ids
+      const ids = new Set(expected.map((r) => Number(r.id)))
+      expect(body.data.every((r) => ids.has(Number(r.id)) && !('tenant' in r))).toBe(true)
       expect(new Set(body.data.map((r) => r.status))).toEqual(new Set([status]))
     })
 

@@ -19,6 +19,7 @@ import type { Workspace, Workspaces } from '../workspaces/workspaces.js'
 import { fingerprint } from './fingerprint.js'
 import { ResultCache, type ResultKey } from './result-cache.js'
 import type { Source, SourceHints, Sources } from './sources.js'
+import { isShownColumn, tenantColumnsOf } from './tenant-columns.js'
 import { TenantSlots } from './tenant-slots.js'
 
 /** The metric query result (docs/runtime-api.md#the-metric-query-result). */
@@ -317,7 +318,7 @@ export class MetricQueries {
       request.clientId,
     )
     const { source, dialect } = known ?? (await this.sourceOf(request))
-    const metric = request.underlying ? underlyingOf(declared, source) : declared
+    const metric = request.underlying ? underlyingOf(declared, source, request.embed) : declared
     const pageNumber = request.underlying ? (request.pageNumber ?? 1) : request.pageNumber
     const tenancy = await this.tenancy(source, request)
     const timezone = request.timezone ?? 'UTC'
@@ -587,12 +588,14 @@ function withoutRlsFor(request: MetricRequest, metric: Metric): Metric {
 
 /**
  * The underlying-data view of a metric: the distinct rows of its table's visible columns (at
- * most 50), under the metric's own conditions, filters and tenancy, paged.
+ * most 50; never a hidden or a tenant column), under the metric's own conditions, filters and
+ * tenancy, paged.
  */
-function underlyingOf(metric: Metric, source: Source): Metric {
+function underlyingOf(metric: Metric, source: Source, embed: Embed): Metric {
   if (!metric.query) throw badRequest(`Metric ${metric.metricId} is a SQL metric: it has no underlying rows to show`)
   const table = resolveTable(source.model, metric.query.from, 'query.from')
-  const columns = [...table.columns.values()].filter((c) => !c.hidden).slice(0, 50)
+  const tenantColumns = tenantColumnsOf(source, embed)
+  const columns = [...table.columns.values()].filter((c) => isShownColumn(table, c, tenantColumns)).slice(0, 50)
   const { comparison: _comparison, ...rest } = metric
   return {
     ...rest,

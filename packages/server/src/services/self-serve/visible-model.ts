@@ -1,48 +1,24 @@
 import type { SelfServeModel } from '@strata/contract/self-serve'
 import type { ModelColumn, ModelTable, SemanticModel } from '../../query/model.js'
-import { resolveTable } from '../../query/model.js'
 import type { Embed } from '../embeds/embeds.js'
 import type { Source } from '../query/sources.js'
+import { isShownColumn, tenantColumnsOf } from '../query/tenant-columns.js'
 import { shownName } from './definition.js'
 
 /**
  * The model an end user may see and build on (docs/runtime-api.md#the-visible-model): the source's tables and columns
- * minus hidden ones (datamart isHide) and minus every tenant column — a datamart table's
- * clientColumn, the embed's tableTenancySettings, and the client-name and key columns of the
- * tenancy table of TABLE tenancySettings. Relationships only between visible tables.
+ * minus hidden ones (datamart isHide) and minus every tenant column (query/tenant-columns.ts). Relationships only between visible tables.
  * Definitions are validated against this model, so a hidden or tenant column is "no column",
  * and their names are resolved in it, once (definition.ts).
  */
 export function visibleModel(source: Source, embed: Embed): SemanticModel {
   const { model } = source
-  const tenantColumns = new Map<string, Set<string>>()
-  const mark = (key: string, column: string) => {
-    const set = tenantColumns.get(key) ?? new Set<string>()
-    set.add(column)
-    tenantColumns.set(key, set)
-  }
-  for (const t of model.tables.values()) if (t.clientColumn) mark(t.key, t.clientColumn)
-  for (const t of embed.accessSettings.tableTenancySettings ?? []) {
-    const table = tryResolve(model, t.name)
-    if (table) mark(table.key, t.clientColumn)
-  }
-  const settings = source.datamart?.tenancySettings ?? source.datasource.tenancySettings
-  if (settings?.tenancyLevel === 'TABLE') {
-    const table = tryResolve(model, `${settings.schemaName}.${settings.tableName}`)
-    if (table) {
-      mark(table.key, settings.tableClientNameColumn)
-      mark(table.key, settings.tablePrimaryKeyColumn)
-    }
-  }
+  const tenantColumns = tenantColumnsOf(source, embed)
   const tables = new Map<string, ModelTable>()
   for (const t of model.tables.values()) {
     if (t.hidden) continue
-    const hiddenHere = tenantColumns.get(t.key)
     const columns = new Map<string, ModelColumn>()
-    for (const [name, c] of t.columns) {
-      if (c.hidden || hiddenHere?.has(c.name) || (c.alias !== undefined && hiddenHere?.has(c.alias))) continue
-      columns.set(name, c)
-    }
+    for (const [name, c] of t.columns) if (isShownColumn(t, c, tenantColumns)) columns.set(name, c)
     // the client column itself is gone: the table no longer names one (compile uses the full model)
     const { clientColumn: _clientColumn, ...rest } = t
     tables.set(t.key, { ...rest, columns })
@@ -72,13 +48,5 @@ export function describeModel(model: SemanticModel): SelfServeModel {
       childTable: r.childTable,
       childColumn: r.childColumn,
     })),
-  }
-}
-
-function tryResolve(model: SemanticModel, ref: string): ModelTable | undefined {
-  try {
-    return resolveTable(model, ref)
-  } catch {
-    return undefined
   }
 }

@@ -523,7 +523,8 @@ export class StrataDashboard extends LitElement {
       menus: this.menus,
       optionsFor: (f: RuntimeFilter) => {
         const page = this.filterOptions()?.get(f.name, this.search[f.name] ?? '')
-        if (!page) return state.optionsFor(f)
+        // until the server's first page comes, the values seen in rows (never an empty list)
+        if (!page || (page.loading && page.values.length === 0)) return state.optionsFor(f)
         const chosen = state.values[f.name]
         const picked = Array.isArray(chosen) ? chosen.map(String) : typeof chosen === 'string' ? [chosen] : []
         return [...new Set([...picked.filter((v) => !page.values.includes(v)), ...page.values])]

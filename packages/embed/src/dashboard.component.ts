@@ -14,6 +14,7 @@ import type { FilterValue } from './lib/filters.js'
 import { parseOptions, type StrataOptions } from './lib/options.js'
 import { type ChartTheme, parseTheme, resolveChartTheme, type StrataTheme, themeToCssVars } from './lib/theme.js'
 import { MenuController } from './menu-controller.js'
+import type { FilterOptions } from './pickers.js'
 import { renderCard } from './render/card.js'
 import type { FilterBarHost } from './render/filter-bar-host.js'
 import { renderFilterBar } from './render/filters.js'
@@ -55,6 +56,7 @@ const VIEWS = 'strata-views'
  * @csspart multi-select - A multi-select filter's dropdown (also `dropdown`).
  * @csspart single-select - A single-select filter's dropdown (also `dropdown`).
  * @csspart reset-button - "Reset filters".
+ * @csspart filter-chips - A multi-select's chosen values at the top of its open panel; `filter-chip` is one (a button named "Remove <value>").
  * @csspart toolbar - The header's controls (self-serve buttons, the metrics list).
  * @csspart new-metric-button - "New metric" (opens the metric builder).
  * @csspart card-menu - A card's actions menu element (View underlying data, Edit, Archive, Share, Delete or Hide); also `card-menu-button` (its ⋯ button) and `card-menu-panel`.
@@ -73,6 +75,7 @@ const VIEWS = 'strata-views'
  * @csspart views-panel - The views menu; in it `view-item`, `view-delete`, `view-delete-confirm`, `views-empty`, `view-name`, `save-view-button`.
  * @csspart grid - The layout grid.
  * @csspart card - One metric (`data-metric-id`, `data-state`, `data-chart-type`).
+ * @csspart unfiltered-note - Under a card's title when an active dashboard filter is one its metric does not take: "Not filtered by Country".
  * @csspart card-header - A card's header.
  * @csspart card-title - A card's title.
  * @csspart card-body - A card's body.
@@ -149,6 +152,11 @@ export class StrataDashboard extends LitElement {
   private selfServe: { session: SelfServeSessionApi; client: unknown } | undefined
   private selfServeLoading = false
   @state() private search: Record<string, string> = {}
+  /** The pickers' values from the server, per API client (a new embed or token source starts afresh). */
+  private pickerValues: { client: unknown; options: FilterOptions } | undefined
+  /** The pickers' module (pickers.ts), loaded when a picker first asks for values. */
+  private pickers: typeof import('./pickers.js') | undefined
+  private pickersLoading = false
   @state() private customRanges: ReadonlySet<string> = new Set()
   /** Edit-layout mode and views (a module loaded on first use) for the embed `layoutViewsOf`. */
   private layoutViews: LayoutViews | undefined
@@ -413,6 +421,14 @@ export class StrataDashboard extends LitElement {
         ? { menu: (m: MetricState) => selfServe.cardMenu(m.metric), below: (m: MetricState) => selfServe.cardBelow(m) }
         : {}),
       edit: editing ? lv?.editor.card : undefined,
+      unfilteredBy: (m: MetricState) => {
+        const names = m.metric.unfiltered ?? []
+        if (names.length === 0) return []
+        const effective = c.filters.effective
+        return c.filters.filters
+          .filter((f) => names.includes(f.name) && isActive(effective[f.name]))
+          .map((f) => f.label ?? f.name)
+      },
     }
     const showTitle = permissions.showDashboardName && !single
     // the toolbar's place is kept while the self-serve chunk loads, so the header does not jump
@@ -505,7 +521,21 @@ export class StrataDashboard extends LitElement {
       locale: this.locale,
       canReset: state.canReset,
       menus: this.menus,
-      optionsFor: (f: RuntimeFilter) => state.optionsFor(f),
+      optionsFor: (f: RuntimeFilter) => {
+        const page = this.filterOptions()?.get(f.name, this.search[f.name] ?? '')
+        // until the server's first page comes, the values seen in rows (never an empty list)
+        if (!page || (page.loading && page.values.length === 0)) return state.optionsFor(f)
+        const chosen = state.values[f.name]
+        const picked = Array.isArray(chosen) ? chosen.map(String) : typeof chosen === 'string' ? [chosen] : []
+        return [...new Set([...picked.filter((v) => !page.values.includes(v)), ...page.values])]
+      },
+      loadOptions: (f) => this.filterOptions()?.want(f.name, this.search[f.name] ?? ''),
+      chips: (selected, onChange) => this.pickers?.chips(selected, onChange),
+      moreOptions: (f) => this.filterOptions()?.more(f.name, this.search[f.name] ?? ''),
+      optionsPending: (f) => {
+        const page = this.filterOptions()?.get(f.name, this.search[f.name] ?? '')
+        return { loading: page?.loading === true, more: page ? page.next !== null : false }
+      },
       setFilter: (name, value, debounce) => this.applyFilter(name, value, debounce === true),
       resetFilters: () => {
         this.customRanges = new Set()
@@ -514,6 +544,7 @@ export class StrataDashboard extends LitElement {
       searchText: (name) => this.search[name] ?? '',
       setSearchText: (name, text) => {
         this.search = { ...this.search, [name]: text }
+        this.filterOptions()?.want(name, text, true)
       },
       isCustomRange: (name) => this.customRanges.has(name),
       setCustomRange: (name, on) => {
@@ -523,6 +554,39 @@ export class StrataDashboard extends LitElement {
         this.customRanges = next
       },
     }
+  }
+
+  /** The server's values for the pickers, through the current API client. */
+  private filterOptions(): FilterOptions | undefined {
+    const client = this.controller.api
+    if (!client) return undefined
+    if (!this.pickers) {
+      this.loadPickers()
+      return undefined
+    }
+    if (this.pickerValues?.client !== client) {
+      this.pickerValues = {
+        client,
+        options: new this.pickers.FilterOptions(
+          () => client,
+          () => this.requestUpdate(),
+        ),
+      }
+    }
+    return this.pickerValues.options
+  }
+
+  private loadPickers(): void {
+    if (this.pickersLoading) return
+    this.pickersLoading = true
+    import('./pickers.js')
+      .then((mod) => {
+        this.pickers = mod
+        this.requestUpdate()
+      })
+      .catch(() => {
+        // the pickers keep the values seen in the metrics' rows
+      })
   }
 
   private applyFilter(name: string, value: unknown, debounce: boolean): void {
@@ -548,4 +612,11 @@ export class StrataDashboard extends LitElement {
     card.scrollIntoView({ behavior: smooth ? 'smooth' : 'auto', block: 'start' })
     card.focus({ preventScroll: true })
   }
+}
+
+/** Whether a filter value narrows anything ("All time" and an empty list do not). */
+function isActive(value: unknown): boolean {
+  if (value === undefined || value === null || value === '') return false
+  if (Array.isArray(value)) return value.length > 0
+  return !(typeof value === 'string' && value.trim().toLowerCase() === 'all time')
 }

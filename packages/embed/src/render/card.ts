@@ -24,6 +24,8 @@ export interface CardHost {
   below?(m: MetricState): TemplateResult | typeof nothing
   /** Edit-layout mode (the self-serve module): handles over each card, arrow keys on it. */
   readonly edit?: CardEdit | undefined
+  /** The labels of the active dashboard filters this metric does not take (the load's `unfiltered`). */
+  unfilteredBy?(m: MetricState): readonly string[]
 }
 
 export interface CardEdit {
@@ -80,10 +82,21 @@ export function renderCard(host: CardHost, m: MetricState, place: GridItem | und
       }
       ${host.menu && !edit ? host.menu(m) : nothing}
     </header>
+    ${unfilteredNote(host.unfilteredBy?.(m) ?? [])}
     <div class="card-body" part="card-body">${renderMetricBody(host, m, visual)}</div>
     ${host.below && !edit ? host.below(m) : nothing}
     ${edit ? edit.overlay(metric.metricId, metric.name) : nothing}
   </section>`
+}
+
+/** "Not filtered by Country": active filters the metric does not take, so its numbers are not read as filtered. */
+function unfilteredNote(labels: readonly string[]): TemplateResult | typeof nothing {
+  if (labels.length === 0) return nothing
+  const list = labels.join(', ')
+  const why = `This card ignores the ${list} filter${labels.length > 1 ? 's' : ''}: its numbers include every value.`
+  return html`<p class="unfiltered" part="unfiltered-note" role="note" title=${why} aria-label=${why}>
+    Not filtered by ${list}
+  </p>`
 }
 
 /** What a card shows under its header: the chart, table or number, or its loading or error state (the builder's preview too). */

@@ -164,6 +164,12 @@ export interface SearchArgs {
   readonly summary: string
   readonly search: string
   readonly part?: string
+  /** The chosen values as removable chips (multi), when the pickers' module is loaded. */
+  readonly chips?: TemplateResult | undefined
+  /** Values are on their way from the server. */
+  readonly loading?: boolean
+  /** Asks for more values (the list scrolled, or ↓ pressed, at its end); absent when there are no more. */
+  readonly onMore?: (() => void) | undefined
   setSearch(text: string): void
   /** The new selection (multi: the whole list; single: one value or none). */
   onChange(values: readonly string[]): void
@@ -207,6 +213,7 @@ export function searchBox(menus: Menus, a: SearchArgs): TemplateResult {
     switch (e.key) {
       case 'ArrowDown':
         e.preventDefault()
+        if (menus.active >= last - 1) a.onMore?.()
         return menus.move(Math.min(last, menus.active + 1))
       case 'ArrowUp':
         e.preventDefault()
@@ -239,6 +246,7 @@ export function searchBox(menus: Menus, a: SearchArgs): TemplateResult {
       ${trigger(a.summary, a.selected.length === 0)}
     </button>
     <div class="dd-panel search" part="dropdown-panel ${a.multiple ? 'multi-select-panel' : ''}" tabindex="-1" ?hidden=${!open}>
+      ${a.multiple && a.selected.length > 0 ? (a.chips ?? nothing) : nothing}
       <input
         id=${searchId}
         class="control"
@@ -258,7 +266,18 @@ export function searchBox(menus: Menus, a: SearchArgs): TemplateResult {
         }}
         @keydown=${onSearchKey}
       />
-      <ul class="dd-options" role="listbox" id=${listId} aria-labelledby=${a.labelId} aria-multiselectable=${a.multiple ? 'true' : 'false'}>
+      <ul
+        class="dd-options"
+        role="listbox"
+        id=${listId}
+        aria-labelledby=${a.labelId}
+        aria-multiselectable=${a.multiple ? 'true' : 'false'}
+        aria-busy=${a.loading ? 'true' : 'false'}
+        @scroll=${(e: Event) => {
+          const list = e.currentTarget as HTMLElement
+          if (list.scrollTop + list.clientHeight >= list.scrollHeight - 32) a.onMore?.()
+        }}
+      >
         ${a.options.map(
           (o, i) =>
             html`<li
@@ -278,9 +297,11 @@ export function searchBox(menus: Menus, a: SearchArgs): TemplateResult {
         )}
       </ul>
       ${
-        a.options.length === 0
-          ? html`<p class="hint">${typed ? 'No match: press Enter to use it.' : 'No values seen yet: type one and press Enter.'}</p>`
-          : nothing
+        a.loading
+          ? html`<p class="hint" role="status">Loading values…</p>`
+          : a.options.length === 0
+            ? html`<p class="hint">${typed ? 'No match: press Enter to use it.' : 'No values yet: type one and press Enter.'}</p>`
+            : nothing
       }
       <div class="dd-footer">
         ${

@@ -46,6 +46,17 @@ export const states = css`
       transition: none;
     }
   }
+  .unfiltered {
+    flex: none;
+    margin: -2px 0 2px;
+    padding: 0 16px;
+    color: var(--_muted);
+    font-size: 12px;
+    font-style: italic;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
   .truncated {
     margin: 6px 0 0;
     font-size: 12px;

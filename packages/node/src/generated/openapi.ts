@@ -796,7 +796,7 @@ export interface components {
         };
         /**
          * PostgreSQL credentials
-         * @description The credentials of a `postgres` datasource. Unknown fields are refused; a field set to null counts as absent. `sshHost`, `sshPort`, `sshUsername` and `sshPrivateKey` are required when `sshTunnel` is `enable`.
+         * @description The credentials of a `postgres` datasource. Unknown fields are refused; a field set to null counts as absent. `sshHost`, `sshPort`, `sshUsername` and `sshPrivateKey` are required when `sshTunnel` is `enable`. `tlsCaCertificate` and `tlsClientCertificate` must be PEM certificates and `tlsClientKey` an unencrypted PEM private key; a client certificate needs its key and the reverse.
          */
         PostgreSQLCredentials: {
             /**
@@ -837,9 +837,31 @@ export interface components {
             schema: string;
             /**
              * SSL
-             * @description Connect over TLS.
+             * @description Connect over TLS: true is tlsMode verify (unless tlsMode says otherwise), false is tlsMode off.
              */
             sslMode?: boolean;
+            /**
+             * TLS mode
+             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: verify when sslMode is true or a CA or client certificate is given; off when nothing is said.
+             * @enum {unknown}
+             */
+            tlsMode?: "off" | "required" | "verify";
+            /**
+             * TLS CA certificate
+             * @description PEM certificate(s) of the CA that signs the server's certificate (a private CA); without it, the public roots.
+             */
+            tlsCaCertificate?: string;
+            /**
+             * TLS client certificate
+             * @description PEM client certificate, for servers that authenticate clients by certificate.
+             */
+            tlsClientCertificate?: string;
+            /**
+             * TLS client key
+             * Format: password
+             * @description PEM private key (unencrypted) of tlsClientCertificate.
+             */
+            tlsClientKey?: string;
             /**
              * SSH tunnel
              * @description Connect through an SSH bastion host.
@@ -870,7 +892,7 @@ export interface components {
         };
         /**
          * Redshift credentials
-         * @description The credentials of a `redshift` datasource. Unknown fields are refused; a field set to null counts as absent. `sshHost`, `sshPort`, `sshUsername` and `sshPrivateKey` are required when `sshTunnel` is `enable`.
+         * @description The credentials of a `redshift` datasource. Unknown fields are refused; a field set to null counts as absent. `sshHost`, `sshPort`, `sshUsername` and `sshPrivateKey` are required when `sshTunnel` is `enable`. `tlsCaCertificate` and `tlsClientCertificate` must be PEM certificates and `tlsClientKey` an unencrypted PEM private key; a client certificate needs its key and the reverse.
          */
         RedshiftCredentials: {
             /**
@@ -911,9 +933,31 @@ export interface components {
             schema: string;
             /**
              * SSL
-             * @description Connect over TLS.
+             * @description Connect over TLS: true is tlsMode verify (unless tlsMode says otherwise), false is tlsMode off.
              */
             sslMode?: boolean;
+            /**
+             * TLS mode
+             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: verify when sslMode is true or a CA or client certificate is given; off when nothing is said.
+             * @enum {unknown}
+             */
+            tlsMode?: "off" | "required" | "verify";
+            /**
+             * TLS CA certificate
+             * @description PEM certificate(s) of the CA that signs the server's certificate (a private CA); without it, the public roots.
+             */
+            tlsCaCertificate?: string;
+            /**
+             * TLS client certificate
+             * @description PEM client certificate, for servers that authenticate clients by certificate.
+             */
+            tlsClientCertificate?: string;
+            /**
+             * TLS client key
+             * Format: password
+             * @description PEM private key (unencrypted) of tlsClientCertificate.
+             */
+            tlsClientKey?: string;
             /**
              * SSH tunnel
              * @description Connect through an SSH bastion host.
@@ -944,7 +988,7 @@ export interface components {
         };
         /**
          * CockroachDB credentials
-         * @description The credentials of a `cockroachdb` datasource. Unknown fields are refused; a field set to null counts as absent. `sshHost`, `sshPort`, `sshUsername` and `sshPrivateKey` are required when `sshTunnel` is `enable`.
+         * @description The credentials of a `cockroachdb` datasource. Unknown fields are refused; a field set to null counts as absent. `sshHost`, `sshPort`, `sshUsername` and `sshPrivateKey` are required when `sshTunnel` is `enable`. `tlsCaCertificate` and `tlsClientCertificate` must be PEM certificates and `tlsClientKey` an unencrypted PEM private key; a client certificate needs its key and the reverse.
          */
         CockroachDBCredentials: {
             /**
@@ -985,9 +1029,31 @@ export interface components {
             schema: string;
             /**
              * SSL
-             * @description Connect over TLS.
+             * @description Connect over TLS: true is tlsMode verify (unless tlsMode says otherwise), false is tlsMode off.
              */
             sslMode?: boolean;
+            /**
+             * TLS mode
+             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: verify when sslMode is true or a CA or client certificate is given; off when nothing is said.
+             * @enum {unknown}
+             */
+            tlsMode?: "off" | "required" | "verify";
+            /**
+             * TLS CA certificate
+             * @description PEM certificate(s) of the CA that signs the server's certificate (a private CA); without it, the public roots.
+             */
+            tlsCaCertificate?: string;
+            /**
+             * TLS client certificate
+             * @description PEM client certificate, for servers that authenticate clients by certificate.
+             */
+            tlsClientCertificate?: string;
+            /**
+             * TLS client key
+             * Format: password
+             * @description PEM private key (unencrypted) of tlsClientCertificate.
+             */
+            tlsClientKey?: string;
             /**
              * SSH tunnel
              * @description Connect through an SSH bastion host.
@@ -1018,7 +1084,7 @@ export interface components {
         };
         /**
          * MySQL credentials
-         * @description The credentials of a `mysql` datasource. Unknown fields are refused; a field set to null counts as absent.
+         * @description The credentials of a `mysql` datasource. Unknown fields are refused; a field set to null counts as absent. `tlsCaCertificate` and `tlsClientCertificate` must be PEM certificates and `tlsClientKey` an unencrypted PEM private key; a client certificate needs its key and the reverse.
          */
         MySQLCredentials: {
             /**
@@ -1052,6 +1118,28 @@ export interface components {
              * @description Default database (else every database the user can reach).
              */
             database?: string;
+            /**
+             * TLS mode
+             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: verify when a CA or client certificate is given; off when nothing is said.
+             * @enum {unknown}
+             */
+            tlsMode?: "off" | "required" | "verify";
+            /**
+             * TLS CA certificate
+             * @description PEM certificate(s) of the CA that signs the server's certificate (a private CA); without it, the public roots.
+             */
+            tlsCaCertificate?: string;
+            /**
+             * TLS client certificate
+             * @description PEM client certificate, for servers that authenticate clients by certificate.
+             */
+            tlsClientCertificate?: string;
+            /**
+             * TLS client key
+             * Format: password
+             * @description PEM private key (unencrypted) of tlsClientCertificate.
+             */
+            tlsClientKey?: string;
         };
         /**
          * MongoDB credentials
@@ -1098,7 +1186,7 @@ export interface components {
         };
         /**
          * ClickHouse credentials
-         * @description The credentials of a `clickhouse` datasource. Unknown fields are refused; a field set to null counts as absent.
+         * @description The credentials of a `clickhouse` datasource. Unknown fields are refused; a field set to null counts as absent. `tlsCaCertificate`, when given, must hold PEM certificates.
          */
         ClickHouseCredentials: {
             /**
@@ -1134,13 +1222,18 @@ export interface components {
             database?: string;
             /**
              * SSL
-             * @description Use https instead of http.
+             * @description Use https instead of http (the certificate is verified).
              */
             ssl?: boolean;
+            /**
+             * TLS CA certificate
+             * @description PEM certificate(s) of the CA that signs the server's certificate (a private CA); without it, the public roots.
+             */
+            tlsCaCertificate?: string;
         };
         /**
          * SingleStore credentials
-         * @description The credentials of a `singlestore` datasource. Unknown fields are refused; a field set to null counts as absent.
+         * @description The credentials of a `singlestore` datasource. Unknown fields are refused; a field set to null counts as absent. `tlsCaCertificate` and `tlsClientCertificate` must be PEM certificates and `tlsClientKey` an unencrypted PEM private key; a client certificate needs its key and the reverse.
          */
         SingleStoreCredentials: {
             /**
@@ -1174,6 +1267,28 @@ export interface components {
              * @description Database to connect to.
              */
             database: string;
+            /**
+             * TLS mode
+             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: verify when a CA or client certificate is given; off when nothing is said.
+             * @enum {unknown}
+             */
+            tlsMode?: "off" | "required" | "verify";
+            /**
+             * TLS CA certificate
+             * @description PEM certificate(s) of the CA that signs the server's certificate (a private CA); without it, the public roots.
+             */
+            tlsCaCertificate?: string;
+            /**
+             * TLS client certificate
+             * @description PEM client certificate, for servers that authenticate clients by certificate.
+             */
+            tlsClientCertificate?: string;
+            /**
+             * TLS client key
+             * Format: password
+             * @description PEM private key (unencrypted) of tlsClientCertificate.
+             */
+            tlsClientKey?: string;
         };
         /**
          * BigQuery credentials
@@ -1241,7 +1356,7 @@ export interface components {
         };
         /**
          * Elasticsearch credentials
-         * @description The credentials of a `elasticsearch` datasource. Unknown fields are refused; a field set to null counts as absent. `cloud_id` is required when `server_type` is `elastic-cloud` or `open-cloud`. `server_url` is required when `server_type` is `self-managed`, and must be an http:// or https:// URL. `disableAuth: true` is only valid when `server_type` is `self-managed` (`false`, the default, is accepted for every server_type). `username` and `password` are required unless `disableAuth` is `true`. A field that does not apply to the server_type (`server_url` on a cloud kind, `cloud_id` on self-managed) is accepted and ignored.
+         * @description The credentials of a `elasticsearch` datasource. Unknown fields are refused; a field set to null counts as absent. `cloud_id` is required when `server_type` is `elastic-cloud` or `open-cloud`. `server_url` is required when `server_type` is `self-managed`, and must be an http:// or https:// URL. `disableAuth: true` is only valid when `server_type` is `self-managed` (`false`, the default, is accepted for every server_type). `username` and `password` are required unless `disableAuth` is `true`. A field that does not apply to the server_type (`server_url` on a cloud kind, `cloud_id` on self-managed) is accepted and ignored. `tlsCaCertificate`, when given, must hold PEM certificates.
          */
         ElasticsearchCredentials: {
             /**
@@ -1284,7 +1399,7 @@ export interface components {
             disableAuth: boolean;
             /**
              * Skip certificate verification
-             * @description Accept a certificate that fails verification.
+             * @description Accept a certificate that fails verification (default false: verified).
              */
             isIgnoreVerifyCert?: boolean;
             /**
@@ -1292,10 +1407,15 @@ export interface components {
              * @description Connect without TLS.
              */
             isIgnoreSsl?: boolean;
+            /**
+             * TLS CA certificate
+             * @description PEM certificate(s) of the CA that signs the server's certificate (a private CA); without it, the public roots.
+             */
+            tlsCaCertificate?: string;
         };
         /**
          * OpenSearch credentials
-         * @description The credentials of a `opensearch` datasource. Unknown fields are refused; a field set to null counts as absent. `cloud_id` is required when `server_type` is `elastic-cloud` or `open-cloud`. `server_url` is required when `server_type` is `self-managed`, and must be an http:// or https:// URL. `disableAuth: true` is only valid when `server_type` is `self-managed` (`false`, the default, is accepted for every server_type). `username` and `password` are required unless `disableAuth` is `true`. A field that does not apply to the server_type (`server_url` on a cloud kind, `cloud_id` on self-managed) is accepted and ignored. AWS IAM (SigV4): with `awsRegion`, requests are signed with `awsAccessKeyId` and `awsSecretAccessKey` (both required; `awsSessionToken` for temporary credentials) for the service `awsService` (`es`, the default, or `aoss`); `server_type` must be `self-managed` (`server_url` is the domain or collection endpoint), and `username`, `password` and `disableAuth` are refused. An `aws…` field without `awsRegion` is refused.
+         * @description The credentials of a `opensearch` datasource. Unknown fields are refused; a field set to null counts as absent. `cloud_id` is required when `server_type` is `elastic-cloud` or `open-cloud`. `server_url` is required when `server_type` is `self-managed`, and must be an http:// or https:// URL. `disableAuth: true` is only valid when `server_type` is `self-managed` (`false`, the default, is accepted for every server_type). `username` and `password` are required unless `disableAuth` is `true`. A field that does not apply to the server_type (`server_url` on a cloud kind, `cloud_id` on self-managed) is accepted and ignored. `tlsCaCertificate`, when given, must hold PEM certificates. AWS IAM (SigV4): with `awsRegion`, requests are signed with `awsAccessKeyId` and `awsSecretAccessKey` (both required; `awsSessionToken` for temporary credentials) for the service `awsService` (`es`, the default, or `aoss`); `server_type` must be `self-managed` (`server_url` is the domain or collection endpoint), and `username`, `password` and `disableAuth` are refused. An `aws…` field without `awsRegion` is refused.
          */
         OpenSearchCredentials: {
             /**
@@ -1338,7 +1458,7 @@ export interface components {
             disableAuth: boolean;
             /**
              * Skip certificate verification
-             * @description Accept a certificate that fails verification.
+             * @description Accept a certificate that fails verification (default false: verified).
              */
             isIgnoreVerifyCert?: boolean;
             /**
@@ -1346,6 +1466,11 @@ export interface components {
              * @description Connect without TLS.
              */
             isIgnoreSsl?: boolean;
+            /**
+             * TLS CA certificate
+             * @description PEM certificate(s) of the CA that signs the server's certificate (a private CA); without it, the public roots.
+             */
+            tlsCaCertificate?: string;
             /**
              * AWS region
              * @description Region of the domain or collection, e.g. eu-west-1. Set it to sign requests with AWS IAM (SigV4).
@@ -1377,7 +1502,7 @@ export interface components {
         };
         /**
          * SQL Server credentials
-         * @description The credentials of a `mssql` datasource. Unknown fields are refused; a field set to null counts as absent.
+         * @description The credentials of a `mssql` datasource. Unknown fields are refused; a field set to null counts as absent. `tlsCaCertificate` and `tlsClientCertificate` must be PEM certificates and `tlsClientKey` an unencrypted PEM private key; a client certificate needs its key and the reverse.
          */
         SQLServerCredentials: {
             /**
@@ -1421,6 +1546,28 @@ export interface components {
              * @description Connect with ApplicationIntent=ReadOnly (read replicas).
              */
             readOnlyIntent?: boolean;
+            /**
+             * TLS mode
+             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: verify.
+             * @enum {unknown}
+             */
+            tlsMode?: "off" | "required" | "verify";
+            /**
+             * TLS CA certificate
+             * @description PEM certificate(s) of the CA that signs the server's certificate (a private CA); without it, the public roots.
+             */
+            tlsCaCertificate?: string;
+            /**
+             * TLS client certificate
+             * @description PEM client certificate, for servers that authenticate clients by certificate.
+             */
+            tlsClientCertificate?: string;
+            /**
+             * TLS client key
+             * Format: password
+             * @description PEM private key (unencrypted) of tlsClientCertificate.
+             */
+            tlsClientKey?: string;
         };
         /**
          * Amazon S3 credentials
@@ -1581,7 +1728,7 @@ export interface components {
         };
         /**
          * Trino credentials
-         * @description The credentials of a `trino` datasource. Unknown fields are refused; a field set to null counts as absent.
+         * @description The credentials of a `trino` datasource. Unknown fields are refused; a field set to null counts as absent. `tlsCaCertificate`, when given, must hold PEM certificates.
          */
         TrinoCredentials: {
             /**
@@ -1622,9 +1769,14 @@ export interface components {
             schema?: string;
             /**
              * SSL
-             * @description Use https.
+             * @description Use https (the certificate is verified).
              */
             ssl?: boolean;
+            /**
+             * TLS CA certificate
+             * @description PEM certificate(s) of the CA that signs the server's certificate (a private CA); without it, the public roots.
+             */
+            tlsCaCertificate?: string;
         };
         /**
          * Tenancy settings

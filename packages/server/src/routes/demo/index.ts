@@ -27,6 +27,7 @@ const SELF_SERVE: Record<DemoTenant, Record<string, boolean>> = {
     isEnableArchiveMetrics: false,
     isEnableCustomizeLayout: false,
     isEnableCreateDashboardView: false,
+    isEnableUnderlyingData: false,
   },
 }
 /** acme's panel is one named user (private metrics are theirs); globex's token names none. */

@@ -87,7 +87,15 @@ describe('the fuzzer’s oracle', () => {
 
   it('a deeply nested body served is a violation, refused it is not', async () => {
     const nesting = { where: 'body', at: 'dashboardFilter.*', depth: 5_000, shape: 'array' } as const
-    const op = { method: 'POST', path: '/ok', params: [], body: { type: 'object' }, security: undefined, responses: {} }
+    const op = {
+      method: 'POST',
+      path: '/ok',
+      params: [],
+      body: { type: 'object' },
+      security: undefined,
+      accepted: [],
+      responses: {},
+    }
     const deep = request('POST', '/ok', { op, nesting, payload: '{}', headers: { 'content-type': 'application/json' } })
     expect(await verdict(deep)).toEqual(['a body nested 5000 levels deep (at dashboardFilter.*) was served 200'])
     expect(
@@ -120,6 +128,7 @@ describe('the fuzzer’s oracle', () => {
       params: [],
       body: undefined,
       security: undefined,
+      accepted: [],
       responses,
     })
     const listed = op({ '400': ['INVALID_REQUEST_BODY'] })

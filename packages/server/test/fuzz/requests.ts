@@ -11,8 +11,10 @@ export interface Operation {
   readonly path: string
   readonly params: readonly { name: string; in: 'path' | 'query' | 'header'; required: boolean; schema: JsonSchema }[]
   readonly body: JsonSchema | undefined
-  /** The token kind the operation takes; undefined when it needs none. */
+  /** The token kind the operation takes (its first scheme); undefined when it needs none. */
   readonly security: TokenKind | undefined
+  /** Every token kind it takes: the service-token routes also take the admin's access token. */
+  readonly accepted: readonly TokenKind[]
   /** Status → the error codes its response documents (`- \`CODE\`: …` lines of its description). */
   readonly responses: Readonly<Record<string, readonly string[]>>
 }
@@ -49,6 +51,7 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         })),
         body: op.requestBody?.content?.['application/json']?.schema,
         security: scheme,
+        accepted: (op.security ?? []).flatMap((entry) => Object.keys(entry) as TokenKind[]),
         responses: Object.fromEntries(
           Object.entries(op.responses ?? {}).map(([status, r]) => [
             status,
@@ -281,7 +284,7 @@ export function requestFor(op: Operation, poolFor: (op: Operation) => SchemaCont
         {
           weight: 3,
           arbitrary: fc
-            .constantFrom(...TOKEN_KINDS.filter((k) => k !== op.security))
+            .constantFrom(...TOKEN_KINDS.filter((k) => !op.accepted.includes(k)))
             .map((as) => ({ kind: 'wrong' as const, as })),
         },
         {

@@ -331,8 +331,23 @@ export function fitCategoryLabels(option: Record<string, unknown>, width: number
   return horizontal ? { ...option, yAxis: fitted } : { ...option, xAxis: fitted }
 }
 
-function buildPie(metric: RuntimeMetric, type: 'pie' | 'doughnut', result: QueryResult, ctx: BuildContext): Visual {
-  const { theme, locale } = ctx
+/**
+ * One measure by one dimension (pie, doughnut, funnel): each row's category name and value (rows
+ * without a value left out), in the result's order, and how the measure's values are written.
+ */
+export function namedValues(
+  metric: RuntimeMetric,
+  result: QueryResult,
+  locale: string | undefined,
+): {
+  /** The dimension, and each row's category name (for the data table). */
+  readonly x: string | undefined
+  readonly names: readonly string[]
+  readonly measure: string | undefined
+  readonly data: { name: string; value: number }[]
+  readonly format: ColumnFormat | undefined
+  readonly valueFormatter: (v: number) => string
+} {
   const { x, y } = resolveAxes(metric.chart, result)
   const measure = y[0]
   const names = categoriesOf(metric, result, x, locale).categories
@@ -350,6 +365,12 @@ function buildPie(metric: RuntimeMetric, type: 'pie' | 'doughnut', result: Query
       format,
     )
   const valueFormatter = (v: number) => formatMeasure(v, 'value', format, { locale, decimals })
+  return { x, names, measure, data, format, valueFormatter }
+}
+
+function buildPie(metric: RuntimeMetric, type: 'pie' | 'doughnut', result: QueryResult, ctx: BuildContext): Visual {
+  const { theme, locale } = ctx
+  const { x, names, measure, data, format, valueFormatter } = namedValues(metric, result, locale)
   const option = mergeDeep(
     {
       ...baseOption(theme),

@@ -1,17 +1,6 @@
 import type { QueryResult, RuntimeMetric } from '../../api/types.js'
-import { columnDecimals, formatMeasure } from '../../lib/column-format.js'
-import { formatNumber, toNumber } from '../../lib/numbers.js'
-import { resolveAxes } from '../axes.js'
-import {
-  type BuildContext,
-  baseOption,
-  categoriesOf,
-  dataTable,
-  decimalsOf,
-  formatOf,
-  passThrough,
-  type Visual,
-} from '../build.js'
+import { formatNumber } from '../../lib/numbers.js'
+import { type BuildContext, baseOption, dataTable, namedValues, passThrough, type Visual } from '../build.js'
 import { mergeDeep } from '../merge.js'
 
 /**
@@ -20,23 +9,7 @@ import { mergeDeep } from '../merge.js'
  */
 export function buildFunnel(metric: RuntimeMetric, result: QueryResult, ctx: BuildContext): Visual {
   const { theme, locale } = ctx
-  const { x, y } = resolveAxes(metric.chart, result)
-  const measure = y[0]
-  const names = categoriesOf(metric, result, x, locale).categories
-  const data = result.data
-    .map((row, i) => ({
-      name: names[i] ?? String(i + 1),
-      value: measure === undefined ? null : toNumber(row[measure]),
-    }))
-    .filter((d): d is { name: string; value: number } => d.value !== null)
-  const format = formatOf(metric, measure)
-  const decimals =
-    decimalsOf(metric.chart) ??
-    columnDecimals(
-      data.map((d) => d.value),
-      format,
-    )
-  const valueFormatter = (v: number) => formatMeasure(v, 'value', format, { locale, decimals })
+  const { x, names, measure, data, valueFormatter } = namedValues(metric, result, locale)
   const first = data[0]?.value ?? 0
   const share = (v: number) => (first > 0 ? `${formatNumber((v / first) * 100, { locale, decimals: 0 })}%` : '')
   const max = Math.max(0, ...data.map((d) => d.value))

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
-import { checkAccessibility, shootBoth } from '../helpers/studio.js'
+import { checkAccessibility, STUDIO_SHOTS, shootBoth } from '../helpers/studio.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
 /**
@@ -246,7 +246,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: from a fresh server t
     await page.keyboard.press('Enter')
     expect(await menu.getAttribute('aria-expanded')).toBe('true')
     await page.getByRole('navigation').getByRole('link', { name: 'Datasources' }).waitFor()
-    await page.screenshot({ path: '/tmp/shots-studio/16-menu-open-390.png', fullPage: true })
+    await page.screenshot({ path: `${STUDIO_SHOTS}/16-menu-open-390.png`, fullPage: true })
     await page.keyboard.press('Tab') // the first link of the menu
     expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Datasources')
     await page.keyboard.press('Enter')

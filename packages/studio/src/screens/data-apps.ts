@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit'
 import type { DataAppItem } from '../api/client.js'
-import { messageOf, StudioElement } from '../ui/base.js'
+import { listView, messageOf, StudioElement } from '../ui/base.js'
 
 /**
  * `<studio-data-apps>`: data apps and the creation of one with its first API key. The key is
@@ -85,20 +85,15 @@ export class StudioDataApps extends StudioElement {
             </section>`
           : nothing
       }
-      ${
-        this.items === undefined
-          ? this.error
-            ? nothing
-            : html`<p role="status">Loading…</p>`
-          : this.items.length === 0
-            ? html`<div class="empty"><strong>No data app yet</strong><p>Create one below to get the API key your backend uses.</p></div>`
-            : html`<div class="table-wrap"><table><caption class="sr-only">Data apps</caption>
-                <thead><tr><th scope="col">Name</th><th scope="col">Embeds</th><th scope="col">Created</th></tr></thead>
-                <tbody>${this.items.map(
-                  (a) =>
-                    html`<tr><td>${a.name}</td><td>${a.embedCount}</td><td class="muted">${new Date(a.createdAt).toLocaleString()}</td></tr>`,
-                )}</tbody></table></div>`
-      }
+      ${listView({
+        items: this.items,
+        error: this.error,
+        empty: html`<div class="empty"><strong>No data app yet</strong><p>Create one below to get the API key your backend uses.</p></div>`,
+        caption: 'Data apps',
+        headers: ['Name', 'Embeds', 'Created'],
+        row: (a) =>
+          html`<tr><td>${a.name}</td><td>${a.embedCount}</td><td class="muted">${new Date(a.createdAt).toLocaleString()}</td></tr>`,
+      })}
       <h2>New data app</h2>
       <form @submit=${this.submit} aria-label="New data app">
         <div class="field"><label for="app-name">Name</label> <span class="req" aria-hidden="true">*</span>

@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit'
 import type { DatamartItem } from '../api/client.js'
-import { messageOf, StudioElement } from '../ui/base.js'
+import { listView, messageOf, StudioElement } from '../ui/base.js'
 
 /** `<studio-datamarts>`: the organization's datamarts with their tables and tenant columns. */
 export class StudioDatamarts extends StudioElement {
@@ -26,24 +26,19 @@ export class StudioDatamarts extends StudioElement {
         <p class="lead">The tables of a datasource that dashboards may use, with the column that keeps each tenant to its own rows.</p></div>
         <a class="button primary" href="#/datamarts/new">Create a datamart</a></div>
       ${this.error ? html`<p class="notice error" role="alert">${this.error}</p>` : nothing}
-      ${
-        this.items === undefined
-          ? this.error
-            ? nothing
-            : html`<p role="status">Loading…</p>`
-          : this.items.length === 0
-            ? html`<div class="empty"><strong>No datamart yet</strong>
+      ${listView({
+        items: this.items,
+        error: this.error,
+        empty: html`<div class="empty"><strong>No datamart yet</strong>
                 <p>Create one from a datasource's tables, and say which column holds the tenant.</p>
-                <a class="button primary" href="#/datamarts/new">Create a datamart</a></div>`
-            : html`<div class="table-wrap"><table><caption class="sr-only">Datamarts</caption>
-                <thead><tr><th scope="col">Name</th><th scope="col">Datasource</th><th scope="col">Tables (tenant column)</th></tr></thead>
-                <tbody>${this.items.map(
-                  (d) => html`<tr><td>${d.name}</td><td>${d.companyIntegration.name}</td>
+                <a class="button primary" href="#/datamarts/new">Create a datamart</a></div>`,
+        caption: 'Datamarts',
+        headers: ['Name', 'Datasource', 'Tables (tenant column)'],
+        row: (d) => html`<tr><td>${d.name}</td><td>${d.companyIntegration.name}</td>
                     <td>${(d.datamartTables ?? []).map(
                       (t) =>
                         html`<div>${t.schemaName}.${t.tableName} <span class="muted">(${t.clientColumn ?? 'no tenant column'})</span></div>`,
                     )}</td></tr>`,
-                )}</tbody></table></div>`
-      }`
+      })}`
   }
 }

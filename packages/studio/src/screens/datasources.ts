@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit'
 import type { DatasourceItem } from '../api/client.js'
-import { messageOf, StudioElement } from '../ui/base.js'
+import { listView, messageOf, StudioElement } from '../ui/base.js'
 
 /** `<studio-datasources>`: the organization's datasources, or what to do when there is none. */
 export class StudioDatasources extends StudioElement {
@@ -26,22 +26,17 @@ export class StudioDatasources extends StudioElement {
         <p class="lead">The databases and warehouses Strata reads. Credentials are stored encrypted and never shown again.</p></div>
         <a class="button primary" href="#/datasources/new">Add a datasource</a></div>
       ${this.error ? html`<p class="notice error" role="alert">${this.error}</p>` : nothing}
-      ${
-        this.items === undefined
-          ? this.error
-            ? nothing
-            : html`<p role="status">Loading…</p>`
-          : this.items.length === 0
-            ? html`<div class="empty"><strong>No datasource yet</strong>
+      ${listView({
+        items: this.items,
+        error: this.error,
+        empty: html`<div class="empty"><strong>No datasource yet</strong>
                 <p>Connect your first database: Strata tests the connection and reads its tables.</p>
-                <a class="button primary" href="#/datasources/new">Add a datasource</a></div>`
-            : html`<div class="table-wrap"><table><caption class="sr-only">Datasources</caption>
-                <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Added</th></tr></thead>
-                <tbody>${this.items.map(
-                  (d) => html`<tr><td><a href="#/datasources/${encodeURIComponent(d.name)}">${d.name}</a></td>
+                <a class="button primary" href="#/datasources/new">Add a datasource</a></div>`,
+        caption: 'Datasources',
+        headers: ['Name', 'Type', 'Added'],
+        row: (d) => html`<tr><td><a href="#/datasources/${encodeURIComponent(d.name)}">${d.name}</a></td>
                     <td><span class="tag">${d.datasourceType}</span></td>
                     <td class="muted">${new Date(d.createdAt).toLocaleString()}</td></tr>`,
-                )}</tbody></table></div>`
-      }`
+      })}`
   }
 }

@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit'
 import type { DatamartItem, WorkspaceItem } from '../api/client.js'
-import { messageOf, StudioElement } from '../ui/base.js'
+import { listView, messageOf, StudioElement } from '../ui/base.js'
 
 /** `<studio-workspaces>`: workspaces (where dashboards live, bound to a datamart) and a form to add one. */
 export class StudioWorkspaces extends StudioElement {
@@ -56,22 +56,17 @@ export class StudioWorkspaces extends StudioElement {
     return html`<h1 tabindex="-1">Workspaces</h1>
       <p class="lead">A workspace holds dashboards and binds them to one datamart.</p>
       ${this.error ? html`<p class="notice error" role="alert">${this.error}</p>` : nothing}
-      ${
-        this.items === undefined
-          ? this.error
-            ? nothing
-            : html`<p role="status">Loading…</p>`
-          : this.items.length === 0
-            ? html`<div class="empty"><strong>No workspace yet</strong><p>Create one below for your first datamart.</p></div>`
-            : html`<div class="table-wrap"><table><caption class="sr-only">Workspaces</caption>
-                <thead><tr><th scope="col">Name</th><th scope="col">Data</th><th scope="col">Created</th></tr></thead>
-                <tbody>${this.items.map(
-                  (
-                    w,
-                  ) => html`<tr><td>${w.name}</td><td>${w.datamartName ?? w.datasourceName} <span class="tag">${w.connectionType.toLowerCase()}</span></td>
+      ${listView({
+        items: this.items,
+        error: this.error,
+        empty: html`<div class="empty"><strong>No workspace yet</strong><p>Create one below for your first datamart.</p></div>`,
+        caption: 'Workspaces',
+        headers: ['Name', 'Data', 'Created'],
+        row: (
+          w,
+        ) => html`<tr><td>${w.name}</td><td>${w.datamartName ?? w.datasourceName} <span class="tag">${w.connectionType.toLowerCase()}</span></td>
                     <td class="muted">${new Date(w.createdAt).toLocaleString()}</td></tr>`,
-                )}</tbody></table></div>`
-      }
+      })}
       <h2>New workspace</h2>
       ${
         this.datamarts.length === 0 && this.items !== undefined

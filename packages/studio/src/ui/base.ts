@@ -1,4 +1,4 @@
-import { LitElement } from 'lit'
+import { html, LitElement, nothing, type TemplateResult } from 'lit'
 import type { StudioApi } from '../api/client.js'
 import { StudioError } from '../api/errors.js'
 
@@ -26,4 +26,24 @@ export const messageOf = (err: unknown): string =>
 /** Goes to a studio screen (hash routes). */
 export const go = (route: string): void => {
   location.hash = `#/${route}`
+}
+
+/**
+ * A list screen's list: "Loading…" until the items come (nothing when loading failed: the screen
+ * shows its error), the empty state when there is none, else a table with a caption for screen
+ * readers, the column headers and a row per item.
+ */
+export function listView<T>(list: {
+  readonly items: readonly T[] | undefined
+  readonly error: string
+  readonly empty: TemplateResult
+  readonly caption: string
+  readonly headers: readonly string[]
+  readonly row: (item: T) => TemplateResult
+}): TemplateResult | typeof nothing {
+  if (list.items === undefined) return list.error ? nothing : html`<p role="status">Loading…</p>`
+  if (list.items.length === 0) return list.empty
+  return html`<div class="table-wrap"><table><caption class="sr-only">${list.caption}</caption>
+    <thead><tr>${list.headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+    <tbody>${list.items.map(list.row)}</tbody></table></div>`
 }

@@ -44,7 +44,7 @@ export const studioStyles = css`
   h1, h2 { overflow-wrap: anywhere; }
 
   @media (max-width: 860px) {
-    .shell { grid-template-columns: minmax(0, 1fr); }
+    .shell { grid-template-columns: minmax(0, 1fr); align-content: start; }
     .topbar { display: flex; align-items: center; justify-content: space-between; padding: 0.5rem 1rem; border-bottom: 1px solid var(--line); background: var(--soft); }
     .topbar .brand { padding: 0; }
     .sidebar { display: none; border-right: 0; border-bottom: 1px solid var(--line); }

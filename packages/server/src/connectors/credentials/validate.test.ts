@@ -233,6 +233,55 @@ describe('validateCredentials: field rules', () => {
     expect(credentialsFailure(type, credentials)).toBe(`credentials.${field} is required when sshTunnel is enable`)
   })
 
+  describe('TLS fields', () => {
+    // a real certificate and key (test-only, from the stand-ins' fixed TLS pair)
+    const cert = readFileSync(new URL('../../../test/standins/tls-cert.pem', import.meta.url), 'utf8')
+    const key = readFileSync(new URL('../../../test/standins/tls-key.pem', import.meta.url), 'utf8')
+    const broken = cert.replace(/^(-----BEGIN CERTIFICATE-----\n)M/, '$1X')
+
+    it.each([
+      [
+        'postgres',
+        { tlsCaCertificate: 'not a pem' },
+        'tlsCaCertificate must be a PEM certificate (-----BEGIN CERTIFICATE-----)',
+      ],
+      [
+        'mysql',
+        { tlsCaCertificate: broken },
+        'tlsCaCertificate must be a PEM certificate: a certificate block could not be read',
+      ],
+      [
+        'mssql',
+        { tlsClientCertificate: cert, tlsClientKey: 'nope' },
+        'tlsClientKey must be an unencrypted PEM private key',
+      ],
+      ['singlestore', { tlsClientCertificate: cert }, 'tlsClientKey is required with tlsClientCertificate'],
+      ['redshift', { tlsClientKey: key }, 'tlsClientCertificate is required with tlsClientKey'],
+      [
+        'clickhouse',
+        { tlsCaCertificate: 'x' },
+        'tlsCaCertificate must be a PEM certificate (-----BEGIN CERTIFICATE-----)',
+      ],
+      ['trino', { tlsCaCertificate: 'x' }, 'tlsCaCertificate must be a PEM certificate (-----BEGIN CERTIFICATE-----)'],
+    ] as const)('%s %j is refused', (type, patch, message) => {
+      expect(credentialsFailure(type, { ...VALID[type], ...patch })).toBe(`credentials.${message}`)
+    })
+
+    it.each(['postgres', 'mysql', 'mssql'] as const)(
+      '%s accepts a CA and a client certificate with its key',
+      (type) => {
+        const credentials = {
+          ...VALID[type],
+          tlsMode: 'verify',
+          tlsCaCertificate: cert,
+          tlsClientCertificate: cert,
+          tlsClientKey: key,
+        }
+        expect(validateCredentials(type, credentials)).toEqual(credentials)
+      },
+    )
+  })
+
   describe('snowflake service', () => {
     const keyPair = { ...without(VALID.snowflake, 'password'), service: 'Key-pair authentication' }
     it.each([

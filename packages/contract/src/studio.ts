@@ -33,6 +33,7 @@ export const DatasourceTypeInfoSchema = Type.Object({
   datasourceType: Type.String(),
   title: Type.String({ description: 'The type in words, e.g. PostgreSQL credentials' }),
   supported: Type.Boolean({ description: 'false: the credentials validate, but this server cannot connect to it' }),
+  fullJoin: Type.Boolean({ description: 'The engine has FULL JOIN: a datamart relationship of this type may use it' }),
   fields: Type.Array(CredentialFieldSchema),
 })
 
@@ -60,6 +61,22 @@ export const DatasourceTablesResponseSchema = Type.Object({
   error: Type.Null(),
 })
 
+export const DatasourceSettingsResponseSchema = Type.Object({
+  data: Type.Object({
+    name: Type.String(),
+    datasourceType: Type.String(),
+    credentials: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'The stored credentials without any secret field',
+    }),
+    storedSecrets: Type.Array(Type.String(), {
+      description: 'The secret fields that hold a stored value (names only): an update that omits one keeps it',
+    }),
+    tenancySettings: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    updatedAt: Type.String(),
+  }),
+  error: Type.Null(),
+})
+
 export const AdminAccountStatusSchema = Type.Object({
   data: Type.Object({ created: Type.Boolean({ description: 'An admin account exists: sign in; false: create it' }) }),
 })
@@ -67,4 +84,5 @@ export const AdminAccountStatusSchema = Type.Object({
 export type CredentialField = Static<typeof CredentialFieldSchema>
 export type DatasourceTypeInfo = Static<typeof DatasourceTypeInfoSchema>
 export type IntrospectedTable = Static<typeof IntrospectedTableSchema>
+export type DatasourceSettings = Static<typeof DatasourceSettingsResponseSchema>['data']
 export type DatasourceTables = Static<typeof DatasourceTablesResponseSchema>['data']

@@ -17,6 +17,7 @@ export const credentials = {
   'POST /api/v2/datasource/sync': 'serviceToken',
   'GET /api/v2/datasource/types': 'serviceToken',
   'GET /api/v2/datasource/tables': 'serviceToken',
+  'GET /api/v2/datasource/credentials': 'serviceToken',
   'PUT /api/v2/datasource/files/{datasourceName}/{fileName}': 'serviceToken',
   'GET /api/v2/data-app/datamarts': 'serviceToken',
   'PUT /api/v2/data-app/datamarts': 'serviceToken',

@@ -74,7 +74,7 @@ export interface paths {
         get: operations["listDatasources"];
         /**
          * Replace the credentials of a datasource; tenancy settings merge
-         * @description `credentials.name` selects the datasource and `datasourceType` must be its type; the credentials are replaced as a whole (partial credentials are refused), checked, tested and the schema introspected again, as on create. `tenancySettings` merge into the stored ones (null removes a field). Cached results of the datasource are dropped on every instance. Takes the service token.
+         * @description `credentials.name` selects the datasource and `datasourceType` must be its type; the credentials are replaced as a whole, checked, tested and the schema introspected again, as on create. A secret field left out keeps its stored value (`null` removes it), as long as no host, URL or port field changed: then every stored secret must be sent again. `tenancySettings` merge into the stored ones (null removes a field). Cached results of the datasource are dropped on every instance. Takes the service token.
          */
         put: operations["updateDatasource"];
         /**
@@ -144,6 +144,26 @@ export interface paths {
          * @description The schema the last introspection (create, update or sync) found: every table with its columns, their data type and the engine's own type name. No credential field. Sync first to see tables created since. Takes the service token.
          */
         get: operations["listDatasourceTables"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/datasource/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The stored credentials of a datasource, without its secrets
+         * @description What an edit form starts from: the stored credential fields except the secret ones, the names of the secret fields that hold a value (never their values), and the tenancy settings. An update that leaves a secret field out keeps it. Takes the service token.
+         */
+        get: operations["datasourceSettings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2615,7 +2635,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field. Also when the credentials do not fit datasourceType (the message names the field, e.g. `credentials.port must be an integer between 1 and 65535`), or the TABLE tenancy table or its columns do not exist. Also when no datasource has that name, or datasourceType differs from its type.
+             * @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field. Also when the credentials do not fit datasourceType (the message names the field, e.g. `credentials.port must be an integer between 1 and 65535`), or the TABLE tenancy table or its columns do not exist. Also when no datasource has that name, datasourceType differs from its type, or a secret is left out while a host, URL or port field changed.
              *     - `DATASOURCE_CONNECTION_ERROR`: The warehouse could not be reached or refused the credentials; the message gives the driver's reason.
              *     - `DATASOURCE_NOT_SUPPORTED`: The datasource needs what its server cannot do (e.g. a ClickHouse server too old for query parameters).
              *     - `QUERY_ERROR`: The introspection of the tables failed.
@@ -3112,6 +3132,8 @@ export interface operations {
                             title: string;
                             /** @description false: the credentials validate, but this server cannot connect to it */
                             supported: boolean;
+                            /** @description The engine has FULL JOIN: a datamart relationship of this type may use it */
+                            fullJoin: boolean;
                             fields: {
                                 /** @description The key under `credentials` */
                                 name: string;
@@ -3201,6 +3223,93 @@ export interface operations {
                                     nativeType?: string;
                                 }[];
                             }[];
+                            updatedAt: string;
+                        };
+                        error: null;
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field.
+             *     - `INVALID_DATASOURCE_NAME`: No datasource has that name.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `AUTHENTICATION_ERROR`: The bearer token is missing, invalid, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `RATE_LIMIT_EXCEEDED`: Too many requests from this client in the window; the Retry-After header gives the seconds until it resets. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `INTERNAL_SERVER_ERROR`: The server failed; the cause is logged with the request id (x-request-id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The server is draining after SIGTERM (retry on another instance) or its metadata store is unreachable (retry shortly). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    datasourceSettings: {
+        parameters: {
+            query: {
+                /** @description The datasource name */
+                name: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
+                            datasourceType: string;
+                            /** @description The stored credentials without any secret field */
+                            credentials: {
+                                [key: string]: unknown;
+                            };
+                            /** @description The secret fields that hold a stored value (names only): an update that omits one keeps it */
+                            storedSecrets: string[];
+                            tenancySettings: {
+                                [key: string]: unknown;
+                            } | null;
                             updatedAt: string;
                         };
                         error: null;

@@ -20,9 +20,12 @@ const componentName = (type: DatasourceType): string =>
     .replace(/(^|\s)(\S)/g, (_match: string, _space: string, c: string) => c.toUpperCase())
     .replace(/\W/g, '')
 
-/** A field as documented: `label` is its `title`; a secret is `writeOnly` (never answered), a password format. */
+/**
+ * A field as documented: `label` is its `title`; a secret is `writeOnly` (never answered), a
+ * password format; a secret kept on update is said in the operation's description, not here.
+ */
 function documentedField(field: Json): Json {
-  const { label, secret, addition: _ours, ...rest } = field
+  const { label, secret, addition: _ours, endpoint: _endpoint, ...rest } = field
   return {
     ...rest,
     ...(typeof label === 'string' ? { title: label } : {}),

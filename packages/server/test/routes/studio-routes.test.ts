@@ -43,6 +43,9 @@ describe('routes for the studio', () => {
     const { data } = (await call('GET', '/api/v2/datasource/types', accessToken)).json()
     const postgres = data.find((d: { datasourceType: string }) => d.datasourceType === 'postgres')
     expect(postgres.supported).toBe(true)
+    // whether a relationship may be a FULL JOIN, from the type's capabilities
+    expect(postgres.fullJoin).toBe(true)
+    expect(data.find((d: { datasourceType: string }) => d.datasourceType === 'mysql').fullJoin).toBe(false)
     const fields = new Map(postgres.fields.map((f: { name: string }) => [f.name, f]))
     expect(fields.get('host')).toMatchObject({ label: 'Host', kind: 'text', required: true, secret: false })
     expect(fields.get('port')).toMatchObject({ kind: 'integer', minimum: 1, maximum: 65535 })

@@ -14,6 +14,11 @@ export interface FieldMeta {
   readonly secret?: true
   /** Not in the hosted API's fields: one we added (docs/datasources.md marks it). */
   readonly addition?: true
+  /**
+   * Says where the connection goes (a host, URL or port): a stored secret is reused on update
+   * only while every such field keeps its stored value (keep-secrets.ts).
+   */
+  readonly endpoint?: true
 }
 
 /** Upper bound of ordinary strings (hosts, names of databases, users …). */
@@ -21,7 +26,12 @@ export const MAX_STRING = 1000
 /** Upper bound of long text: PEM keys, service-account JSON. */
 export const MAX_TEXT = 100_000
 
-type Extra = { readonly secret?: true; readonly addition?: true; readonly maxLength?: number }
+type Extra = {
+  readonly secret?: true
+  readonly addition?: true
+  readonly endpoint?: true
+  readonly maxLength?: number
+}
 
 const meta = (label: string, description: string, extra: Extra = {}) => ({ label, description, ...extra })
 
@@ -29,8 +39,9 @@ const meta = (label: string, description: string, extra: Extra = {}) => ({ label
 export const text = (label: string, description: string, extra?: Extra) =>
   Type.String({ minLength: 1, maxLength: MAX_STRING, ...meta(label, description, extra) })
 
-/** A host name, address or URL: never empty. */
-export const host = (label: string, description: string, extra?: Extra) => text(label, description, extra)
+/** A host name, address or URL: never empty; an endpoint field. */
+export const host = (label: string, description: string, extra?: Extra) =>
+  text(label, description, { ...extra, endpoint: true })
 
 /** A long, non-empty text (PEM key, JSON document). */
 export const longText = (label: string, description: string, extra?: Extra) =>
@@ -40,9 +51,9 @@ export const longText = (label: string, description: string, extra?: Extra) =>
 export const password = (description: string, extra?: Extra) =>
   Type.String({ maxLength: MAX_STRING, ...meta('Password', description, { secret: true, ...extra }) })
 
-/** A TCP port. */
+/** A TCP port; an endpoint field. */
 export const port = (label: string, description: string, extra?: Extra) =>
-  Type.Integer({ minimum: 1, maximum: 65535, ...meta(label, description, extra) })
+  Type.Integer({ minimum: 1, maximum: 65535, ...meta(label, description, { ...extra, endpoint: true }) })
 
 export const flag = (label: string, description: string, extra?: Omit<Extra, 'maxLength'> & { default?: boolean }) =>
   Type.Boolean({ ...meta(label, description, extra) })

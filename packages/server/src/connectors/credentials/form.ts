@@ -1,5 +1,6 @@
 import type { CredentialField, DatasourceTypeInfo } from '@strata/contract/studio'
 import type { TSchema } from 'typebox'
+import { capabilitiesOf } from '../registry.js'
 import { DATASOURCE_TYPES } from '../types.js'
 import { LIVE_CONNECTOR_TYPES } from './docs.js'
 import { describeFields, fieldMeta, MAX_STRING } from './fields.js'
@@ -16,6 +17,7 @@ export function credentialForms(): DatasourceTypeInfo[] {
       datasourceType: type,
       title: String((schema as { title?: unknown }).title ?? type),
       supported: LIVE_CONNECTOR_TYPES.includes(type),
+      fullJoin: capabilitiesOf(type).fullJoin,
       fields: describeFields(schema).map(({ name, required, schema: field }) => describeField(name, required, field)),
     }
   })

@@ -22,13 +22,13 @@ export const docs = operations('datasources', {
   updateDatasource: {
     summary: 'Replace the credentials of a datasource; tenancy settings merge',
     description:
-      '`credentials.name` selects the datasource and `datasourceType` must be its type; the credentials are replaced as a whole (partial credentials are refused), checked, tested and the schema introspected again, as on create. `tenancySettings` merge into the stored ones (null removes a field). Cached results of the datasource are dropped on every instance. Takes the service token.',
+      '`credentials.name` selects the datasource and `datasourceType` must be its type; the credentials are replaced as a whole, checked, tested and the schema introspected again, as on create. A secret field left out keeps its stored value (`null` removes it), as long as no host, URL or port field changed: then every stored secret must be sent again. `tenancySettings` merge into the stored ones (null removes a field). Cached results of the datasource are dropped on every instance. Takes the service token.',
     auth: SERVICE_TOKEN,
     errors: [
       [
         400,
         'INVALID_REQUEST_BODY',
-        `${credentialsInvalid} Also when no datasource has that name, or datasourceType differs from its type.`,
+        `${credentialsInvalid} Also when no datasource has that name, datasourceType differs from its type, or a secret is left out while a host, URL or port field changed.`,
       ],
       [400, 'DATASOURCE_CONNECTION_ERROR'],
       [400, 'DATASOURCE_NOT_SUPPORTED'],
@@ -63,6 +63,13 @@ export const docs = operations('datasources', {
     summary: 'The tables and columns of a datasource',
     description:
       "The schema the last introspection (create, update or sync) found: every table with its columns, their data type and the engine's own type name. No credential field. Sync first to see tables created since. Takes the service token.",
+    auth: SERVICE_TOKEN,
+    errors: [[400, 'INVALID_DATASOURCE_NAME', 'No datasource has that name.']],
+  },
+  datasourceSettings: {
+    summary: 'The stored credentials of a datasource, without its secrets',
+    description:
+      'What an edit form starts from: the stored credential fields except the secret ones, the names of the secret fields that hold a value (never their values), and the tenancy settings. An update that leaves a secret field out keeps it. Takes the service token.',
     auth: SERVICE_TOKEN,
     errors: [[400, 'INVALID_DATASOURCE_NAME', 'No datasource has that name.']],
   },

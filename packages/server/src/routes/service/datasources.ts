@@ -1,5 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { DatasourceTablesResponseSchema, DatasourceTypesResponseSchema } from '@strata/contract/studio'
+import {
+  DatasourceSettingsResponseSchema,
+  DatasourceTablesResponseSchema,
+  DatasourceTypesResponseSchema,
+} from '@strata/contract/studio'
 import { principalOf, requireServiceToken } from '../../auth/hooks.js'
 import { DatasourceBody } from '../../connectors/credentials/validate.js'
 import { DatasourceCreateRequest, DatasourceUpdateRequest } from '../../schemas/datasource-request.js'
@@ -20,7 +24,7 @@ import { docs } from './datasources.docs.js'
 /** Create's and update's answer: the datasource, and its name at the top level too (as the hosted service's examples read it). */
 const answer = <T extends { name: string }>(data: T) => ({ name: data.name, data, error: null })
 
-/** Datasources: create, update (whole credentials), sync, list, delete; service token. */
+/** Datasources: create, update (omitted secrets kept), sync, list, types, tables, stored settings, delete; service token. */
 const datasources: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.services.datasources
   requireServiceToken(app)
@@ -74,6 +78,17 @@ const datasources: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => ({ data: await service.tables(org(request), request.query.name), error: null }),
+  )
+  app.get(
+    '/api/v2/datasource/credentials',
+    {
+      schema: {
+        ...docs.datasourceSettings,
+        querystring: TablesQuery,
+        response: { 200: DatasourceSettingsResponseSchema },
+      },
+    },
+    async (request) => ({ data: await service.settings(org(request), request.query.name), error: null }),
   )
   app.delete(
     '/api/v2/datasource',

@@ -1,8 +1,10 @@
-import type { DatasourceTables, DatasourceTypeInfo } from '@strata/contract/studio'
+import type { DatasourceSettings, DatasourceTables, DatasourceTypeInfo } from '@strata/contract/studio'
 import { credentialForms } from '../../connectors/credentials/form.js'
+import { keepStoredSecrets, storedSecretNames } from '../../connectors/credentials/keep-secrets.js'
 import type { TenancySettings, ValidCredentials } from '../../connectors/credentials/validate.js'
 import {
   mergeTenancySettings,
+  redactCredentials,
   validateCredentials,
   validateTenancySettings,
 } from '../../connectors/credentials/validate.js'
@@ -138,14 +140,21 @@ export class Datasources {
     return { id: row.id }
   }
 
-  /** Replaces the credentials whole (same type), re-tests, re-introspects; tenancy merges. */
+  /**
+   * Replaces the credentials (same type), re-tests, re-introspects; tenancy merges. A secret
+   * field the update omits keeps its stored value while the endpoint is unchanged (keep-secrets.ts).
+   */
   async update(organizationId: string, input: DatasourceInput): Promise<DatasourceSummary> {
-    const credentials = validateCredentials(input.datasourceType, input.credentials)
-    const row = await this.findRow(organizationId, credentials.name)
-    if (!row) throw badRequest(`credentials.name: no datasource named ${credentials.name}`)
-    if (row.type !== input.datasourceType) {
+    const name = nameOf(input.credentials)
+    const row = name === undefined ? undefined : await this.findRow(organizationId, name)
+    if (row && row.type !== input.datasourceType) {
       throw badRequest(`datasourceType: datasource ${row.name} is ${row.type}, not ${input.datasourceType}`)
     }
+    const given = row
+      ? keepStoredSecrets(input.datasourceType, input.credentials, this.storedCredentials(row))
+      : input.credentials
+    const credentials = validateCredentials(input.datasourceType, given)
+    if (!row) throw badRequest(`credentials.name: no datasource named ${credentials.name}`)
     const previous = row.tenancy_settings ? (JSON.parse(row.tenancy_settings) as TenancySettings) : undefined
     const tenancy = mergeTenancySettings(previous, input.tenancySettings)
     const { tables } = await this.probe(input.datasourceType, credentials, tenancy)
@@ -197,6 +206,25 @@ export class Datasources {
     if (page !== undefined) query = query.limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE)
     const rows = await query.execute()
     return rows.map((r) => ({ name: r.name, datasourceType: r.type, createdAt: r.created_at }))
+  }
+
+  /**
+   * What the edit form starts from: the stored credentials without any secret field, and the
+   * names of the secret fields that hold a value (never the values).
+   */
+  async settings(organizationId: string, name: string): Promise<DatasourceSettings> {
+    const row = await this.findRow(organizationId, name)
+    if (!row) throw new ApiError('INVALID_DATASOURCE_NAME', 400, `name: no datasource named ${name}`)
+    const type = row.type as DatasourceType
+    const stored = this.storedCredentials(row)
+    return {
+      name: row.name,
+      datasourceType: type,
+      credentials: redactCredentials(type, stored),
+      storedSecrets: storedSecretNames(type, stored),
+      tenancySettings: row.tenancy_settings ? (JSON.parse(row.tenancy_settings) as Record<string, unknown>) : null,
+      updatedAt: row.updated_at,
+    }
   }
 
   /** The credential form of every type (the studio draws its datasource form from it). */
@@ -252,6 +280,10 @@ export class Datasources {
     const all = [...this.live.values()]
     this.live.clear()
     await Promise.allSettled(all.map((l) => l.connector.close()))
+  }
+
+  private storedCredentials(row: DatasourceRow): Record<string, unknown> {
+    return JSON.parse(this.keyring.decrypt(row.credentials, row.id)) as Record<string, unknown>
   }
 
   private connectorOf(row: DatasourceRow): Connector {
@@ -339,6 +371,13 @@ function withWarnings(datasource: DatasourceSummary): DatasourceSummary {
       `The introspection found no table in datasource ${datasource.name}: check the schema or database in its credentials (and the user's privileges), then PUT /api/v2/datasource or POST /api/v2/datasource/sync`,
     ],
   }
+}
+
+/** `credentials.name` of an unvalidated body, when it is a string. */
+function nameOf(credentials: unknown): string | undefined {
+  if (typeof credentials !== 'object' || credentials === null) return undefined
+  const name = (credentials as { name?: unknown }).name
+  return typeof name === 'string' ? name : undefined
 }
 
 function summary(row: DatasourceRow): DatasourceSummary {

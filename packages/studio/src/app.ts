@@ -133,7 +133,10 @@ export class StudioApp extends StudioElement {
     switch (section) {
       case 'datasources':
         if (arg === 'new') return html`<studio-datasource-form .api=${this.api}></studio-datasource-form>`
-        if (arg) return html`<studio-datasource-detail .api=${this.api} .name=${arg}></studio-datasource-detail>`
+        if (arg && query === 'edit')
+          return html`<studio-datasource-form .api=${this.api} .editing=${arg}></studio-datasource-form>`
+        if (arg)
+          return html`<studio-datasource-detail .api=${this.api} .name=${arg} .saved=${query === 'saved'}></studio-datasource-detail>`
         return html`<studio-datasources .api=${this.api}></studio-datasources>`
       case 'datamarts':
         if (arg === 'new') {

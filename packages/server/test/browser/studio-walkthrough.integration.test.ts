@@ -142,7 +142,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: from a fresh server t
     await page.getByRole('button', { name: 'Sync tables' }).click()
     await expect
       .poll(() => page.getByRole('status').allTextContents())
-      .toContainEqual(expect.stringMatching(/Synced datasource warehouse: 3 tables/))
+      .toContainEqual(expect.stringMatching(/Synced warehouse in \d+\.\d s: 3 tables/))
     await page.getByRole('heading', { name: `${warehouse.schema}.refunds` }).waitFor()
     await shootBoth(page, '07-datasource-synced')
   })

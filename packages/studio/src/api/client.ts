@@ -1,4 +1,4 @@
-import type { DatasourceTables, DatasourceTypeInfo } from '@strata/contract/studio'
+import type { DatasourceSettings, DatasourceTables, DatasourceTypeInfo } from '@strata/contract/studio'
 import { StudioError } from './errors.js'
 import { Session, type SessionTokens } from './session.js'
 
@@ -33,6 +33,15 @@ export interface DatamartTableInput {
   readonly label?: string
   readonly clientColumn?: string | null
   readonly columns?: readonly { name: string; label?: string; isHide?: boolean }[]
+}
+export type JoinType = 'INNER JOIN' | 'LEFT JOIN' | 'RIGHT JOIN' | 'FULL JOIN'
+/** A relationship as the datamart routes take it: tables as `schema.table`. */
+export interface RelationshipInput {
+  readonly parentTable: string
+  readonly parentColumn: string
+  readonly childTable: string
+  readonly childColumn: string
+  readonly joinType: JoinType
 }
 
 /**
@@ -83,6 +92,13 @@ export class StudioApi {
     this.call(method, '/api/v2/datasource', { datasourceType, credentials })
   syncDatasource = (name: string): Promise<{ data: { message: string } }> =>
     this.call('POST', '/api/v2/datasource/sync', { input: { datasourceId: name } })
+  datasourceSettings = async (name: string): Promise<DatasourceSettings> =>
+    (
+      await this.call<{ data: DatasourceSettings }>(
+        'GET',
+        `/api/v2/datasource/credentials?name=${encodeURIComponent(name)}`,
+      )
+    ).data
   datasourceTables = async (name: string): Promise<DatasourceTables> =>
     (await this.call<{ data: DatasourceTables }>('GET', `/api/v2/datasource/tables?name=${encodeURIComponent(name)}`))
       .data
@@ -90,8 +106,12 @@ export class StudioApi {
   // ---- datamarts, workspaces, data apps
   datamarts = async (): Promise<DatamartItem[]> =>
     (await this.call<{ data: DatamartItem[] }>('GET', '/api/v2/data-app/datamarts')).data
-  createDatamart = (body: { name: string; datasourceName: string; tableList: DatamartTableInput[] }) =>
-    this.call('POST', '/api/v2/data-app/datamarts', body)
+  createDatamart = (body: {
+    name: string
+    datasourceName: string
+    tableList: DatamartTableInput[]
+    relationships: RelationshipInput[]
+  }) => this.call('POST', '/api/v2/data-app/datamarts', body)
   workspaces = async (): Promise<WorkspaceItem[]> =>
     (await this.call<{ data: WorkspaceItem[] }>('GET', '/api/v2/workspace')).data
   createWorkspace = (body: { name: string; connectionType: string; datamartName?: string; datasourceName?: string }) =>
@@ -119,9 +139,17 @@ export class StudioApi {
     if (res.status === 401 && authed && !retried && (await this.session.refresh())) {
       return this.call(method, path, body, authed, true)
     }
-    const json = (await res.json().catch(() => ({}))) as { error?: { code?: string; message?: string } }
+    const json = (await res.json().catch(() => ({}))) as {
+      error?: { code?: string; message?: string; details?: { field?: unknown } }
+    }
     if (!res.ok) {
-      throw new StudioError(json.error?.code ?? `HTTP_${res.status}`, res.status, json.error?.message ?? '')
+      const field = json.error?.details?.field
+      throw new StudioError(
+        json.error?.code ?? `HTTP_${res.status}`,
+        res.status,
+        json.error?.message ?? '',
+        typeof field === 'string' ? field : undefined,
+      )
     }
     return json as T
   }

@@ -1,12 +1,22 @@
 /** A failed call: the API's code and message, and a sentence that names the fix. */
 export class StudioError extends Error {
+  /** The request field the API named (`credentials.port`, `relationships[0].joinType`), if any. */
+  readonly field: string | undefined
+
   constructor(
     readonly code: string,
     readonly status: number,
     readonly apiMessage: string,
+    field?: string,
   ) {
     super(explain(code, apiMessage))
+    this.field = field ?? fieldOf(apiMessage)
   }
+}
+
+/** The field a validation message starts with: `credentials.port must …`, `relationships[1].childColumn: no …`. */
+function fieldOf(message: string): string | undefined {
+  return /^((?:credentials|relationships|tableList)(?:\.[A-Za-z_][\w]*|\[\d+\])*)[: ]/.exec(message)?.[1]
 }
 
 /** What to do about each error the studio's calls can meet; the API's own message follows. */

@@ -1,7 +1,9 @@
 import type { DatasourceTables, IntrospectedTable } from '@strata/contract/studio'
 import { html, nothing } from 'lit'
 import type { DatamartTableInput, DatasourceItem } from '../api/client.js'
+import { StudioError } from '../api/errors.js'
 import { go, messageOf, StudioElement } from '../ui/base.js'
+import { guessRelationship, type Relationship, relationshipFields, relationshipInput } from './relationship-fields.js'
 
 /** Column names proposed as the tenant column, most likely first (the author can change it). */
 const TENANT_NAMES = [
@@ -24,7 +26,9 @@ interface TableChoice {
 
 /**
  * `<studio-datamart-form>`: a datamart over one datasource: which tables it shows, the tenant
- * column of each (the column that says which customer a row belongs to), hidden columns and labels.
+ * column of each (the column that says which customer a row belongs to), hidden columns and
+ * labels, and the relationships that join its tables (FULL JOIN offered only where the
+ * datasource's type has it; the server's refusal of a relationship is shown beside it).
  */
 export class StudioDatamartForm extends StudioElement {
   static override properties = {
@@ -33,6 +37,9 @@ export class StudioDatamartForm extends StudioElement {
     datasource: { state: true },
     tables: { state: true },
     picked: { state: true },
+    relationships: { state: true },
+    relationshipErrors: { state: true },
+    fullJoin: { state: true },
     error: { state: true },
     busy: { state: true },
   }
@@ -41,12 +48,23 @@ export class StudioDatamartForm extends StudioElement {
   datasource = ''
   tables: DatasourceTables | undefined
   picked = new Map<string, TableChoice>()
+  relationships: Relationship[] = []
+  relationshipErrors = new Map<number, string>()
+  /** The datasource type can run FULL JOIN (from the types list). */
+  fullJoin = new Map<string, boolean>()
+  private nextId = 1
   error = ''
   busy = false
 
   override connectedCallback(): void {
     super.connectedCallback()
     this.focusHeading()
+    this.api.datasourceTypes().then(
+      (types) => {
+        this.fullJoin = new Map(types.map((t) => [t.datasourceType, t.fullJoin]))
+      },
+      () => {}, // FULL JOIN stays offered; the server refuses it where it cannot run, beside the relationship
+    )
     this.api.datasources().then(
       (items) => {
         this.datasources = items
@@ -62,6 +80,8 @@ export class StudioDatamartForm extends StudioElement {
   private async pickDatasource(name: string): Promise<void> {
     this.datasource = name
     this.picked = new Map()
+    this.relationships = []
+    this.relationshipErrors = new Map()
     this.tables = undefined
     try {
       this.tables = await this.api.datasourceTables(name)
@@ -77,8 +97,32 @@ export class StudioDatamartForm extends StudioElement {
       const names = new Set(t.columns.map((c) => c.name))
       const tenant = TENANT_NAMES.find((n) => names.has(n)) ?? ''
       next.set(key, { label: '', clientColumn: tenant, hidden: new Set(), labels: new Map() })
-    } else next.delete(key)
+    } else {
+      next.delete(key)
+      // a relationship cannot name a table the datamart no longer has
+      this.relationships = this.relationships.filter((r) => r.leftTable !== key && r.rightTable !== key)
+    }
     this.picked = next
+  }
+
+  private pickedTables(): IntrospectedTable[] {
+    return (this.tables?.tables ?? []).filter((t) => this.picked.has(`${t.schema}.${t.name}`))
+  }
+
+  private addRelationship(): void {
+    const r = guessRelationship(this.nextId++, this.pickedTables())
+    this.relationships = [...this.relationships, r]
+    void this.updateComplete.then(() => this.querySelector<HTMLElement>(`#rel-${r.id}-left-table`)?.focus())
+  }
+
+  private removeRelationship(id: number): void {
+    const index = this.relationships.findIndex((r) => r.id === id)
+    this.relationships = this.relationships.filter((r) => r.id !== id)
+    this.relationshipErrors = new Map([...this.relationshipErrors].filter(([k]) => k !== id))
+    void this.updateComplete.then(() => {
+      const next = this.relationships[Math.min(index, this.relationships.length - 1)]
+      this.querySelector<HTMLElement>(next ? `#rel-${next.id}-left-table` : '#add-relationship')?.focus()
+    })
   }
 
   private async submit(e: SubmitEvent): Promise<void> {
@@ -106,11 +150,24 @@ export class StudioDatamartForm extends StudioElement {
       return
     }
     this.busy = true
+    this.relationshipErrors = new Map()
     try {
-      await this.api.createDatamart({ name, datasourceName: this.datasource, tableList })
+      await this.api.createDatamart({
+        name,
+        datasourceName: this.datasource,
+        tableList,
+        relationships: this.relationships.map(relationshipInput),
+      })
       go('datamarts')
     } catch (err) {
       this.error = messageOf(err)
+      const at = err instanceof StudioError ? /^relationships\[(\d+)\]/.exec(err.field ?? '') : null
+      const r = at ? this.relationships[Number(at[1])] : undefined
+      if (r && err instanceof StudioError) {
+        this.relationshipErrors = new Map([[r.id, err.apiMessage]])
+        await this.updateComplete
+        this.querySelector<HTMLElement>(`#rel-${r.id}-left-table`)?.focus()
+      }
     } finally {
       this.busy = false
     }
@@ -142,10 +199,41 @@ export class StudioDatamartForm extends StudioElement {
         ${this.tables?.tables.length === 0 ? html`<p>This datasource has no table: sync it from its page.</p>` : nothing}
         ${(this.tables?.tables ?? []).map((t) => this.renderTable(t))}
       </fieldset>
+      ${this.renderRelationships()}
       <div class="actions">
         <button class="primary" type="submit" ?disabled=${this.busy}>${this.busy ? 'Saving…' : 'Create the datamart'}</button>
         <a class="button" href="#/datamarts">Cancel</a>
       </div></form>`
+  }
+
+  private renderRelationships() {
+    const tables = this.pickedTables()
+    const type = this.datasources?.find((d) => d.name === this.datasource)?.datasourceType ?? ''
+    return html`<section class="relationships" aria-labelledby="rel-heading">
+      <h2 id="rel-heading">Relationships</h2>
+      <p class="muted">How the tables join: a dashboard metric that uses columns of two tables joins them on these columns.</p>
+      ${
+        tables.length < 2 && this.relationships.length === 0
+          ? html`<p class="empty-inline">Pick two or more tables above to join them.</p>`
+          : nothing
+      }
+      ${this.relationships.map((r, index) =>
+        relationshipFields({
+          index,
+          relationship: r,
+          tables,
+          fullJoin: this.fullJoin.get(type) ?? true,
+          datasourceType: type,
+          error: this.relationshipErrors.get(r.id),
+          changed: () => {
+            this.relationshipErrors = new Map([...this.relationshipErrors].filter(([k]) => k !== r.id))
+            this.requestUpdate()
+          },
+          remove: () => this.removeRelationship(r.id),
+        }),
+      )}
+      <button type="button" id="add-relationship" ?disabled=${tables.length === 0} @click=${this.addRelationship}>Add a relationship</button>
+    </section>`
   }
 
   private renderTable(t: IntrospectedTable) {

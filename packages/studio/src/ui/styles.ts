@@ -78,6 +78,26 @@ export const studioStyles = css`
   fieldset { border: 1px solid var(--line); border-radius: 10px; padding: 1rem; margin: 0 0 1rem; min-width: 0; }
   legend { font-weight: 600; padding: 0 0.35rem; }
 
+  .field .field-error, .field-error { display: block; color: var(--danger); font-weight: 600; margin: 0.3rem 0 0; }
+  [aria-invalid='true'] { border-color: var(--danger); border-width: 2px; }
+
+  /* datamart relationships */
+  .relationship { background: #fafafa; }
+  .relationship.invalid { border-color: var(--danger); border-width: 2px; }
+  .rel-grid { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0 1rem; align-items: start; }
+  .rel-grid .field { margin-bottom: 0.75rem; }
+  .rel-join { grid-column: 1 / -1; }
+  .rel-join small { overflow-wrap: anywhere; }
+  @media (max-width: 560px) { .rel-grid { grid-template-columns: minmax(0, 1fr); } }
+  .empty-inline { color: var(--muted); border: 1px dashed var(--line); border-radius: 8px; padding: 0.75rem 1rem; }
+
+  /* sync */
+  .sync-area { min-height: 0; }
+  .sync-progress { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1rem; }
+  .sync-progress p { margin: 0; flex: 1 1 16rem; }
+  .sync-progress progress { flex: 0 1 12rem; height: 0.6rem; }
+  .changes { margin: 0.35rem 0 0; padding-left: 1.25rem; }
+
   /* states */
   .notice { border-radius: 10px; padding: 0.75rem 1rem; margin: 0 0 1rem; border: 1px solid; }
   .notice.error { background: var(--danger-soft); border-color: #fecaca; color: var(--danger); }

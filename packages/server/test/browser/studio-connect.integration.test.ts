@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ACCESS, salesDocument } from '../helpers/analytics.js'
@@ -6,7 +7,7 @@ import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
 import { createPasswordDatabase, type PasswordDatabase } from '../helpers/mariadb-user.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
-import { checkAccessibility, shootBoth } from '../helpers/studio.js'
+import { checkAccessibility, STUDIO_SHOTS, shootBoth } from '../helpers/studio.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
 /**
@@ -94,6 +95,10 @@ describe.skipIf(!hasChromium || !hasPostgres || !hasMaria)('the studio: edit, re
     expect(await page.getByLabel('Type').isDisabled()).toBe(true)
     await checkAccessibility(page, 'datasource edit')
     await shootBoth(page, '20-datasource-edit')
+    await page.screenshot({
+      path: join(STUDIO_SHOTS, 'docs-datasource-edit.png'),
+      clip: { x: 0, y: 0, width: 1440, height: 760 },
+    })
   })
 
   it('names the refused field under its input: a stored password is not sent to a new host', async () => {
@@ -151,6 +156,11 @@ describe.skipIf(!hasChromium || !hasPostgres || !hasMaria)('the studio: edit, re
     await page.getByRole('heading', { name: `${warehouse.schema}.refunds` }).waitFor()
     await checkAccessibility(page, 'datasource synced')
     await shootBoth(page, '23-sync-result')
+    // the top of the page, for docs/studio.md
+    await page.screenshot({
+      path: join(STUDIO_SHOTS, 'docs-sync-result.png'),
+      clip: { x: 0, y: 0, width: 1440, height: 420 },
+    })
     // again, nothing changed: it says so
     await page.getByRole('button', { name: 'Sync tables' }).click()
     await expect.poll(() => result.textContent()).toMatch(/Nothing changed since the last sync/)
@@ -183,7 +193,7 @@ describe.skipIf(!hasChromium || !hasPostgres || !hasMaria)('the studio: edit, re
     await page.getByRole('button', { name: 'Create the datamart' }).click()
     await expect
       .poll(() => rel.locator('.field-error').textContent())
-      .toMatch(/relationships\[0\]\.joinType: mysql datasources have no FULL JOIN/)
+      .toMatch(/^joinType: mysql datasources have no FULL JOIN/)
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('rel-1-left-table')
     await shootBoth(page, '24-relationship-refused')
     await page.unroute('**/api/v2/datasource/types')
@@ -219,6 +229,7 @@ describe.skipIf(!hasChromium || !hasPostgres || !hasMaria)('the studio: edit, re
     await page.getByLabel('Name', { exact: true }).fill('sales')
     await checkAccessibility(page, 'datamart form with a relationship')
     await shootBoth(page, '25-datamart-relationship')
+    await page.locator('section.relationships').screenshot({ path: join(STUDIO_SHOTS, 'docs-relationships.png') })
     await page.getByRole('button', { name: 'Create the datamart' }).click()
     await page.getByRole('cell', { name: 'sales' }).waitFor()
     const list = await api('GET', '/api/v2/data-app/datamarts?expandDetails=true')

@@ -164,7 +164,7 @@ export class StudioDatamartForm extends StudioElement {
       const at = err instanceof StudioError ? /^relationships\[(\d+)\]/.exec(err.field ?? '') : null
       const r = at ? this.relationships[Number(at[1])] : undefined
       if (r && err instanceof StudioError) {
-        this.relationshipErrors = new Map([[r.id, err.apiMessage]])
+        this.relationshipErrors = new Map([[r.id, err.apiMessage.replace(/^relationships\[\d+\]\./, '')]])
         await this.updateComplete
         this.querySelector<HTMLElement>(`#rel-${r.id}-left-table`)?.focus()
       }

@@ -36,7 +36,8 @@ export const DatasourceBody = Type.Object(
       { name: Type.String({ description: 'Identifies the datasource: unique per organization, case-sensitive.' }) },
       {
         additionalProperties: true,
-        description: 'The fields of datasourceType (docs/datasources.md); on update, the complete structure, except that a secret field left out keeps its stored value.',
+        description:
+          'The fields of datasourceType (docs/datasources.md); on update, the complete structure, except that a secret field left out keeps its stored value.',
       },
     ),
     tenancySettings: Type.Optional(

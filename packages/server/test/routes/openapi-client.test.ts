@@ -103,5 +103,5 @@ describe('a client generated from /openapi.json', () => {
       missing: { status: 403, code: 'UNAUTHORIZED' },
     })
     expect(got.embedId).toMatch(/^emb_/)
-  })
+  }, 120_000) // two child processes (tsc over the generated types, tsx): ~10 s quiet, 30 s on a loaded machine
 })

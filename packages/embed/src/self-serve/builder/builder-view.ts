@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit'
 import { repeat } from 'lit/directives/repeat.js'
-import type { Model, ModelColumn, Operator, TimeGrain } from '../api/types.js'
+import type { Model, ModelColumn, Operator, TimeGrain } from '../../api/types.js'
+import { closeIcon } from '../metric-icons.js'
 import {
   AGGREGATE_LABELS,
   aggregatesFor,
@@ -21,7 +22,6 @@ import {
   takesNoValue,
   updateItem,
 } from './builder-state.js'
-import { closeIcon } from './metric-icons.js'
 
 export type FieldTarget = 'measures' | 'dimensions' | 'filters'
 

@@ -1,15 +1,19 @@
 import { isShapedChart } from '@strata/contract/chart-fit'
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
 import { property, state } from 'lit/decorators.js'
-import { isAbortError, StrataApiError } from '../api/errors.js'
-import type { ChartType, MetricDefinition, Model, QueryResult, RuntimeMetric } from '../api/types.js'
-import type { Visual } from '../charts/build.js'
-import type { MetricState } from '../embed-controller.js'
-import { renderMetricBody } from '../render/card.js'
-import { alertIcon } from '../render/icons.js'
-import { styles } from '../styles/index.js'
-import { aiStyles } from './ai.styles.js'
-import { AiAsk } from './ai-ask.js'
+import { isAbortError, StrataApiError } from '../../api/errors.js'
+import type { ChartType, MetricDefinition, Model, QueryResult, RuntimeMetric } from '../../api/types.js'
+import type { Visual } from '../../charts/build.js'
+import type { MetricState } from '../../embed-controller.js'
+import { renderMetricBody } from '../../render/card.js'
+import { alertIcon } from '../../render/icons.js'
+import { styles } from '../../styles/index.js'
+import { aiStyles } from '../ai/ai.styles.js'
+import { AiAsk } from '../ai/ai-ask.js'
+import { buttonStyles, dialogStyles } from '../common.styles.js'
+import type { ConfirmRequest } from '../menus/card-actions.js'
+import { chartIcon, closeIcon } from '../metric-icons.js'
+import type { BuilderElement, SelfServeSession } from '../session.js'
 import { builderStyles } from './builder.styles.js'
 import {
   addDimension,
@@ -31,11 +35,7 @@ import {
   type Visibility,
 } from './builder-state.js'
 import { type FieldTarget, ROWS, renderFields, renderQuery } from './builder-view.js'
-import type { ConfirmRequest } from './card-actions.js'
-import { buttonStyles, dialogStyles } from './common.styles.js'
 import { FieldDrag } from './field-drag.js'
-import { chartIcon, closeIcon } from './metric-icons.js'
-import type { BuilderElement, SelfServeSession } from './session.js'
 
 const PREVIEW_DEBOUNCE_MS = 350
 

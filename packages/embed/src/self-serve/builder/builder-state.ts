@@ -10,8 +10,8 @@ import type {
   ModelTable,
   Operator,
   TimeGrain,
-} from '../api/types.js'
-import { isNumericType } from '../lib/numbers.js'
+} from '../../api/types.js'
+import { isNumericType } from '../../lib/numbers.js'
 
 /**
  * The metric builder's state and the pure rules around it: defaults (aggregate, time grain,

@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit'
 import { repeat } from 'lit/directives/repeat.js'
 import type { Model, ModelColumn, Operator, TimeGrain } from '../../api/types.js'
+import { focusByKey } from '../../lib/roving-focus.js'
 import { closeIcon } from '../metric-icons.js'
 import {
   AGGREGATE_LABELS,
@@ -115,22 +116,8 @@ function renderField(v: BuilderView, key: string, label: string, column: ModelCo
   const open = v.menu === key
   const targets: FieldTarget[] = column ? ['measures', 'dimensions', 'filters'] : ['measures']
   const onMenuKey = (e: KeyboardEvent) => {
-    const items = [...(e.currentTarget as HTMLElement).querySelectorAll<HTMLButtonElement>('button')]
-    const at = items.indexOf(e.target as HTMLButtonElement)
-    const to =
-      e.key === 'ArrowDown'
-        ? (at + 1) % items.length
-        : e.key === 'ArrowUp'
-          ? (at - 1 + items.length) % items.length
-          : e.key === 'Home'
-            ? 0
-            : e.key === 'End'
-              ? items.length - 1
-              : -1
     if (e.key === 'Tab') v.openMenu(undefined)
-    if (to < 0) return
-    e.preventDefault()
-    items[to]?.focus()
+    focusByKey(e, [...(e.currentTarget as HTMLElement).querySelectorAll<HTMLButtonElement>('button')], e.target)
   }
   return html`<li>
     <button

@@ -36,6 +36,7 @@ import {
 } from './builder-state.js'
 import { type FieldTarget, ROWS, renderFields, renderQuery } from './builder-view.js'
 import { FieldDrag } from './field-drag.js'
+import { BuilderValues } from './value-picker.js'
 
 const PREVIEW_DEBOUNCE_MS = 350
 
@@ -111,6 +112,8 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
       this.focusNext = id
     },
   })
+  /** The text filters' value pickers (the column's values for this tenant). */
+  private readonly values = new BuilderValues(this, () => this.session?.host.client)
   private readonly drag = new FieldDrag({
     root: () => this.renderRoot as ShadowRoot,
     setOver: (target) => {
@@ -144,6 +147,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
     this.showAll = false
     this.search = ''
     this.menu = undefined
+    this.values.reset()
     this.preview = { status: 'idle' }
     this.previewKey = ''
     this.s = metric?.definition ? fromDefinition(metric.definition, this.model) : emptyState()
@@ -406,6 +410,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
         this.drag.down(e, key, label, targets),
       endsDrag: () => this.drag.consumeClick(),
       update: (next: BuilderState) => this.update_(next),
+      valueInput: (...args: Parameters<BuilderValues['render']>) => this.values.render(...args),
       focus: (id: string) => {
         this.focusNext = id
       },

@@ -53,9 +53,9 @@ describe.skipIf(!hasChromium)('the builder’s value pickers in Chromium', () =>
     }
   }
 
-  async function shoot(page: Page, name: string): Promise<void> {
+  async function shoot(page: Page, name: string, widths: readonly number[] = [1440, 390]): Promise<void> {
     mkdirSync(SHOTS, { recursive: true })
-    for (const width of [1440, 390]) {
+    for (const width of widths) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 1000 })
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
       await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`) })
@@ -110,7 +110,26 @@ describe.skipIf(!hasChromium)('the builder’s value pickers in Chromium', () =>
     await expect.poll(() => options.count(), { timeout: 10_000 }).toBe(4)
     const all = await sql('select distinct channel from orders where tenant = $1 order by 1', ['acme'])
     expect(await options.allInnerTexts()).toEqual(all.map((r) => r.channel))
-    await shoot(page, 'builder-value-picker')
+    await shoot(page, 'builder-value-picker', [1440])
+    // on a phone: opened there, the list is brought into the builder's view (not left under its foot)
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.evaluate(deepActiveId)).toBe(`bd-filter-${key}-value`)
+    await page.keyboard.press('ArrowDown')
+    await expect.poll(() => options.count(), { timeout: 10_000 }).toBe(4)
+    const inView = () =>
+      options.last().evaluate((li) => {
+        const r = li.getBoundingClientRect()
+        const foot =
+          li.getRootNode() instanceof ShadowRoot
+            ? (li.getRootNode() as ShadowRoot).querySelector('.dialog-foot, footer')
+            : null
+        const bottom = foot ? foot.getBoundingClientRect().top : window.innerHeight
+        return r.top >= 0 && r.bottom <= bottom
+      })
+    await expect.poll(inView).toBe(true)
+    await shoot(page, 'builder-value-picker', [390])
+    await page.setViewportSize({ width: 1440, height: 1000 })
 
     // typing searches on the server (case-insensitive, contains)
     await page.keyboard.type('OBI')

@@ -161,7 +161,9 @@ describe.skipIf(!hasChromium)('the builder’s value pickers in Chromium', () =>
       ['acme', 'Mobile'],
     )
     const asNumber = (text: string) => Number(text.replace(/[^0-9.-]/g, ''))
-    const got = Object.fromEntries(shown.map(([category, value]) => [category, asNumber(value ?? '')]))
+    const got: Record<string, number> = Object.fromEntries(
+      shown.map(([category, value]) => [category, asNumber(value ?? '')]),
+    )
     expect(Object.keys(got).sort()).toEqual(expected.map((r) => String(r.category)).sort())
     for (const r of expected) expect(got[String(r.category)]).toBeCloseTo(Number(r.revenue), 0)
     // and not the numbers of every channel

@@ -27,7 +27,7 @@ import { wantsSelfServe } from './self-serve/permissions.js'
 import { styles } from './styles/index.js'
 
 const TEXT_DEBOUNCE_MS = 400
-/** The views menu's popup key and its toggle's id (self-serve/views.ts). */
+/** The views menu's popup key and its toggle's id (self-serve/views/views.ts). */
 const VIEWS = 'strata-views'
 
 /**

@@ -18,7 +18,7 @@ const SEARCH_DEBOUNCE_MS = 200
  *
  * The values a dashboard filter's picker offers, from the runtime's
  * `GET …/filters/:name/values?search=&cursor=` (the tenant's distinct values, searched and paged
- * by the server): one first page per search text, asked after a pause in typing, and further
+ * by the server), or a builder filter's from its twin on a model column: one first page per search text, asked after a pause in typing, and further
  * pages on demand (`more`, when the list is scrolled to its end). A filter whose values the
  * server refuses (an older server, a filter it does not list) is marked unavailable, and the
  * picker falls back to the values seen in the metrics' rows.
@@ -28,9 +28,14 @@ export class FilterOptions {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>()
   private readonly unavailable = new Set<string>()
 
+  /**
+   * `path`: the route of a name's values (under the embed); by default a dashboard filter's. The
+   * builder passes its twin on a model column (`/model/columns/:table/:column/values`).
+   */
   constructor(
     private readonly client: () => RuntimeClient | undefined,
     private readonly changed: () => void,
+    private readonly path: (name: string) => string = filterValuesPath,
   ) {}
 
   /** The values for `search`, or undefined while none are known (or the server does not list them). */
@@ -79,7 +84,7 @@ export class FilterOptions {
     try {
       const body = await client.call<{ data: { values: unknown[]; nextCursor: string | null } }>(
         'GET',
-        `/filters/${encodeURIComponent(name)}/values${query ? `?${query}` : ''}`,
+        `${this.path(name)}${query ? `?${query}` : ''}`,
       )
       const values = body.data.values.map(String)
       this.pages.set(k, {
@@ -94,6 +99,13 @@ export class FilterOptions {
     this.changed()
   }
 }
+
+/** A dashboard filter's values route. */
+const filterValuesPath = (name: string) => `/filters/${encodeURIComponent(name)}/values`
+
+/** A model column's values route (the builder's filters): `table` as the model names it (schema.table). */
+export const columnValuesPath = (table: string, column: string): string =>
+  `/model/columns/${encodeURIComponent(table)}/${encodeURIComponent(column)}/values`
 
 const key = (name: string, search: string) => `${name}\u0000${search.trim().toLowerCase()}`
 

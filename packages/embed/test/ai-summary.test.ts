@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { RuntimeClient } from '../src/api/client.js'
 import type { RuntimeMetric } from '../src/api/types.js'
-import { CardSummaries } from '../src/self-serve/ai-summary.js'
+import { CardSummaries } from '../src/self-serve/ai/ai-summary.js'
 import type { SelfServeHost } from '../src/self-serve/metrics-host.js'
 
 describe('CardSummaries', () => {

@@ -17,7 +17,7 @@ import {
   suggestedName,
   toDefinition,
   updateItem,
-} from '../src/self-serve/builder-state.js'
+} from '../src/self-serve/builder/builder-state.js'
 
 const model: Model = {
   tables: [

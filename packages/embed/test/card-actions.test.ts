@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Permissions, RuntimeMetric } from '../src/api/types.js'
-import { CONFIRM, cardActions } from '../src/self-serve/card-actions.js'
+import { CONFIRM, cardActions } from '../src/self-serve/menus/card-actions.js'
 import { anySelfServe, canCreate, canRestore } from '../src/self-serve/permissions.js'
 import { noPermissions } from './fixtures.js'
 

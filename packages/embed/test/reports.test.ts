@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { canReport, wantsSelfServe } from '../src/self-serve/permissions.js'
-import { draftProblems, emptyDraft, reportBody } from '../src/self-serve/report-draft.js'
+import { draftProblems, emptyDraft, reportBody } from '../src/self-serve/reports/report-draft.js'
 import {
   allowedInWords,
   filterValueInWords,
@@ -10,8 +10,8 @@ import {
   scheduleInWords,
   splitRecipients,
   statusInWords,
-} from '../src/self-serve/report-words.js'
-import type { ReportView } from '../src/self-serve/reports-api.js'
+} from '../src/self-serve/reports/report-words.js'
+import type { ReportView } from '../src/self-serve/reports/reports-api.js'
 import { noPermissions } from './fixtures.js'
 
 describe('report schedules in words', () => {

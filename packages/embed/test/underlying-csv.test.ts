@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { rowsToCsv, sortRows } from '../src/self-serve/underlying-csv.js'
+import { rowsToCsv, sortRows } from '../src/self-serve/underlying/underlying-csv.js'
 
 describe('the underlying rows as CSV', () => {
   it('quotes what needs it, leaves empty values empty and keeps formulas text', () => {

@@ -1,4 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit'
+import { rovingIndex } from '../lib/roving-focus.js'
 import type { Menus } from '../menu-controller.js'
 import { checkIcon, chevronIcon } from './icons.js'
 
@@ -69,7 +70,6 @@ const trigger = (text: string, muted: boolean) =>
 export function selectBox(menus: Menus, a: SelectArgs): TemplateResult {
   const open = menus.isOpen(a.id)
   const selected = a.options.findIndex((o) => o.value === a.value)
-  const last = a.options.length - 1
   const listId = `${a.id}-list`
   const openAt = (i: number) => menus.show(a.id, Math.max(0, i))
   const choose = (i: number) => {
@@ -82,16 +82,14 @@ export function selectBox(menus: Menus, a: SelectArgs): TemplateResult {
     const go = (i: number) => (open ? menus.move(i) : openAt(i))
     switch (e.key) {
       case 'ArrowDown':
-        e.preventDefault()
-        return e.altKey || !open ? openAt(selected) : go(Math.min(last, at + 1))
       case 'ArrowUp':
         e.preventDefault()
-        return e.altKey || !open ? openAt(selected) : go(Math.max(0, at - 1))
+        return e.altKey || !open ? openAt(selected) : go(rovingIndex(e.key, at, a.options.length, false))
       case 'Home':
       case 'End':
         if (!open) return
         e.preventDefault()
-        return go(e.key === 'Home' ? 0 : last)
+        return go(rovingIndex(e.key, at, a.options.length, false))
       case 'Enter':
       case ' ':
         e.preventDefault()

@@ -1,5 +1,6 @@
 import { html, type TemplateResult } from 'lit'
 import type { MetricState } from '../embed-controller.js'
+import { focusByKey } from '../lib/roving-focus.js'
 import type { Menus } from '../menu-controller.js'
 import { listIcon } from './icons.js'
 
@@ -45,21 +46,7 @@ export function renderSidebar(
       e.stopPropagation()
       return menus.close(true)
     }
-    const items = [...(e.currentTarget as HTMLElement).querySelectorAll<HTMLButtonElement>('button')]
-    const at = items.indexOf(e.target as HTMLButtonElement)
-    const to =
-      e.key === 'ArrowDown'
-        ? Math.min(items.length - 1, at + 1)
-        : e.key === 'ArrowUp'
-          ? Math.max(0, at - 1)
-          : e.key === 'Home'
-            ? 0
-            : e.key === 'End'
-              ? items.length - 1
-              : -1
-    if (to < 0) return
-    e.preventDefault()
-    items[to]?.focus()
+    focusByKey(e, [...(e.currentTarget as HTMLElement).querySelectorAll<HTMLButtonElement>('button')], e.target, false)
   }
   return html`<nav
     class="header-panel sidebar"

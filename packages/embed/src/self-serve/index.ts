@@ -14,21 +14,21 @@ import '../shaped-charts.js'
 import type { EmbedController } from '../embed-controller.js'
 import { isPinned } from '../lib/filters.js'
 import type { Menus } from '../menu-controller.js'
-import { StrataAiSummary } from './ai-summary.js'
-import { StrataArchivedMenu } from './archived-menu.js'
-import { StrataCardMenu } from './card-menu.js'
+import { StrataAiSummary } from './ai/ai-summary.js'
+import { StrataMetricBuilder } from './builder/metric-builder.js'
 import { buttonStyles } from './common.styles.js'
 import type { LayoutViewsHost } from './host.js'
-import { LayoutEditor } from './layout-editor.js'
-import { StrataMetricBuilder } from './metric-builder.js'
+import { LayoutEditor } from './layout/layout-editor.js'
+import { StrataArchivedMenu } from './menus/archived-menu.js'
+import { StrataCardMenu } from './menus/card-menu.js'
 import type { SelfServeHost, SelfServeSessionApi } from './metrics-host.js'
 import { StrataSelfServeOverlay } from './overlay.js'
-import { StrataReportDialog } from './report-dialog.js'
-import { StrataReportsMenu } from './reports-menu.js'
+import { StrataReportDialog } from './reports/report-dialog.js'
+import { StrataReportsMenu } from './reports/reports-menu.js'
 import { SelfServeSession } from './session.js'
 import { selfServeStyles } from './styles.js'
-import { StrataUnderlyingDialog } from './underlying-dialog.js'
-import { type OwnLayout, ViewsMenu } from './views.js'
+import { StrataUnderlyingDialog } from './underlying/underlying-dialog.js'
+import { type OwnLayout, ViewsMenu } from './views/views.js'
 
 defineElement('strata-metric-builder', StrataMetricBuilder)
 defineElement('strata-card-menu', StrataCardMenu)
@@ -39,7 +39,7 @@ defineElement('strata-reports-menu', StrataReportsMenu)
 defineElement('strata-report-dialog', StrataReportDialog)
 defineElement('strata-underlying-dialog', StrataUnderlyingDialog)
 
-export { SelfServeApi } from './metric-api.js'
+export { SelfServeApi } from './builder/metric-api.js'
 export { SelfServeSession }
 
 /** One session per dashboard element (and per loaded embed). */

@@ -1,9 +1,9 @@
 import { html, LitElement, type TemplateResult } from 'lit'
 import { property, state } from 'lit/decorators.js'
 import { styles } from '../styles/index.js'
-import type { ConfirmRequest } from './card-actions.js'
 import { buttonStyles, dialogStyles } from './common.styles.js'
-import { overlayStyles } from './menu.styles.js'
+import type { ConfirmRequest } from './menus/card-actions.js'
+import { overlayStyles } from './menus/menu.styles.js'
 import type { OverlayElement, SelfServeSession } from './session.js'
 
 const NOTICE_MS = 5000

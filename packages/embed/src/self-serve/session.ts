@@ -3,13 +3,13 @@ import { StrataApiError } from '../api/errors.js'
 import type { Model, RuntimeMetric } from '../api/types.js'
 import type { MetricState } from '../embed-controller.js'
 import type { MetricChange } from '../events.js'
-import { CardSummaries } from './ai-summary.js'
-import { type CardAction, CONFIRM, type ConfirmRequest, cardActions } from './card-actions.js'
-import { SelfServeApi } from './metric-api.js'
+import { CardSummaries } from './ai/ai-summary.js'
+import { SelfServeApi } from './builder/metric-api.js'
+import { type CardAction, CONFIRM, type ConfirmRequest, cardActions } from './menus/card-actions.js'
 import { plusIcon } from './metric-icons.js'
 import type { SelfServeHost, SelfServeSessionApi } from './metrics-host.js'
 import { canCreate, canReport, canRestore } from './permissions.js'
-import { REPORT_PARTS } from './reports-menu.js'
+import { REPORT_PARTS } from './reports/reports-menu.js'
 
 /** The elements the session drives (they register themselves when connected). */
 export interface BuilderElement {

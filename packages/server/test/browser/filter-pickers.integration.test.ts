@@ -13,9 +13,9 @@ import { hasChromium } from '../helpers/chromium.js'
  *   with it;
  * - a card whose metric does not take an active filter (the SQL metric "Orders by channel and
  *   quarter" does not take Country) says so under its title; the others do not.
- * Screenshots at 1440 and 390 px under /tmp/shots-pickui/.
+ * Screenshots at 1440 and 390 px under /tmp/shots-pickui/ (or STRATA_SHOTS).
  */
-const SHOTS = '/tmp/shots-pickui'
+const SHOTS = process.env.STRATA_SHOTS ?? '/tmp/shots-pickui'
 
 type Filters = Record<string, unknown>
 

@@ -1,12 +1,13 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
 import { property, state } from 'lit/decorators.js'
 import { live } from 'lit/directives/live.js'
-import { StrataApiError } from '../api/errors.js'
-import { defaultOf, isPinned } from '../lib/filters.js'
-import { alertIcon, clockIcon } from '../render/icons.js'
-import { styles } from '../styles/index.js'
-import { buttonStyles, dialogStyles } from './common.styles.js'
-import { closeIcon } from './metric-icons.js'
+import { StrataApiError } from '../../api/errors.js'
+import { defaultOf, isPinned } from '../../lib/filters.js'
+import { alertIcon, clockIcon } from '../../render/icons.js'
+import { styles } from '../../styles/index.js'
+import { buttonStyles, dialogStyles } from '../common.styles.js'
+import { closeIcon } from '../metric-icons.js'
+import type { SelfServeSession } from '../session.js'
 import {
   type DraftField,
   draftProblems,
@@ -25,7 +26,6 @@ import {
 } from './report-words.js'
 import { reportDialogStyles } from './reports.styles.js'
 import { createReport, type ReportFormat } from './reports-api.js'
-import type { SelfServeSession } from './session.js'
 
 const FORMATS: readonly { value: ReportFormat; label: string; hint: string }[] = [
   { value: 'csv', label: 'CSV', hint: 'The data, one file per metric' },

@@ -1,10 +1,10 @@
 import { GRID_COLUMNS } from '@strata/contract/grid'
 import { type Direction, moveItem, resizeItem, sameLayout, stepMove, stepResize } from '@strata/contract/grid-editing'
 import { html, nothing, type TemplateResult } from 'lit'
-import type { LayoutItem } from '../api/types.js'
-import type { CardEdit } from '../render/card.js'
-import { resetLayout as resetToDefault, saveLayout } from './api.js'
-import type { LayoutViewsHost } from './host.js'
+import type { LayoutItem } from '../../api/types.js'
+import type { CardEdit } from '../../render/card.js'
+import { resetLayout as resetToDefault, saveLayout } from '../api.js'
+import type { LayoutViewsHost } from '../host.js'
 
 const HELP_ID = 'strata-layout-help'
 const KEYS: Record<string, Direction> = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down' }

@@ -1,9 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit'
 import { property } from 'lit/decorators.js'
-import type { RuntimeMetric } from '../api/types.js'
-import { styles } from '../styles/index.js'
-import { ACTION_LABELS, type CardAction } from './card-actions.js'
-import { menuStyles } from './menu.styles.js'
+import type { RuntimeMetric } from '../../api/types.js'
+import { styles } from '../../styles/index.js'
 import {
   archiveIcon,
   eyeOffIcon,
@@ -14,9 +12,11 @@ import {
   shareIcon,
   sparkleIcon,
   trashIcon,
-} from './metric-icons.js'
+} from '../metric-icons.js'
+import type { SelfServeSession } from '../session.js'
+import { ACTION_LABELS, type CardAction } from './card-actions.js'
+import { menuStyles } from './menu.styles.js'
 import { PopupElement } from './popup.js'
-import type { SelfServeSession } from './session.js'
 
 const ICONS: Record<CardAction, TemplateResult> = {
   edit: html`${pencilIcon}`,

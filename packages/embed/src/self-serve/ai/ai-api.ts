@@ -1,5 +1,5 @@
 import type { AiMetricAnswer, AiSuggestion } from '@strata/contract'
-import type { RuntimeClient } from '../api/client.js'
+import type { RuntimeClient } from '../../api/client.js'
 
 /**
  * The AI pilot's runtime calls (docs/runtime-api.md#ai-pilot), over the element's RuntimeClient (its token,

@@ -1,11 +1,11 @@
 import { css, html, LitElement, nothing, type TemplateResult } from 'lit'
 import { property, state } from 'lit/decorators.js'
-import { StrataApiError } from '../api/errors.js'
-import type { QueryResult, RuntimeMetric } from '../api/types.js'
-import { styles } from '../styles/index.js'
-import { buttonStyles, dialogStyles } from './common.styles.js'
-import { closeIcon, downloadIcon } from './metric-icons.js'
-import type { SelfServeSession } from './session.js'
+import { StrataApiError } from '../../api/errors.js'
+import type { QueryResult, RuntimeMetric } from '../../api/types.js'
+import { styles } from '../../styles/index.js'
+import { buttonStyles, dialogStyles } from '../common.styles.js'
+import { closeIcon, downloadIcon } from '../metric-icons.js'
+import type { SelfServeSession } from '../session.js'
 import { rowsToCsv, sortRows } from './underlying-csv.js'
 
 /** Rows a page of POST …/underlying holds (docs/runtime-api.md#the-rows-behind-a-metric). */

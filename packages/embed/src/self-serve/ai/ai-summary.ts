@@ -1,12 +1,12 @@
 import { css, html, LitElement, nothing, type TemplateResult } from 'lit'
 import { property } from 'lit/decorators.js'
-import { isAbortError, StrataApiError } from '../api/errors.js'
-import type { RuntimeMetric } from '../api/types.js'
-import { alertIcon } from '../render/icons.js'
-import { styles } from '../styles/index.js'
+import { isAbortError, StrataApiError } from '../../api/errors.js'
+import type { RuntimeMetric } from '../../api/types.js'
+import { alertIcon } from '../../render/icons.js'
+import { styles } from '../../styles/index.js'
+import { closeIcon, refreshIcon, sparkleIcon } from '../metric-icons.js'
+import type { SelfServeHost } from '../metrics-host.js'
 import { summarizeMetric } from './ai-api.js'
-import { closeIcon, refreshIcon, sparkleIcon } from './metric-icons.js'
-import type { SelfServeHost } from './metrics-host.js'
 
 /**
  * One card's summary: asked under the filters in `filterKey` (JSON of the dashboard filter), of

@@ -1,12 +1,12 @@
 import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit'
-import type { RuntimeClient } from '../api/client.js'
-import { isAbortError, StrataApiError } from '../api/errors.js'
-import type { MetricDefinition } from '../api/types.js'
-import { alertIcon } from '../render/icons.js'
+import type { RuntimeClient } from '../../api/client.js'
+import { isAbortError, StrataApiError } from '../../api/errors.js'
+import type { MetricDefinition } from '../../api/types.js'
+import { alertIcon } from '../../render/icons.js'
+import { CHART_LABELS } from '../builder/builder-state.js'
+import { sparkleIcon } from '../metric-icons.js'
+import type { AiFlags } from '../permissions.js'
 import { type AiSuggestion, askMetric, suggestMetrics } from './ai-api.js'
-import { CHART_LABELS } from './builder-state.js'
-import { sparkleIcon } from './metric-icons.js'
-import type { AiFlags } from './permissions.js'
 
 /** What the builder lends its AI band. */
 export interface AiAskHost extends ReactiveControllerHost {

@@ -271,8 +271,24 @@ export const builderStyles = css`
   .bd-filter-row select {
     flex: 0 1 auto;
   }
-  .bd-filter-row input {
+  .bd-filter-row > input {
     flex: 1 1 90px;
+  }
+  /* a text filter's value picker (value-picker.ts): the dashboard's dropdown, as wide as the row lets it */
+  .bd-value {
+    flex: 1 1 140px;
+    min-width: 0;
+  }
+  .bd-value .dd,
+  .bd-value .dd-trigger {
+    width: 100%;
+  }
+  /* the panel hangs from the trigger's right edge (the row's), so it stays inside the column */
+  .bd-value .dd-panel.search {
+    left: auto;
+    right: 0;
+    width: max(100%, 240px);
+    max-width: none;
   }
   .bd-item-error {
     grid-column: 1 / -1;

@@ -10,8 +10,8 @@ import type {
   ModelTable,
   Operator,
   TimeGrain,
-} from '../api/types.js'
-import { isNumericType } from '../lib/numbers.js'
+} from '../../api/types.js'
+import { isNumericType } from '../../lib/numbers.js'
 
 /**
  * The metric builder's state and the pure rules around it: defaults (aggregate, time grain,
@@ -418,7 +418,11 @@ function filterValues(f: FilterItem, kind: FieldKind): { values?: Value[]; probl
       .split(',')
       .map((p) => p.trim())
       .filter(Boolean)
-    if (parts.length === 0) return { problem: 'Enter one or more values, separated by commas.' }
+    if (parts.length === 0)
+      // a text column's values are picked from a list (value-picker.ts); the others are typed
+      return {
+        problem: kind === 'text' ? 'Choose one or more values.' : 'Enter one or more values, separated by commas.',
+      }
     const values = parts.map((p) => parseValue(p, kind))
     if (values.some((v) => v === undefined)) return { problem: `Each value must be ${what}.` }
     return { values: values as Value[] }

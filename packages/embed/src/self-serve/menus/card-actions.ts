@@ -1,4 +1,4 @@
-import type { Permissions, RuntimeMetric } from '../api/types.js'
+import type { Permissions, RuntimeMetric } from '../../api/types.js'
 
 export type CardAction = 'edit' | 'reset' | 'archive' | 'publish' | 'delete' | 'hide'
 

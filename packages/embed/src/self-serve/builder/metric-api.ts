@@ -1,5 +1,5 @@
-import type { RuntimeClient } from '../api/client.js'
-import type { MetricDefinition, Model, QueryResult } from '../api/types.js'
+import type { RuntimeClient } from '../../api/client.js'
+import type { MetricDefinition, Model, QueryResult } from '../../api/types.js'
 
 /** `{ data: { metricId }, error: null }`: what every metric change answers. */
 interface MetricIdAnswer {

@@ -1,15 +1,19 @@
 import { isShapedChart } from '@strata/contract/chart-fit'
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
 import { property, state } from 'lit/decorators.js'
-import { isAbortError, StrataApiError } from '../api/errors.js'
-import type { ChartType, MetricDefinition, Model, QueryResult, RuntimeMetric } from '../api/types.js'
-import type { Visual } from '../charts/build.js'
-import type { MetricState } from '../embed-controller.js'
-import { renderMetricBody } from '../render/card.js'
-import { alertIcon } from '../render/icons.js'
-import { styles } from '../styles/index.js'
-import { aiStyles } from './ai.styles.js'
-import { AiAsk } from './ai-ask.js'
+import { isAbortError, StrataApiError } from '../../api/errors.js'
+import type { ChartType, MetricDefinition, Model, QueryResult, RuntimeMetric } from '../../api/types.js'
+import type { Visual } from '../../charts/build.js'
+import type { MetricState } from '../../embed-controller.js'
+import { renderMetricBody } from '../../render/card.js'
+import { alertIcon } from '../../render/icons.js'
+import { styles } from '../../styles/index.js'
+import { aiStyles } from '../ai/ai.styles.js'
+import { AiAsk } from '../ai/ai-ask.js'
+import { buttonStyles, dialogStyles } from '../common.styles.js'
+import type { ConfirmRequest } from '../menus/card-actions.js'
+import { chartIcon, closeIcon } from '../metric-icons.js'
+import type { BuilderElement, SelfServeSession } from '../session.js'
 import { builderStyles } from './builder.styles.js'
 import {
   addDimension,
@@ -31,11 +35,8 @@ import {
   type Visibility,
 } from './builder-state.js'
 import { type FieldTarget, ROWS, renderFields, renderQuery } from './builder-view.js'
-import type { ConfirmRequest } from './card-actions.js'
-import { buttonStyles, dialogStyles } from './common.styles.js'
 import { FieldDrag } from './field-drag.js'
-import { chartIcon, closeIcon } from './metric-icons.js'
-import type { BuilderElement, SelfServeSession } from './session.js'
+import { BuilderValues } from './value-picker.js'
 
 const PREVIEW_DEBOUNCE_MS = 350
 
@@ -111,6 +112,8 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
       this.focusNext = id
     },
   })
+  /** The text filters' value pickers (the column's values for this tenant). */
+  private readonly values = new BuilderValues(this, () => this.session?.host.client)
   private readonly drag = new FieldDrag({
     root: () => this.renderRoot as ShadowRoot,
     setOver: (target) => {
@@ -144,6 +147,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
     this.showAll = false
     this.search = ''
     this.menu = undefined
+    this.values.reset()
     this.preview = { status: 'idle' }
     this.previewKey = ''
     this.s = metric?.definition ? fromDefinition(metric.definition, this.model) : emptyState()
@@ -406,6 +410,7 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
         this.drag.down(e, key, label, targets),
       endsDrag: () => this.drag.consumeClick(),
       update: (next: BuilderState) => this.update_(next),
+      valueInput: (...args: Parameters<BuilderValues['render']>) => this.values.render(...args),
       focus: (id: string) => {
         this.focusNext = id
       },

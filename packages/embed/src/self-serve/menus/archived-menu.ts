@@ -1,10 +1,10 @@
 import { html, type TemplateResult } from 'lit'
 import { property } from 'lit/decorators.js'
-import { styles } from '../styles/index.js'
+import { styles } from '../../styles/index.js'
+import { archiveIcon, eyeOffIcon, restoreIcon } from '../metric-icons.js'
+import type { SelfServeSession } from '../session.js'
 import { menuStyles } from './menu.styles.js'
-import { archiveIcon, eyeOffIcon, restoreIcon } from './metric-icons.js'
 import { PopupElement } from './popup.js'
-import type { SelfServeSession } from './session.js'
 
 /**
  * The toolbar's "Archived" button (`<strata-archived-menu>`): the metrics this tenant (or

@@ -1,5 +1,5 @@
 import { css } from 'lit'
-import { popupSurface } from './common.styles.js'
+import { popupSurface } from '../common.styles.js'
 
 /** Popup menus (a card's actions, the archived list), confirmations and notices. */
 export const menuStyles = css`

@@ -1,6 +1,8 @@
 import { html, nothing, type TemplateResult } from 'lit'
 import { repeat } from 'lit/directives/repeat.js'
-import type { Model, ModelColumn, Operator, TimeGrain } from '../api/types.js'
+import type { Model, ModelColumn, Operator, TimeGrain } from '../../api/types.js'
+import { focusByKey } from '../../lib/roving-focus.js'
+import { closeIcon } from '../metric-icons.js'
 import {
   AGGREGATE_LABELS,
   aggregatesFor,
@@ -8,6 +10,7 @@ import {
   columnOf,
   dimensionLabel,
   type FieldKind,
+  type FilterItem,
   fieldKind,
   fieldLabel,
   measureLabel,
@@ -21,7 +24,7 @@ import {
   takesNoValue,
   updateItem,
 } from './builder-state.js'
-import { closeIcon } from './metric-icons.js'
+import { pickedFilter } from './value-picker.js'
 
 export type FieldTarget = 'measures' | 'dimensions' | 'filters'
 
@@ -45,6 +48,14 @@ export interface BuilderView {
   /** Whether a click on a field ends a drag (and so opens no menu). */
   endsDrag(): boolean
   update(next: BuilderState): void
+  /** A text filter's value picked from the column's values (value-picker.ts); absent: typed. */
+  readonly valueInput?: (
+    f: FilterItem,
+    table: string,
+    column: string,
+    label: string,
+    onChange: (value: string) => void,
+  ) => TemplateResult
 }
 
 /** The pseudo-field "Number of rows" (a count without a column). */
@@ -115,22 +126,8 @@ function renderField(v: BuilderView, key: string, label: string, column: ModelCo
   const open = v.menu === key
   const targets: FieldTarget[] = column ? ['measures', 'dimensions', 'filters'] : ['measures']
   const onMenuKey = (e: KeyboardEvent) => {
-    const items = [...(e.currentTarget as HTMLElement).querySelectorAll<HTMLButtonElement>('button')]
-    const at = items.indexOf(e.target as HTMLButtonElement)
-    const to =
-      e.key === 'ArrowDown'
-        ? (at + 1) % items.length
-        : e.key === 'ArrowUp'
-          ? (at - 1 + items.length) % items.length
-          : e.key === 'Home'
-            ? 0
-            : e.key === 'End'
-              ? items.length - 1
-              : -1
     if (e.key === 'Tab') v.openMenu(undefined)
-    if (to < 0) return
-    e.preventDefault()
-    items[to]?.focus()
+    focusByKey(e, [...(e.currentTarget as HTMLElement).querySelectorAll<HTMLButtonElement>('button')], e.target)
   }
   return html`<li>
     <button
@@ -309,8 +306,12 @@ export function renderQuery(v: BuilderView, problems: readonly Problem[]): Templ
           const shown = problem && (v.showAll || f.value.trim() !== '' || f.value2.trim() !== '') ? problem : undefined
           const errorId = `bd-filter-${f.key}-error`
           const input = (which: 'value' | 'value2', aria: string) =>
-            kind === 'boolean'
-              ? html`<select
+            which === 'value' && v.valueInput && pickedFilter(kind, f)
+              ? v.valueInput(f, f.table ?? s.table, f.column, label, (value) =>
+                  v.update(updateItem(s, 'filters', f.key, { value })),
+                )
+              : kind === 'boolean'
+                ? html`<select
                   id="bd-filter-${f.key}-${which}"
                   aria-label=${aria}
                   @change=${(e: Event) => v.update(updateItem(s, 'filters', f.key, { [which]: (e.target as HTMLSelectElement).value }))}
@@ -318,7 +319,7 @@ export function renderQuery(v: BuilderView, problems: readonly Problem[]): Templ
                   <option value="true" ?selected=${f[which] === 'true'}>Yes</option>
                   <option value="false" ?selected=${f[which] === 'false'}>No</option>
                 </select>`
-              : html`<input
+                : html`<input
                   id="bd-filter-${f.key}-${which}"
                   type=${kind === 'time' && f.operator !== 'in' && f.operator !== 'not-in' ? 'date' : 'text'}
                   inputmode=${kind === 'number' ? 'decimal' : 'text'}
@@ -331,7 +332,7 @@ export function renderQuery(v: BuilderView, problems: readonly Problem[]): Templ
                   @input=${(e: Event) => v.update(updateItem(s, 'filters', f.key, { [which]: (e.target as HTMLInputElement).value }))}
                 />`
           return html`<li class="bd-item filter" data-key=${f.key}>
-            <span class="bd-item-name" title=${label}>${label}</span>
+            <span class="bd-item-name" id="bd-filter-${f.key}-label" title=${label}>${label}</span>
             ${removeButton(`the filter on ${label}`, () => v.update(removeItem(s, 'filters', f.key)))}
             <div class="bd-filter-row">
               <select

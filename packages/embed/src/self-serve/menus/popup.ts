@@ -1,5 +1,6 @@
 import { LitElement } from 'lit'
 import { state } from 'lit/decorators.js'
+import { focusByKey } from '../../lib/roving-focus.js'
 
 /**
  * A button that opens a popup in the top layer (the `popover` attribute, so a card's
@@ -94,22 +95,7 @@ export abstract class PopupElement extends LitElement {
       this.hide(false)
       return
     }
-    const items = this.entries()
-    const active = (this.renderRoot as ShadowRoot).activeElement as HTMLElement | null
-    const at = active ? items.indexOf(active) : -1
-    const to =
-      e.key === 'ArrowDown'
-        ? (at + 1) % items.length
-        : e.key === 'ArrowUp'
-          ? (at - 1 + items.length) % items.length
-          : e.key === 'Home'
-            ? 0
-            : e.key === 'End'
-              ? items.length - 1
-              : -1
-    if (to < 0) return
-    e.preventDefault()
-    items[to]?.focus()
+    focusByKey(e, this.entries(), (this.renderRoot as ShadowRoot).activeElement)
   }
 
   protected onTriggerKey = (e: KeyboardEvent): void => {

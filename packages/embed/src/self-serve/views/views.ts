@@ -1,11 +1,11 @@
 import { sameLayout } from '@strata/contract/grid-editing'
 import { html, nothing, type TemplateResult } from 'lit'
 import { live } from 'lit/directives/live.js'
-import type { LayoutItem, SavedView } from '../api/types.js'
-import { checkIcon } from '../render/icons.js'
-import { createView, deleteView } from './api.js'
-import type { LayoutViewsHost } from './host.js'
-import { trashIcon } from './icons.js'
+import type { LayoutItem, SavedView } from '../../api/types.js'
+import { checkIcon } from '../../render/icons.js'
+import { createView, deleteView } from '../api.js'
+import type { LayoutViewsHost } from '../host.js'
+import { trashIcon } from '../icons.js'
 
 /** The popup key of the views menu, which is also its toggle's element id (MenuController). */
 export const VIEWS = 'strata-views'

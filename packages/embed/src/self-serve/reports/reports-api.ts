@@ -1,5 +1,5 @@
 import type { CreateReport, ReportView } from '@strata/contract/reports'
-import type { RuntimeClient } from '../api/client.js'
+import type { RuntimeClient } from '../../api/client.js'
 
 /**
  * The email report calls of the runtime API (docs/runtime-api.md#email-reports) through the element's client (its

@@ -8,7 +8,7 @@ import type { TSchema } from 'typebox'
 import { DATASOURCE_TYPES, type DatasourceType } from '../types.js'
 import { describeFields, fieldMeta, MAX_STRING } from './fields.js'
 import { CONDITIONAL_RULES } from './rules.js'
-import { CREDENTIAL_SCHEMAS } from './schemas.js'
+import { credentialSchema } from './schemas.js'
 import { TenancySettingsSchema } from './tenancy.js'
 
 export const BEGIN_MARKER = '<!-- BEGIN GENERATED: credential reference (validate.test.ts, UPDATE_DOCS=1) -->'
@@ -86,7 +86,7 @@ function fieldTable(fields: ReturnType<typeof describeFields>): string[] {
 export function renderCredentialReference(): string {
   const out: string[] = [BEGIN_MARKER, '']
   for (const type of DATASOURCE_TYPES) {
-    const schema = CREDENTIAL_SCHEMAS[type]
+    const schema = credentialSchema(type)
     const live = LIVE_CONNECTOR_TYPES.includes(type)
     out.push(`### ${type}`, '')
     out.push(

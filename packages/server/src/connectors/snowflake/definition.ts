@@ -1,0 +1,16 @@
+/** The registry row of `snowflake`. */
+import type { TypeDefinition } from '../type-definition.js'
+import { snowflakeCredentials } from './credentials.js'
+
+export const snowflake: TypeDefinition<typeof snowflakeCredentials, 'snowflake'> = {
+  credentials: snowflakeCredentials,
+  dialect: 'snowflake',
+  capabilities: {
+    sessionTimeZone: true, // ALTER SESSION SET TIMEZONE
+    timezoneParam: false, // the API does not name snowflake for params.timezone
+    fullJoin: true,
+    parameterStyle: ':n',
+    tenancyUnit: 'database', // the session's database; "SCHEMA"."TABLE" resolves in it
+  },
+  load: async (credentials, options) => new (await import('./connector.js')).SnowflakeConnector(credentials, options),
+}

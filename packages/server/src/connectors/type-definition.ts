@@ -4,6 +4,7 @@
  * connector. `registry.ts` holds one such definition per type.
  */
 import type { Static, TObject } from 'typebox'
+import type { CredentialRule } from './credentials/rule-builders.js'
 import type { Connector, ConnectorOptions, DatasourceType, DialectName } from './types.js'
 
 /** How `ExecuteOptions.params` are referenced in the SQL a connector runs (params[0] shown). */
@@ -55,6 +56,8 @@ export interface Capabilities {
 export interface TypeDefinition<S extends TObject, T extends DatasourceType> {
   /** The TypeBox schema the API validates this type's credentials with (docs and forms read it too). */
   readonly credentials: S
+  /** What the schema alone cannot say (one field requires another …), documented under the type's field table. */
+  readonly rules?: CredentialRule<Static<S>>
   readonly dialect: DialectName
   readonly capabilities: Capabilities
   /** Imports the connector module (and its driver) and builds the connector: on first use only. */

@@ -1,4 +1,4 @@
-import { CONDITIONAL_RULES } from '../connectors/credentials/rules.js'
+import { ruleDocs } from '../connectors/credentials/rules.js'
 import { credentialSchema } from '../connectors/credentials/schemas.js'
 import { TABLE_TENANCY_FIELDS, TenancySettingsSchema } from '../connectors/credentials/tenancy.js'
 import { DATASOURCE_TYPES, type DatasourceType } from '../connectors/types.js'
@@ -38,7 +38,7 @@ function documentedObject(schema: object, extra: Json): Json {
 
 /** `PostgreSQLCredentials` …: one named schema per type. */
 const credentialComponents: Json[] = DATASOURCE_TYPES.map((type) => {
-  const rules = CONDITIONAL_RULES[type]?.doc ?? []
+  const rules = ruleDocs(type)
   return documentedObject(credentialSchema(type), {
     $id: componentName(type),
     description: [

@@ -1,6 +1,9 @@
 /** The credentials schema of `athena`: the fields, their docs and which are secret. */
+
+import type { Static } from 'typebox'
 import Type from 'typebox'
 import { credentials, host, text } from '../credentials/fields.js'
+import { type CredentialRule, httpEndpoint } from '../credentials/rule-builders.js'
 import { ours } from '../credentials/shared-fields.js'
 
 const { Optional } = Type
@@ -18,3 +21,12 @@ export const athenaCredentials = credentials('Amazon Athena credentials', {
     host('Endpoint', 'An http(s):// URL replacing https://athena.<region>.amazonaws.com (VPC endpoint, proxy).', ours),
   ),
 })
+
+/** The output location, and the endpoint override. */
+export const athenaRules: CredentialRule<Static<typeof athenaCredentials>> = {
+  doc: ['`s3OutputLocation` must be an s3:// URI.', '`endpoint`, when given, must be an http:// or https:// URL.'],
+  check: (c) =>
+    /^s3:\/\/./i.test(c.s3OutputLocation)
+      ? httpEndpoint('endpoint', c.endpoint)
+      : { field: 's3OutputLocation', problem: 'must be an s3:// URI' },
+}

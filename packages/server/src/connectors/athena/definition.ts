@@ -1,9 +1,10 @@
 /** The registry row of `athena`. */
 import type { TypeDefinition } from '../type-definition.js'
-import { athenaCredentials } from './credentials.js'
+import { athenaCredentials, athenaRules } from './credentials.js'
 
 export const athena: TypeDefinition<typeof athenaCredentials, 'athena'> = {
   credentials: athenaCredentials,
+  rules: athenaRules,
   dialect: 'trino', // Athena engine v3 speaks Trino SQL
   capabilities: {
     sessionTimeZone: false, // Athena has no per-query session time zone: accepted, not applied

@@ -1,6 +1,9 @@
 /** The credentials schema of `bigquery`: the fields, their docs and which are secret. */
+
+import type { Static } from 'typebox'
 import Type from 'typebox'
 import { credentials, host, longText, text } from '../credentials/fields.js'
+import { type CredentialRule, httpEndpoint, isJsonObject } from '../credentials/rule-builders.js'
 import { ours } from '../credentials/shared-fields.js'
 
 const { Optional } = Type
@@ -17,3 +20,15 @@ export const bigqueryCredentials = credentials('BigQuery credentials', {
     host('API endpoint', 'An http(s):// URL replacing https://bigquery.googleapis.com (private link, proxy).', ours),
   ),
 })
+
+/** The key file, and the endpoint override. */
+export const bigqueryRules: CredentialRule<Static<typeof bigqueryCredentials>> = {
+  doc: [
+    '`credentials_json` must be a JSON object (the content of the service account key file).',
+    '`apiEndpoint`, when given, must be an http:// or https:// URL.',
+  ],
+  check: (c) =>
+    isJsonObject(c.credentials_json)
+      ? httpEndpoint('apiEndpoint', c.apiEndpoint)
+      : { field: 'credentials_json', problem: 'must be a JSON object (the service account key file) as a string' },
+}

@@ -1,9 +1,10 @@
 /** The registry row of `bigquery`. */
 import type { TypeDefinition } from '../type-definition.js'
-import { bigqueryCredentials } from './credentials.js'
+import { bigqueryCredentials, bigqueryRules } from './credentials.js'
 
 export const bigquery: TypeDefinition<typeof bigqueryCredentials, 'bigquery'> = {
   credentials: bigqueryCredentials,
+  rules: bigqueryRules,
   dialect: 'bigquery',
   capabilities: {
     sessionTimeZone: true, // the job's time_zone connection property; TIMESTAMPs rendered in it

@@ -7,7 +7,7 @@
 import type { TSchema } from 'typebox'
 import { DATASOURCE_TYPES, type DatasourceType } from '../types.js'
 import { describeFields, fieldMeta, MAX_STRING } from './fields.js'
-import { CONDITIONAL_RULES } from './rules.js'
+import { ruleDocs } from './rules.js'
 import { credentialSchema } from './schemas.js'
 import { TenancySettingsSchema } from './tenancy.js'
 
@@ -80,7 +80,7 @@ export function renderCredentialReference(): string {
     const origin = ORIGIN[type]
     if (origin) out.push(origin, '')
     out.push(...fieldTable(describeFields(schema)), '')
-    const rules = CONDITIONAL_RULES[type]?.doc ?? []
+    const rules = ruleDocs(type)
     if (rules.length > 0) out.push('Rules:', '', ...rules.map((rule) => `- ${rule}`), '')
   }
   out.push('### tenancySettings', '', ...fieldTable(describeFields(TenancySettingsSchema)), '', END_MARKER)

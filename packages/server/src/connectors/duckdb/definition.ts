@@ -1,6 +1,6 @@
 /** The registry row of `csv`: files under FILES_ROOT read by DuckDB. */
 import type { Capabilities, TypeDefinition } from '../type-definition.js'
-import { csvCredentials } from './credentials.js'
+import { csvCredentials, csvRules } from './credentials.js'
 
 /** DuckDB's: `csv` here, and `awss3` (its files are read by DuckDB too). */
 export const DUCKDB_CAPABILITIES: Capabilities = {
@@ -14,6 +14,7 @@ export const DUCKDB_CAPABILITIES: Capabilities = {
 
 export const csv: TypeDefinition<typeof csvCredentials, 'csv'> = {
   credentials: csvCredentials,
+  rules: csvRules,
   dialect: 'duckdb',
   capabilities: DUCKDB_CAPABILITIES,
   load: async (credentials, options) =>

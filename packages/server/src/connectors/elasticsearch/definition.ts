@@ -1,6 +1,6 @@
 /** The registry rows of `elasticsearch` and `opensearch`: one JSON search request per statement. */
 import type { Capabilities, TypeDefinition } from '../type-definition.js'
-import { elasticsearchCredentials, opensearchCredentials } from './credentials.js'
+import { elasticsearchCredentials, elasticsearchRules, opensearchCredentials, opensearchRules } from './credentials.js'
 
 /** elasticsearch, opensearch: one JSON search request per statement (query/dialects/elasticsearch). */
 const SEARCH: Capabilities = {
@@ -13,6 +13,7 @@ const SEARCH: Capabilities = {
 
 export const elasticsearch: TypeDefinition<typeof elasticsearchCredentials, 'elasticsearch'> = {
   credentials: elasticsearchCredentials,
+  rules: elasticsearchRules,
   dialect: 'elasticsearch',
   capabilities: SEARCH,
   load: async (credentials, options, type) =>
@@ -20,6 +21,7 @@ export const elasticsearch: TypeDefinition<typeof elasticsearchCredentials, 'ela
 }
 export const opensearch: TypeDefinition<typeof opensearchCredentials, 'opensearch'> = {
   credentials: opensearchCredentials,
+  rules: opensearchRules,
   dialect: 'elasticsearch',
   capabilities: SEARCH,
   load: async (credentials, options, type) =>

@@ -1,6 +1,9 @@
 /** The credentials schema of `firebolt`: the fields, their docs and which are secret. */
+
+import type { Static } from 'typebox'
 import Type from 'typebox'
 import { credentials, host, text } from '../credentials/fields.js'
+import { type CredentialRule, httpEndpoint } from '../credentials/rule-builders.js'
 import { ours } from '../credentials/shared-fields.js'
 
 const { Optional } = Type
@@ -16,3 +19,9 @@ export const fireboltCredentials = credentials('Firebolt credentials', {
     host('API endpoint', 'An http(s):// URL replacing https://api.app.firebolt.io (private link, proxy).', ours),
   ),
 })
+
+/** The endpoint override. */
+export const fireboltRules: CredentialRule<Static<typeof fireboltCredentials>> = {
+  doc: ['`apiEndpoint`, when given, must be an http:// or https:// URL.'],
+  check: (c) => httpEndpoint('apiEndpoint', c.apiEndpoint),
+}

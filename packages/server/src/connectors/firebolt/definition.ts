@@ -1,9 +1,10 @@
 /** The registry row of `firebolt`. */
 import type { TypeDefinition } from '../type-definition.js'
-import { fireboltCredentials } from './credentials.js'
+import { fireboltCredentials, fireboltRules } from './credentials.js'
 
 export const firebolt: TypeDefinition<typeof fireboltCredentials, 'firebolt'> = {
   credentials: fireboltCredentials,
+  rules: fireboltRules,
   dialect: 'firebolt',
   capabilities: {
     sessionTimeZone: true, // the time_zone setting, sent with every statement

@@ -1,7 +1,11 @@
 /** The credentials schema of `mongodb`: the fields, their docs and which are secret. */
+
+import type { Static } from 'typebox'
 import Type from 'typebox'
 import { credentials, host, password, port, text } from '../credentials/fields.js'
+import type { CredentialRule } from '../credentials/rule-builders.js'
 import { ours } from '../credentials/shared-fields.js'
+import { connectionStringProblem } from './connection-string.js'
 
 const { Optional } = Type
 
@@ -28,3 +32,26 @@ export const mongodbCredentials = credentials('MongoDB credentials', {
     ),
   ),
 })
+
+/** A connection string, or host, port and user. */
+export const mongodbRules: CredentialRule<Static<typeof mongodbCredentials>> = {
+  doc: [
+    'Either `connectionString`, or `host`, `port` and `user`: `host` and `port` are refused beside a connection string.',
+    '`connectionString` must be a `mongodb://` or `mongodb+srv://` URI the MongoDB driver parses (its options included).',
+    'A connection string naming a file of the server (`tlsCAFile`, `tlsCertificateKeyFile`, `tlsCRLFile`) or an `authMechanism` other than SCRAM or PLAIN (`MONGODB-AWS`, `MONGODB-OIDC`, `GSSAPI`, `MONGODB-X509` would use what the server holds) is refused.',
+    '`user`, `password` and `authSource`, given beside a connection string, take precedence over the ones in it.',
+  ],
+  check: (c) => {
+    if (c.connectionString !== undefined) {
+      for (const field of ['host', 'port'] as const) {
+        if (c[field] !== undefined) return { field, problem: 'is not allowed beside connectionString' }
+      }
+      const problem = connectionStringProblem(c.connectionString)
+      return problem ? { field: 'connectionString', problem } : undefined
+    }
+    for (const field of ['host', 'port', 'user'] as const) {
+      if (c[field] === undefined) return { field, problem: 'is required unless connectionString is given' }
+    }
+    return undefined
+  },
+}

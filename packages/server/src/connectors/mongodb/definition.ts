@@ -1,9 +1,10 @@
 /** The registry row of `mongodb`. */
 import type { TypeDefinition } from '../type-definition.js'
-import { mongodbCredentials } from './credentials.js'
+import { mongodbCredentials, mongodbRules } from './credentials.js'
 
 export const mongodb: TypeDefinition<typeof mongodbCredentials, 'mongodb'> = {
   credentials: mongodbCredentials,
+  rules: mongodbRules,
   dialect: 'mongodb',
   capabilities: {
     sessionTimeZone: true, // the zone is an argument of the compiled $dateTrunc/$dateToString; dates render in it

@@ -1,4 +1,5 @@
 /** The registry rows of `mysql` and `singlestore`: one connector, the mysql dialect. */
+import { tlsRule } from '../credentials/rule-builders.js'
 import type { Capabilities, TypeDefinition } from '../type-definition.js'
 import { mysqlCredentials, singlestoreCredentials } from './credentials.js'
 
@@ -26,12 +27,14 @@ const load: TypeDefinition<typeof mysqlCredentials, 'mysql' | 'singlestore'>['lo
 
 export const mysql: TypeDefinition<typeof mysqlCredentials, 'mysql'> = {
   credentials: mysqlCredentials,
+  rules: tlsRule,
   dialect: 'mysql',
   capabilities: MYSQL,
   load,
 }
 export const singlestore: TypeDefinition<typeof singlestoreCredentials, 'singlestore'> = {
   credentials: singlestoreCredentials,
+  rules: tlsRule,
   dialect: 'mysql',
   capabilities: SINGLESTORE,
   load,

@@ -1,6 +1,9 @@
 /** The credentials schemas of `postgres`, `redshift`, `cockroachdb`: one per type. */
+
+import type { Static } from 'typebox'
 import Type from 'typebox'
 import { choice, credentials, flag, host, longText, password, port, text } from '../credentials/fields.js'
+import { both, type CredentialRule, tlsRule } from '../credentials/rule-builders.js'
 import { SILENT_OFF, tlsFields } from '../credentials/shared-fields.js'
 
 const { Optional } = Type
@@ -37,3 +40,20 @@ export const redshiftCredentials = postgresFamily('Redshift', 5439)
 
 /** The credentials of `cockroachdb`: the API validates them with this schema; docs/datasources.md and the studio's form are drawn from it. */
 export const cockroachdbCredentials = postgresFamily('CockroachDB', 26257)
+
+const SSH_FIELDS = ['sshHost', 'sshPort', 'sshUsername', 'sshPrivateKey'] as const
+
+/** The SSH tunnel's fields, and the TLS fields (the same for the three types). */
+export const postgresRules: CredentialRule<Static<typeof postgresCredentials>> = both<
+  Static<typeof postgresCredentials>
+>(
+  {
+    doc: ['`sshHost`, `sshPort`, `sshUsername` and `sshPrivateKey` are required when `sshTunnel` is `enable`.'],
+    check: (c) => {
+      if (c.sshTunnel !== 'enable') return undefined
+      const missing = SSH_FIELDS.find((field) => c[field] === undefined)
+      return missing && { field: missing, problem: 'is required when sshTunnel is enable' }
+    },
+  },
+  tlsRule,
+)

@@ -1,6 +1,9 @@
 /** The credentials schema of `snowflake`: the fields, their docs and which are secret. */
+
+import type { Static } from 'typebox'
 import Type from 'typebox'
 import { choice, credentials, host, longText, password, text } from '../credentials/fields.js'
+import type { CredentialRule } from '../credentials/rule-builders.js'
 
 const { Optional } = Type
 
@@ -19,3 +22,21 @@ export const snowflakeCredentials = credentials('Snowflake credentials', {
   ),
   privateKeyPass: Optional(text('Private key passphrase', 'Passphrase of an encrypted private key.', { secret: true })),
 })
+
+/** The authentication method's field. */
+export const snowflakeRules: CredentialRule<Static<typeof snowflakeCredentials>> = {
+  doc: [
+    '`password` is required (non-empty) when `service` is `username/password`.',
+    '`privateKey` is required when `service` is `Key-pair authentication`; `privateKeyPass` only when the key is encrypted.',
+    'The field of the other method is accepted and ignored.',
+  ],
+  check: (c) => {
+    if (c.service === 'username/password' && !c.password) {
+      return { field: 'password', problem: 'is required when service is username/password' }
+    }
+    if (c.service === 'Key-pair authentication' && c.privateKey === undefined) {
+      return { field: 'privateKey', problem: 'is required when service is Key-pair authentication' }
+    }
+    return undefined
+  },
+}

@@ -1,9 +1,10 @@
 /** The registry row of `snowflake`. */
 import type { TypeDefinition } from '../type-definition.js'
-import { snowflakeCredentials } from './credentials.js'
+import { snowflakeCredentials, snowflakeRules } from './credentials.js'
 
 export const snowflake: TypeDefinition<typeof snowflakeCredentials, 'snowflake'> = {
   credentials: snowflakeCredentials,
+  rules: snowflakeRules,
   dialect: 'snowflake',
   capabilities: {
     sessionTimeZone: true, // ALTER SESSION SET TIMEZONE

@@ -1,9 +1,11 @@
 /** The registry row of `trino`. */
+import { caRule } from '../credentials/rule-builders.js'
 import type { TypeDefinition } from '../type-definition.js'
 import { trinoCredentials } from './credentials.js'
 
 export const trino: TypeDefinition<typeof trinoCredentials, 'trino'> = {
   credentials: trinoCredentials,
+  rules: caRule,
   dialect: 'trino',
   capabilities: {
     sessionTimeZone: true, // X-Trino-Time-Zone

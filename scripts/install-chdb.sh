@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs chdb (ClickHouse's engine as a library, npm package `chdb`) into .cache/chdb (or
 # $STRATA_CHDB_DIR) for the tests that run the ClickHouse connector against a modern ClickHouse
-# engine (packages/server/test/standins/chdb). Kept out of the workspace's dependencies: its
+# engine (packages/server/src/connectors/clickhouse/standin). Kept out of the workspace's dependencies: its
 # engine library (@chdb/lib-linux-x64-gnu, an optional dependency chdb picks per platform) is
 # about 570 MB, which users of other warehouses should not download. Everything comes from the
 # npm registry: chdb's own install script does nothing (`node -e ""`) and downloads nothing.

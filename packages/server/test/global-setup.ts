@@ -4,13 +4,14 @@ import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import { CLI_JS, MAIN_JS, SERVER_DIR } from './helpers/process.js'
 
-/** Newest modification time of the server's non-test sources. */
+/** Newest modification time of the server's non-test sources (a connector's `standin/` is test code). */
 function newestSource(dir: string): number {
   let newest = 0
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name)
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path))
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
+    if (entry.isDirectory()) {
+      if (entry.name !== 'standin') newest = Math.max(newest, newestSource(path))
+    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
       newest = Math.max(newest, statSync(path).mtimeMs)
     }
   }

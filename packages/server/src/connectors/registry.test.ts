@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import type { ApiError } from '../errors.js'
 import type { BaseDialect } from '../query/dialects/base.js'
 import { getDialect } from '../query/dialects/registry.js'
-import { CREDENTIAL_SCHEMAS } from './credentials/schemas.js'
+import { credentialSchema } from './credentials/schemas.js'
 import type { ValidCredentials } from './credentials/validate.js'
 import { capabilitiesOf, createConnector, dialectOf, type ParameterStyle, REGISTRY } from './registry.js'
 import { type ConnectorOptions, DATASOURCE_TYPES, type DatasourceType } from './types.js'
@@ -130,13 +130,15 @@ describe('connector registry', () => {
   it('one row per type: the credentials schema the API validates with, its dialect, capabilities and loader', () => {
     expect(Object.keys(REGISTRY).sort()).toEqual([...DATASOURCE_TYPES].sort())
     for (const type of DATASOURCE_TYPES) {
-      expect(REGISTRY[type].credentials, type).toBe(CREDENTIAL_SCHEMAS[type])
+      expect(credentialSchema(type), type).toBe(REGISTRY[type].credentials)
+      expect(REGISTRY[type].credentials.type, type).toBe('object')
+      expect(typeof REGISTRY[type].load, type).toBe('function')
     }
   })
 
   it('the capabilities agree with the dialect: its placeholders have the parameter style, FULL JOIN exists where fullJoin says', () => {
     for (const type of DATASOURCE_TYPES) {
-      const live = REGISTRY[type].connector
+      const live = REGISTRY[type]
       const dialect = getDialect(live.dialect) as BaseDialect
       const { parameterStyle, fullJoin } = live.capabilities
       expect(dialect.placeholder(0, 'text'), `${type}: ${parameterStyle}`).toMatch(FIRST_PLACEHOLDER[parameterStyle])

@@ -98,8 +98,8 @@ export interface ConnectorOptions {
 }
 
 /**
- * Credentials of the families that have a live connector: the static types of their TypeBox
- * schemas (credentials/schemas.ts), which the API validated them against before they get here.
+ * Credentials of each family: the static types of their TypeBox schemas (each folder's
+ * credentials.ts, read through the registry), validated by the API before they get here.
  */
 export type PostgresCredentials = CredentialsByType['postgres' | 'redshift' | 'cockroachdb']
 /** mysql, singlestore (singlestore requires `database`; for mysql it is our optional addition). */

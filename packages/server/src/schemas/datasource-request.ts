@@ -1,5 +1,5 @@
-import { CONDITIONAL_RULES } from '../connectors/credentials/rules.js'
-import { CREDENTIAL_SCHEMAS } from '../connectors/credentials/schemas.js'
+import { ruleDocs } from '../connectors/credentials/rules.js'
+import { credentialSchema } from '../connectors/credentials/schemas.js'
 import { TABLE_TENANCY_FIELDS, TenancySettingsSchema } from '../connectors/credentials/tenancy.js'
 import { DATASOURCE_TYPES, type DatasourceType } from '../connectors/types.js'
 
@@ -14,9 +14,9 @@ import { DATASOURCE_TYPES, type DatasourceType } from '../connectors/types.js'
 
 type Json = Record<string, unknown>
 
-/** `CREDENTIAL_SCHEMAS.postgres.title` 'PostgreSQL credentials' → `PostgreSQLCredentials`. */
+/** `credentialSchema('postgres').title` 'PostgreSQL credentials' → `PostgreSQLCredentials`. */
 const componentName = (type: DatasourceType): string =>
-  String((CREDENTIAL_SCHEMAS[type] as { title?: unknown }).title ?? type)
+  String((credentialSchema(type) as { title?: unknown }).title ?? type)
     .replace(/(^|\s)(\S)/g, (_match: string, _space: string, c: string) => c.toUpperCase())
     .replace(/\W/g, '')
 
@@ -41,8 +41,8 @@ function documentedObject(schema: object, extra: Json): Json {
 
 /** `PostgreSQLCredentials` …: one named schema per type. */
 const credentialComponents: Json[] = DATASOURCE_TYPES.map((type) => {
-  const rules = CONDITIONAL_RULES[type]?.doc ?? []
-  return documentedObject(CREDENTIAL_SCHEMAS[type], {
+  const rules = ruleDocs(type)
+  return documentedObject(credentialSchema(type), {
     $id: componentName(type),
     description: [
       `The credentials of a \`${type}\` datasource. Unknown fields are refused; a field set to null counts as absent.`,

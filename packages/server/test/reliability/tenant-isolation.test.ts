@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest'
 import { MIN_VERSION_QUERY_PARAMS, versionAtLeast } from '../../src/connectors/clickhouse/request.js'
+import { type ChdbFront, requireChdb, startChdbFront } from '../../src/connectors/clickhouse/standin/process.js'
 import { ResultCache, type ResultKey } from '../../src/services/query/result-cache.js'
 import { ACCESS, salesDocument, salesRelationships, salesTables, setupAnalytics } from '../helpers/analytics.js'
 import { createTestApp, type TestContext } from '../helpers/app.js'
@@ -14,7 +15,6 @@ import {
 import { createMariaWarehouse, type MariaWarehouse } from '../helpers/mariadb-warehouse.js'
 import { requireService } from '../helpers/services.js'
 import { createPgWarehouse, type PgWarehouse, TENANTS } from '../helpers/warehouse.js'
-import { type ChdbFront, requireChdb, startChdbFront } from '../standins/chdb/process.js'
 import {
   actualRows,
   expectedOrders,
@@ -36,7 +36,7 @@ import {
  * the model covers. Runs on PostgreSQL, on DuckDB (a `csv` datasource over the same data), on
  * MariaDB (a `mysql` datasource over the same rows copied into a database of their own), on
  * ClickHouse (a `clickhouse` datasource, likewise) and on a current ClickHouse engine (chdb
- * behind its HTTP front, test/standins/chdb: a second `clickhouse` datasource, likewise), where
+ * behind its HTTP front, src/connectors/clickhouse/standin: a second `clickhouse` datasource, likewise), where
  * every case is checked like every other backend's: its clientId and filter values are bound
  * by the engine as query parameters. Each runtime case that answers is asked again for the rows
  * behind its metric (POST …/underlying, same token and filters): never a tenant column, and only

@@ -7,13 +7,13 @@
  * or logged.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { goldenParquet, putGolden } from '../../src/connectors/awss3/standin/golden-objects.js'
+import { type LocalS3, S3RVER_KEYS, S3RVER_REGION, startLocalS3 } from '../../src/connectors/awss3/standin/server.js'
 import { READ_ONLY_ACCESS } from '../../src/schemas/embeds.js'
 import { goldenRows, TENANTS } from '../fixtures/golden-data.js'
 import { createTestApp, type TestContext } from '../helpers/app.js'
 import { bearer, bootstrap } from '../helpers/bootstrap.js'
 import { expectError } from '../helpers/expect-error.js'
-import { goldenParquet, putGolden } from '../standins/awss3/golden-objects.js'
-import { type LocalS3, S3RVER_KEYS, S3RVER_REGION, startLocalS3 } from '../standins/awss3/server.js'
 
 const BUCKET = 'lake'
 const round = (v: unknown) => (v === null || v === undefined ? null : Math.round(Number(v) * 100) / 100)

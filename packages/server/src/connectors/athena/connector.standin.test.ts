@@ -1,16 +1,16 @@
 /**
  * The athena connector through the official SDK against the local stand-in of Athena's API
- * (test/standins/athena: AWS JSON 1.1, SigV4 verified, SQL on DuckDB): a transport test (start,
+ * (src/connectors/athena/standin: AWS JSON 1.1, SigV4 verified, SQL on DuckDB): a transport test (start,
  * poll, page with NextToken, stop, errors), never a test of Athena's SQL. The conformance suite
  * runs the common cases; these are the ones particular to Athena's API.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { caught } from '../../../test/fixtures/net.js'
-import { type AthenaStandIn, CATALOG, startAthenaStandIn } from '../../../test/standins/athena/server.js'
 import { ApiError } from '../../errors.js'
 import type { CredentialsByType } from '../credentials/schemas.js'
 import type { ConnectorOptions, ExecuteOptions } from '../types.js'
 import { AthenaConnector } from './connector.js'
+import { type AthenaStandIn, CATALOG, startAthenaStandIn } from './standin/server.js'
 
 const OPTIONS: ConnectorOptions = { connectTimeoutMs: 1500, poolMax: 2 }
 const BASE: ExecuteOptions = { params: [], timeoutMs: 10_000, maxRows: 1000 }

@@ -11,11 +11,11 @@ import { gzipSync } from 'node:zlib'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { caught } from '../../../test/fixtures/net.js'
-import { type LocalS3, S3RVER_KEYS, S3RVER_REGION, startLocalS3 } from '../../../test/standins/awss3/server.js'
 import { ApiError } from '../../errors.js'
 import { createConnector } from '../registry.js'
 import type { AwsS3Credentials, Connector, ConnectorOptions } from '../types.js'
 import { cacheDirOf } from './cache.js'
+import { type LocalS3, S3RVER_KEYS, S3RVER_REGION, startLocalS3 } from './standin/server.js'
 
 const BUCKET = 'shop'
 const BASE = { params: [], timeoutMs: 10_000, maxRows: 1000 }

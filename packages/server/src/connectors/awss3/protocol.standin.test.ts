@@ -1,5 +1,5 @@
 /**
- * awss3 over S3 against a minimal local stand-in (test/standins/awss3/protocol.ts) for what
+ * awss3 over S3 against a minimal local stand-in (src/connectors/awss3/standin/protocol.ts) for what
  * s3rver cannot show: the SigV4 signature of each request, recomputed independently with
  * node:crypto (s3rver does not verify signatures), the secret absent from every request; S3's
  * error documents (wrong key, wrong secret, access denied, missing bucket) and foreign answers
@@ -12,19 +12,12 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { caught, closedPort, silentServer } from '../../../test/fixtures/net.js'
-import {
-  type Answer,
-  errorAnswer,
-  keyOf,
-  listAnswer,
-  type Recorded,
-  startProtocolStandIn,
-} from '../../../test/standins/awss3/protocol.js'
-import { expectedSignature, parseAuthorization, sha256 } from '../../../test/standins/awss3/sigv4.js'
 import { ApiError } from '../../errors.js'
 import { createConnector } from '../registry.js'
 import type { AwsS3Credentials, Connector } from '../types.js'
 import { cacheDirOf } from './cache.js'
+import { type Answer, errorAnswer, keyOf, listAnswer, type Recorded, startProtocolStandIn } from './standin/protocol.js'
+import { expectedSignature, parseAuthorization, sha256 } from './standin/sigv4.js'
 
 // AWS's documented example keys: never real.
 const ACCESS_KEY_ID = 'AKIDEXAMPLE'

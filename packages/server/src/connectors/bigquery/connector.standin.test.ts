@@ -1,6 +1,6 @@
 /**
  * What is particular to the bigquery connector, through the real @google-cloud/bigquery SDK
- * against the local stand-in (test/standins/bigquery: BigQuery's REST API v2 and OAuth token
+ * against the local stand-in (src/connectors/bigquery/standin: BigQuery's REST API v2 and OAuth token
  * endpoint, executing on DuckDB). A stand-in proves the transport — login, submit, poll, page,
  * cancel, errors — never BigQuery's SQL (the dialect's goldens and ZetaSQL do that). The common
  * cases (connect, wrong key, unreachable, timeout, abort, tenancy …) are in the conformance suite.
@@ -8,11 +8,11 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { makeKey } from '../../../test/standins/bigquery/oauth.js'
-import { type BigqueryStandIn, startBigqueryStandIn } from '../../../test/standins/bigquery/server.js'
 import { ApiError } from '../../errors.js'
 import { createConnector } from '../registry.js'
 import type { BigqueryCredentials, Connector, ConnectorOptions } from '../types.js'
+import { makeKey } from './standin/oauth.js'
+import { type BigqueryStandIn, startBigqueryStandIn } from './standin/server.js'
 
 const OPTIONS: ConnectorOptions = { connectTimeoutMs: 2000, poolMax: 4 }
 const BASE = { params: [] as unknown[], timeoutMs: 10_000, maxRows: 1000 }

@@ -1,13 +1,13 @@
 /**
  * Values through the connector on a current ClickHouse engine (chdb behind its HTTP front,
- * test/standins/chdb): what the engine's JSON output and parameter binding do to our types,
+ * src/connectors/clickhouse/standin): what the engine's JSON output and parameter binding do to our types,
  * which a stand-in answering canned rows cannot show. Skipped loudly without chdb (and fails
  * under CI=true).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type ChdbFront, requireChdb, startChdbFront } from '../../../test/standins/chdb/process.js'
 import { ClickhouseDialect } from '../../query/dialects/clickhouse.js'
 import { ClickhouseConnector } from './connector.js'
+import { type ChdbFront, requireChdb, startChdbFront } from './standin/process.js'
 
 const hasChdb = requireChdb('the clickhouse connector on a current ClickHouse (chdb)')
 

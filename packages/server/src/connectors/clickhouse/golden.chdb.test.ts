@@ -3,7 +3,7 @@
  * (test/fixtures/golden-cases.ts) compiled by the clickhouse dialect and run through the real
  * connector (@clickhouse/client over HTTP, query parameters bound by the engine, the case's time
  * zone as the session time zone, DATABASE tenancy as the `database` parameter) against chdb
- * behind its HTTP front (test/standins/chdb/front.ts), must return the rows its hand-written
+ * behind its HTTP front (src/connectors/clickhouse/standin/front.ts), must return the rows its hand-written
  * oracle query returns on DuckDB over the same data. chdb is installed by
  * scripts/install-chdb.sh: without it this file is skipped loudly, and fails under CI=true.
  */
@@ -14,12 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GOLDEN_CASES } from '../../../test/fixtures/golden-cases.js'
 import { GOLDEN_NOW, goldenDatamart, goldenSql, goldenTables } from '../../../test/fixtures/golden-data.js'
 import { normRows } from '../../../test/fixtures/golden-rows.js'
-import { type ChdbFront, requireChdb, startChdbFront } from '../../../test/standins/chdb/process.js'
 import { type CompileContext, compileMetric } from '../../query/compile.js'
 import { getDialect } from '../../query/dialects/registry.js'
 import { buildModel } from '../../query/model.js'
 import { createConnector } from '../registry.js'
 import type { Connector } from '../types.js'
+import { type ChdbFront, requireChdb, startChdbFront } from './standin/process.js'
 
 const DB = `golden_${randomBytes(4).toString('hex')}`
 const hasChdb = requireChdb('the golden metric set on ClickHouse (chdb)')

@@ -7,34 +7,18 @@
 import type { TSchema } from 'typebox'
 import { DATASOURCE_TYPES, type DatasourceType } from '../types.js'
 import { describeFields, fieldMeta, MAX_STRING } from './fields.js'
-import { CONDITIONAL_RULES } from './rules.js'
-import { CREDENTIAL_SCHEMAS } from './schemas.js'
+import { ruleDocs } from './rules.js'
+import { credentialSchema } from './schemas.js'
 import { TenancySettingsSchema } from './tenancy.js'
 
 export const BEGIN_MARKER = '<!-- BEGIN GENERATED: credential reference (validate.test.ts, UPDATE_DOCS=1) -->'
 export const END_MARKER = '<!-- END GENERATED: credential reference -->'
 
-/** Types whose connector connects and queries; the others validate, then answer DATASOURCE_NOT_SUPPORTED. */
-export const LIVE_CONNECTOR_TYPES: readonly DatasourceType[] = [
-  'postgres',
-  'redshift',
-  'cockroachdb',
-  'mysql',
-  'singlestore',
-  'clickhouse',
-  'mssql',
-  'mongodb',
-  'snowflake',
-  'csv',
-  'awss3',
-  'databricks',
-  'firebolt',
-  'bigquery',
-  'elasticsearch',
-  'opensearch',
-  'trino',
-  'athena',
-]
+/**
+ * Types whose connector connects and queries: every registered type (a registry line cannot be
+ * written without its connector's `load`). Kept as a name for the docs and the studio's form.
+ */
+export const LIVE_CONNECTOR_TYPES: readonly DatasourceType[] = DATASOURCE_TYPES
 
 const ORIGIN: Partial<Record<DatasourceType, string>> = {
   csv: "The hosted API defines no fields for this type: these are Strata's. Files are read by DuckDB from under `FILES_ROOT`, where `PUT /api/v2/datasource/files/:datasourceName/:fileName` stores them; each file is a table in schema `main`.",
@@ -86,7 +70,7 @@ function fieldTable(fields: ReturnType<typeof describeFields>): string[] {
 export function renderCredentialReference(): string {
   const out: string[] = [BEGIN_MARKER, '']
   for (const type of DATASOURCE_TYPES) {
-    const schema = CREDENTIAL_SCHEMAS[type]
+    const schema = credentialSchema(type)
     const live = LIVE_CONNECTOR_TYPES.includes(type)
     out.push(`### ${type}`, '')
     out.push(
@@ -96,7 +80,7 @@ export function renderCredentialReference(): string {
     const origin = ORIGIN[type]
     if (origin) out.push(origin, '')
     out.push(...fieldTable(describeFields(schema)), '')
-    const rules = CONDITIONAL_RULES[type]?.doc ?? []
+    const rules = ruleDocs(type)
     if (rules.length > 0) out.push('Rules:', '', ...rules.map((rule) => `- ${rule}`), '')
   }
   out.push('### tenancySettings', '', ...fieldTable(describeFields(TenancySettingsSchema)), '', END_MARKER)

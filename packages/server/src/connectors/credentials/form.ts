@@ -4,7 +4,7 @@ import { capabilitiesOf } from '../registry.js'
 import { DATASOURCE_TYPES } from '../types.js'
 import { LIVE_CONNECTOR_TYPES } from './docs.js'
 import { describeFields, fieldMeta, MAX_STRING } from './fields.js'
-import { CREDENTIAL_SCHEMAS } from './schemas.js'
+import { credentialSchema } from './schemas.js'
 
 /**
  * The credential form of every datasource type, read from the same schemas that validate the
@@ -12,7 +12,7 @@ import { CREDENTIAL_SCHEMAS } from './schemas.js'
  */
 export function credentialForms(): DatasourceTypeInfo[] {
   return DATASOURCE_TYPES.map((type) => {
-    const schema = CREDENTIAL_SCHEMAS[type]
+    const schema = credentialSchema(type)
     return {
       datasourceType: type,
       title: String((schema as { title?: unknown }).title ?? type),

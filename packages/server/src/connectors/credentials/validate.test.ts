@@ -5,7 +5,7 @@ import { ApiError } from '../../errors.js'
 import { DATASOURCE_TYPES, type DatasourceType } from '../types.js'
 import { BEGIN_MARKER, END_MARKER, renderCredentialReference } from './docs.js'
 import { describeFields } from './fields.js'
-import { CREDENTIAL_SCHEMAS } from './schemas.js'
+import { credentialSchema } from './schemas.js'
 import type { TenancySettings } from './tenancy.js'
 import {
   DatasourceBody,
@@ -98,7 +98,7 @@ const VALID: Record<DatasourceType, Record<string, unknown>> = {
   },
 }
 
-const fieldsOf = (type: DatasourceType) => describeFields(CREDENTIAL_SCHEMAS[type])
+const fieldsOf = (type: DatasourceType) => describeFields(credentialSchema(type))
 const without = (o: Record<string, unknown>, ...keys: string[]) =>
   Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)))
 

@@ -14,7 +14,7 @@ import { closestName } from '../../validation/names.js'
 import { DATASOURCE_TYPES, type DatasourceType } from '../types.js'
 import { describeFields, expectation, fieldMeta } from './fields.js'
 import { checkRules, type Violation } from './rules.js'
-import { CREDENTIAL_SCHEMAS, type CredentialsByType } from './schemas.js'
+import { type CredentialsByType, credentialSchema } from './schemas.js'
 import { TABLE_TENANCY_FIELDS, type TenancySettings, TenancySettingsSchema } from './tenancy.js'
 
 export type { CredentialsByType } from './schemas.js'
@@ -67,7 +67,7 @@ export function validateCredentials<T extends DatasourceType>(type: T, credentia
       fields: [{ in: 'body', path: 'datasourceType', problem, allowedValues: DATASOURCE_TYPES }],
     })
   }
-  const value = checkStructure('credentials', CREDENTIAL_SCHEMAS[type], credentials, ` for ${type}`)
+  const value = checkStructure('credentials', credentialSchema(type), credentials, ` for ${type}`)
   const valid = value as ValidCredentials<T>
   const violation = checkRules(type, valid)
   if (violation) throw invalid('credentials', violation)
@@ -81,7 +81,7 @@ export function secretFields(type: DatasourceType): readonly string[] {
   let secrets = secretsByType.get(type)
   if (!secrets) {
     secrets = Object.freeze(
-      describeFields(CREDENTIAL_SCHEMAS[type])
+      describeFields(credentialSchema(type))
         .filter((field) => fieldMeta(field.schema).secret === true)
         .map((field) => field.name),
     )
@@ -98,7 +98,7 @@ export function redactCredentials(type: DatasourceType, credentials: unknown): R
   if (!isPlainObject(credentials)) return {}
   const secrets = new Set(secretFields(type))
   const copy: Record<string, unknown> = {}
-  for (const { name } of describeFields(CREDENTIAL_SCHEMAS[type])) {
+  for (const { name } of describeFields(credentialSchema(type))) {
     if (!secrets.has(name) && Object.hasOwn(credentials, name)) copy[name] = credentials[name]
   }
   return copy

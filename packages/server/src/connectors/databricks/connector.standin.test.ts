@@ -1,6 +1,6 @@
 /**
  * The databricks connector against a LOCAL STAND-IN of the SQL Statement Execution API
- * (test/standins/databricks: the documented REST protocol, statements run on DuckDB). This
+ * (src/connectors/databricks/standin: the documented REST protocol, statements run on DuckDB). This
  * proves the transport — auth, submit, poll, chunks, row_limit, cancel, errors — never
  * Databricks' engine; connector.live.test.ts runs against a real workspace when configured.
  */
@@ -8,10 +8,10 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { caught } from '../../../test/fixtures/net.js'
-import { DatabricksStandIn } from '../../../test/standins/databricks/server.js'
 import { ApiError } from '../../errors.js'
 import { createConnector } from '../registry.js'
 import type { Connector, DatabricksCredentials, ExecuteOptions } from '../types.js'
+import { DatabricksStandIn } from './standin/server.js'
 
 const TOKEN = 'dapi-standin-secret-token'
 const WAREHOUSE = '0123456789abcdef'

@@ -12,7 +12,7 @@
 import { LRUCache } from 'lru-cache'
 import { connectionError } from '../errors.js'
 import { checkMaxRows, guarded, METADATA_TIMEOUT_MS, throwIfAborted } from '../shared/execution.js'
-import { tablesOf } from '../shared/introspection.js'
+import { columnsListing, tablesOfListing } from '../shared/introspection.js'
 import { tenantPoolLimit } from '../shared/pool-cache.js'
 import { checkTimeZone } from '../shared/values.js'
 import type {
@@ -98,25 +98,14 @@ export class DatabricksConnector implements Connector {
   async introspect(database?: string): Promise<TableInfo[]> {
     const schema = await this.#unit(database)
     // The schema is the request's default schema (a connection parameter): current_schema() names it.
-    const { rows } = await this.#run(
-      `SELECT table_schema, table_name, column_name, data_type, is_nullable FROM information_schema.columns
-        WHERE table_catalog = current_catalog() AND table_schema = current_schema()
-        ORDER BY table_name, ordinal_position`,
-      { timeoutMs: METADATA_TIMEOUT_MS, maxRows: 1_000_000, schema },
-    )
-    return tablesOf(rows, (row) => {
-      const nativeType = String(row.data_type)
-      return {
-        schema: String(row.table_schema),
-        table: String(row.table_name),
-        column: {
-          name: String(row.column_name),
-          nativeType,
-          dataType: dataTypeOf(nativeType),
-          nullable: row.is_nullable !== 'NO',
-        },
-      }
+    const listing = columnsListing({
+      placeholder: (i) => `:p${i}`,
+      quote: (alias) => `\`${alias}\``,
+      catalog: { current: 'CURRENT_CATALOG()' },
+      schema: { current: 'CURRENT_SCHEMA()' },
     })
+    const { rows } = await this.#run(listing.sql, { timeoutMs: METADATA_TIMEOUT_MS, maxRows: 1_000_000, schema })
+    return tablesOfListing(rows, { dataType: (nativeType) => dataTypeOf(nativeType) })
   }
 
   async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {

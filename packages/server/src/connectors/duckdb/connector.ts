@@ -19,7 +19,7 @@ import path from 'node:path'
 import { EngineHost } from '../engine-host/supervisor.js'
 import { connectionError } from '../errors.js'
 import { checkMaxRows, guarded, METADATA_TIMEOUT_MS, throwIfAborted } from '../shared/execution.js'
-import { tablesOf } from '../shared/introspection.js'
+import { columnsListing, doubleQuoted, tablesOfListing } from '../shared/introspection.js'
 import { checkTimeZone } from '../shared/values.js'
 import type {
   AwsS3Credentials,
@@ -92,26 +92,19 @@ export class DuckdbConnector implements Connector {
 
   async introspect(database?: string): Promise<TableInfo[]> {
     if (this.#source.kind === 'cached') await this.#refresh(this.#source.cache)
-    const result = await this.#query(
-      `select table_schema, table_name, column_name, data_type, is_nullable
-         from information_schema.columns
-        where table_catalog = current_database() and table_schema = $1
-        order by table_schema, table_name, ordinal_position`,
-      { params: [SCHEMA], timeoutMs: METADATA_TIMEOUT_MS, maxRows: 1_000_000, database },
-    )
-    return tablesOf(result.rows, (row) => {
-      const nativeType = String(row.data_type)
-      return {
-        schema: String(row.table_schema),
-        table: String(row.table_name),
-        column: {
-          name: String(row.column_name),
-          nativeType,
-          dataType: dataTypeOfName(nativeType),
-          nullable: row.is_nullable === 'YES',
-        },
-      }
+    const listing = columnsListing({
+      placeholder: (i) => `$${i + 1}`,
+      quote: doubleQuoted,
+      catalog: { current: 'CURRENT_DATABASE()' },
+      schema: { equals: SCHEMA },
     })
+    const result = await this.#query(listing.sql, {
+      params: listing.params,
+      timeoutMs: METADATA_TIMEOUT_MS,
+      maxRows: 1_000_000,
+      database,
+    })
+    return tablesOfListing(result.rows, { dataType: (nativeType) => dataTypeOfName(nativeType) })
   }
 
   execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {

@@ -1,18 +1,18 @@
 /**
  * OpenSearch on AWS with IAM: the connector signs every request with SigV4 through the OpenSearch
  * client's own signer, for an OpenSearch Service domain (`es`) and a Serverless collection
- * (`aoss`). The search stand-in recomputes each signature (test/standins/athena/sigv4.ts) and
+ * (`aoss`). The search stand-in recomputes each signature (test/standins/sigv4.ts) and
  * refuses unsigned, wrongly signed or wrongly scoped requests with 403, as AWS does.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ctx, metric } from '../../../test/fixtures/query.js'
-import { SearchStandIn } from '../../../test/standins/search/server.js'
 import { ApiError } from '../../errors.js'
 import { compileMetric } from '../../query/compile.js'
 import { getDialect } from '../../query/dialects/registry.js'
 import { buildModel } from '../../query/model.js'
 import { validateCredentials } from '../credentials/validate.js'
 import { SearchConnector } from './connector.js'
+import { SearchStandIn } from './standin/server.js'
 
 const KEY_ID = 'AKIASTANDIN000000001'
 const SECRET = 'standin/secret+key-0123456789abcdefghijkl'

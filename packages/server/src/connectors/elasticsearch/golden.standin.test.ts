@@ -11,13 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GOLDEN_CASES } from '../../../test/fixtures/golden-cases.js'
 import { GOLDEN_NOW, goldenDatamart, goldenRows, goldenSql } from '../../../test/fixtures/golden-data.js'
 import { normRows } from '../../../test/fixtures/golden-rows.js'
-import { SearchStandIn } from '../../../test/standins/search/server.js'
 import { ApiError } from '../../errors.js'
 import { type CompileContext, compileMetric } from '../../query/compile.js'
 import { getDialect } from '../../query/dialects/registry.js'
 import { buildModel } from '../../query/model.js'
 import type { Connector } from '../types.js'
 import { SearchConnector } from './connector.js'
+import { SearchStandIn } from './standin/server.js'
 
 /** Golden cases one search request cannot express, and the refusal each must give. */
 const REFUSED: Record<string, RegExp> = {

@@ -7,13 +7,13 @@
 import type { Metric } from '@strata/contract/document'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ctx, metric } from '../../../test/fixtures/query.js'
-import { SearchStandIn } from '../../../test/standins/search/server.js'
 import { compileMetric } from '../../query/compile.js'
 import { COMPOSITE_PAGE } from '../../query/dialects/elasticsearch/statement.js'
 import { getDialect } from '../../query/dialects/registry.js'
 import { buildModel, type SemanticModel } from '../../query/model.js'
 import type { Connector } from '../types.js'
 import { SearchConnector } from './connector.js'
+import { SearchStandIn } from './standin/server.js'
 
 /** Users of tenant `a` (more than two composite pages); user i has i % 3 + 1 events. */
 const USERS = COMPOSITE_PAGE * 2 + 345

@@ -2,12 +2,12 @@
  * Elasticsearch 7.x, 8.x and 9.x speak different media types: the client of 9.x asks for
  * compatible-with=9, which 8.x and 7.x refuse. The connector reads the version once and speaks
  * what that version accepts (transport.ts); the stand-in imitates each version's check
- * (test/standins/search/media-types.ts). The golden metric set runs on each version in
+ * (src/connectors/elasticsearch/standin/media-types.ts). The golden metric set runs on each version in
  * golden.standin.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SearchStandIn } from '../../../test/standins/search/server.js'
 import { SearchConnector } from './connector.js'
+import { SearchStandIn } from './standin/server.js'
 import { mediaTypesFor } from './transport.js'
 
 const V9 = 'application/vnd.elasticsearch+json; compatible-with=9'

@@ -1,16 +1,16 @@
 /**
  * firebolt through the real firebolt-sdk against the local stand-in
- * (test/standins/firebolt/server.ts: Firebolt's HTTP API over DuckDB — a transport proof, not
+ * (src/connectors/firebolt/standin/server.ts: Firebolt's HTTP API over DuckDB — a transport proof, not
  * the engine; connector.live.test.ts runs against a real account). What the conformance suite
  * does not see: what goes over the wire (fb_numeric parameters, settings, SQL without values),
  * the wrong secret's reason, Firebolt's error bodies, names the SDK would splice into SQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { caught } from '../../../test/fixtures/net.js'
-import { FireboltStandIn } from '../../../test/standins/firebolt/server.js'
 import { ApiError } from '../../errors.js'
 import type { FireboltCredentials } from '../types.js'
 import { FireboltConnector } from './connector.js'
+import { FireboltStandIn } from './standin/server.js'
 
 const OPTIONS = { connectTimeoutMs: 2000, poolMax: 2 }
 const BASE = { params: [], timeoutMs: 10_000, maxRows: 100 }

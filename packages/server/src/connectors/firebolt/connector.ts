@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto'
 import { Firebolt } from 'firebolt-sdk'
 import { connectionError } from '../errors.js'
 import { CANCEL_GRACE_MS, checkMaxRows, guarded, METADATA_TIMEOUT_MS, throwIfAborted } from '../shared/execution.js'
-import { tablesOf } from '../shared/introspection.js'
+import { columnsListing, doubleQuoted, tablesOfListing } from '../shared/introspection.js'
 import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
 import { checkTimeZone } from '../shared/values.js'
 import type {
@@ -87,28 +87,18 @@ export class FireboltConnector implements Connector {
 
   async introspect(database?: string): Promise<TableInfo[]> {
     const db = database ?? this.#credentials.database
+    const listing = columnsListing({
+      placeholder: (i) => `$${i + 1}`,
+      quote: doubleQuoted,
+      catalog: { equals: db },
+      schema: { notIn: ['information_schema', 'pg_catalog'] },
+    })
     const { rows } = await this.#sessions.use(checkName(db, 'database'), (session) =>
-      this.#query(
-        session,
-        `SELECT table_schema, table_name, column_name, data_type, is_nullable FROM information_schema.columns
-         WHERE table_catalog = $1 AND table_schema NOT IN ('information_schema', 'pg_catalog')
-         ORDER BY table_schema, table_name, ordinal_position`,
-        [db],
-        { timeoutMs: METADATA_TIMEOUT_MS },
-      ),
+      this.#query(session, listing.sql, listing.params, { timeoutMs: METADATA_TIMEOUT_MS }),
     )
-    return tablesOf(rows, (row) => {
-      const nativeType = String(row.data_type)
-      return {
-        schema: String(row.table_schema),
-        table: String(row.table_name),
-        column: {
-          name: String(row.column_name),
-          nativeType,
-          dataType: dataTypeOf(nativeType),
-          nullable: isNullable(nativeType, String(row.is_nullable)),
-        },
-      }
+    return tablesOfListing(rows, {
+      dataType: (nativeType) => dataTypeOf(nativeType),
+      nullable: (nativeType, row) => isNullable(nativeType, String(row.is_nullable)),
     })
   }
 

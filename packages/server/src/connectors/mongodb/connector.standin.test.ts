@@ -1,19 +1,19 @@
 /**
  * The mongodb connector through the official driver against the local MongoDB STAND-IN
- * (test/standins/mongodb: the wire protocol, SCRAM-SHA-256, cursors, maxTimeMS, killCursors,
+ * (src/connectors/mongodb/standin: the wire protocol, SCRAM-SHA-256, cursors, maxTimeMS, killCursors,
  * over mingo). A stand-in proves the transport and our pipelines' meaning as mingo evaluates
  * them, not MongoDB itself (see connector.live.test.ts for a real server).
  */
 import { Decimal128, Long, ObjectId } from 'bson'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ctx, metric } from '../../../test/fixtures/query.js'
-import { HOLD_COLLECTION, MongoStandIn } from '../../../test/standins/mongodb/server.js'
 import { ApiError } from '../../errors.js'
 import { compileMetric } from '../../query/compile.js'
 import { getDialect } from '../../query/dialects/registry.js'
 import { buildModel } from '../../query/model.js'
 import { createConnector } from '../registry.js'
 import type { Connector, ExecuteOptions, MongodbCredentials } from '../types.js'
+import { HOLD_COLLECTION, MongoStandIn } from './standin/server.js'
 
 const PASSWORD = 's3cret:@/?#[]%p'
 const BASE: ExecuteOptions = { params: [], timeoutMs: 10_000, maxRows: 1000 }

@@ -21,13 +21,13 @@ import {
   TENANTS,
 } from '../../../test/fixtures/golden-data.js'
 import { normRows } from '../../../test/fixtures/golden-rows.js'
-import { MongoStandIn } from '../../../test/standins/mongodb/server.js'
 import { ApiError } from '../../errors.js'
 import { type CompileContext, compileMetric } from '../../query/compile.js'
 import { getDialect } from '../../query/dialects/registry.js'
 import { buildModel } from '../../query/model.js'
 import { createConnector } from '../registry.js'
 import type { Connector } from '../types.js'
+import { MongoStandIn } from './standin/server.js'
 
 const DB = 'golden'
 

@@ -1,18 +1,18 @@
 /**
- * The hosted MongoDB variants against the stand-in (test/standins/mongodb): a `mongodb+srv://`
+ * The hosted MongoDB variants against the stand-in (src/connectors/mongodb/standin): a `mongodb+srv://`
  * connection string as MongoDB Atlas gives it, resolved through a stand-in DNS server
- * (test/standins/mongodb/dns.ts: the SRV and TXT records the driver asks for), and users created
+ * (src/connectors/mongodb/standin/dns.ts: the SRV and TXT records the driver asks for), and users created
  * in a database other than admin (authSource). The stand-in's SCRAM check looks the user up in
  * the database the client authenticates to, as MongoDB does.
  */
 import dns from 'node:dns'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type DnsStandIn, startDnsStandIn } from '../../../test/standins/mongodb/dns.js'
-import { MongoStandIn } from '../../../test/standins/mongodb/server.js'
 import { ApiError } from '../../errors.js'
 import { validateCredentials } from '../credentials/validate.js'
 import { createConnector } from '../registry.js'
 import type { Connector, ExecuteOptions, MongodbCredentials } from '../types.js'
+import { type DnsStandIn, startDnsStandIn } from './standin/dns.js'
+import { MongoStandIn } from './standin/server.js'
 
 const BASE: ExecuteOptions = { params: [], timeoutMs: 10_000, maxRows: 1000 }
 const OPTIONS = { connectTimeoutMs: 3000, poolMax: 2 }

@@ -7,7 +7,7 @@
  */
 import sql from 'mssql'
 import { checkMaxRows, guarded, METADATA_TIMEOUT_MS, throwIfAborted } from '../shared/execution.js'
-import { tablesOf } from '../shared/introspection.js'
+import { columnsListing, tablesOfListing } from '../shared/introspection.js'
 import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
 import type {
   Connector,
@@ -77,22 +77,13 @@ export class MssqlConnector implements Connector {
   }
 
   async introspect(database?: string): Promise<TableInfo[]> {
-    const result = await this.#run(
-      database,
-      `SELECT TABLE_SCHEMA AS s, TABLE_NAME AS t, COLUMN_NAME AS c, DATA_TYPE AS d, IS_NULLABLE AS n
-         FROM INFORMATION_SCHEMA.COLUMNS
-        ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION`,
-      [],
-      { timeoutMs: METADATA_TIMEOUT_MS, maxRows: 1_000_000 },
-    )
-    return tablesOf(result.rows, (row) => {
-      const nativeType = String(row.d)
-      return {
-        schema: String(row.s),
-        table: String(row.t),
-        column: { name: String(row.c), nativeType, dataType: dataTypeOfName(nativeType), nullable: row.n === 'YES' },
-      }
+    // every schema of the connected database (the tenant's, with DATABASE tenancy)
+    const listing = columnsListing({ placeholder: (i) => `@p${i}`, quote: (alias) => `[${alias}]` })
+    const result = await this.#run(database, listing.sql, listing.params, {
+      timeoutMs: METADATA_TIMEOUT_MS,
+      maxRows: 1_000_000,
     })
+    return tablesOfListing(result.rows, { dataType: (nativeType) => dataTypeOfName(nativeType) })
   }
 
   execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {

@@ -17,6 +17,7 @@ import {
   METADATA_TIMEOUT_MS,
   throwIfAborted,
 } from '../shared/execution.js'
+import { columnsListing, tablesOfListing } from '../shared/introspection.js'
 import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
 import { resolveTlsMode, type TlsMode } from '../shared/tls.js'
 import { bytesToJson, checkTimeZone, isoDateTime, offsetAt, safeInteger } from '../shared/values.js'
@@ -74,35 +75,20 @@ export class MysqlConnector implements Connector {
 
   async introspect(database?: string): Promise<TableInfo[]> {
     const schema = database ?? this.#credentials.database
-    const select = `select table_schema as s, table_name as t, column_name as c, data_type as d, column_type as ct,
-                           is_nullable as n
-                      from information_schema.columns`
-    const order = 'order by table_schema, table_name, ordinal_position'
+    const listing = columnsListing({
+      placeholder: () => '?',
+      quote: (alias) => `\`${alias}\``,
+      schema: schema === undefined ? { notIn: [...SYSTEM_SCHEMAS] } : { equals: schema },
+      extraColumns: ['column_type'],
+    })
     const [rows] = await this.#session(database, { timeoutMs: METADATA_TIMEOUT_MS }, (conn) =>
-      schema === undefined
-        ? conn.execute<mysql.RowDataPacket[]>(
-            `${select} where table_schema not in (${[...SYSTEM_SCHEMAS].map(() => '?').join(', ')}) ${order}`,
-            [...SYSTEM_SCHEMAS],
-          )
-        : conn.execute<mysql.RowDataPacket[]>(`${select} where table_schema = ? ${order}`, [schema]),
+      conn.execute<mysql.RowDataPacket[]>(listing.sql, listing.params),
     )
-    const tables = new Map<string, { schema: string; name: string; columns: TableInfo['columns'][number][] }>()
-    for (const row of rows) {
-      const key = `${row.s}\u0000${row.t}`
-      let table = tables.get(key)
-      if (!table) {
-        table = { schema: String(row.s), name: String(row.t), columns: [] }
-        tables.set(key, table)
-      }
-      const columnType = String(row.ct)
-      table.columns.push({
-        name: String(row.c),
-        nativeType: columnType,
-        dataType: /^tinyint\(1\)/i.test(columnType) ? 'boolean' : dataTypeOfName(String(row.d)),
-        nullable: row.n === 'YES',
-      })
-    }
-    return [...tables.values()]
+    return tablesOfListing(rows, {
+      nativeType: (row) => String(row.column_type),
+      dataType: (columnType, row) =>
+        /^tinyint\(1\)/i.test(columnType) ? 'boolean' : dataTypeOfName(String(row.data_type)),
+    })
   }
 
   async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {

@@ -27,6 +27,7 @@ import {
   METADATA_TIMEOUT_MS,
   throwIfAborted,
 } from '../shared/execution.js'
+import { columnsListing, doubleQuoted, type ListedColumn, tablesOfListing } from '../shared/introspection.js'
 import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
 import { SshTunnel } from '../shared/ssh-tunnel.js'
 import { resolveTlsMode, tlsConnectionOptions } from '../shared/tls.js'
@@ -140,40 +141,22 @@ export class PostgresConnector implements Connector {
   }
 
   async introspect(database?: string): Promise<TableInfo[]> {
+    // The datasource is its credentials' schema (its required `schema`, docs/datasources.md#postgres).
+    const listing = columnsListing({
+      placeholder: (i) => `$${i + 1}`,
+      quote: doubleQuoted,
+      schema: { equals: this.#credentials.schema },
+      extraColumns: ['udt_name'],
+    })
     const result = await this.#session(database, { timeoutMs: METADATA_TIMEOUT_MS }, (client) =>
-      client.query<{
-        table_schema: string
-        table_name: string
-        column_name: string
-        data_type: string
-        udt_name: string
-        is_nullable: string
-      }>(
-        // The datasource is its credentials' schema (its required `schema`, docs/datasources.md#postgres).
-        `select table_schema, table_name, column_name, data_type, udt_name, is_nullable
-           from information_schema.columns
-          where table_schema = $1
-          order by table_schema, table_name, ordinal_position`,
-        [this.#credentials.schema],
-      ),
+      client.query<ListedColumn>(listing.sql, listing.params),
     )
-    const tables = new Map<string, { schema: string; name: string; columns: TableInfo['columns'][number][] }>()
-    for (const row of result.rows) {
-      const key = `${row.table_schema}\u0000${row.table_name}`
-      let table = tables.get(key)
-      if (!table) {
-        table = { schema: row.table_schema, name: row.table_name, columns: [] }
-        tables.set(key, table)
-      }
-      const nativeType = row.data_type === 'ARRAY' || row.data_type === 'USER-DEFINED' ? row.udt_name : row.data_type
-      table.columns.push({
-        name: row.column_name,
-        nativeType,
-        dataType: dataTypeOfName(nativeType),
-        nullable: row.is_nullable === 'YES',
-      })
-    }
-    return [...tables.values()]
+    return tablesOfListing(result.rows, {
+      // arrays and user-defined types: their own name (`_int4`, an enum's)
+      nativeType: (row) =>
+        row.data_type === 'ARRAY' || row.data_type === 'USER-DEFINED' ? String(row.udt_name) : String(row.data_type),
+      dataType: (nativeType) => dataTypeOfName(nativeType),
+    })
   }
 
   async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {

@@ -1,17 +1,17 @@
 /**
  * The snowflake connector through the real snowflake-sdk against the local STAND-IN of
- * Snowflake's session protocol (test/standins/snowflake/server.ts, SQL on DuckDB). This proves
+ * Snowflake's session protocol (src/connectors/snowflake/standin/server.ts, SQL on DuckDB). This proves
  * the transport — logins both ways, binds, polling, chunks, abort requests, error codes — not
  * Snowflake's SQL: it is not a live test (connector.live.test.ts is).
  */
 import { generateKeyPairSync } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { caught } from '../../../test/fixtures/net.js'
-import { SnowflakeStandIn } from '../../../test/standins/snowflake/server.js'
 import { ApiError } from '../../errors.js'
 import type { ExecuteOptions, SnowflakeCredentials } from '../types.js'
 import { endpointOf } from './config.js'
 import { SnowflakeConnector } from './connector.js'
+import { SnowflakeStandIn } from './standin/server.js'
 
 const PASSWORD = 'pw-Secret-42'
 const PASSPHRASE = 'key-passphrase-7'

@@ -23,7 +23,7 @@
 import type { Connection, RowStatement, SnowflakeError } from 'snowflake-sdk'
 import { connectionError, errorMessage, redact } from '../errors.js'
 import { CANCEL_GRACE_MS, checkMaxRows, guarded, METADATA_TIMEOUT_MS, throwIfAborted } from '../shared/execution.js'
-import { tablesOf } from '../shared/introspection.js'
+import { columnsListing, doubleQuoted, tablesOfListing } from '../shared/introspection.js'
 import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
 import { checkTimeZone } from '../shared/values.js'
 import type {
@@ -49,10 +49,14 @@ interface RunSettings {
 
 type Bind = string | number | boolean | null
 
-const INTROSPECT = `SELECT TABLE_SCHEMA AS "s", TABLE_NAME AS "t", COLUMN_NAME AS "c", DATA_TYPE AS "d", NUMERIC_SCALE AS "scale", IS_NULLABLE AS "n"
-  FROM INFORMATION_SCHEMA.COLUMNS
- WHERE TABLE_CATALOG = CURRENT_DATABASE() AND TABLE_SCHEMA = CURRENT_SCHEMA()
- ORDER BY TABLE_NAME, ORDINAL_POSITION`
+/** The session's schema in the session's database (credentials' `schema`, the tenant's database). */
+const INTROSPECT = columnsListing({
+  placeholder: (i) => `:${i + 1}`,
+  quote: doubleQuoted,
+  catalog: { current: 'CURRENT_DATABASE()' },
+  schema: { current: 'CURRENT_SCHEMA()' },
+  extraColumns: ['numeric_scale'],
+})
 
 export class SnowflakeConnector implements Connector {
   readonly dialect = 'snowflake' as const
@@ -88,20 +92,16 @@ export class SnowflakeConnector implements Connector {
 
   /** The tables of the session's schema (the credentials' `schema`) in the database. */
   async introspect(database?: string): Promise<TableInfo[]> {
-    const result = await this.#run(database, INTROSPECT, [], { timeoutMs: METADATA_TIMEOUT_MS, maxRows: 1_000_000 })
-    return tablesOf(result.rows, (row) => {
-      const nativeType = String(row.d)
-      const scale = row.scale === null || row.scale === undefined ? null : Number(row.scale)
-      return {
-        schema: String(row.s),
-        table: String(row.t),
-        column: {
-          name: String(row.c),
+    const result = await this.#run(database, INTROSPECT.sql, INTROSPECT.params, {
+      timeoutMs: METADATA_TIMEOUT_MS,
+      maxRows: 1_000_000,
+    })
+    return tablesOfListing(result.rows, {
+      dataType: (nativeType, row) =>
+        dataTypeOfColumn(
           nativeType,
-          dataType: dataTypeOfColumn(nativeType, scale),
-          nullable: row.n === 'YES',
-        },
-      }
+          row.numeric_scale === null || row.numeric_scale === undefined ? null : Number(row.numeric_scale),
+        ),
     })
   }
 

@@ -1,6 +1,6 @@
 /**
  * The trino connector against the local stand-in of Trino's client REST protocol
- * (test/standins/trino), which executes on DuckDB: a transport test (submit, nextUri paging,
+ * (src/connectors/trino/standin), which executes on DuckDB: a transport test (submit, nextUri paging,
  * DELETE cancel, errors, X-Trino-* headers), never a test of Trino's SQL. The conformance suite
  * runs the common cases; these are the ones particular to Trino's protocol.
  */
@@ -11,12 +11,12 @@ import { Agent, buildConnector, getGlobalDispatcher, setGlobalDispatcher } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { caught } from '../../../test/fixtures/net.js'
 import { TLS, trustStandInCertificate } from '../../../test/standins/tls.js'
-import { CATALOG, startTrinoStandIn, type TrinoStandIn } from '../../../test/standins/trino/server.js'
 import { ApiError } from '../../errors.js'
 import type { CredentialsByType } from '../credentials/schemas.js'
 import type { ConnectorOptions, ExecuteOptions } from '../types.js'
 import { parseTrinoJson, sameOrigin } from './client.js'
 import { TrinoConnector } from './connector.js'
+import { CATALOG, startTrinoStandIn, type TrinoStandIn } from './standin/server.js'
 import { convertValue, dataTypeOf } from './type-mapping.js'
 
 const OPTIONS: ConnectorOptions = { connectTimeoutMs: 1500, poolMax: 2 }

@@ -12,7 +12,7 @@ import { ApiError } from '../../errors.js'
 import type { CredentialsByType } from '../credentials/schemas.js'
 import { connectionError } from '../errors.js'
 import { CANCEL_GRACE_MS, checkMaxRows, guarded, METADATA_TIMEOUT_MS, throwIfAborted } from '../shared/execution.js'
-import { tablesOf } from '../shared/introspection.js'
+import { columnsListing, doubleQuoted, tablesOfListing } from '../shared/introspection.js'
 import { checkTimeZone } from '../shared/values.js'
 import type { Connector, ConnectorOptions, ExecuteOptions, QueryResult, TableInfo } from '../types.js'
 import { call, cancelQuery, NotTrinoError, type QueryResults, sameOrigin, TrinoQueryError } from './client.js'
@@ -106,29 +106,20 @@ export class TrinoConnector implements Connector {
 
   async introspect(database?: string): Promise<TableInfo[]> {
     const schema = database ?? this.#credentials.schema
+    const listing = columnsListing({
+      placeholder: () => '?',
+      quote: doubleQuoted,
+      catalog: { equals: this.#credentials.catalog },
+      schema: schema === undefined ? { notIn: ['information_schema'] } : { equals: schema },
+    })
     const { rows } = await this.#run({
-      sql:
-        'SELECT table_schema, table_name, column_name, data_type, is_nullable FROM information_schema.columns ' +
-        `WHERE table_catalog = ? ${schema === undefined ? "AND table_schema <> 'information_schema'" : 'AND table_schema = ?'} ` +
-        'ORDER BY table_schema, table_name, ordinal_position',
-      params: schema === undefined ? [this.#credentials.catalog] : [this.#credentials.catalog, schema],
+      sql: listing.sql,
+      params: listing.params,
       timeoutMs: METADATA_TIMEOUT_MS,
       maxRows: 1_000_000,
       schema,
     })
-    return tablesOf(rows, (row) => {
-      const nativeType = String(row.data_type)
-      return {
-        schema: String(row.table_schema),
-        table: String(row.table_name),
-        column: {
-          name: String(row.column_name),
-          nativeType,
-          dataType: dataTypeOf(nativeType),
-          nullable: String(row.is_nullable).toUpperCase() !== 'NO',
-        },
-      }
-    })
+    return tablesOfListing(rows, { dataType: (nativeType) => dataTypeOf(nativeType) })
   }
 
   async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {

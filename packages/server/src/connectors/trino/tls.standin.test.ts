@@ -1,16 +1,16 @@
 /**
  * Trino over https with a certificate from a private CA made for this run: the connector
  * verifies the certificate (public roots unless `tlsCaCertificate` names the CA) and its host
- * name, through the Trino stand-in served over TLS (test/standins/trino/server.ts).
+ * name, through the Trino stand-in served over TLS (src/connectors/trino/standin/server.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { caught } from '../../../test/fixtures/net.js'
 import { createPrivateCa, type PrivateCa } from '../../../test/standins/private-ca.js'
-import { CATALOG, startTrinoStandIn, type TrinoStandIn } from '../../../test/standins/trino/server.js'
 import { ApiError } from '../../errors.js'
 import type { CredentialsByType } from '../credentials/schemas.js'
 import type { ConnectorOptions } from '../types.js'
 import { TrinoConnector } from './connector.js'
+import { CATALOG, startTrinoStandIn, type TrinoStandIn } from './standin/server.js'
 
 const OPTIONS: ConnectorOptions = { connectTimeoutMs: 3000, poolMax: 2 }
 

@@ -24,7 +24,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { verifySigV4 } from '../athena/sigv4.js'
+import { verifySigV4 } from '../../../../test/standins/sigv4.js'
 import { accumulator, bucketStart, DslError, type Field, grouped, matching, parseDate, Translator } from './dsl.js'
 import { mediaTypeRefusal } from './media-types.js'
 

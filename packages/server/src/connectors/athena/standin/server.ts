@@ -20,8 +20,8 @@ import { randomUUID } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { DuckDBValue } from '@duckdb/node-api'
-import { DuckdbEngine, type EngineResult, type RunningStatement } from '../duckdb-engine.js'
-import { verifySigV4 } from './sigv4.js'
+import { DuckdbEngine, type EngineResult, type RunningStatement } from '../../../../test/standins/duckdb-engine.js'
+import { verifySigV4 } from '../../../../test/standins/sigv4.js'
 
 export const CATALOG = 'AwsDataCatalog'
 const HIDDEN_SCHEMAS = new Set(['information_schema', 'pg_catalog'])

@@ -9,11 +9,11 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { isCI } from '../../helpers/services.js'
+import { isCI } from '../../../../test/helpers/services.js'
 import type { FrontConfig } from './front.js'
 
-const REPO = fileURLToPath(new URL('../../../../../', import.meta.url))
-const SERVER_DIR = fileURLToPath(new URL('../../../', import.meta.url))
+const REPO = fileURLToPath(new URL('../../../../../../', import.meta.url))
+const SERVER_DIR = fileURLToPath(new URL('../../../../', import.meta.url))
 const FRONT = fileURLToPath(new URL('./front.ts', import.meta.url))
 
 /** Where scripts/install-chdb.sh installs chdb (a relative STRATA_CHDB_DIR is the repository's, as there). */

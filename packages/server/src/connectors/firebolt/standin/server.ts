@@ -34,7 +34,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type DuckDBConnection, DuckDBInstance, DuckDBTimestampTZValue, type DuckDBType } from '@duckdb/node-api'
-import { formatInstant } from '../../../src/connectors/shared/values.js'
+import { formatInstant } from '../../shared/values.js'
 
 export interface StandInOptions {
   readonly clientId: string

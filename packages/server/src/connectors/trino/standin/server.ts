@@ -26,7 +26,7 @@ import http from 'node:http'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import type { DuckDBValue } from '@duckdb/node-api'
-import { DuckdbEngine, type EngineResult, type RunningStatement } from '../duckdb-engine.js'
+import { DuckdbEngine, type EngineResult, type RunningStatement } from '../../../../test/standins/duckdb-engine.js'
 
 export const CATALOG = 'memory'
 

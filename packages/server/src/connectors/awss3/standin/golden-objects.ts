@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { goldenSql } from '../../fixtures/golden-data.js'
+import { goldenSql } from '../../../../test/fixtures/golden-data.js'
 import type { LocalS3 } from './server.js'
 
 export const GOLDEN_TABLES = ['tenants', 'customers', 'orders'] as const

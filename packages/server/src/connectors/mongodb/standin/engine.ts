@@ -15,7 +15,7 @@ import * as pipeline from 'mingo/operators/pipeline'
 import * as projection from 'mingo/operators/projection'
 import * as query from 'mingo/operators/query'
 import * as window from 'mingo/operators/window'
-import { fromWall, toWall, type WallTime } from '../../../src/query/zoned-time.js'
+import { fromWall, toWall, type WallTime } from '../../../query/zoned-time.js'
 
 type Doc = Record<string, unknown>
 type Compute = (obj: unknown, expr: unknown, options: unknown) => unknown

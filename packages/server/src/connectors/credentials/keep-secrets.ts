@@ -8,7 +8,7 @@
 import { badRequest } from '../../errors.js'
 import type { DatasourceType } from '../types.js'
 import { describeFields, fieldMeta } from './fields.js'
-import { CREDENTIAL_SCHEMAS } from './schemas.js'
+import { credentialSchema } from './schemas.js'
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -26,7 +26,7 @@ export function keepStoredSecrets(
   stored: Readonly<Record<string, unknown>>,
 ): unknown {
   if (!isObject(update)) return update
-  const fields = describeFields(CREDENTIAL_SCHEMAS[type])
+  const fields = describeFields(credentialSchema(type))
   const kept = fields.filter(
     (f) => fieldMeta(f.schema).secret === true && !Object.hasOwn(update, f.name) && stored[f.name] !== undefined,
   )
@@ -51,7 +51,7 @@ export function keepStoredSecrets(
 
 /** The secret fields holding a stored value (the names only: what the edit form says is kept). */
 export function storedSecretNames(type: DatasourceType, stored: Readonly<Record<string, unknown>>): string[] {
-  return describeFields(CREDENTIAL_SCHEMAS[type])
+  return describeFields(credentialSchema(type))
     .filter((f) => fieldMeta(f.schema).secret === true && stored[f.name] !== undefined)
     .map((f) => f.name)
 }

@@ -1,4 +1,5 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit'
+import { keyed } from 'lit/directives/keyed.js'
 import type { StudioApi } from '../api/client.js'
 import { dashboardsApi, type PreviewRequest } from '../api/dashboards.js'
 import { messageOf } from './base.js'
@@ -27,13 +28,19 @@ export class StudioEmbedView extends LitElement {
   token = ''
   embedId = ''
   private minted = 0
+  /** Another request (another tenant): a new element, loaded with the new token. */
+  private generation = 0
 
   override createRenderRoot(): HTMLElement {
     return this
   }
 
   override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('request')) void this.mint()
+    if (changed.has('request')) {
+      this.generation++
+      this.token = ''
+      void this.mint()
+    }
   }
 
   /** Mints a token for the request now; the newest call wins. */
@@ -59,7 +66,9 @@ export class StudioEmbedView extends LitElement {
   override render() {
     if (this.error) return html`<p class="notice error" role="alert">${this.error}</p>`
     if (!this.token) return html`<p role="status">Loading the dashboard…</p>`
-    return html`<strata-dashboard
+    return keyed(
+      this.generation,
+      html`<strata-dashboard
       class="embed-frame"
       role="region"
       aria-label=${this.label}
@@ -69,6 +78,7 @@ export class StudioEmbedView extends LitElement {
       options='{"syncUrl":false}'
       .token=${this.token}
       @strata-token-expired=${() => void this.mint()}
-    ></strata-dashboard>${nothing}`
+    ></strata-dashboard>${nothing}`,
+    )
   }
 }

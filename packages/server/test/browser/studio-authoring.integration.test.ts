@@ -142,7 +142,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: authoring and preview
     await page.locator(`strata-dashboard [part~="card-title"]:text-is("${name}")`).waitFor()
   }
 
-  it('builds four metrics with the element’s builder, saved into the company’s document', async () => {
+  it('builds four metrics with the element’s builder and lays them out, saved into the company’s document', async () => {
     await page.getByLabel('Tenant (clientId)').fill('acme')
     await page.getByRole('button', { name: 'Show this tenant' }).click()
     await page.locator('strata-dashboard [part~="new-metric-button"]').waitFor({ timeout: 30_000 })
@@ -160,6 +160,23 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: authoring and preview
       'Customer ids by country',
     ])
     expect(doc.layout).toHaveLength(4)
+    // the element's layout editor: a card one row taller, saved into the document
+    await page.locator('strata-dashboard [part~="edit-layout-button"]').click()
+    await page.locator('strata-dashboard .card[data-metric-id="customer-ids-by-country"]').focus()
+    await page.keyboard.press('Shift+ArrowDown')
+    const layoutSaved = page.waitForResponse(
+      (r) => r.url().includes('/api/v2/data-app/dashboard') && r.request().method() === 'PUT',
+    )
+    await page.locator('strata-dashboard [part~="save-layout-button"]').click()
+    expect((await layoutSaved).status()).toBe(200)
+    await page.locator('strata-dashboard [part~="edit-bar"]').waitFor({ state: 'detached' })
+    expect((await exported('sales-overview')).layout.at(-1)).toEqual({
+      metricId: 'customer-ids-by-country',
+      x: 6,
+      y: 4,
+      w: 6,
+      h: 5,
+    })
     // the company's metrics, not a tenant's: no tenant owns them
     for (const m of doc.metrics) expect(m.createdByClient ?? null).toBeNull()
     await checkAccessibility(page, 'dashboard build (four metrics)')
@@ -191,13 +208,17 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: authoring and preview
 
     await page.getByRole('button', { name: 'SQL metric' }).click()
     await page.getByLabel('Name', { exact: true }).fill('Orders per status')
-    await page.getByLabel('SQL', { exact: true }).fill(`select status, count(*) as orders from ${wh.schema}.orders group by statuz`)
+    await page
+      .getByLabel('SQL', { exact: true })
+      .fill(`select status, count(*) as orders from ${wh.schema}.orders group by statuz`)
     await page.getByRole('button', { name: 'Run on the warehouse' }).click()
     await page.getByRole('alert').filter({ hasText: 'The warehouse refused it' }).waitFor()
     expect(await page.getByRole('alert').textContent()).toMatch(/statuz/)
     await a11y('dashboard SQL metric (refused)')
     await shootBoth(page, 'dashboard-sql-error')
-    await page.getByLabel('SQL', { exact: true }).fill(`select status, count(*) as orders from ${wh.schema}.orders group by status`)
+    await page
+      .getByLabel('SQL', { exact: true })
+      .fill(`select status, count(*) as orders from ${wh.schema}.orders group by status`)
     await page.getByRole('button', { name: 'Run on the warehouse' }).click()
     await page.getByText('The statement ran on the warehouse').waitFor()
     expect((await exported('sales-overview')).metrics).toHaveLength(4) // checked, not added
@@ -249,9 +270,9 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: authoring and preview
       ],
       layout: [
         { metricId: 'revenue', x: 0, y: 0, w: 6, h: 4 },
-        { metricId: 'revenue-by-status', x: 0, y: 4, w: 6, h: 4 },
-        { metricId: 'revenue-by-customer', x: 0, y: 8, w: 6, h: 4 },
-        { metricId: 'customer-ids-by-country', x: 0, y: 12, w: 6, h: 4 },
+        { metricId: 'revenue-by-status', x: 6, y: 0, w: 6, h: 4 },
+        { metricId: 'revenue-by-customer', x: 0, y: 4, w: 6, h: 4 },
+        { metricId: 'customer-ids-by-country', x: 6, y: 4, w: 6, h: 5 },
       ],
       metrics: HAND_METRICS(s),
     }

@@ -147,8 +147,7 @@ export class StudioDashboard extends StudioElement {
     }
     const metricId = freeId(slug(built.name), doc.metrics)
     const layout = doc.layout ?? []
-    const bottom = layout.reduce((y, l) => Math.max(y, l.y + l.h), 0)
-    const place = { metricId, x: 0, y: bottom, w: 6, h: 4 }
+    const place = { metricId, ...nextPlace(layout) }
     await this.write(
       { ...doc, metrics: [...doc.metrics, { metricId, ...fields }], layout: [...layout, place] },
       `“${built.name}” added to the dashboard.`,
@@ -183,20 +182,7 @@ export class StudioDashboard extends StudioElement {
       return html`<div class="empty"><strong>A data app is needed first</strong>
         <p>The studio draws dashboards with a data app's guest token. <a href="#/data-apps">Create a data app</a>, then come back.</p></div>`
     }
-    return html`<form class="tenant-bar" @submit=${this.tenantForm} aria-label="Tenant">
-        <div class="field"><label for="dash-tenant">Tenant (clientId)</label>
-          <input id="dash-tenant" name="clientId" required maxlength="500" spellcheck="false" .value=${this.clientId}
-            aria-describedby="dash-tenant-hint" />
-          <small id="dash-tenant-hint">Whose rows the dashboard shows while you build it: a value of the tenant column.</small></div>
-        ${
-          apps.length > 1
-            ? html`<div class="field"><label for="dash-app">Data app</label><select id="dash-app" name="dataApp">
-              ${apps.map((a) => html`<option ?selected=${a.name === this.dataAppName}>${a.name}</option>`)}</select></div>`
-            : nothing
-        }
-        <button type="submit">Show this tenant</button>
-      </form>
-      <div class="tabs" role="group" aria-label="Dashboard parts">
+    return html`<div class="tabs" role="group" aria-label="Dashboard parts">
         ${TABS.map(
           (t) =>
             html`<button type="button" aria-pressed=${this.tab === t.id ? 'true' : 'false'} @click=${() => {
@@ -204,17 +190,36 @@ export class StudioDashboard extends StudioElement {
             }}>${t.label}</button>`,
         )}
       </div>
-      ${this.tabBody(doc)}`
+      ${this.tabBody(doc, apps)}`
   }
 
-  private tabBody(doc: DashboardDocument) {
+  /** The tenant whose rows the builder shows, and the data app whose token draws them. */
+  private tenantBar(apps: DataAppItem[]) {
+    return html`<form class="tenant-bar" @submit=${this.tenantForm} aria-label="Tenant to build with">
+        <div class="row">
+          <div class="field"><label for="dash-tenant">Tenant (clientId)</label>
+            <input id="dash-tenant" name="clientId" required maxlength="500" spellcheck="false" .value=${this.clientId}
+              aria-describedby="dash-tenant-hint" /></div>
+          ${
+            apps.length > 1
+              ? html`<div class="field"><label for="dash-app">Data app</label><select id="dash-app" name="dataApp">
+                ${apps.map((a) => html`<option ?selected=${a.name === this.dataAppName}>${a.name}</option>`)}</select></div>`
+              : nothing
+          }
+          <button type="submit">Show this tenant</button>
+        </div>
+        <small id="dash-tenant-hint">Whose rows the dashboard shows while you build it: a value of the tenant column. What you save is for every tenant.</small>
+      </form>`
+  }
+
+  private tabBody(doc: DashboardDocument, apps: DataAppItem[]) {
     switch (this.tab) {
       case 'build':
         if (!this.author) {
-          return html`<div class="empty"><strong>Pick a tenant to build with</strong>
-            <p>Type a tenant above: the builder shows its rows while you build. What you save is the company's, for every tenant.</p></div>`
+          return html`${this.tenantBar(apps)}<div class="empty"><strong>Pick a tenant to build with</strong>
+            <p>Type a tenant above and <strong>Show this tenant</strong>: the builder shows its rows while you build.</p></div>`
         }
-        return html`<p class="lead">Use <strong>New metric</strong> and <strong>Edit layout</strong> on the dashboard: what you save there is saved into this dashboard for every tenant.</p>
+        return html`${this.tenantBar(apps)}<p class="lead">Use <strong>New metric</strong> and <strong>Edit layout</strong> on the dashboard: what you save there is saved into this dashboard for every tenant.</p>
           <studio-embed-view .api=${this.api} .request=${this.author} company label="Dashboard being built"
             @strata-company-metric=${this.onMetric} @strata-company-layout=${this.onLayout}></studio-embed-view>
           ${doc.metrics.length === 0 ? html`<p class="muted">No metric yet: <strong>New metric</strong> on the dashboard above adds the first.</p>` : nothing}`
@@ -227,6 +232,15 @@ export class StudioDashboard extends StudioElement {
           .base=${{ ...this.ref, dataAppName: this.dataAppName, clientId: this.clientId }}></studio-dashboard-preview>`
     }
   }
+}
+
+/** Where a new card goes: beside the last one when half the row is free, else under everything. */
+export function nextPlace(layout: readonly LayoutItem[]): { x: number; y: number; w: number; h: number } {
+  const last = layout.at(-1)
+  if (last && last.x + last.w + 6 <= 12 && layout.every((l) => l.y + l.h <= last.y + last.h)) {
+    return { x: last.x + last.w, y: last.y, w: 6, h: 4 }
+  }
+  return { x: 0, y: layout.reduce((y, l) => Math.max(y, l.y + l.h), 0), w: 6, h: 4 }
 }
 
 /** `base`, or `base-2`, `base-3` … : the first id no metric of the document has. */

@@ -5,12 +5,12 @@ import { messageOf, StudioElement } from '../ui/base.js'
 import type { StudioDashboard } from './dashboard-editor.js'
 
 const TYPES: readonly { type: FilterType; label: string; hint: string }[] = [
-  { type: 'multi-select', label: 'Several values', hint: 'comma-separated: paid, shipped' },
-  { type: 'single-select', label: 'One value', hint: 'one value: paid' },
-  { type: 'date-range', label: 'Date range', hint: 'a preset: Last 30 days' },
-  { type: 'number-range', label: 'Number range', hint: 'min-max: 10-500' },
-  { type: 'boolean', label: 'Yes / no', hint: 'true or false' },
-  { type: 'text', label: 'Text search', hint: 'text the column contains' },
+  { type: 'multi-select', label: 'Several values', hint: 'Comma-separated, e.g. paid, shipped.' },
+  { type: 'single-select', label: 'One value', hint: 'One value, e.g. paid.' },
+  { type: 'date-range', label: 'Date range', hint: 'A preset, e.g. Last 30 days.' },
+  { type: 'number-range', label: 'Number range', hint: 'min-max, e.g. 10-500.' },
+  { type: 'boolean', label: 'Yes / no', hint: 'true or false.' },
+  { type: 'text', label: 'Text search', hint: 'Text the column contains.' },
 ]
 
 /** A column a filter may read: `schema.table` and the column. */

@@ -2,7 +2,7 @@ import type { ChartType, Metric } from '@strata/contract/document'
 import { html, nothing } from 'lit'
 import { type DashboardDocument, dashboardsApi, slug } from '../api/dashboards.js'
 import { messageOf, StudioElement } from '../ui/base.js'
-import { freeId, type StudioDashboard } from './dashboard-editor.js'
+import { freeId, nextPlace, type StudioDashboard } from './dashboard-editor.js'
 
 const CHARTS: readonly { type: ChartType; label: string }[] = [
   { type: 'table', label: 'Table' },

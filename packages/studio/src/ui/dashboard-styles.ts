@@ -7,9 +7,10 @@ export const dashboardStyles = css`
   .split form { max-width: none; }
   form.wide { max-width: none; }
   .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 200px), 1fr)); gap: 0 1rem; }
-  .tenant-bar { display: flex; flex-wrap: wrap; gap: 0 1rem; align-items: flex-end; max-width: none; padding: 1rem; border: 1px solid var(--line); border-radius: 10px; background: var(--soft); margin: 0 0 1rem; }
+  .tenant-bar { max-width: none; padding: 1rem; border: 1px solid var(--line); border-radius: 10px; background: var(--soft); margin: 0 0 1rem; }
+  .tenant-bar .row { display: flex; flex-wrap: wrap; gap: 0.75rem 1rem; align-items: flex-end; }
   .tenant-bar .field { flex: 1 1 220px; margin-bottom: 0; }
-  .tenant-bar button { margin-bottom: 1.4rem; }
+  .tenant-bar small { display: block; color: var(--muted); margin-top: 0.4rem; }
   .tabs { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0 0 1.25rem; border-bottom: 1px solid var(--line); padding-bottom: 0.75rem; }
   .tabs button[aria-pressed='true'] { background: var(--accent-soft); border-color: var(--accent); color: var(--accent); font-weight: 600; }
   .filter-row .link { border: 0; background: none; color: var(--danger); padding: 0.25rem 0; min-height: 44px; text-decoration: underline; }

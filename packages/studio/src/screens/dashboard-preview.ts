@@ -64,7 +64,7 @@ export class StudioDashboardPreview extends StudioElement {
           }
         </div>
         <fieldset><legend>Token permissions</legend>
-          ${PERMISSIONS.map((p) => html`<label class="check"><input type="checkbox" name=${p.flag} /> ${p.label} <code class="muted">${p.flag}</code></label>`)}
+          ${PERMISSIONS.map((p) => html`<label class="check"><input type="checkbox" name=${p.flag} /><span>${p.label}<small class="flag">${p.flag}</small></span></label>`)}
         </fieldset>
         <button class="primary" type="submit">Preview</button>
       </form>

@@ -14,6 +14,7 @@ export const dashboardStyles = css`
   .tabs { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0 0 1.25rem; border-bottom: 1px solid var(--line); padding-bottom: 0.75rem; }
   .tabs button[aria-pressed='true'] { background: var(--accent-soft); border-color: var(--accent); color: var(--accent); font-weight: 600; }
   .filter-row .link { border: 0; background: none; color: var(--danger); padding: 0.25rem 0; min-height: 44px; text-decoration: underline; }
+  .check .flag { display: block; color: var(--muted); font-family: ui-monospace, monospace; font-size: 0.8rem; overflow-wrap: anywhere; }
   textarea.code { font-family: ui-monospace, monospace; font-size: 0.9rem; }
   studio-embed-view { display: block; margin-top: 1rem; }
   strata-dashboard.embed-frame { display: block; border: 1px solid var(--line); border-radius: 12px; overflow: hidden; min-height: 200px; }

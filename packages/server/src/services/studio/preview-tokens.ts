@@ -9,7 +9,7 @@ import type { Workspaces } from '../workspaces/workspaces.js'
 export const PREVIEW_TTL_MS = 15 * 60_000
 
 /**
- * Guest tokens the studio mints for the signed-in admin (docs/studio.md#preview-as-a-tenant):
+ * Guest tokens the studio mints for the signed-in admin (docs/studio.md#7-preview-as-a-tenant):
  * the same mint as `POST /api/v2/guest-token/create`, acting for the data app named, so no data
  * app key ever reaches the browser. The token loads one dashboard only (its claims say which),
  * lives 15 minutes, and is the tenant's in every other way: tenancy by `clientId`, RLS values,

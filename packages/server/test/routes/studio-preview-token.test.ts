@@ -93,6 +93,23 @@ describe.skipIf(!hasPg)('the studio preview token', () => {
     const model = await a.call('GET', '/api/v2/embed/runtime/draft/model', author.token)
     expect(model.statusCode, model.body).toBe(200)
     expect(model.json().data.tables.length).toBeGreaterThan(0)
+    // the builder previews, but nothing is saved in a tenant's name: the studio writes the document
+    const metric = {
+      name: 'Orders',
+      chart: { type: 'single-value' },
+      query: { from: `${wh.schema}.orders`, measures: [{ name: 'orders', aggregate: 'count' }] },
+    }
+    const previewed = await a.call('POST', '/api/v2/embed/runtime/draft/preview', author.token, { metric })
+    expect(previewed.statusCode, previewed.body).toBe(200)
+    for (const [method, url, payload] of [
+      ['POST', '/api/v2/embed/runtime/draft/metrics', { metric }],
+      ['PUT', '/api/v2/embed/runtime/draft/layout', { layout: [{ metricId: 'revenue', x: 0, y: 0, w: 3, h: 2 }] }],
+      ['POST', '/api/v2/embed/runtime/draft/views', { name: 'Mine', filters: {} }],
+    ] as const) {
+      const refused = await a.call(method, url, author.token, payload)
+      expect(refused.statusCode, `${method} ${url}`).toBe(403)
+      expect(refused.json().error.code).toBe('INSUFFICIENT_PERMISSIONS')
+    }
   })
 
   it('refuses the service token, a guest token and no token', async () => {

@@ -183,7 +183,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: authoring and preview
     await shootBoth(page, 'dashboard-build')
   }, 120_000)
 
-  it('edits the filters in a form and names the warehouse’s error for a SQL metric', async () => {
+  it('edits the filters in a form, names the warehouse’s error for a SQL metric, then adds it', async () => {
     await page.getByRole('button', { name: 'Filters' }).click()
     await page.getByText('No filter yet').waitFor()
     await page.getByRole('button', { name: 'Add a filter' }).click()
@@ -222,6 +222,15 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: authoring and preview
     await page.getByRole('button', { name: 'Run on the warehouse' }).click()
     await page.getByText('The statement ran on the warehouse').waitFor()
     expect((await exported('sales-overview')).metrics).toHaveLength(4) // checked, not added
+    await page.getByLabel('SQL', { exact: true }).fill(SQL_METRIC(wh.schema))
+    await page.getByRole('button', { name: 'Add to the dashboard' }).click()
+    await page.getByText('“Orders per status” was added to the dashboard').waitFor()
+    expect((await exported('sales-overview')).metrics.at(-1)).toEqual({
+      metricId: 'orders-per-status',
+      name: 'Orders per status',
+      chart: { type: 'table' },
+      sql: SQL_METRIC(wh.schema),
+    })
   }, 60_000)
 
   it('previews the dashboard as two tenants, each with the warehouse’s numbers for it', async () => {
@@ -273,8 +282,12 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: authoring and preview
         { metricId: 'revenue-by-status', x: 6, y: 0, w: 6, h: 4 },
         { metricId: 'revenue-by-customer', x: 0, y: 4, w: 6, h: 4 },
         { metricId: 'customer-ids-by-country', x: 6, y: 4, w: 6, h: 5 },
+        { metricId: 'orders-per-status', x: 0, y: 9, w: 6, h: 4 },
       ],
-      metrics: HAND_METRICS(s),
+      metrics: [
+        ...HAND_METRICS(s),
+        { metricId: 'orders-per-status', name: 'Orders per status', chart: { type: 'table' }, sql: SQL_METRIC(s) },
+      ],
     }
     await api('POST', '/api/v2/data-app/import-dashboard', {
       workspaceName: 'main',
@@ -305,6 +318,10 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: authoring and preview
     expect(await exported('sales-copy')).toEqual(doc)
   })
 })
+
+/** A SQL metric of each tenant's orders per status. */
+const SQL_METRIC = (s: string) =>
+  `select status, count(*) as orders from ${s}.orders where tenant = {{clientId}} group by status`
 
 /**
  * The four metrics as a person writes them from docs/dashboard-document.md, with the names and

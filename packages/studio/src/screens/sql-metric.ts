@@ -71,12 +71,11 @@ export class StudioSqlMetric extends StudioElement {
         this.result = { ok: false, text: `The warehouse refused it: ${problem}` }
       } else if (add) {
         const layout = this.doc.layout ?? []
-        const y = layout.reduce((b, l) => Math.max(b, l.y + l.h), 0)
         await this.editor.write(
           {
             ...this.doc,
             metrics: [...this.doc.metrics, metric],
-            layout: [...layout, { metricId: metric.metricId, x: 0, y, w: 6, h: 4 }],
+            layout: [...layout, { metricId: metric.metricId, ...nextPlace(layout) }],
           },
           `“${metric.name}” added to the dashboard.`,
         )

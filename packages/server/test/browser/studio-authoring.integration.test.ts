@@ -317,6 +317,14 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: authoring and preview
     expect(page.url()).toContain('#/dashboards/main/sales-copy')
     expect(await exported('sales-copy')).toEqual(doc)
   })
+
+  it('says when a dashboard does not exist, and the way back', async () => {
+    await page.goto(`${server.url}/studio#/dashboards/main/nope`)
+    await page.getByRole('alert').filter({ hasText: 'There is no dashboard nope in workspace main' }).waitFor()
+    await page.getByRole('link', { name: 'Back to the dashboards' }).waitFor()
+    await a11y('dashboard (missing)')
+    await shootBoth(page, 'dashboard-missing')
+  })
 })
 
 /** A SQL metric of each tenant's orders per status. */

@@ -10,6 +10,7 @@ import {
   type PreviewRequest,
   slug,
 } from '../api/dashboards.js'
+import { StudioError } from '../api/errors.js'
 import { messageOf, StudioElement } from '../ui/base.js'
 
 type Tab = 'build' | 'filters' | 'sql' | 'preview'
@@ -90,7 +91,10 @@ export class StudioDashboard extends StudioElement {
       this.dataAppName = apps[0]?.name ?? ''
       this.authorAs()
     } catch (err) {
-      this.error = messageOf(err)
+      this.error =
+        err instanceof StudioError && err.code === 'INVALID_REQUEST_BODY'
+          ? `There is no dashboard ${this.dashboardId} in workspace ${this.workspaceName}: it was deleted or renamed.`
+          : messageOf(err)
     }
   }
 
@@ -172,7 +176,13 @@ export class StudioDashboard extends StudioElement {
     return html`<p class="crumbs"><a href="#/dashboards">Dashboards</a> / ${this.workspaceName}</p>
       <div class="head"><h1 tabindex="-1">${doc?.name ?? this.dashboardId}</h1>
         ${doc ? html`<button type="button" @click=${this.exportFile}>Export JSON</button>` : nothing}</div>
-      ${this.error ? html`<p class="notice error" role="alert">${this.error}</p>` : nothing}
+      ${
+        this.error
+          ? html`<p class="notice error" role="alert">${this.error}</p>${
+              doc ? nothing : html`<p><a href="#/dashboards">Back to the dashboards</a> to open or import another.</p>`
+            }`
+          : nothing
+      }
       <p class="sr-only" role="status">${this.status}</p>
       ${!doc || !this.dataApps ? (this.error ? nothing : html`<p role="status">Loading…</p>`) : this.body(doc, this.dataApps)}`
   }

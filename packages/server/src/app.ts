@@ -36,6 +36,7 @@ import datasourceFiles from './routes/service/datasource-files.js'
 import datasources from './routes/service/datasources.js'
 import workspaces from './routes/service/workspaces.js'
 import studio from './routes/studio/index.js'
+import studioPreviewToken from './routes/studio/preview-token.js'
 import { ErrorResponse } from './schemas/common.js'
 import { DATASOURCE_COMPONENTS } from './schemas/datasource-request.js'
 import { documentFailures } from './schemas/openapi.js'
@@ -212,6 +213,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(embedRuntime, { prefix: '/api/v2/embed/runtime' })
       await api.register(demo)
       await api.register(studio)
+      await api.register(studioPreviewToken)
     },
     { prefix: config.basePath },
   )

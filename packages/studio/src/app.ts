@@ -8,6 +8,7 @@ const NAV = [
   { route: 'datasources', label: 'Datasources' },
   { route: 'datamarts', label: 'Datamarts' },
   { route: 'workspaces', label: 'Workspaces' },
+  { route: 'dashboards', label: 'Dashboards' },
   { route: 'data-apps', label: 'Data apps' },
 ] as const
 
@@ -146,6 +147,13 @@ export class StudioApp extends StudioElement {
         return html`<studio-datamarts .api=${this.api}></studio-datamarts>`
       case 'workspaces':
         return html`<studio-workspaces .api=${this.api}></studio-workspaces>`
+      case 'dashboards': {
+        const [workspace, dashboard] = rest.map(decodeURIComponent)
+        if (workspace && dashboard) {
+          return html`<studio-dashboard .api=${this.api} .workspaceName=${workspace} .dashboardId=${dashboard}></studio-dashboard>`
+        }
+        return html`<studio-dashboards .api=${this.api}></studio-dashboards>`
+      }
       case 'data-apps':
         return html`<studio-data-apps .api=${this.api}></studio-data-apps>`
       default:

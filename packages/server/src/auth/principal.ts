@@ -31,6 +31,17 @@ export interface GuestClaims {
   readonly datamartName?: string
   /** A v1 token (`POST /api/v1/guest-token/create`) names a workspace: only embeds of its dashboards load. */
   readonly workspaceId?: string
+  /**
+   * A studio token (minted for the signed-in admin, no data app key): it loads this one dashboard
+   * only, with the embed the data app's end users load (`author` false; none yet: read-only), or,
+   * `author`, with the builder and the layout editor over the company's document.
+   */
+  readonly studio?: StudioClaim
   /** Epoch ms, or null: never expires. */
   readonly expiresAt: number | null
+}
+
+export interface StudioClaim {
+  readonly dashboardRowId: string
+  readonly author: boolean
 }

@@ -36,6 +36,7 @@ import { revalidateEndUserMetrics } from './self-serve/revalidate.js'
 import { SelfServeMetrics } from './self-serve/self-serve-metrics.js'
 import { TenantStates } from './self-serve/tenant-state.js'
 import { Views } from './self-serve/views.js'
+import { StudioPreviewTokens } from './studio/preview-tokens.js'
 import { Workspaces } from './workspaces/workspaces.js'
 
 /** Everything the routes call into; built once per app, closed on shutdown. */
@@ -60,6 +61,8 @@ export interface Services {
   readonly guestTokens: GuestTokens
   /** The v1 guest token: a workspace in place of a data app. */
   readonly workspaceGuestTokens: WorkspaceGuestTokens
+  /** The studio's guest tokens (preview as a tenant, author), minted without a data app key. */
+  readonly studioPreviewTokens: StudioPreviewTokens
   readonly metricQueries: MetricQueries
   readonly runtime: Runtime
   readonly layouts: Layouts
@@ -193,6 +196,7 @@ export async function createServices(config: Config, log?: EngineLog): Promise<S
     embeds,
     guestTokens,
     workspaceGuestTokens: new WorkspaceGuestTokens(store, guestTokens, workspaces),
+    studioPreviewTokens: new StudioPreviewTokens(dataApps, workspaces, dashboards, guestTokens),
     metricQueries,
     runtime,
     layouts: new Layouts(store, runtime, bus),

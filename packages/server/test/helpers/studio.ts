@@ -54,7 +54,9 @@ export async function checkAccessibility(page: Page, screen: string): Promise<st
   for (let i = 0; i < 6; i++) {
     await page.keyboard.press('Tab')
     const stop = await page.evaluate(() => {
-      const el = document.activeElement as HTMLElement | null
+      // focus inside a web component (the dashboard screens draw <strata-dashboard>): the element focused in its shadow root
+      let el = document.activeElement as HTMLElement | null
+      while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement as HTMLElement
       if (!el || el === document.body) return null
       const style = getComputedStyle(el)
       const box = el.getBoundingClientRect()

@@ -2,7 +2,7 @@ import type { DatasourceSettings, DatasourceTables, DatasourceTypeInfo } from '@
 import { StudioError } from './errors.js'
 import { Session, type SessionTokens } from './session.js'
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
 export interface DatasourceItem {
   readonly name: string
@@ -53,7 +53,7 @@ export class StudioApi {
   readonly session: Session
 
   constructor(
-    private readonly base: string,
+    readonly base: string,
     onExpired: () => void,
   ) {
     this.session = new Session(
@@ -121,7 +121,7 @@ export class StudioApi {
   createDataApp = (name: string): Promise<{ name: string; key: string }> =>
     this.call('POST', '/api/v2/data-app', { name })
 
-  private async call<T>(method: Method, path: string, body?: unknown, authed = true, retried = false): Promise<T> {
+  async call<T>(method: Method, path: string, body?: unknown, authed = true, retried = false): Promise<T> {
     const headers: Record<string, string> = {}
     if (body !== undefined) headers['content-type'] = 'application/json'
     const token = this.session.accessToken

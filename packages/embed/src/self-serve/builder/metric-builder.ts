@@ -35,6 +35,7 @@ import {
   type Visibility,
 } from './builder-state.js'
 import { type FieldTarget, ROWS, renderFields, renderQuery } from './builder-view.js'
+import { COMPANY_METRIC_EVENT, companySave } from '../company-mode.js'
 import { FieldDrag } from './field-drag.js'
 import { BuilderValues } from './value-picker.js'
 
@@ -305,9 +306,15 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
     this.saveError = undefined
     try {
       const editing = this.editing
-      const metricId = editing
-        ? await session.api.updateMetric(editing.metricId, r.metric)
-        : await session.api.createMetric(r.metric, this.s.visibility)
+      const company = companySave<string>(session.host.element, COMPANY_METRIC_EVENT, {
+        metric: r.metric,
+        metricId: editing?.metricId,
+      })
+      const metricId = company
+        ? await company
+        : editing
+          ? await session.api.updateMetric(editing.metricId, r.metric)
+          : await session.api.createMetric(r.metric, this.s.visibility)
       this.saving = false
       this.opener = null
       this.close()

@@ -4,6 +4,7 @@ import { html, nothing, type TemplateResult } from 'lit'
 import type { LayoutItem } from '../../api/types.js'
 import type { CardEdit } from '../../render/card.js'
 import { resetLayout as resetToDefault, saveLayout } from '../api.js'
+import { COMPANY_LAYOUT_EVENT, companySave } from '../company-mode.js'
 import type { LayoutViewsHost } from '../host.js'
 
 const HELP_ID = 'strata-layout-help'
@@ -208,7 +209,10 @@ export class LayoutEditor {
     this.host.requestUpdate()
     try {
       const layout = this.layout.map(({ metricId, x, y, w, h }) => ({ metricId, x, y, w, h }))
-      this.host.setLayout(await saveLayout(client, layout), true)
+      const root = this.host.renderRoot
+      const company =
+        root instanceof ShadowRoot ? companySave<LayoutItem[]>(root.host, COMPANY_LAYOUT_EVENT, { layout }) : undefined
+      this.host.setLayout(company ? await company : await saveLayout(client, layout), !company)
       this.leave('Layout saved.')
     } catch (e) {
       this.failed(e, 'The layout could not be saved')

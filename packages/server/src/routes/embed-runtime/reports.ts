@@ -10,11 +10,13 @@ import {
 import { principalOf, requireGuestToken } from '../../auth/hooks.js'
 import { EmbedParams } from './params.js'
 import { docs } from './reports.docs.js'
+import { refuseStudioWrites } from './studio-writes.js'
 
 /** Scheduled email reports (docs/runtime-api.md#email-reports), guest token only; the prefix is the runtime's. */
 const reports: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.services.reports
   requireGuestToken(app)
+  refuseStudioWrites(app)
   const claims = (request: Parameters<typeof principalOf>[0]) => principalOf(request, 'guest').claims
 
   app.post(

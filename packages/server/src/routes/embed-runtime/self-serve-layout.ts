@@ -10,11 +10,13 @@ import {
 import { principalOf, requireGuestToken } from '../../auth/hooks.js'
 import { EmbedParams, ViewParams } from './params.js'
 import { docs } from './self-serve-layout.docs.js'
+import { refuseStudioWrites } from './studio-writes.js'
 
 /** The end user's layout and views (docs/runtime-api.md#the-end-users-layout), guest token only; the prefix is the runtime's. */
 const selfServeLayout: FastifyPluginAsyncTypebox = async (app) => {
   const { layouts, views } = app.services
   requireGuestToken(app)
+  refuseStudioWrites(app)
   const claims = (request: Parameters<typeof principalOf>[0]) => principalOf(request, 'guest').claims
 
   app.put(

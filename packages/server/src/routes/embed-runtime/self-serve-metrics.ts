@@ -11,6 +11,7 @@ import { principalOf } from '../../auth/hooks.js'
 import { sendResult } from '../metric-result.js'
 import { EmbedParams, MetricParams } from './params.js'
 import { docs } from './self-serve-metrics.docs.js'
+import { refuseStudioWrites } from './studio-writes.js'
 
 /**
  * End users' metrics (docs/runtime-api.md#self-serve-metrics), registered inside the runtime's guest-token context
@@ -20,6 +21,7 @@ const selfServeMetrics: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.services.selfServeMetrics
   const claims = (request: Parameters<typeof principalOf>[0]) => principalOf(request, 'guest').claims
   const done = (metricId: string) => ({ data: { metricId }, error: null })
+  refuseStudioWrites(app, ['/preview'])
 
   app.get(
     '/:embedId/model',

@@ -7,11 +7,13 @@ import { ApiError } from '../../errors.js'
 import { studioPage } from './page.js'
 
 /**
- * Only the studio's own origin: its module, its calls to the API. Styles are a stylesheet the
- * module adopts (no inline style or script), and no other site may frame the page.
+ * Only the studio's own origin: its module (and the web component's, which the dashboard
+ * screens load from /sdk/), its calls to the API. Styles are stylesheets the modules adopt; the
+ * web component positions cards and chart parts with style attributes (style-src-attr), never
+ * a style element or an inline script. No other site may frame the page.
  */
 export const STUDIO_CSP =
-  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 interface Bundle {
   readonly text: string

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache'
-import type { GuestClaims, PrincipalOf } from '../../auth/principal.js'
+import type { GuestClaims, PrincipalOf, StudioClaim } from '../../auth/principal.js'
 import { andThen, type MaybePromise } from '../../auth/token-cache.js'
 import { ApiError, badRequest, type ErrorCode } from '../../errors.js'
 import { canonicalFilterValues } from '../../query/date-range.js'
@@ -70,12 +70,13 @@ export class GuestTokens {
 
   /**
    * `workspaceId` (the v1 token, workspace-tokens.ts): the token loads only embeds of dashboards
-   * of that workspace.
+   * of that workspace. `studio` (services/studio/preview-tokens.ts): the token loads that one
+   * dashboard; its ids were checked against the dashboard by the caller.
    */
   async mint(
     app: PrincipalOf<'dataApp'>,
     request: GuestTokenRequest,
-    scope: { readonly workspaceId?: string } = {},
+    scope: { readonly workspaceId?: string; readonly studio?: StudioClaim } = {},
   ): Promise<{ token: string }> {
     if (request.dataAppName !== app.dataAppName) {
       throw badRequest(`dataAppName: no data app ${request.dataAppName} for this key`)
@@ -84,7 +85,7 @@ export class GuestTokens {
     if (timezone !== undefined && !isTimeZone(timezone)) {
       throw badRequest(`params.timezone: ${JSON.stringify(timezone)} is not an IANA time zone name`)
     }
-    await this.checkIds(app, request.params)
+    if (!scope.studio) await this.checkIds(app, request.params)
     const createdAt = Date.now()
     const claims: GuestClaims = {
       organizationId: app.organizationId,
@@ -97,6 +98,7 @@ export class GuestTokens {
       ...(request.datasourceName ? { datasourceName: request.datasourceName } : {}),
       ...(request.datamartName ? { datamartName: request.datamartName } : {}),
       ...(scope.workspaceId ? { workspaceId: scope.workspaceId } : {}),
+      ...(scope.studio ? { studio: scope.studio } : {}),
       expiresAt: request.expiryTime === undefined ? null : createdAt + request.expiryTime,
     }
     const json = JSON.stringify(claims)

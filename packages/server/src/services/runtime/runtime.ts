@@ -27,6 +27,7 @@ import { authored, type Overlay, overlay } from '../self-serve/overlay.js'
 import type { TenantState, TenantStates } from '../self-serve/tenant-state.js'
 import { runtimeView } from '../self-serve/view-shape.js'
 import { visibleModel } from '../self-serve/visible-model.js'
+import { studioEmbed } from '../studio/studio-embed.js'
 import type { Workspace, Workspaces } from '../workspaces/workspaces.js'
 import { csvHeaders, toCsv } from './csv.js'
 import { unfilteredFilters } from './unfiltered.js'
@@ -304,7 +305,8 @@ export class Runtime {
    */
   async open(claims: GuestClaims, id: string): Promise<Opened> {
     const { embed, dashboard } = await this.resolve(claims, id)
-    if (!grantsSelfServe(embed)) {
+    // the studio's author sees the company's document as it is, never a tenant's changes
+    if (!grantsSelfServe(embed) || claims.studio?.author) {
       return { embed, company: dashboard, dashboard, overlay: authoredOverlay(dashboard), state: AUTHORED_STATE }
     }
     const state = await this.states.get(endUserKey(claims, embed))
@@ -317,6 +319,7 @@ export class Runtime {
   }
 
   private async resolve(claims: GuestClaims, id: string): Promise<{ embed: Embed; dashboard: Dashboard }> {
+    if (claims.studio) return studioEmbed(this.embeds, this.dashboards, claims.dataAppId, claims.studio, id)
     const allowed = claims.params.allowedEmbeds
     const embed = await this.embeds.resolve(claims.dataAppId, id)
     const dashboard = embed && (await this.dashboards.get(embed.dashboardRowId))

@@ -18,6 +18,7 @@ import { StrataAiSummary } from './ai-summary.js'
 import { StrataArchivedMenu } from './archived-menu.js'
 import { StrataCardMenu } from './card-menu.js'
 import { buttonStyles } from './common.styles.js'
+import { StrataCompanyUpdateNote } from './company-update-note.js'
 import type { LayoutViewsHost } from './host.js'
 import { LayoutEditor } from './layout-editor.js'
 import { StrataMetricBuilder } from './metric-builder.js'
@@ -38,6 +39,7 @@ defineElement('strata-ai-summary', StrataAiSummary)
 defineElement('strata-reports-menu', StrataReportsMenu)
 defineElement('strata-report-dialog', StrataReportDialog)
 defineElement('strata-underlying-dialog', StrataUnderlyingDialog)
+defineElement('strata-company-update-note', StrataCompanyUpdateNote)
 
 export { SelfServeApi } from './metric-api.js'
 export { SelfServeSession }
@@ -57,6 +59,7 @@ declare global {
     'strata-reports-menu': StrataReportsMenu
     'strata-report-dialog': StrataReportDialog
     'strata-underlying-dialog': StrataUnderlyingDialog
+    'strata-company-update-note': StrataCompanyUpdateNote
   }
 }
 

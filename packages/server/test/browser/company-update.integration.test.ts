@@ -7,12 +7,13 @@ import { DEMO_EMBED, useBrowserSuite } from '../helpers/browser.js'
 import { hasChromium } from '../helpers/chromium.js'
 
 /**
- * Undo and layout on the demo in Chromium (issue 28, items 5 and 6):
+ * Undo, layout and column formats on the demo in Chromium (issue 28, items 5, 6 and 7):
  * - a tenant's version of a company metric the company has changed since shows "The company
  *   updated this metric": "Keep mine" dismisses it for good (after a reload too) until the
  *   company changes the metric again; "Use the new version" (after a confirm) shows the company's;
  * - a hidden card in the middle of a row leaves no hole beside the others: the cards to its
- *   right close up, in their order.
+ *   right close up, in their order;
+ * - a table card draws an id column as written (no group separator) and a currency in dollars.
  * With STRATA_SHOTS set, the screens are saved there as PNGs at 1440 and 390 px.
  */
 
@@ -166,6 +167,50 @@ describe.skipIf(!hasChromium)('the company updated a metric, and no hole beside 
     expect(await card4.locator('[part~="company-update-note"]').count()).toBe(0)
     await last.close()
   }, 180_000)
+
+  it('column formats: an id column as written, a currency formatted, in a table card', async () => {
+    const { data } = await company('POST', '/api/v2/data-app/export-dashboard', {
+      dashboardId: DEMO_EMBED,
+      workspaceName: 'demo',
+    })
+    const document = data as { metrics: object[] }
+    await company('PUT', '/api/v2/data-app/dashboard', {
+      workspaceName: 'demo',
+      dashboardId: DEMO_EMBED,
+      importDashboardData: {
+        ...document,
+        metrics: [
+          ...document.metrics,
+          {
+            metricId: 'by_customer_id',
+            name: 'Revenue by customer id',
+            chart: { type: 'table' },
+            // customer_id has no format: inferred from its name; amount's is declared
+            formats: { revenue: { style: 'currency', currency: 'USD' } },
+            query: {
+              from: 'main.orders',
+              dimensions: [{ name: 'customer_id', column: 'customer_id' }],
+              measures: [{ name: 'revenue', aggregate: 'sum', column: 'amount' }],
+              orderBy: [{ name: 'customer_id', direction: 'desc' }],
+              limit: 20,
+            },
+          },
+        ],
+      },
+    })
+    const token = await b.mint('acme', {})
+    const page = await b.openDashboard(token)
+    await ready(page)
+    const card = page.locator('[part~="card"][data-metric-id="by_customer_id"]')
+    await card.locator('tbody tr').first().waitFor({ timeout: 30_000 })
+    const first = await card.locator('tbody tr').first().locator('td').allTextContents()
+    // the id: digits only, no group separator, though it is over 1,000 on the demo's data
+    expect(first[0]?.trim()).toMatch(/^\d{4,}$/)
+    expect(first[1]?.trim()).toMatch(/^\$[\d,]+\.\d{2}$/)
+    await card.scrollIntoViewIfNeeded()
+    await shoot(page, 'column-formats', card)
+    await page.close()
+  }, 120_000)
 
   it('a card hidden from the middle of a row leaves no hole beside the others', async () => {
     await b.allowOnDemoEmbed({ isAllowMetricUpdate: true, isAllowManageMetrics: true, isAllowMetricDeletion: true })

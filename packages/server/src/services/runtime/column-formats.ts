@@ -40,10 +40,18 @@ export function metricFormats(metric: Metric, model: SemanticModel | undefined):
   return { ...out, ...declared }
 }
 
+/** Per model (models are cached and immutable): the currency it declares, found once. */
+const currencies = new WeakMap<SemanticModel, string | null>()
+
 /** The currency the model declares: that of its first column formatted as a currency. */
 export function modelCurrency(model: SemanticModel): string | undefined {
-  for (const t of model.tables.values())
-    for (const c of t.columns.values())
-      if (c.format?.style === 'currency' && c.format.currency) return c.format.currency
-  return undefined
+  let found = currencies.get(model)
+  if (found === undefined) {
+    found = null
+    for (const t of model.tables.values())
+      for (const c of t.columns.values())
+        if (found === null && c.format?.style === 'currency' && c.format.currency) found = c.format.currency
+    currencies.set(model, found)
+  }
+  return found ?? undefined
 }

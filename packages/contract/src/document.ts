@@ -54,7 +54,8 @@ export const OPERATORS = [
   'contains',
 ] as const
 export const FILTER_TYPES = ['multi-select', 'single-select', 'date-range', 'number-range', 'boolean', 'text'] as const
-export const NUMBER_STYLES = ['number', 'currency', 'percent'] as const
+/** How a column's values read: quantities (number, currency, percent) or as written (id, text: no separators). */
+export const NUMBER_STYLES = ['number', 'currency', 'percent', 'id', 'text'] as const
 
 export type ChartType = (typeof CHART_TYPES)[number]
 export type Operator = (typeof OPERATORS)[number]
@@ -139,8 +140,9 @@ export const QuerySchema = Type.Object(
 )
 
 /**
- * How the element shows one output column's numbers (docs/dashboard-document.md, "Number formats").
- * `currency` is required with style currency and refused with the others (checked in document.ts).
+ * How the element shows one output column's values (docs/dashboard-document.md, "Number formats"):
+ * `id` and `text` draw a value as written (48318, never "48,318"). `currency` is required with
+ * style currency and refused with the others (checked where a format is read).
  */
 export const ColumnFormatSchema = Type.Object(
   {

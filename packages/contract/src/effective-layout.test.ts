@@ -9,6 +9,8 @@ const overlaps = (layout: readonly GridItem[]) =>
 
 /** Whether two items share a column. */
 const sameColumns = (a: GridItem, b: GridItem) => a.x < b.x + b.w && b.x < a.x + a.w
+/** Whether two items share a row. */
+const rowsMeet = (a: GridItem, b: GridItem) => a.y < b.y + b.h && b.y < a.y + a.h
 
 describe('effectiveLayout', () => {
   it('keeps a compact layout of visible metrics as it is, in reading order', () => {
@@ -29,6 +31,39 @@ describe('effectiveLayout', () => {
       item('b', 6, 0, 6, 4),
       item('d', 0, 4, 12, 3),
     ])
+  })
+
+  it('a hidden card in the middle of a row leaves no hole: the cards to its right slide left', () => {
+    const base = [item('a', 0, 0, 4, 3), item('b', 4, 0, 4, 3), item('c', 8, 0, 4, 3), item('d', 0, 3, 12, 2)]
+    expect(effectiveLayout(base, ['a', 'c', 'd'])).toEqual([
+      item('a', 0, 0, 4, 3),
+      item('c', 4, 0, 4, 3),
+      item('d', 0, 3, 12, 2),
+    ])
+  })
+
+  it('a hidden first card of a row: the rest of the row slides left in its order, the wide card below stays', () => {
+    const base = [item('a', 0, 0, 6, 4), item('b', 6, 0, 3, 4), item('c', 9, 0, 3, 4), item('d', 0, 4, 12, 3)]
+    expect(effectiveLayout(base, ['b', 'c', 'd'])).toEqual([
+      item('b', 0, 0, 3, 4),
+      item('c', 3, 0, 3, 4),
+      item('d', 0, 4, 12, 3),
+    ])
+  })
+
+  it('a metric the document no longer has leaves no hole beside a taller card', () => {
+    // a tall card on the left, two stacked on the right; the company removes the top right one
+    const base = [item('tall', 0, 0, 4, 8), item('gone', 4, 0, 8, 4), item('x', 4, 4, 4, 4), item('y', 8, 4, 4, 4)]
+    expect(effectiveLayout(base, ['tall', 'x', 'y'])).toEqual([
+      item('tall', 0, 0, 4, 8),
+      item('x', 4, 0, 4, 4),
+      item('y', 8, 0, 4, 4),
+    ])
+  })
+
+  it('keeps a hole nothing was removed from (a layout made that way on purpose)', () => {
+    const base = [item('a', 6, 0, 6, 3), item('b', 0, 3, 12, 2), item('c', 8, 5, 4, 3)]
+    expect(effectiveLayout(base, ['a', 'b', 'c'])).toEqual(base)
   })
 
   it('places missing metrics two per row at half width, in visible order, after the last card', () => {
@@ -89,21 +124,36 @@ describe('effectiveLayout on any layout', () => {
         const shown = effectiveLayout(start, visible)
         expect(shown.map((i) => i.metricId).sort()).toEqual([...visible].sort())
         expect(overlaps(shown)).toEqual([])
-        // no hole: compacting again moves nothing
+        // no hole above a card: compacting again moves nothing
         expect(compact(shown)).toEqual([...shown].sort(byPosition))
         for (const i of shown) expect(i.x + i.w).toBeLessThanOrEqual(GRID_COLUMNS)
-        // the user's order: a card above another in the same columns stays above it
         const before = new Map(start.map((i) => [i.metricId, i]))
-        for (const a of shown)
+        const removed = start.filter((i) => !visible.includes(i.metricId))
+        for (const a of shown) {
+          const a0 = before.get(a.metricId)
+          // no hole beside a card that stood right of a removed one on its rows: its left column is taken
+          // (unless it would pass a card that stood left of it on its row: the user's order wins)
+          if (a0 && a.x > 0 && removed.some((r) => r.x + r.w <= a0.x && rowsMeet(r, a0))) {
+            const left = { ...a, metricId: '', x: a.x - 1, w: 1 }
+            const taken = shown.some((o) => collides(o, left))
+            const wouldPass = shown.some((b) => {
+              const b0 = before.get(b.metricId)
+              return b0 !== undefined && b0.x < a0.x && rowsMeet(b0, a0) && b.x + b.w > a.x - 1
+            })
+            expect(taken || wouldPass).toBe(true)
+          }
           for (const b of shown) {
-            const a0 = before.get(a.metricId)
             const b0 = before.get(b.metricId)
-            if (a0 && b0 && sameColumns(a, b) && a0.y < b0.y) expect(a.y).toBeLessThan(b.y)
+            // the user's order: a card above another in the same columns (before and after) stays above it
+            if (a0 && b0 && sameColumns(a0, b0) && sameColumns(a, b) && a0.y < b0.y) expect(a.y).toBeLessThan(b.y)
+            // cards side by side on a row keep their left-to-right order while they still share a row
+            if (a0 && b0 && rowsMeet(a0, b0) && rowsMeet(a, b) && a0.x < b0.x) expect(a.x).toBeLessThan(b.x)
             // a new card never goes above a card of the layout it shares columns with
             if (a0 && !b0 && sameColumns(a, b)) expect(a.y).toBeLessThan(b.y)
           }
+        }
       }),
-      { numRuns: 400 },
+      { numRuns: 600 },
     )
   })
 })

@@ -6,7 +6,9 @@
  * The grid has 12 columns; a layout never has two items overlapping and never a hole a card
  * could rise into (vertical compaction, as react-grid-layout's): every item sits as high as the
  * items above it allow, so removing a card lets the ones below it rise into its place. An item
- * never passes one above it that shares a column, so the user's order is kept. The layout
+ * never passes one above it that shares a column, so the user's order is kept. A card removed
+ * from a layout (hidden, archived, gone from the document) leaves no hole beside the cards
+ * either: those to its right on its rows slide left into its place (closeGaps). The layout
  * editor's moves and resizes are in grid-editing.ts (only the lazily loaded editor needs them).
  */
 
@@ -91,22 +93,77 @@ function nextSlot(placed: readonly GridItem[], metricId: string): GridItem {
   return { metricId, x: 0, y: bottom, w: NEW_CARD_WIDTH, h: NEW_CARD_HEIGHT }
 }
 
+const rowsMeet = (a: GridItem, b: GridItem) => a.y < b.y + b.h && b.y < a.y + a.h
+
+/**
+ * `layout` (compacted) with the sideways holes closed: each item of `sliding` (metricId → the
+ * cards that stood left of it on its rows), in reading order, slides left as far as it goes
+ * without overlapping another card or passing one of those (their order is the user's), then
+ * the layout is compacted again, until nothing moves. Items only ever move up or left, so this
+ * ends. Items not in `sliding` keep their column: a hole the user or the company left on
+ * purpose stays. Sorted in reading order.
+ */
+export function closeGaps<T extends GridItem>(
+  layout: readonly T[],
+  sliding: ReadonlyMap<string, readonly string[]>,
+): T[] {
+  let laid = compact(layout)
+  for (let moved = sliding.size > 0; moved; ) {
+    moved = false
+    for (let n = 0; n < laid.length; n++) {
+      let at = laid[n] as T
+      const lefts = sliding.get(at.metricId)
+      if (!lefts) continue
+      const floor = Math.max(0, ...laid.filter((b) => lefts.includes(b.metricId)).map((b) => b.x + b.w))
+      while (at.x > floor && !firstHit(laid, { ...at, x: at.x - 1 })) at = { ...at, x: at.x - 1 }
+      if (at !== laid[n]) {
+        laid[n] = at
+        moved = true
+      }
+    }
+    if (moved) laid = compact(laid)
+  }
+  return laid
+}
+
+/**
+ * The items of `kept` to the right of a removed item on a row they share (they may close its
+ * hole), each with the cards of `kept` left of it on its rows (it never passes them).
+ */
+function besideRemoved(kept: readonly GridItem[], removed: readonly GridItem[]): Map<string, string[]> {
+  const sliding = new Map<string, string[]>()
+  for (const k of kept) {
+    if (!removed.some((r) => r.x + r.w <= k.x && rowsMeet(r, k))) continue
+    sliding.set(
+      k.metricId,
+      kept.filter((b) => b.x < k.x && rowsMeet(b, k)).map((b) => b.metricId),
+    )
+  }
+  return sliding
+}
+
 /**
  * The layout a dashboard shows: `base` without the metrics not in `visible` (and without a
- * metric's second item), each item forced onto the grid; every visible metric it lacks gets a
- * half-width card after the last one, two per row, in `visible` order; then compacted, so a
- * removed card leaves no hole. Sorted in reading order.
+ * metric's second item), each item forced onto the grid; the cards beside a removed one slide
+ * left into its place (closeGaps); every visible metric it lacks gets a half-width card after
+ * the last one, two per row, in `visible` order; then compacted, so a removed card leaves no
+ * hole above or beside the others. Sorted in reading order.
  */
 export function effectiveLayout(base: readonly GridItem[], visible: readonly string[]): GridItem[] {
   const shown = new Set(visible)
   const placed: GridItem[] = []
+  const removed: GridItem[] = []
   const seen = new Set<string>()
   for (const item of base) {
-    if (!shown.has(item.metricId) || seen.has(item.metricId)) continue
+    if (seen.has(item.metricId)) continue
+    if (!shown.has(item.metricId)) {
+      removed.push(clampToGrid(item))
+      continue
+    }
     seen.add(item.metricId)
     placed.push(clampToGrid(item))
   }
-  const laid = compact(placed)
+  const laid = closeGaps(placed, besideRemoved(placed, removed))
   for (const metricId of visible) {
     if (seen.has(metricId)) continue
     seen.add(metricId)

@@ -418,7 +418,11 @@ export class StrataDashboard extends LitElement {
       setPage: (id: string, page: number) => c.setPage(id, page),
       retry: (id: string) => c.retry(id),
       ...(selfServe
-        ? { menu: (m: MetricState) => selfServe.cardMenu(m.metric), below: (m: MetricState) => selfServe.cardBelow(m) }
+        ? {
+            menu: (m: MetricState) => selfServe.cardMenu(m.metric),
+            note: (m: MetricState) => selfServe.cardNote(m),
+            below: (m: MetricState) => selfServe.cardBelow(m),
+          }
         : {}),
       edit: editing ? lv?.editor.card : undefined,
       unfilteredBy: (m: MetricState) => {

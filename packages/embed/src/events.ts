@@ -37,7 +37,17 @@ export interface StrataTokenExpiredDetail {
 
 /** What an end user did to a metric with the builder or a card's menu. */
 export interface MetricChange {
-  readonly action: 'create' | 'update' | 'delete' | 'hide' | 'archive' | 'unarchive' | 'restore' | 'reset' | 'publish'
+  readonly action:
+    | 'create'
+    | 'update'
+    | 'delete'
+    | 'hide'
+    | 'archive'
+    | 'unarchive'
+    | 'restore'
+    | 'reset'
+    | 'keep'
+    | 'publish'
   readonly metricId: string
 }
 

@@ -1,3 +1,4 @@
+import { asWritten, inferColumnFormat } from '@strata/contract/column-formats'
 import type { ChartConfig, ChartType, ColumnFormat, QueryResult, RuntimeMetric } from '../api/types.js'
 import { PAGE_SIZE } from '../api/types.js'
 import { columnDecimals, formatMeasure, sameUnit } from '../lib/column-format.js'
@@ -499,7 +500,9 @@ export function columnFormatters(
     const type = dataTypeOf(result, c)
     const grain = metric.timeGrains?.[c]
     if (grain) return (v: unknown) => formatTime(v, grain, locale)
-    const format = formatOf(metric, c)
+    // the load's format, else one inferred from the column's name and type (a SQL metric's columns)
+    const format = formatOf(metric, c) ?? inferColumnFormat(c, type ?? 'unknown')
+    if (asWritten(format)) return (v: unknown) => (v === null || v === undefined ? '' : labelOf(v))
     // a formatted column reads numeric strings too (a SQL metric's decimals may come typed `unknown`)
     const numeric = (v: unknown) => typeof v === 'number' || isNumericType(type) || (format && toNumber(v) !== null)
     const numbers = result.data.map((r) => r[c]).filter(numeric)

@@ -1,10 +1,11 @@
+import { asWritten } from '@strata/contract/column-formats'
 import type { ColumnFormat } from '../api/types.js'
 import { cachedIntl } from './intl.js'
 import { decimalsFor } from './numbers.js'
 
 /**
  * Numbers by their column's format (the dashboard document's `formats`: number, currency or
- * percent, decimals, compact). Where a number is shown decides what happens without a format:
+ * percent, decimals, compact; id and text: as written). Where a number is shown decides what happens without a format:
  *
  * - `value`: a table cell, a tooltip, the screen-reader table: the column's decimals, never compact;
  * - `tick`: an axis tick: compact from 10,000 on, as few decimals as it needs (at most 2, compact 1);
@@ -28,6 +29,8 @@ const formatter = cachedIntl((locale, options: Intl.NumberFormatOptions) => new 
 const AUTO_COMPACT: Record<NumberUse, number> = { value: Infinity, tick: 10_000, single: 100_000, full: Infinity }
 
 export function formatMeasure(n: number, use: NumberUse, f?: ColumnFormat, o: MeasureOptions = {}): string {
+  // an identifier, a code or a year: as written (48318, 2024), never as a quantity
+  if (asWritten(f)) return String(n)
   const compact = use !== 'full' && (f?.compact ?? Math.abs(n) >= AUTO_COMPACT[use])
   const style: Intl.NumberFormatOptions =
     f?.style === 'currency' && f.currency

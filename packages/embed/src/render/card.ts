@@ -20,6 +20,8 @@ export interface CardHost {
   retry(metricId: string): void
   /** The card's self-serve menu (edit, archive, …), when the self-serve module is loaded. */
   menu?(m: MetricState): TemplateResult | typeof nothing
+  /** A note under the card's header (the company updated this metric), when the self-serve module is loaded. */
+  note?(m: MetricState): TemplateResult | typeof nothing
   /** A line under the card's body (the AI summary), when the self-serve module is loaded. */
   below?(m: MetricState): TemplateResult | typeof nothing
   /** Edit-layout mode (the self-serve module): handles over each card, arrow keys on it. */
@@ -83,6 +85,7 @@ export function renderCard(host: CardHost, m: MetricState, place: GridItem | und
       ${host.menu && !edit ? host.menu(m) : nothing}
     </header>
     ${unfilteredNote(host.unfilteredBy?.(m) ?? [])}
+    ${host.note && !edit ? host.note(m) : nothing}
     <div class="card-body" part="card-body">${renderMetricBody(host, m, visual)}</div>
     ${host.below && !edit ? host.below(m) : nothing}
     ${edit ? edit.overlay(metric.metricId, metric.name) : nothing}

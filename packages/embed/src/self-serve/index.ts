@@ -17,6 +17,7 @@ import type { Menus } from '../menu-controller.js'
 import { StrataAiSummary } from './ai/ai-summary.js'
 import { StrataMetricBuilder } from './builder/metric-builder.js'
 import { buttonStyles } from './common.styles.js'
+import { StrataCompanyUpdateNote } from './company-update-note.js'
 import type { LayoutViewsHost } from './host.js'
 import { LayoutEditor } from './layout/layout-editor.js'
 import { StrataArchivedMenu } from './menus/archived-menu.js'
@@ -38,6 +39,7 @@ defineElement('strata-ai-summary', StrataAiSummary)
 defineElement('strata-reports-menu', StrataReportsMenu)
 defineElement('strata-report-dialog', StrataReportDialog)
 defineElement('strata-underlying-dialog', StrataUnderlyingDialog)
+defineElement('strata-company-update-note', StrataCompanyUpdateNote)
 
 export { SelfServeApi } from './builder/metric-api.js'
 export { SelfServeSession }
@@ -57,6 +59,7 @@ declare global {
     'strata-reports-menu': StrataReportsMenu
     'strata-report-dialog': StrataReportDialog
     'strata-underlying-dialog': StrataUnderlyingDialog
+    'strata-company-update-note': StrataCompanyUpdateNote
   }
 }
 

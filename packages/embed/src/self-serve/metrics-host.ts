@@ -41,6 +41,8 @@ export interface SelfServeSessionApi {
   cardMenu(metric: RuntimeMetric): TemplateResult | typeof nothing
   /** The line under a card's body (its AI summary), or nothing. */
   cardBelow(state: MetricState): TemplateResult | typeof nothing
+  /** A note under the card's header (the company updated this metric). */
+  cardNote(state: MetricState): TemplateResult | typeof nothing
   /** The builder dialog, confirmations and notices: rendered once, at the end of the element. */
   overlays(): TemplateResult
 }

@@ -5,6 +5,7 @@ import type { MetricState } from '../embed-controller.js'
 import type { MetricChange } from '../events.js'
 import { CardSummaries } from './ai/ai-summary.js'
 import { SelfServeApi } from './builder/metric-api.js'
+import { companyUpdateNote } from './company-update-note.js'
 import { type CardAction, CONFIRM, type ConfirmRequest, cardActions } from './menus/card-actions.js'
 import { plusIcon } from './metric-icons.js'
 import type { SelfServeHost, SelfServeSessionApi } from './metrics-host.js'
@@ -76,9 +77,12 @@ export class SelfServeSession implements SelfServeSessionApi {
   }
 
   /** A card menu's action (or a restore from the archived or hidden list). */
-  async act(action: CardAction | Restore, metricId: string, name: string): Promise<void> {
+  async act(action: CardAction | Restore | 'keep', metricId: string, name: string): Promise<void> {
     if (this.busy.has(metricId)) return
-    const confirm = action === 'unarchive' || action === 'restore' || action === 'edit' ? undefined : CONFIRM[action]
+    const confirm =
+      action === 'unarchive' || action === 'restore' || action === 'edit' || action === 'keep'
+        ? undefined
+        : CONFIRM[action]
     if (confirm && !(await this.overlay?.confirm(confirm(name)))) return
     this.busy.add(metricId)
     this.host.requestUpdate()
@@ -101,6 +105,9 @@ export class SelfServeSession implements SelfServeSessionApi {
           break
         case 'reset':
           await this.api.resetMetric(metricId)
+          break
+        case 'keep':
+          await this.api.keepMetric(metricId)
           break
         case 'publish':
           await this.api.publishMetric(metricId)
@@ -182,6 +189,11 @@ export class SelfServeSession implements SelfServeSessionApi {
     ></strata-card-menu>`
   }
 
+  /** "The company updated this metric", with its two answers (company-update-note.ts). */
+  cardNote(m: MetricState): TemplateResult | typeof nothing {
+    return companyUpdateNote(m.metric, this.host.embed()?.permissions.metricUpdate === true, this)
+  }
+
   cardBelow(m: MetricState): TemplateResult | typeof nothing {
     const state = this.host.embed()?.ai?.summary ? this.summaries.get(m.metric.metricId) : undefined
     if (!state) return nothing
@@ -206,8 +218,9 @@ export class SelfServeSession implements SelfServeSessionApi {
 /** The two restores: from the archived list (archive capability), from the hidden list (manage). */
 type Restore = 'unarchive' | 'restore'
 
-const DONE: Record<Exclude<CardAction, 'edit'> | Restore, (name: string) => string> = {
+const DONE: Record<Exclude<CardAction, 'edit'> | Restore | 'keep', (name: string) => string> = {
   reset: (n) => `“${n}” is the company's version again.`,
+  keep: (n) => `Kept your version of “${n}”.`,
   restore: (n) => `“${n}” is back on the dashboard.`,
   delete: (n) => `“${n}” was deleted.`,
   hide: (n) => `“${n}” is hidden from this dashboard.`,
@@ -215,8 +228,9 @@ const DONE: Record<Exclude<CardAction, 'edit'> | Restore, (name: string) => stri
   unarchive: (n) => `“${n}” is back on the dashboard.`,
   publish: (n) => `“${n}” is now shared with everyone in your organisation.`,
 }
-const FAILED: Record<CardAction | Restore, string> = {
+const FAILED: Record<CardAction | Restore | 'keep', string> = {
   edit: 'Could not edit',
+  keep: 'Could not keep your version of',
   reset: 'Could not reset',
   restore: 'Could not restore',
   delete: 'Could not delete',

@@ -684,7 +684,7 @@ export interface components {
                 };
                 formats?: {
                     [key: string]: {
-                        style: "number" | "currency" | "percent";
+                        style: "number" | "currency" | "percent" | "id" | "text";
                         /** @description ISO 4217 code (USD, EUR, …); only with style currency */
                         currency?: string;
                         decimals?: number;
@@ -3523,6 +3523,15 @@ export interface operations {
                                     alias: string;
                                     label: string;
                                     isHide: boolean;
+                                    /** @description percent: the value is a fraction (0.25 is 25%) */
+                                    format?: {
+                                        style: "number" | "currency" | "percent" | "id" | "text";
+                                        /** @description ISO 4217 code (USD, EUR, …); only with style currency */
+                                        currency?: string;
+                                        decimals?: number;
+                                        /** @description 1.2K, 3.4M */
+                                        compact?: boolean;
+                                    };
                                     isCustomColumn: boolean;
                                     sql: string;
                                     isApplyTimezone: boolean;
@@ -3665,6 +3674,15 @@ export interface operations {
                             alias?: string;
                             label?: string;
                             isHide?: boolean;
+                            /** @description How the column's values read on cards, tables and axes (number, currency, percent, id, text); inferred from its name and type when absent (docs/dashboard-document.md#column-formats) */
+                            format?: {
+                                style: "number" | "currency" | "percent" | "id" | "text";
+                                /** @description ISO 4217 code (USD, EUR, …); only with style currency */
+                                currency?: string;
+                                decimals?: number;
+                                /** @description 1.2K, 3.4M */
+                                compact?: boolean;
+                            };
                             isCustomColumn?: boolean;
                             sql?: string;
                             isTimezoneConversion?: boolean;
@@ -3679,6 +3697,15 @@ export interface operations {
                             alias?: string;
                             label?: string;
                             isHide?: boolean;
+                            /** @description How the column's values read on cards, tables and axes (number, currency, percent, id, text); inferred from its name and type when absent (docs/dashboard-document.md#column-formats) */
+                            format?: {
+                                style: "number" | "currency" | "percent" | "id" | "text";
+                                /** @description ISO 4217 code (USD, EUR, …); only with style currency */
+                                currency?: string;
+                                decimals?: number;
+                                /** @description 1.2K, 3.4M */
+                                compact?: boolean;
+                            };
                             isCustomColumn?: boolean;
                             sql?: string;
                             isTimezoneConversion?: boolean;
@@ -3861,6 +3888,15 @@ export interface operations {
                             alias?: string;
                             label?: string;
                             isHide?: boolean;
+                            /** @description How the column's values read on cards, tables and axes (number, currency, percent, id, text); inferred from its name and type when absent (docs/dashboard-document.md#column-formats) */
+                            format?: {
+                                style: "number" | "currency" | "percent" | "id" | "text";
+                                /** @description ISO 4217 code (USD, EUR, …); only with style currency */
+                                currency?: string;
+                                decimals?: number;
+                                /** @description 1.2K, 3.4M */
+                                compact?: boolean;
+                            };
                             isCustomColumn?: boolean;
                             sql?: string;
                             isTimezoneConversion?: boolean;
@@ -3875,6 +3911,15 @@ export interface operations {
                             alias?: string;
                             label?: string;
                             isHide?: boolean;
+                            /** @description How the column's values read on cards, tables and axes (number, currency, percent, id, text); inferred from its name and type when absent (docs/dashboard-document.md#column-formats) */
+                            format?: {
+                                style: "number" | "currency" | "percent" | "id" | "text";
+                                /** @description ISO 4217 code (USD, EUR, …); only with style currency */
+                                currency?: string;
+                                decimals?: number;
+                                /** @description 1.2K, 3.4M */
+                                compact?: boolean;
+                            };
                             isCustomColumn?: boolean;
                             sql?: string;
                             isTimezoneConversion?: boolean;

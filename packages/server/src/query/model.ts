@@ -1,3 +1,4 @@
+import type { ColumnFormat } from '@strata/contract/document'
 import { badRequest } from '../errors.js'
 import type { JoinType } from './ast.js'
 import type { DataType, TableInfo } from './types.js'
@@ -15,6 +16,8 @@ export interface ModelColumn {
   readonly alias?: string
   readonly label?: string
   readonly hidden: boolean
+  /** How its values read, as the datamart declares it (inferred from name and type when absent: column-formats). */
+  readonly format?: ColumnFormat
   /** Custom column: trusted SQL written by a secret-key holder, evaluated over its table. */
   readonly sql?: string
   readonly isTimezoneConversion: boolean
@@ -63,6 +66,7 @@ export interface DatamartModel {
       readonly alias?: string
       readonly label?: string
       readonly isHide?: boolean
+      readonly format?: ColumnFormat
       readonly isCustomColumn?: boolean
       readonly sql?: string
       readonly dataType?: DataType
@@ -126,6 +130,7 @@ export function buildModel(tables: readonly TableInfo[], datamart?: DatamartMode
         ...(dc.alias ? { alias: dc.alias } : {}),
         ...(dc.label ? { label: dc.label } : {}),
         hidden: dc.isHide === true,
+        ...(dc.format ? { format: dc.format } : {}),
         ...(custom ? { sql: dc.sql as string } : {}),
         isTimezoneConversion: dc.isTimezoneConversion === true,
         ...(sort === 'asc' || sort === 'desc' ? { defaultSort: sort } : {}),

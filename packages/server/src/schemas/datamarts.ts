@@ -1,4 +1,5 @@
 import { type TSchema, Type } from '@fastify/type-provider-typebox'
+import { ColumnFormatSchema } from '@strata/contract/document'
 import { BooleanString, PageNumberString } from './common.js'
 
 const Name = Type.String({ minLength: 1, maxLength: 200 })
@@ -35,6 +36,11 @@ export const DatamartColumnInput = Type.Object(
     alias: Type.Optional(Type.String({ maxLength: 200 })),
     label: Type.Optional(Type.String({ maxLength: 200 })),
     isHide: Type.Optional(Type.Boolean()),
+    format: Type.Optional({
+      ...ColumnFormatSchema,
+      description:
+        "How the column's values read on cards, tables and axes (number, currency, percent, id, text); inferred from its name and type when absent (docs/dashboard-document.md#column-formats)",
+    }),
     isCustomColumn: Type.Optional(Type.Boolean()),
     sql: Type.Optional(Type.String({ maxLength: 10_000 })),
     isTimezoneConversion: Type.Optional(Type.Boolean()),
@@ -168,6 +174,7 @@ const DatamartColumn = Type.Object({
   alias: Type.String(),
   label: Type.String(),
   isHide: Type.Boolean(),
+  format: Type.Optional(ColumnFormatSchema),
   isCustomColumn: Type.Boolean(),
   sql: Type.String(),
   isApplyTimezone: Type.Boolean(),

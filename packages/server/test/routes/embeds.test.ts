@@ -472,11 +472,13 @@ describe.skipIf(!hasPg).each(storeKinds)('embeds, dashboards and metrics lists o
       // each metric carries its dimensions' time grains (axis labels by grain), none when it has none
       expect(loaded.metrics.find((m) => m.metricId === 'orders_by_month')?.timeGrains).toEqual({ month: 'month' })
       expect(loaded.metrics.find((m) => m.metricId === 'revenue')).not.toHaveProperty('timeGrains')
-      // and its number formats, as the document gives them
+      // and every column's format: as the document gives it, else inferred (a count is a number)
       expect(loaded.metrics.find((m) => m.metricId === 'revenue_by_country')?.formats).toEqual({
         revenue: { style: 'currency', currency: 'USD' },
+        orders: { style: 'number' },
       })
-      expect(loaded.metrics.find((m) => m.metricId === 'revenue')).not.toHaveProperty('formats')
+      // a sum of amount with no currency in the model: a number
+      expect(loaded.metrics.find((m) => m.metricId === 'revenue')?.formats).toEqual({ revenue: { style: 'number' } })
       const foreign = await a.call('POST', `/api/v2/embed/runtime/${created.id}/query`, minted.token, {
         metricId: 'acme_private',
       })

@@ -297,4 +297,36 @@ describe.skipIf(!hasPg).each(storeKinds)('where end users’ changes show, and t
     expect((await metric(embed, acme, 'revenue'))?.companyVersionChanged).toBeUndefined()
     expect(await ids(embed, acme)).toEqual(['revenue', 'revenue_by_country', 'orders_by_month'])
   })
+
+  it('"Keep mine" dismisses companyVersionChanged for that company version only, for the whole tenant', async () => {
+    const embed = await embedWith(FULL)
+    const acme = await tokenFor('acme')
+    const acmeOther = await tokenFor('acme', { params: { userIdentifier: 'bob@acme.test' } })
+    const globex = await tokenFor('globex')
+    // nothing to keep: a company metric without a version, a metric the token does not see
+    expectError(await rt('POST', embed, '/metrics/revenue/keep-version', acme), 400, 'INVALID_REQUEST_BODY')
+    expectError(await rt('POST', embed, '/metrics/nope/keep-version', acme), 400, 'EMBED_PARAM_ERROR')
+    await ok('PUT', embed, '/metrics/revenue', acme, { metric: count('Orders (acme)') })
+    await ok('PUT', embed, '/metrics/revenue', globex, { metric: count('Orders (globex)') })
+    const document = await exported()
+    const renamed = (name: string) => ({
+      ...document,
+      metrics: document.metrics.map((m: { metricId: string }) => (m.metricId === 'revenue' ? { ...m, name } : m)),
+    })
+    await reimport(renamed('Revenue (net)'))
+    expect(await metric(embed, acme, 'revenue')).toMatchObject({ companyVersionChanged: true })
+    // the update permission, as for reset
+    const readOnly = await embedWith(ACCESS)
+    expectError(await rt('POST', readOnly, '/metrics/revenue/keep-version', acme), 403, 'INSUFFICIENT_PERMISSIONS')
+    await ok('POST', embed, '/metrics/revenue/keep-version', acme)
+    // kept: the tenant's version still answers, unmarked, for another user of the tenant too, after a reload
+    expect(await metric(embed, acme, 'revenue')).toMatchObject({ name: 'Orders (acme)', tenantVersion: true })
+    expect((await metric(embed, acme, 'revenue'))?.companyVersionChanged).toBeUndefined()
+    expect((await metric(embed, acmeOther, 'revenue'))?.companyVersionChanged).toBeUndefined()
+    // another tenant's note is its own
+    expect(await metric(embed, globex, 'revenue')).toMatchObject({ companyVersionChanged: true })
+    // the company changes the metric again: the note comes back
+    await reimport(renamed('Revenue (gross)'))
+    expect(await metric(embed, acme, 'revenue')).toMatchObject({ name: 'Orders (acme)', companyVersionChanged: true })
+  })
 })

@@ -70,6 +70,11 @@ export class SelfServeApi {
     return (await this.client.call<MetricIdAnswer>('DELETE', `${metricPath(metricId)}/override`)).data.metricId
   }
 
+  /** "Keep mine": this tenant keeps its version of a company metric the company changed since. */
+  async keepMetric(metricId: string): Promise<string> {
+    return (await this.client.call<MetricIdAnswer>('POST', `${metricPath(metricId)}/keep-version`)).data.metricId
+  }
+
   /** A private metric of this user becomes visible to the whole tenant. */
   async publishMetric(metricId: string): Promise<string> {
     return (await this.client.call<MetricIdAnswer>('POST', `${metricPath(metricId)}/publish`)).data.metricId

@@ -1,7 +1,9 @@
+import { asWritten, inferColumnFormat } from '@strata/contract/column-formats'
 import { css, html, LitElement, nothing, type TemplateResult } from 'lit'
 import { property, state } from 'lit/decorators.js'
 import { StrataApiError } from '../../api/errors.js'
 import type { QueryResult, RuntimeMetric } from '../../api/types.js'
+import { formatNumber, toNumber } from '../../lib/numbers.js'
 import { styles } from '../../styles/index.js'
 import { buttonStyles, dialogStyles } from '../common.styles.js'
 import { closeIcon, downloadIcon } from '../metric-icons.js'
@@ -350,8 +352,14 @@ export class StrataUnderlyingDialog extends LitElement {
       return html`<div class="state"><strong>No rows match</strong>The filters in effect leave no rows behind this metric. Clear or widen a filter to see some.</div>`
     }
     const columns = columnsOf(r)
+    // quantities right-aligned and grouped; identifiers, codes and years as written (column-formats)
     const numeric = new Set(
-      r.metaData.columns.filter((c) => c.dataType === 'number' || c.dataType === 'integer').map((c) => c.name),
+      r.metaData.columns
+        .filter(
+          (c) =>
+            (c.dataType === 'number' || c.dataType === 'integer') && !asWritten(inferColumnFormat(c.name, c.dataType)),
+        )
+        .map((c) => c.name),
     )
     const s = this.sort
     const rows = s ? sortRows(r.data, s.column, s.direction) : r.data
@@ -368,7 +376,7 @@ export class StrataUnderlyingDialog extends LitElement {
         </tr>
       </thead>
       <tbody>
-        ${rows.map((row) => html`<tr>${columns.map((c) => html`<td class=${numeric.has(c) ? 'num' : ''}>${cell(row[c])}</td>`)}</tr>`)}
+        ${rows.map((row) => html`<tr>${columns.map((c) => html`<td class=${numeric.has(c) ? 'num' : ''}>${numeric.has(c) ? quantity(row[c], this.session?.host.locale()) : cell(row[c])}</td>`)}</tr>`)}
       </tbody>
     </table>`
   }
@@ -377,6 +385,12 @@ export class StrataUnderlyingDialog extends LitElement {
 function columnsOf(r: QueryResult): string[] {
   const named = r.metaData.columns.map((c) => c.name)
   return named.length ? named : Object.keys(r.data[0] ?? {})
+}
+
+/** A number of a quantity column, grouped by the viewer's locale (the CSV keeps it raw). */
+function quantity(v: unknown, locale: string | undefined): string {
+  const n = toNumber(v)
+  return n === null ? cell(v) : formatNumber(n, { locale })
 }
 
 function cell(v: unknown): string {

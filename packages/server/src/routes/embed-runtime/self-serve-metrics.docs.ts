@@ -113,6 +113,19 @@ export const docs = operations('embed runtime', {
     ],
     returns: 'The metricId.',
   },
+  keepMetricVersion: {
+    summary: "Keep a tenant's version after the company changed the metric",
+    description: `${browser} "Keep mine": this tenant keeps its own version of a company metric that the load marks \`companyVersionChanged: true\`. The version then counts as made from the company's metric as it is now, so the load stops marking it, for every user of the tenant and after a reload, until the company changes the metric again. The version's definition is unchanged. Needs the update permission.`,
+    auth: GUEST_TOKEN,
+    errors: [
+      tokenOrEmbedGone,
+      outside,
+      refused('Keeping a version of a company metric'),
+      unknownMetric,
+      [400, 'INVALID_REQUEST_BODY', "The metric has no version of this tenant's over a company metric."],
+    ],
+    returns: 'The metricId.',
+  },
   publishMetric: {
     summary: "Publish a user's private metric to the tenant",
     description: `${browser} A private metric of the token's user becomes visible to the whole tenant (\`isPublished: true\`, \`visibility: "shared"\`); a shared one stays as it is. Company metrics are refused (400). Needs the manage permission.`,

@@ -101,6 +101,14 @@ const selfServeMetrics: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
   app.post(
+    '/:embedId/metrics/:metricId/keep-version',
+    { schema: { ...docs.keepMetricVersion, params: MetricParams, response: { 200: MetricIdResult } } },
+    async (request) => {
+      const { embedId, metricId } = request.params
+      return done((await service.keepVersion(claims(request), embedId, metricId)).metricId)
+    },
+  )
+  app.post(
     '/:embedId/metrics/:metricId/publish',
     { schema: { ...docs.publishMetric, params: MetricParams, response: { 200: MetricIdResult } } },
     async (request) => {

@@ -1,4 +1,5 @@
 import type { Static } from '@fastify/type-provider-typebox'
+import type { ColumnFormat } from '@strata/contract/document'
 import { badRequest } from '../../errors.js'
 import type { DatamartColumnInput, DatamartTableInput, RelationshipInput } from '../../schemas/datamarts.js'
 import { either } from '../../validation/either.js'
@@ -14,6 +15,7 @@ export interface ColumnIn {
   readonly alias?: string | undefined
   readonly label?: string | undefined
   readonly isHide?: boolean | undefined
+  readonly format?: ColumnFormat | undefined
   readonly isCustomColumn?: boolean | undefined
   readonly sql?: string | undefined
   readonly isTimezoneConversion?: boolean | undefined
@@ -50,11 +52,21 @@ function column(c: Static<typeof DatamartColumnInput>, path: string): ColumnIn {
     alias: c.alias,
     label: c.label,
     isHide: c.isHide,
+    format: c.format && checkedFormat(c.format, `${path}.format`),
     isCustomColumn: c.isCustomColumn,
     sql: c.sql,
     isTimezoneConversion: either(c, 'isTimezoneConversion', 'isApplyTimezone', path),
     defaultSort: c.defaultSort,
   }
+}
+
+/** A currency format names its currency; no other style may. */
+function checkedFormat(f: ColumnFormat, path: string): ColumnFormat {
+  if (f.style === 'currency' && f.currency === undefined)
+    throw badRequest(`${path}.currency: style currency needs a currency (USD, EUR, …)`)
+  if (f.style !== 'currency' && f.currency !== undefined)
+    throw badRequest(`${path}.currency: only style currency takes a currency`)
+  return f
 }
 
 /** tableList items in one spelling. */

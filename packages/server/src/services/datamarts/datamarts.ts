@@ -1,4 +1,5 @@
 import type { Static } from '@fastify/type-provider-typebox'
+import type { ColumnFormat } from '@strata/contract/document'
 import type { TenancySettings } from '../../connectors/credentials/validate.js'
 import { validateTenancySettings } from '../../connectors/credentials/validate.js'
 import { capabilitiesOf } from '../../connectors/registry.js'
@@ -23,6 +24,8 @@ export interface DatamartColumnConfig {
   readonly alias: string
   readonly label: string
   readonly isHide: boolean
+  /** How its values read (declared; inferred from name and type when absent). */
+  readonly format?: ColumnFormat
   readonly isCustomColumn: boolean
   readonly sql: string
   readonly isTimezoneConversion: boolean
@@ -322,6 +325,7 @@ function column(name: string, dataType: string, given: ColumnIn | undefined): Da
     alias: given?.alias ?? '',
     label: given?.label ?? '',
     isHide: given?.isHide ?? false,
+    ...(given?.format ? { format: given.format } : {}),
     isCustomColumn: given?.isCustomColumn ?? false,
     sql: given?.isCustomColumn ? (given.sql ?? '') : '',
     isTimezoneConversion: given?.isTimezoneConversion ?? false,
@@ -343,6 +347,7 @@ function listedTables(tables: readonly DatamartTableConfig[]): NonNullable<Datam
       alias: c.alias,
       label: c.label,
       isHide: c.isHide,
+      ...(c.format ? { format: c.format } : {}),
       isCustomColumn: c.isCustomColumn,
       sql: c.sql,
       isApplyTimezone: c.isTimezoneConversion,

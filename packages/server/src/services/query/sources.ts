@@ -100,12 +100,16 @@ function toDatamartModel(datamart: Datamart): DatamartModel {
       clientColumn: t.clientColumn,
       isHide: t.isHide,
       columns: t.datamartTableColumns
-        .filter((c) => c.isCustomColumn || c.alias || c.label || c.isHide || c.isTimezoneConversion || c.defaultSort)
+        .filter(
+          (c) =>
+            c.isCustomColumn || c.alias || c.label || c.isHide || c.format || c.isTimezoneConversion || c.defaultSort,
+        )
         .map((c) => ({
           name: c.name,
           alias: c.alias,
           label: c.label,
           isHide: c.isHide,
+          ...(c.format ? { format: c.format } : {}),
           isCustomColumn: c.isCustomColumn,
           sql: c.sql,
           isTimezoneConversion: c.isTimezoneConversion,

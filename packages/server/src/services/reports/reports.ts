@@ -283,9 +283,11 @@ export class Reports {
     }
     const filter = definition.dashboardFilter ? { dashboardFilter: { ...definition.dashboardFilter } } : {}
     const items = []
+    // the rendered images read each column as the dashboard does (its format, declared or inferred)
+    const model = definition.format === 'csv' ? undefined : await this.runtime.modelFor(claims, opened)
     for (const m of metrics) {
       const result = await this.runtime.run(claims, opened, { metricId: m.metricId, ...filter })
-      items.push({ metric: runtimeMetric(m, opened.overlay, undefined), result })
+      items.push({ metric: runtimeMetric(m, opened.overlay, undefined, [], model), result })
     }
     const attachments: Mail['attachments'] =
       definition.format === 'csv'

@@ -29,6 +29,7 @@ import { runtimeView } from '../self-serve/view-shape.js'
 import { visibleModel } from '../self-serve/visible-model.js'
 import { studioEmbed } from '../studio/studio-embed.js'
 import type { Workspace, Workspaces } from '../workspaces/workspaces.js'
+import { metricFormats } from './column-formats.js'
 import { csvHeaders, toCsv } from './csv.js'
 import { unfilteredFilters } from './unfiltered.js'
 
@@ -59,16 +60,18 @@ export function runtimeMetric(
   o: Overlay,
   definition: EndUserMetricDefinition | undefined,
   unfiltered: readonly string[] = [],
+  model?: SemanticModel,
 ): RuntimeMetric {
   const grains = Object.fromEntries(
     (m.query?.dimensions ?? []).flatMap((d) => (d.timeGrain ? [[d.name, d.timeGrain] as const] : [])),
   )
   const origin = o.origins.get(m.metricId)
+  const formats = metricFormats(m, model)
   return {
     metricId: m.metricId,
     name: m.name,
     chart: m.chart,
-    ...(m.formats ? { formats: m.formats } : {}),
+    ...(formats && Object.keys(formats).length > 0 ? { formats } : {}),
     ...(Object.keys(grains).length ? { timeGrains: grains } : {}),
     // a pivot table totals only what adds up (sums and counts), so it needs to know how each measure aggregates
     ...(m.chart.type === 'pivot' && m.query?.measures?.length
@@ -123,7 +126,8 @@ export class Runtime {
       this.workspaces.get(opened.company.workspaceId),
     ])
     const shownFilters = embed.embedType === 'metric' ? [] : filters
-    const model = shownFilters.length > 0 ? await this.modelOf(claims, workspace) : undefined
+    // the model: which filters a metric cannot take, and each column's format
+    const model = await this.modelOf(claims, workspace)
     // layouts and views live on dashboard embeds (a metric embed shows one card, no filters)
     const onDashboard = embed.embedType === 'dashboard'
     const views = onDashboard && permissions.dashboardViews ? opened.state.views : []
@@ -144,7 +148,13 @@ export class Runtime {
         customLayout,
       },
       metrics: shown.map((m) =>
-        runtimeMetric(m, opened.overlay, definitions?.get(m.metricId), unfilteredFilters(m, shownFilters, model)),
+        runtimeMetric(
+          m,
+          opened.overlay,
+          definitions?.get(m.metricId),
+          unfilteredFilters(m, shownFilters, model),
+          model,
+        ),
       ),
       privateMetrics: privateMetrics(claims, opened.company),
       archivedMetrics: opened.overlay.archived,
@@ -173,7 +183,12 @@ export class Runtime {
     return this.run(claims, await this.open(claims, id), request)
   }
 
-  /** The source's model, for the load's `unfiltered`; undefined when the source cannot be resolved (queries say why). */
+  /** The model of an opened embed's source (the report renderer's formats); undefined when it cannot be resolved. */
+  async modelFor(claims: GuestClaims, opened: Opened): Promise<SemanticModel | undefined> {
+    return this.modelOf(claims, await this.workspaces.get(opened.company.workspaceId))
+  }
+
+  /** The source's model, for the load's `unfiltered` and `formats`; undefined when the source cannot be resolved (queries say why). */
   private async modelOf(claims: GuestClaims, workspace: Workspace): Promise<SemanticModel | undefined> {
     try {
       const hints = { datasourceName: claims.datasourceName, dataMartName: claims.datamartName }

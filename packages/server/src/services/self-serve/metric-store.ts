@@ -189,12 +189,13 @@ export class EndUserMetricStore {
   async update(
     key: TenantKey,
     metricId: string,
-    patch: { definition?: EndUserMetricDefinition; archived?: boolean; published?: true },
+    patch: { definition?: EndUserMetricDefinition; archived?: boolean; published?: true; companyFingerprint?: string },
   ): Promise<void> {
     await this.store.db
       .updateTable('end_user_metrics')
       .set({
         ...(patch.definition ? { definition: JSON.stringify(patch.definition) } : {}),
+        ...(patch.companyFingerprint ? { company_fingerprint: patch.companyFingerprint } : {}),
         ...(patch.archived !== undefined ? { archived: patch.archived ? 1 : 0 } : {}),
         ...(patch.published ? { visibility: 'shared' as const, is_published: 1 } : {}),
         updated_at: now(),

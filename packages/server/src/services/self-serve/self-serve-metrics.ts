@@ -147,6 +147,26 @@ export class SelfServeMetrics {
     return { metricId }
   }
 
+  /**
+   * "Keep mine": this tenant keeps its version of a company metric the company has changed
+   * since the copy; the version now counts as made from the company's current metric, so the
+   * load stops saying companyVersionChanged until the company changes the metric again (the
+   * update capability, as for reset). A company metric without a version, or a tenant's own
+   * metric, has nothing to keep (400).
+   */
+  async keepVersion(claims: GuestClaims, id: string, metricId: string): Promise<{ metricId: string }> {
+    const opened = await this.runtime.open(claims, id)
+    requireCapability(claims, opened.embed, 'metricUpdate', 'Keeping a version of a company metric')
+    const { origin } = this.knownOne(claims, opened, metricId)
+    const base = opened.company.document.metrics.find((m) => m.metricId === metricId)
+    const version = opened.overlay.tenant.metrics.some((m) => m.metricId === metricId && m.basedOnCompany)
+    if (origin !== 'company' || !base || !version) {
+      throw badRequest(`Metric ${metricId} has no version of this tenant's over a company metric: nothing to keep`)
+    }
+    await this.store.update(this.key(claims, opened), metricId, { companyFingerprint: companyFingerprint(base) })
+    return { metricId }
+  }
+
   /** A company metric this tenant hid (DELETE …/metrics/:metricId) shown again (manage capability). */
   async restore(claims: GuestClaims, id: string, metricId: string): Promise<{ metricId: string }> {
     const opened = await this.runtime.open(claims, id)

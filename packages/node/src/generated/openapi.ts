@@ -842,7 +842,7 @@ export interface components {
             sslMode?: boolean;
             /**
              * TLS mode
-             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: verify when sslMode is true or a CA or client certificate is given; off when nothing is said.
+             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: off when sslMode is false; otherwise verify, except off for a loopback host (localhost, 127.0.0.0/8, ::1) and for a datasource saved before TLS was verified by default.
              * @enum {unknown}
              */
             tlsMode?: "off" | "required" | "verify";
@@ -938,7 +938,7 @@ export interface components {
             sslMode?: boolean;
             /**
              * TLS mode
-             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: verify when sslMode is true or a CA or client certificate is given; off when nothing is said.
+             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: off when sslMode is false; otherwise verify, except off for a loopback host (localhost, 127.0.0.0/8, ::1) and for a datasource saved before TLS was verified by default.
              * @enum {unknown}
              */
             tlsMode?: "off" | "required" | "verify";
@@ -1034,7 +1034,7 @@ export interface components {
             sslMode?: boolean;
             /**
              * TLS mode
-             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: verify when sslMode is true or a CA or client certificate is given; off when nothing is said.
+             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: off when sslMode is false; otherwise verify, except off for a loopback host (localhost, 127.0.0.0/8, ::1) and for a datasource saved before TLS was verified by default.
              * @enum {unknown}
              */
             tlsMode?: "off" | "required" | "verify";
@@ -1120,7 +1120,7 @@ export interface components {
             database?: string;
             /**
              * TLS mode
-             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: verify when a CA or client certificate is given; off when nothing is said.
+             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: verify, except off for a loopback host (localhost, 127.0.0.0/8, ::1) and for a datasource saved before TLS was verified by default.
              * @enum {unknown}
              */
             tlsMode?: "off" | "required" | "verify";
@@ -1269,7 +1269,7 @@ export interface components {
             database: string;
             /**
              * TLS mode
-             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: verify when a CA or client certificate is given; off when nothing is said.
+             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: verify, except off for a loopback host (localhost, 127.0.0.0/8, ::1) and for a datasource saved before TLS was verified by default.
              * @enum {unknown}
              */
             tlsMode?: "off" | "required" | "verify";

@@ -49,9 +49,11 @@ const tlsFields = (whenSilent: string) => ({
   ),
 })
 
-/** What the connector does when the credentials name no TLS field (shared/tls.ts resolveTlsMode). */
-const SILENT_OFF = 'verify when sslMode is true or a CA or client certificate is given; off when nothing is said.'
-const SILENT_OFF_NO_SSLMODE = 'verify when a CA or client certificate is given; off when nothing is said.'
+/** What the connector does when the credentials name no TLS mode (shared/tls.ts resolveTlsMode, silentTlsMode). */
+const SILENT_VERIFY =
+  'off when sslMode is false; otherwise verify, except off for a loopback host (localhost, 127.0.0.0/8, ::1) and for a datasource saved before TLS was verified by default.'
+const SILENT_VERIFY_NO_SSLMODE =
+  'verify, except off for a loopback host (localhost, 127.0.0.0/8, ::1) and for a datasource saved before TLS was verified by default.'
 
 /** postgres, redshift, cockroachdb: the same fields, engine-specific wording. */
 const postgresFamily = (engine: string, defaultPort: number) =>
@@ -65,7 +67,7 @@ const postgresFamily = (engine: string, defaultPort: number) =>
     sslMode: Optional(
       flag('SSL', 'Connect over TLS: true is tlsMode verify (unless tlsMode says otherwise), false is tlsMode off.'),
     ),
-    ...tlsFields(SILENT_OFF),
+    ...tlsFields(SILENT_VERIFY),
     sshTunnel: Optional(choice(['enable', 'disable'], 'SSH tunnel', 'Connect through an SSH bastion host.')),
     sshHost: Optional(host('SSH host', 'Bastion host. Required when sshTunnel is enable.')),
     sshPort: Optional(port('SSH port', 'Bastion SSH port (usually 22). Required when sshTunnel is enable.')),
@@ -158,7 +160,7 @@ export const CREDENTIAL_SCHEMAS = {
   mysql: credentials('MySQL credentials', {
     ...serverFields('MySQL'),
     database: Optional(text('Database', 'Default database (else every database the user can reach).', ours)),
-    ...tlsFields(SILENT_OFF_NO_SSLMODE),
+    ...tlsFields(SILENT_VERIFY_NO_SSLMODE),
   }),
   mongodb: credentials('MongoDB credentials', {
     host: Optional(
@@ -191,7 +193,7 @@ export const CREDENTIAL_SCHEMAS = {
   singlestore: credentials('SingleStore credentials', {
     ...serverFields('SingleStore'),
     database: text('Database', 'Database to connect to.'),
-    ...tlsFields(SILENT_OFF_NO_SSLMODE),
+    ...tlsFields(SILENT_VERIFY_NO_SSLMODE),
   }),
   bigquery: credentials('BigQuery credentials', {
     credentials_json: longText('Service account key', 'The service account key file (a JSON object) as a string.', {

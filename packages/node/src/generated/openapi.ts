@@ -1143,7 +1143,7 @@ export interface components {
         };
         /**
          * MongoDB credentials
-         * @description The credentials of a `mongodb` datasource. Unknown fields are refused; a field set to null counts as absent. Either `connectionString`, or `host`, `port` and `user`: `host` and `port` are refused beside a connection string. `connectionString` must be a `mongodb://` or `mongodb+srv://` URI the MongoDB driver parses (its options included). A connection string naming a file of the server (`tlsCAFile`, `tlsCertificateKeyFile`, `tlsCRLFile`) or an `authMechanism` other than SCRAM or PLAIN (`MONGODB-AWS`, `MONGODB-OIDC`, `GSSAPI`, `MONGODB-X509` would use what the server holds) is refused. `user`, `password` and `authSource`, given beside a connection string, take precedence over the ones in it.
+         * @description The credentials of a `mongodb` datasource. Unknown fields are refused; a field set to null counts as absent. `tlsCaCertificate`, when given, must hold PEM certificates. Either `connectionString`, or `host`, `port` and `user`: `host` and `port` are refused beside a connection string. `connectionString` must be a `mongodb://` or `mongodb+srv://` URI the MongoDB driver parses (its options included). A connection string naming a file of the server (`tlsCAFile`, `tlsCertificateKeyFile`, `tlsCRLFile`) or an `authMechanism` other than SCRAM or PLAIN (`MONGODB-AWS`, `MONGODB-OIDC`, `GSSAPI`, `MONGODB-X509` would use what the server holds) is refused. `user`, `password` and `authSource`, given beside a connection string, take precedence over the ones in it.
          */
         MongoDBCredentials: {
             /**
@@ -1183,6 +1183,11 @@ export interface components {
              * @description A mongodb:// or mongodb+srv:// URI with its options (tls, authSource, replicaSet …), as MongoDB Atlas shows it; read by the driver.
              */
             connectionString?: string;
+            /**
+             * TLS CA certificate
+             * @description PEM certificate(s) of the CA that signs the server's certificate (a private CA); without it, the public roots.
+             */
+            tlsCaCertificate?: string;
         };
         /**
          * ClickHouse credentials

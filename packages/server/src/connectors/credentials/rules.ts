@@ -28,7 +28,7 @@ const SSH_FIELDS = ['sshHost', 'sshPort', 'sshUsername', 'sshPrivateKey'] as con
 
 /** The types with TLS fields (docs/datasources.md#tls). */
 type TlsType = 'postgres' | 'redshift' | 'cockroachdb' | 'mysql' | 'singlestore' | 'mssql'
-type CaType = 'clickhouse' | 'trino' | 'elasticsearch' | 'opensearch'
+type CaType = 'clickhouse' | 'trino' | 'elasticsearch' | 'opensearch' | 'mongodb'
 
 const tlsRule: Rule<TlsType> = {
   doc: [
@@ -151,7 +151,7 @@ export const CONDITIONAL_RULES: Rules = {
       return searchEngine.check({ ...c, disableAuth: true })
     },
   },
-  mongodb: {
+  mongodb: both<'mongodb'>(caRule, {
     doc: [
       'Either `connectionString`, or `host`, `port` and `user`: `host` and `port` are refused beside a connection string.',
       '`connectionString` must be a `mongodb://` or `mongodb+srv://` URI the MongoDB driver parses (its options included).',
@@ -171,7 +171,7 @@ export const CONDITIONAL_RULES: Rules = {
       }
       return undefined
     },
-  },
+  }),
   bigquery: {
     doc: [
       '`credentials_json` must be a JSON object (the content of the service account key file).',

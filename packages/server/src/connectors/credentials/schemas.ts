@@ -183,6 +183,8 @@ export const CREDENTIAL_SCHEMAS = {
         { secret: true, addition: true, maxLength: 4000 },
       ),
     ),
+    // a connection string cannot name the CA (tlsCAFile would read this server's disk): it goes here, and turns TLS on
+    tlsCaCertificate: tlsCa(),
   }),
   clickhouse: credentials('ClickHouse credentials', {
     ...serverFields('ClickHouse'),

@@ -862,7 +862,7 @@ export interface components {
             sslMode?: boolean;
             /**
              * TLS mode
-             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: verify when sslMode is true or a CA or client certificate is given; off when nothing is said.
+             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: off when sslMode is false; otherwise verify, except off for a loopback host (localhost, 127.0.0.0/8, ::1) and for a datasource saved before TLS was verified by default.
              * @enum {unknown}
              */
             tlsMode?: "off" | "required" | "verify";
@@ -958,7 +958,7 @@ export interface components {
             sslMode?: boolean;
             /**
              * TLS mode
-             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: verify when sslMode is true or a CA or client certificate is given; off when nothing is said.
+             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: off when sslMode is false; otherwise verify, except off for a loopback host (localhost, 127.0.0.0/8, ::1) and for a datasource saved before TLS was verified by default.
              * @enum {unknown}
              */
             tlsMode?: "off" | "required" | "verify";
@@ -1054,7 +1054,7 @@ export interface components {
             sslMode?: boolean;
             /**
              * TLS mode
-             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: verify when sslMode is true or a CA or client certificate is given; off when nothing is said.
+             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: off when sslMode is false; otherwise verify, except off for a loopback host (localhost, 127.0.0.0/8, ::1) and for a datasource saved before TLS was verified by default.
              * @enum {unknown}
              */
             tlsMode?: "off" | "required" | "verify";
@@ -1140,7 +1140,7 @@ export interface components {
             database?: string;
             /**
              * TLS mode
-             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: verify when a CA or client certificate is given; off when nothing is said.
+             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: verify, except off for a loopback host (localhost, 127.0.0.0/8, ::1) and for a datasource saved before TLS was verified by default.
              * @enum {unknown}
              */
             tlsMode?: "off" | "required" | "verify";
@@ -1163,7 +1163,7 @@ export interface components {
         };
         /**
          * MongoDB credentials
-         * @description The credentials of a `mongodb` datasource. Unknown fields are refused; a field set to null counts as absent. Either `connectionString`, or `host`, `port` and `user`: `host` and `port` are refused beside a connection string. `connectionString` must be a `mongodb://` or `mongodb+srv://` URI the MongoDB driver parses (its options included). A connection string naming a file of the server (`tlsCAFile`, `tlsCertificateKeyFile`, `tlsCRLFile`) or an `authMechanism` other than SCRAM or PLAIN (`MONGODB-AWS`, `MONGODB-OIDC`, `GSSAPI`, `MONGODB-X509` would use what the server holds) is refused. `user`, `password` and `authSource`, given beside a connection string, take precedence over the ones in it.
+         * @description The credentials of a `mongodb` datasource. Unknown fields are refused; a field set to null counts as absent. Either `connectionString`, or `host`, `port` and `user`: `host` and `port` are refused beside a connection string. `connectionString` must be a `mongodb://` or `mongodb+srv://` URI the MongoDB driver parses (its options included). A connection string naming a file of the server (`tlsCAFile`, `tlsCertificateKeyFile`, `tlsCRLFile`) or an `authMechanism` other than SCRAM or PLAIN (`MONGODB-AWS`, `MONGODB-OIDC`, `GSSAPI`, `MONGODB-X509` would use what the server holds) is refused. `user`, `password` and `authSource`, given beside a connection string, take precedence over the ones in it. `tlsCaCertificate`, when given, must hold PEM certificates.
          */
         MongoDBCredentials: {
             /**
@@ -1203,6 +1203,11 @@ export interface components {
              * @description A mongodb:// or mongodb+srv:// URI with its options (tls, authSource, replicaSet …), as MongoDB Atlas shows it; read by the driver.
              */
             connectionString?: string;
+            /**
+             * TLS CA certificate
+             * @description PEM certificate(s) of the CA that signs the server's certificate (a private CA); without it, the public roots.
+             */
+            tlsCaCertificate?: string;
         };
         /**
          * ClickHouse credentials
@@ -1289,7 +1294,7 @@ export interface components {
             database: string;
             /**
              * TLS mode
-             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: verify when a CA or client certificate is given; off when nothing is said.
+             * @description off: plain TCP; required: encrypted, the certificate is not checked; verify: encrypted, the certificate must chain to a trusted CA and name the host. Default: verify, except off for a loopback host (localhost, 127.0.0.0/8, ::1) and for a datasource saved before TLS was verified by default.
              * @enum {unknown}
              */
             tlsMode?: "off" | "required" | "verify";

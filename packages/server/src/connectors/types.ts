@@ -35,6 +35,7 @@ export type { ColumnInfo, DataType, DialectName, TableInfo } from '../query/type
 import type { DataType, DialectName, TableInfo } from '../query/types.js'
 import type { CredentialsByType } from './credentials/schemas.js'
 import type { EngineHost } from './engine-host/supervisor.js'
+import type { SilentTlsPolicy } from './shared/tls.js'
 
 export interface ExecuteOptions {
   /** Bound values, in the order of the placeholders (or by name p0, p1 … for ClickHouse). */
@@ -95,6 +96,11 @@ export interface ConnectorOptions {
    * without one a DuckDB connector starts its own and stops it on close().
    */
   readonly engine?: EngineHost
+  /**
+   * What credentials that name no TLS mode get (postgres family, mysql, singlestore): the
+   * datasource row's policy (shared/tls.ts silentTlsMode); `verify` when not given.
+   */
+  readonly silentTls?: SilentTlsPolicy
 }
 
 /**

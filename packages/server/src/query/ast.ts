@@ -43,6 +43,12 @@ export interface Param {
    * in a SQL metric), so dialects whose collations fold case or pad spaces bind it as bytes.
    */
   readonly exact?: true
+  /**
+   * An instant compared with a column the engine reads in the session's time zone (a MySQL
+   * TIMESTAMP): the value is UTC, and dialects whose engine would read it as session wall-clock
+   * time convert it (Dialect.sessionInstant).
+   */
+  readonly sessionZoned?: true
 }
 export interface Aggregate {
   readonly kind: 'aggregate'
@@ -199,6 +205,8 @@ export const mappedParam = (value: Scalar | Bound, map: (value: Scalar) => unkno
     ? freeze({ kind: 'param', value: map(value.value), slot: { index: value.slot, map } })
     : freeze({ kind: 'param', value: map(value) })
 export const exactParam = (value: unknown): Param => freeze({ ...param(value), exact: true })
+/** A UTC instant compared with a column read in the session's zone (see Param.sessionZoned). */
+export const sessionZonedParam = (value: unknown): Param => freeze({ ...param(value), sessionZoned: true })
 export const agg = (fn: AggregateFn, arg: Expr | null): Aggregate => freeze({ kind: 'aggregate', fn, arg })
 export const grain = (g: TimeGrain, expr: Expr): TimeGrainExpr => freeze({ kind: 'time-grain', grain: g, expr })
 export const inZone = (expr: Expr, zone: Param, nativeType: string): TimezoneExpr =>

@@ -1,6 +1,19 @@
 import type { Condition, FilterType } from '@strata/contract/document'
 import { badRequest } from '../errors.js'
-import { and, bool, cmp, contains, type Expr, inList, inSubquery, isNull, mappedParam, param, raw } from './ast.js'
+import {
+  and,
+  bool,
+  cmp,
+  contains,
+  type Expr,
+  inList,
+  inSubquery,
+  isNull,
+  mappedParam,
+  param,
+  raw,
+  sessionZonedParam,
+} from './ast.js'
 import { Bound, isPlainObject, plainValue, type Scalar, VALUE_LIMITS } from './bind.js'
 import { matchPreset, presetWallRange, type WallRange } from './date-presets.js'
 import type { Dialect } from './dialects/base.js'
@@ -70,13 +83,14 @@ export function wallRangeOf(value: unknown, env: Env, where: string): WallRange 
 /** `start <= col < end` with boundaries typed for the column: dates, local wall times or instants. */
 export function rangeCondition(t: Target, range: WallRange, env: Env): Expr | null {
   const bound = (w: WallTime) => {
-    if (t.column.dataType === 'date') return env.dialect.dateValue?.(dateString(w)) ?? dateString(w)
-    if (t.converted) return env.dialect.wallValue?.(wallString(w)) ?? wallString(w)
-    return env.dialect.instantValue(fromWall(w, env.timezone), t.column.nativeType)
+    if (t.column.dataType === 'date') return param(env.dialect.dateValue?.(dateString(w)) ?? dateString(w))
+    if (t.converted) return param(env.dialect.wallValue?.(wallString(w)) ?? wallString(w))
+    const instant = env.dialect.instantValue(fromWall(w, env.timezone), t.column.nativeType)
+    return env.dialect.readsInSessionZone?.(t.column.nativeType) ? sessionZonedParam(instant) : param(instant)
   }
   return and([
-    range.start.year > 1 ? cmp('>=', t.expr, param(bound(range.start))) : null,
-    range.end.year < 9999 ? cmp('<', t.expr, param(bound(range.end))) : null,
+    range.start.year > 1 ? cmp('>=', t.expr, bound(range.start)) : null,
+    range.end.year < 9999 ? cmp('<', t.expr, bound(range.end)) : null,
   ])
 }
 

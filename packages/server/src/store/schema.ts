@@ -95,6 +95,11 @@ export interface DatasourceRow {
   schema_cache: string
   /** Bumped on every sync/update: part of every cache key */
   schema_version: number
+  /**
+   * What credentials that name no TLS mode get (shared/tls.ts SilentTlsPolicy): 'verify' for
+   * rows created since TLS is verified by default, 'off' for rows created before (migration 008).
+   */
+  silent_tls: string
   created_at: string
   updated_at: string
 }

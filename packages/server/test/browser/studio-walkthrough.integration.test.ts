@@ -118,6 +118,14 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: from a fresh server t
     expect(await page.getByLabel('Password', { exact: true }).getAttribute('type')).toBe('password')
     await checkAccessibility(page, 'datasource form')
     await shootBoth(page, '04-datasource-form')
+    // another type's form: MongoDB's, with its CA field (a PEM text area), then back to PostgreSQL
+    await page.getByLabel('Type').selectOption('mongodb')
+    await page.getByText(/^More options/).click()
+    await page.getByLabel('TLS CA certificate', { exact: true }).waitFor()
+    await checkAccessibility(page, 'datasource form (mongodb)')
+    await shootBoth(page, '04-datasource-form-mongodb')
+    await page.getByLabel('Type').selectOption('postgres')
+    await page.getByLabel('Host', { exact: true }).waitFor()
     const c = warehouse.credentials
     await page.getByLabel('Name', { exact: true }).fill('warehouse')
     await page.getByLabel('Host', { exact: true }).fill(c.host)

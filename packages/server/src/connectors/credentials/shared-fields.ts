@@ -47,10 +47,11 @@ export const tlsFields = (whenSilent: string) => ({
   ),
 })
 
-/** What the connector does when the credentials name no TLS field (shared/tls.ts resolveTlsMode). */
-export const SILENT_OFF =
-  'verify when sslMode is true or a CA or client certificate is given; off when nothing is said.'
-export const SILENT_OFF_NO_SSLMODE = 'verify when a CA or client certificate is given; off when nothing is said.'
+/** What the connector does when the credentials name no TLS mode (shared/tls.ts resolveTlsMode, silentTlsMode). */
+export const SILENT_VERIFY =
+  'off when sslMode is false; otherwise verify, except off for a loopback host (localhost, 127.0.0.0/8, ::1) and for a datasource saved before TLS was verified by default.'
+export const SILENT_VERIFY_NO_SSLMODE =
+  'verify, except off for a loopback host (localhost, 127.0.0.0/8, ::1) and for a datasource saved before TLS was verified by default.'
 
 /** The hosted API's four fields of mysql, mongodb, clickhouse (and singlestore). */
 export const serverFields = (engine: string) => ({

@@ -12,6 +12,8 @@
  * docs say not to send the Databricks token there), with the `http_headers` the chunk names.
  * Failures are thrown as the errors at the end of this file and read by errors.ts.
  */
+
+import { jsonRows, type RawRow } from './json-rows.js'
 import type { StatementParameter } from './params.js'
 
 export type StatementState = 'PENDING' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELED' | 'CLOSED'
@@ -161,12 +163,17 @@ export class StatementClient {
     return this.#call('GET', path, undefined, signal).then(resultData)
   }
 
-  /** A chunk's rows: inline, or downloaded from its external links (without our token). */
-  async rows(chunk: ResultData, signal: AbortSignal): Promise<(string | null)[][]> {
-    if (chunk.external_links === undefined) return chunk.data_array ?? []
-    const rows: (string | null)[][] = []
-    for (const link of chunk.external_links) rows.push(...(await download(link, signal)))
-    return rows
+  /**
+   * A chunk's rows: inline, or streamed from its external links (without our token), one link
+   * after the other. A caller that stops iterating (its row limit reached) cancels the download
+   * in progress and fetches no further link.
+   */
+  async *rows(chunk: ResultData, signal: AbortSignal): AsyncGenerator<RawRow> {
+    if (chunk.external_links === undefined) {
+      yield* chunk.data_array ?? []
+      return
+    }
+    for (const link of chunk.external_links) yield* jsonRows(await download(link, signal))
   }
 
   async cancel(statementId: string, signal: AbortSignal): Promise<void> {
@@ -235,8 +242,8 @@ function resultData(json: unknown): ResultData {
   return r
 }
 
-/** One external link's rows (a JSON array of arrays), fetched with only the headers it names. */
-async function download(link: ExternalLink, signal: AbortSignal): Promise<(string | null)[][]> {
+/** One external link's body (a JSON array of arrays, read by jsonRows), fetched with only the headers it names. */
+async function download(link: ExternalLink, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
   let url: URL
   try {
     url = new URL(link.external_link)
@@ -250,19 +257,13 @@ async function download(link: ExternalLink, signal: AbortSignal): Promise<(strin
     if (typeof v === 'string' && k.toLowerCase() !== 'authorization') headers[k] = v
   }
   const res = await fetch(url, { headers, redirect: 'follow', signal })
-  const text = await res.text()
   // A presigned URL's own error (expired, refused) says nothing about our token: not an HTTP error of the API.
-  if (!res.ok) throw new NotDatabricksError(`the result download from an external link answered HTTP ${res.status}`)
-  let rows: unknown
-  try {
-    rows = JSON.parse(text)
-  } catch {
-    throw new NotDatabricksError('an external link whose content is not JSON')
+  if (!res.ok) {
+    await res.body?.cancel().catch(() => undefined)
+    throw new NotDatabricksError(`the result download from an external link answered HTTP ${res.status}`)
   }
-  if (!Array.isArray(rows) || rows.some((r) => !Array.isArray(r))) {
-    throw new NotDatabricksError('an external link whose content is not a JSON array of rows')
-  }
-  return rows as (string | null)[][]
+  if (res.body === null) throw new NotDatabricksError('an external link whose content is not a JSON array of rows')
+  return res.body
 }
 
 /** A terminal state other than SUCCEEDED, as the error it is. */

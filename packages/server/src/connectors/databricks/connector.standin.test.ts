@@ -97,6 +97,22 @@ describe('databricks connector (against the Statement Execution API stand-in)', 
     await c.close()
   })
 
+  it('a result larger than the row limit stops fetching: no chunk or link past the limit', async () => {
+    const c = open()
+    const from = standIn.log.length
+    const result = await c.execute("SELECT range AS n, repeat('x', 40) AS pad FROM range(100)", { ...BASE, maxRows: 7 })
+    expect(result.rows.map((r) => r.n)).toEqual([0, 1, 2, 3, 4, 5, 6])
+    expect(result.truncated).toBe(true)
+    const log = since(from)
+    // 8 rows (the limit and one to know it is truncated) are chunks 0, 1 and 2 of 3 rows each
+    expect(log.filter((l) => l.path.startsWith('/presigned/'))).toHaveLength(3)
+    const chunkReads = log
+      .filter((l) => /\/result\/chunks\/\d+$/.test(l.path))
+      .map((l) => Number(l.path.split('/').at(-1)))
+    expect(Math.max(...chunkReads)).toBeLessThanOrEqual(2)
+    await c.close()
+  })
+
   it('a wrong token is DATASOURCE_CONNECTION_ERROR naming the refusal, never the token', async () => {
     const c = open({ token: 'wrong-token-xyz' })
     const e = expectCode((await caught(c.test())).error, 'DATASOURCE_CONNECTION_ERROR')

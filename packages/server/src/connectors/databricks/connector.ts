@@ -235,9 +235,11 @@ export class DatabricksConnector implements Connector {
         const values: (string | null)[][] = []
         let chunk: ResultData | undefined = response.result
         while (chunk !== undefined) {
-          for (const row of await client.rows(chunk, pollControl.signal)) {
-            if (values.length > settings.maxRows) break
+          // streamed: once maxRows + 1 rows are in (enough to know the result is truncated),
+          // the download in progress is cancelled and no further link or chunk is fetched
+          for await (const row of client.rows(chunk, pollControl.signal)) {
             values.push(row)
+            if (values.length > settings.maxRows) break
           }
           const next = nextChunk(chunk)
           if (values.length > settings.maxRows || next === undefined) break

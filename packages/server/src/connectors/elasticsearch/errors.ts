@@ -5,7 +5,7 @@
  * reason); ProductNotSupportedError: the server is not Elasticsearch; other ResponseErrors: the
  * engine's reason (`search_phase_execution_exception` → the shard failure's own reason).
  */
-import { type DriverErrors, errorMessage } from '../errors.js'
+import { type DriverErrors, errorMessage, tlsReason } from '../errors.js'
 
 interface ErrorBody {
   error?: {
@@ -66,6 +66,14 @@ export const SEARCH_ERRORS: DriverErrors = {
     if (s === 403) return `not authorised: ${message}`
     if (name(err) === 'ProductNotSupportedError') return 'the server is not Elasticsearch (product check failed)'
     const cause = (err as { cause?: unknown } | null)?.cause
+    // a certificate the https server_url does not verify (docs/datasources.md#tls): the clients
+    // keep Node's message and drop its code
+    const tls = tlsReason(err)
+    if (tls !== undefined) return tls
+    const text = cause instanceof Error ? cause.message : errorMessage(err)
+    if (CONNECTION.has(String(name(err))) && /certificate|altnames/i.test(text)) {
+      return `TLS certificate verification failed: ${text}`
+    }
     return cause instanceof Error ? `${message} (${cause.message})` : message
   },
 }

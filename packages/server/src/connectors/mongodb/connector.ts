@@ -51,6 +51,8 @@ interface Settings {
   readonly connecting?: boolean
 }
 
+/** How much sooner than our connect deadline the driver's server selection gives up. */
+const SELECTION_MARGIN_MS = 250
 export class MongodbConnector implements Connector {
   readonly dialect = 'mongodb' as const
   readonly #credentials: MongodbCredentials
@@ -175,7 +177,10 @@ export class MongodbConnector implements Connector {
         : c.connectionString
           ? {}
           : { authSource: 'admin' }),
-      serverSelectionTimeoutMS: timeout,
+      // a private CA (docs/datasources.md#tls): TLS on, the chain verified against it
+      ...(c.tlsCaCertificate === undefined ? {} : { tls: true, ca: c.tlsCaCertificate }),
+      // the driver gives up just before our deadline, so its error (a certificate refused, say) is the answer
+      serverSelectionTimeoutMS: Math.max(timeout - SELECTION_MARGIN_MS, Math.ceil(timeout / 2)),
       connectTimeoutMS: timeout,
       maxPoolSize: this.#options.poolMax,
       appName: 'strata',

@@ -3,8 +3,8 @@
 import type { Static } from 'typebox'
 import Type from 'typebox'
 import { credentials, host, password, port, text } from '../credentials/fields.js'
-import type { CredentialRule } from '../credentials/rule-builders.js'
-import { ours } from '../credentials/shared-fields.js'
+import { both, type CredentialRule, caRule } from '../credentials/rule-builders.js'
+import { ours, tlsCa } from '../credentials/shared-fields.js'
 import { connectionStringProblem } from './connection-string.js'
 
 const { Optional } = Type
@@ -31,10 +31,12 @@ export const mongodbCredentials = credentials('MongoDB credentials', {
       { secret: true, addition: true, maxLength: 4000 },
     ),
   ),
+  // a connection string cannot name the CA (tlsCAFile would read this server's disk): it goes here, and turns TLS on
+  tlsCaCertificate: tlsCa(),
 })
 
 /** A connection string, or host, port and user. */
-export const mongodbRules: CredentialRule<Static<typeof mongodbCredentials>> = {
+const connectionRules: CredentialRule<Static<typeof mongodbCredentials>> = {
   doc: [
     'Either `connectionString`, or `host`, `port` and `user`: `host` and `port` are refused beside a connection string.',
     '`connectionString` must be a `mongodb://` or `mongodb+srv://` URI the MongoDB driver parses (its options included).',
@@ -55,3 +57,6 @@ export const mongodbRules: CredentialRule<Static<typeof mongodbCredentials>> = {
     return undefined
   },
 }
+
+/** The connection rules, then the CA's. */
+export const mongodbRules = both<Static<typeof mongodbCredentials>>(connectionRules, caRule)

@@ -4,7 +4,7 @@
  * log in to the server surface as MongoServerSelectionError / MongoNetwork* errors, or as the
  * AuthenticationFailed (18) server error.
  */
-import { type DriverErrors, errorMessage, networkReason } from '../errors.js'
+import { type DriverErrors, errorMessage, networkReason, tlsReason } from '../errors.js'
 
 /** MaxTimeMSExpired: the server stopped the aggregate at our maxTimeMS. */
 const TIME_LIMIT_CODES = new Set([50])
@@ -44,6 +44,9 @@ function connectionReason(err: unknown, message: string): string {
   const cause = causeOf(err)
   const inner = cause === undefined ? undefined : errorMessage(cause)
   if (codeOf(err) === 18 || codeOf(cause) === 18) return 'authentication failed (wrong user or password)'
+  // a certificate refused (docs/datasources.md#tls): the network error's own cause says why
+  const tls = tlsReason(err) ?? tlsReason(cause)
+  if (tls !== undefined) return tls
   return networkReason(err) ?? networkReason(cause) ?? inner ?? message
 }
 

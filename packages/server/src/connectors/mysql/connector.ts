@@ -19,7 +19,7 @@ import {
 } from '../shared/execution.js'
 import { columnsListing, tablesOfListing } from '../shared/introspection.js'
 import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
-import { resolveTlsMode, type TlsMode } from '../shared/tls.js'
+import { resolveTlsMode, silentTlsMode, type TlsMode } from '../shared/tls.js'
 import { bytesToJson, checkTimeZone, isoDateTime, offsetAt, safeInteger } from '../shared/values.js'
 import type { Connector, ConnectorOptions, ExecuteOptions, MysqlCredentials, QueryResult, TableInfo } from '../types.js'
 import { MYSQL_ERRORS, translateMysqlError } from './errors.js'
@@ -156,7 +156,7 @@ export class MysqlConnector implements Connector {
       throw plainRefusal(
         translateMysqlError(err, { connecting: true, secrets: [this.#credentials.password] }),
         err,
-        resolveTlsMode(this.#credentials, 'off'),
+        this.#tlsMode(),
       )
     }
     if (this.#flavor === undefined) {
@@ -239,7 +239,7 @@ export class MysqlConnector implements Connector {
    */
   #ssl(): { ssl?: mysql.SslOptions; stream?: () => net.Socket } {
     const c = this.#credentials
-    const mode = resolveTlsMode(c, 'off')
+    const mode = this.#tlsMode()
     if (mode === 'off') return {}
     return {
       // mysql2 gives Node's TLS no host name for an IP address, and Node then checks the
@@ -254,6 +254,11 @@ export class MysqlConnector implements Connector {
         ...(c.tlsClientKey === undefined ? {} : { key: c.tlsClientKey }),
       },
     }
+  }
+
+  /** The mode in force: the credentials' own, else the row's policy for silent ones. */
+  #tlsMode(): TlsMode {
+    return resolveTlsMode(this.#credentials, silentTlsMode(this.#credentials.host, this.#options.silentTls))
   }
 
   #createPool(database: string | undefined): mysql.Pool {

@@ -44,6 +44,10 @@ describe.skipIf(!up)('mysql: time-zone-converted TIMESTAMP and DATETIME columns 
       await c.query("set time_zone = '+00:00'")
       // the same instant in both: 2024-01-01T00:00:00Z
       await c.query(`insert into ${table} values (1, '2024-01-01 00:00:00', '2024-01-01 00:00:00')`)
+      // around 2 January in Tokyo (+09:00), which runs from 2024-01-01T15:00Z to 2024-01-02T15:00Z
+      await c.query(
+        `insert into ${table} values (2, '2024-01-01 14:30:00', '2024-01-01 14:30:00'), (3, '2024-01-01 16:00:00', '2024-01-01 16:00:00'), (4, '2024-01-02 14:00:00', '2024-01-02 14:00:00'), (5, '2024-01-02 16:00:00', '2024-01-02 16:00:00')`,
+      )
     })
   })
 
@@ -92,7 +96,41 @@ describe.skipIf(!up)('mysql: time-zone-converted TIMESTAMP and DATETIME columns 
         maxRows: 10,
         timezone: sessionZone,
       })
-      expect(result.rows).toEqual([{ ts: '2024-01-01T09:00:00', dt: '2024-01-01T09:00:00' }])
+      expect(result.rows).toContainEqual({ ts: '2024-01-01T09:00:00', dt: '2024-01-01T09:00:00' })
+    },
+  )
+
+  // Regression: the range's bounds were bound as UTC wall-clock text, which MariaDB reads in the
+  // session zone (the token's) when it compares them with a TIMESTAMP: in Tokyo the day began
+  // nine hours late, taking id 2 (23:30 on 1 January there) and dropping id 4 (23:00 on 2 January).
+  it.each(['ts', 'dt'])(
+    'a date range on the %s column selects the token-zone day (Asia/Tokyo session)',
+    async (column) => {
+      const tables = await connector.introspect()
+      const model = buildModel(tables.filter((t) => t.name === table))
+      const compiled = compileMetric({
+        metric: metric({ from: `test.${table}`, dimensions: [{ name: 'id', column: 'id' }] }),
+        model,
+        dialect: getDialect('mysql'),
+        context: ctx({
+          timezone: 'Asia/Tokyo',
+          filters: [
+            {
+              table: `test.${table}`,
+              column,
+              value: { startDate: '2024-01-02', endDate: '2024-01-02' },
+              source: 'dashboard',
+            },
+          ],
+        }),
+      })
+      const result = await connector.execute(compiled.sql, {
+        params: compiled.params,
+        timeoutMs: 5000,
+        maxRows: 10,
+        timezone: 'Asia/Tokyo',
+      })
+      expect(result.rows.map((r) => r.id).sort()).toEqual([3, 4])
     },
   )
 })

@@ -103,7 +103,7 @@ describe.skipIf(!tlsMariadbAvailable)('mysql connector over TLS (a private CA, a
 
   it('off against a server that requires TLS fails clearly', async () => {
     expect((await failure({ tlsMode: 'off' })).message).toMatch(/not encrypted: a server that requires TLS refuses it/)
-    // credentials that name no TLS field keep the plain connection they always had
+    // credentials that name no TLS field stay plain on a loopback host (elsewhere they verify: test/routes/datasource-tls-default.integration.test.ts)
     expect((await failure({})).message).toMatch(/not encrypted: a server that requires TLS refuses it/)
   })
 

@@ -30,7 +30,7 @@ import {
 import { columnsListing, doubleQuoted, type ListedColumn, tablesOfListing } from '../shared/introspection.js'
 import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
 import { SshTunnel } from '../shared/ssh-tunnel.js'
-import { resolveTlsMode, tlsConnectionOptions } from '../shared/tls.js'
+import { resolveTlsMode, silentTlsMode, tlsConnectionOptions } from '../shared/tls.js'
 import { checkTimeZone, decimalNumber, isoDateTime, safeInteger } from '../shared/values.js'
 import type {
   Connector,
@@ -297,7 +297,7 @@ export class PostgresConnector implements Connector {
       password: c.password,
       database,
       // TLS (docs/datasources.md#tls): the certificate must name credentials.host, also through a tunnel.
-      ssl: tlsConnectionOptions(c, resolveTlsMode(c, 'off'), c.host) ?? false,
+      ssl: tlsConnectionOptions(c, resolveTlsMode(c, silentTlsMode(c.host, this.#options.silentTls)), c.host) ?? false,
       connectionTimeoutMillis: this.#options.connectTimeoutMs,
       application_name: 'strata',
       keepAlive: true,

@@ -4,7 +4,7 @@ import type { Static } from 'typebox'
 import Type from 'typebox'
 import { choice, credentials, flag, host, longText, password, port, text } from '../credentials/fields.js'
 import { both, type CredentialRule, tlsRule } from '../credentials/rule-builders.js'
-import { SILENT_OFF, tlsFields } from '../credentials/shared-fields.js'
+import { SILENT_VERIFY, tlsFields } from '../credentials/shared-fields.js'
 
 const { Optional } = Type
 
@@ -20,7 +20,7 @@ const postgresFamily = (engine: string, defaultPort: number) =>
     sslMode: Optional(
       flag('SSL', 'Connect over TLS: true is tlsMode verify (unless tlsMode says otherwise), false is tlsMode off.'),
     ),
-    ...tlsFields(SILENT_OFF),
+    ...tlsFields(SILENT_VERIFY),
     sshTunnel: Optional(choice(['enable', 'disable'], 'SSH tunnel', 'Connect through an SSH bastion host.')),
     sshHost: Optional(host('SSH host', 'Bastion host. Required when sshTunnel is enable.')),
     sshPort: Optional(port('SSH port', 'Bastion SSH port (usually 22). Required when sshTunnel is enable.')),

@@ -111,7 +111,7 @@ describe.skipIf(!tlsPostgresAvailable)('postgres connector over TLS (a private C
     const error = await failure({ tlsMode: 'off' })
     expect(error.message).toMatch(/no encryption|SSL off/i)
     expect((await failure({ sslMode: false })).message).toMatch(/no encryption|SSL off/i)
-    // credentials that name no TLS field keep the plain connection they always had
+    // credentials that name no TLS field stay plain on a loopback host (elsewhere they verify: test/routes/datasource-tls-default.integration.test.ts)
     expect((await failure({})).message).toMatch(/no encryption|SSL off/i)
   })
 

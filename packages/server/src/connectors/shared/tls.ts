@@ -17,6 +17,41 @@ import { type ConnectionOptions, checkServerIdentity, type PeerCertificate } fro
 export const TLS_MODES = ['off', 'required', 'verify'] as const
 export type TlsMode = (typeof TLS_MODES)[number]
 
+/**
+ * What credentials that name no TLS mode get, recorded on each datasource row when it is
+ * created: `verify` for every datasource created since TLS became verified by default
+ * (`off` still for a loopback host, whose traffic never leaves the machine), `off` for one
+ * created before (it connected in plain text and keeps doing so until its credentials name a
+ * mode). Connectors built without a row (tests, a probe) get `verify`.
+ */
+export const SILENT_TLS_POLICIES = ['off', 'verify'] as const
+export type SilentTlsPolicy = (typeof SILENT_TLS_POLICIES)[number]
+
+/** `localhost`, 127.0.0.0/8, ::1 (also as an IPv4-mapped address): a connection that stays on the machine. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+  if (h === 'localhost' || h.endsWith('.localhost')) return true
+  if (isIP(h) === 4) return h.startsWith('127.')
+  if (isIP(h) === 6) {
+    if (h === '::1' || /^0{0,4}(:0{0,4}){6}:0{0,3}1$/.test(h)) return true
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h)
+    return mapped?.[1]?.startsWith('127.') === true
+  }
+  return false
+}
+
+/**
+ * The mode silent credentials get on a type that encrypts by choice (postgres family, mysql,
+ * singlestore): `off` under the legacy policy or for a loopback host, else `verify`.
+ */
+export function silentTlsMode(host: string, policy: SilentTlsPolicy | undefined): TlsMode {
+  if (policy === 'off' || isLoopbackHost(host)) return 'off'
+  return 'verify'
+}
+
 /** The TLS fields of a credentials object (all optional). */
 export interface TlsFields {
   readonly tlsMode?: TlsMode

@@ -24,6 +24,11 @@ export interface Dialect {
   render(node: Select | RawSql): CompiledSql
   /** The value to bind for an instant compared with a (naive-UTC or zoned) timestamp column of that native type. */
   instantValue(instant: Date, nativeType?: string): unknown
+  /**
+   * The engine reads a column of this native type in the session's time zone and compares text
+   * with it as wall-clock time there (MySQL TIMESTAMP): bound instants are converted (absent: no type).
+   */
+  readsInSessionZone?(nativeType: string): boolean
   /** The value to bind for a calendar date `YYYY-MM-DD` compared with a date column (absent: the text). */
   dateValue?(date: string): unknown
   /** The value to bind for a wall-clock time `YYYY-MM-DD HH:MM:SS` compared with a zone-converted column (absent: the text). */
@@ -252,6 +257,14 @@ export abstract class BaseDialect implements Dialect {
       .join('')
   }
 
+  /**
+   * A bound UTC instant (placeholder) compared with a column the engine reads in the session's
+   * zone (see Param.sessionZoned): as it is, where a bound instant carries its zone.
+   */
+  sessionInstant(placeholder: string): string {
+    return placeholder
+  }
+
   /** A bound value (placeholder) that compares exactly with whatever it meets (see Param.exact). */
   exactValue(placeholder: string): string {
     return placeholder
@@ -266,7 +279,7 @@ export abstract class BaseDialect implements Dialect {
       case 'raw':
         return `(${this.raw(e, ps)})`
       case 'param':
-        return ps.add(e)
+        return e.sessionZoned ? this.sessionInstant(ps.add(e)) : ps.add(e)
       case 'aggregate':
         return this.aggregate(e.fn, e.arg === null ? null : this.expr(e.arg, ps))
       case 'time-grain':

@@ -31,6 +31,20 @@ export class MysqlDialect extends BaseDialect {
   }
 
   /**
+   * A TIMESTAMP compared with text reads the text as wall-clock time in the session's zone (the
+   * token's): the UTC text is converted to that zone first. CONVERT_TZ between an offset and
+   * the session zone needs no time zone tables when the session zone is an offset (what the
+   * connector sets without them), and leaves a value outside TIMESTAMP's range unchanged.
+   */
+  readsInSessionZone(nativeType: string): boolean {
+    return this.isZoned(nativeType)
+  }
+
+  override sessionInstant(placeholder: string): string {
+    return `CONVERT_TZ(${placeholder}, '+00:00', @@session.time_zone)`
+  }
+
+  /**
    * MySQL/MariaDB string collations (default `utf8mb4_general_ci` / `utf8mb4_0900_ai_ci`) fold
    * case, and PAD SPACE ones ignore trailing spaces: a byte comparison decides, the plain `=`
    * before it keeps the column's index usable.

@@ -9,6 +9,7 @@ import {
   validateTenancySettings,
 } from '../../connectors/credentials/validate.js'
 import { createConnector } from '../../connectors/registry.js'
+import type { SilentTlsPolicy } from '../../connectors/shared/tls.js'
 import type { Connector, ConnectorOptions, DatasourceType, TableInfo } from '../../connectors/types.js'
 import { ApiError, badRequest } from '../../errors.js'
 import type { Keyring } from '../../security/keyring.js'
@@ -81,7 +82,7 @@ export class Datasources {
     const tenancy = input.tenancySettings === undefined ? undefined : validateTenancySettings(input.tenancySettings)
     const existing = await this.findRow(organizationId, credentials.name)
     if (existing) throw badRequest(`credentials.name: a datasource named ${credentials.name} already exists`)
-    const { tables } = await this.probe(input.datasourceType, credentials, tenancy)
+    const { tables } = await this.probe(input.datasourceType, credentials, tenancy, 'verify')
     const id = newId()
     const at = now()
     const row: DatasourceRow = {
@@ -93,6 +94,7 @@ export class Datasources {
       tenancy_settings: tenancy ? JSON.stringify(tenancy) : null,
       schema_cache: JSON.stringify(tables),
       schema_version: 1,
+      silent_tls: 'verify',
       created_at: at,
       updated_at: at,
     }
@@ -157,9 +159,11 @@ export class Datasources {
     if (!row) throw badRequest(`credentials.name: no datasource named ${credentials.name}`)
     const previous = row.tenancy_settings ? (JSON.parse(row.tenancy_settings) as TenancySettings) : undefined
     const tenancy = mergeTenancySettings(previous, input.tenancySettings)
-    const { tables } = await this.probe(input.datasourceType, credentials, tenancy)
+    const silentTls = namesTlsMode(credentials) ? 'verify' : silentTlsOf(row)
+    const { tables } = await this.probe(input.datasourceType, credentials, tenancy, silentTls)
     const updated: DatasourceRow = {
       ...row,
+      silent_tls: silentTls,
       credentials: this.keyring.encrypt(JSON.stringify(credentials), row.id),
       tenancy_settings: tenancy ? JSON.stringify(tenancy) : null,
       schema_cache: JSON.stringify(tables),
@@ -294,7 +298,10 @@ export class Datasources {
     if (live) void live.connector.close().catch(() => {})
     // Validated against the type's schema when they were saved (create, update).
     const credentials = JSON.parse(this.keyring.decrypt(row.credentials, row.id)) as ValidCredentials
-    const connector = createConnector(row.type as DatasourceType, credentials, this.options)
+    const connector = createConnector(row.type as DatasourceType, credentials, {
+      ...this.options,
+      silentTls: silentTlsOf(row),
+    })
     this.live.set(row.id, { connector, version: row.schema_version })
     return connector
   }
@@ -338,8 +345,9 @@ export class Datasources {
     type: DatasourceType,
     credentials: ValidCredentials,
     tenancy: TenancySettings | undefined,
+    silentTls: SilentTlsPolicy,
   ): Promise<Introspection> {
-    const connector = createConnector(type, credentials, this.options)
+    const connector = createConnector(type, credentials, { ...this.options, silentTls })
     try {
       await connector.test()
       const tables = await connector.introspect()
@@ -349,6 +357,23 @@ export class Datasources {
       await connector.close().catch(() => {})
     }
   }
+}
+
+/**
+ * The row's TLS policy for credentials that name no mode: 'off' for a datasource created before
+ * TLS was verified by default (store migration 008), else 'verify'.
+ */
+function silentTlsOf(row: DatasourceRow): SilentTlsPolicy {
+  return row.silent_tls === 'off' ? 'off' : 'verify'
+}
+
+/**
+ * Credentials that choose a mode (`tlsMode`, or the hosted API's `sslMode`): an update that
+ * carries one moves a legacy row to the current policy, so removing it later does not fall back
+ * to plain text.
+ */
+function namesTlsMode(credentials: ValidCredentials): boolean {
+  return 'tlsMode' in credentials || 'sslMode' in credentials
 }
 
 function checkTenancyTable(tenancy: TenancySettings & { tenancyLevel: 'TABLE' }, tables: readonly TableInfo[]): void {

@@ -62,6 +62,7 @@ describe('demo seed', () => {
         tenancy_settings: null,
         schema_cache: '[]',
         schema_version: 1,
+        silent_tls: 'verify',
         created_at: now(),
         updated_at: now(),
       })

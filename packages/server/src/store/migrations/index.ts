@@ -6,6 +6,7 @@ import { layoutsAndViews } from './004-layouts-and-views.js'
 import { emailReports } from './005-email-reports.js'
 import { tenantCopyBase } from './006-tenant-copy-base.js'
 import { dashboardMetadata } from './007-dashboard-metadata.js'
+import { silentTls } from './008-silent-tls.js'
 
 /** Every migration, in order. Names are permanent: never rename or reorder one that shipped. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '005-email-reports': emailReports,
   '006-tenant-copy-base': tenantCopyBase,
   '007-dashboard-metadata': dashboardMetadata,
+  '008-silent-tls': silentTls,
 }

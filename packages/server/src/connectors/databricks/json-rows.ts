@@ -67,7 +67,7 @@ export async function* jsonRows(body: ReadableStream<Uint8Array>): AsyncGenerato
 
 const isSeparator = (byte: number) => byte === 0x2c || byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09
 
-function parseRow(decoder: TextDecoder, parts: readonly Uint8Array[]): RawRow {
+function parseRow(decoder: InstanceType<typeof TextDecoder>, parts: readonly Uint8Array[]): RawRow {
   const text = parts.length === 1 ? decoder.decode(parts[0]) : decoder.decode(concat(parts))
   let parsed: unknown
   try {

@@ -14,6 +14,7 @@ export const credentials = {
   'PUT /api/v2/data-apps/{dataAppName}/embeds': 'serviceToken',
   'POST /api/v2/data-apps/{dataAppName}/embeds': 'serviceToken',
   'DELETE /api/v2/data-apps/{dataAppName}/embeds': 'serviceToken',
+  'GET /api/v2/data-apps/{dataAppName}/embeds/access-settings': 'serviceToken',
   'GET /api/v2/data-apps/{dataAppName}/whitelist-domains': 'serviceToken',
   'PUT /api/v2/data-apps/{dataAppName}/whitelist-domains': 'serviceToken',
   'GET /api/v2/datasource': 'serviceToken',

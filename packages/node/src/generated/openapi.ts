@@ -92,6 +92,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/data-apps/{dataAppName}/embeds/access-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the access settings of an embed of a data app (organization token)
+         * @description The embed's `accessSettings` as stored (what the export's `_meta.embedDataAppAccessSetting` shows), to fill a settings form. The same as the data app key route, for the data app named in the path, with the service token or the admin access token (what the studio uses, so the secret key never has to be in the browser).
+         */
+        get: operations["readAppEmbedAccess"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/data-apps/{dataAppName}/whitelist-domains": {
         parameters: {
             query?: never;
@@ -2927,6 +2947,116 @@ export interface operations {
             };
             /** @description - `UNSUPPORTED_MEDIA_TYPE`: A body was sent without Content-Type: application/json. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `RATE_LIMIT_EXCEEDED`: Too many requests from this client in the window; the Retry-After header gives the seconds until it resets. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `INTERNAL_SERVER_ERROR`: The server failed; the cause is logged with the request id (x-request-id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The server is draining after SIGTERM (retry on another instance) or its metadata store is unreachable (retry shortly). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    readAppEmbedAccess: {
+        parameters: {
+            query: {
+                embedId: string;
+            };
+            header?: never;
+            path: {
+                /** @description The name of one of your data apps */
+                dataAppName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            embedId: string;
+                            accessSettings: {
+                                datamartName?: string;
+                                isAllowAiPilot?: boolean;
+                                isAllowEmailReports?: boolean;
+                                isAllowManageMetrics?: boolean;
+                                isAllowCreateDashboardView?: boolean;
+                                isAllowEndUserDashboardFilter?: boolean;
+                                dashboardFilterColumns?: {
+                                    tableName: string;
+                                    columns: string[];
+                                }[];
+                                isAllowMetricCreation?: boolean;
+                                isAllowMetricDeletion?: boolean;
+                                isAllowMetricLayoutChange?: boolean;
+                                isAllowMetricUpdate?: boolean;
+                                isAllowUnderlyingData?: boolean;
+                                joinModel?: "single" | "multi";
+                                isIncrementalJoin?: boolean;
+                                metricCreationMode?: "DRAG_DROP" | "CHAT";
+                                tableTenancySettings?: {
+                                    name: string;
+                                    clientColumn: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field.
+             *     - `DATA_APP_NOT_FOUND`: No data app of the organization has that name.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `AUTHENTICATION_ERROR`: The bearer token is missing, invalid, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `EMBED_NOT_FOUND`: The data app has no such embed. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -64,6 +64,12 @@ describe.skipIf(!hasPg).each(storeKinds)(
         accessSettings: { isAllowUnderlyingData: false },
       })
       expect([foreign.statusCode, foreign.json().error.code]).toEqual([403, 'INSUFFICIENT_PERMISSIONS'])
+      const foreignRead = await a.call(
+        'GET',
+        `/api/v2/data-apps/other/embeds/access-settings?embedId=${a.embedId}`,
+        a.accessToken,
+      )
+      expect([foreignRead.statusCode, foreignRead.json().error.code]).toEqual([404, 'EMBED_NOT_FOUND'])
       const noToken = await t.app.inject({ method: 'GET', url: `${base}/embeds` })
       expect([noToken.statusCode, noToken.json().error.code]).toEqual([401, 'AUTHENTICATION_ERROR'])
       // the data app key is not an organization token

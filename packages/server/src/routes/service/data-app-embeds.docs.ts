@@ -12,6 +12,12 @@ export const docs = operations('data apps', {
     auth: SERVICE_TOKEN,
     errors: [notFound],
   },
+  readAppEmbedAccess: {
+    summary: 'Read the access settings of an embed of a data app (organization token)',
+    description: `The embed's \`accessSettings\` as stored (what the export's \`_meta.embedDataAppAccessSetting\` shows), to fill a settings form. ${actsFor}`,
+    auth: SERVICE_TOKEN,
+    errors: [notFound, [404, 'EMBED_NOT_FOUND', 'The data app has no such embed.']],
+  },
   createAppEmbed: {
     summary: 'Create an embed for a data app (organization token)',
     description: `As \`POST /api/v2/data-app/embeds\`: a dashboard or one of its metrics, with \`accessSettings\`. ${actsFor}`,

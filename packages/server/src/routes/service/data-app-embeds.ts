@@ -9,6 +9,8 @@ import {
   CreateEmbedRequest,
   DeleteEmbedQuery,
   DeleteResponse,
+  EmbedAccessQuery,
+  EmbedAccessResponse,
   EmbedList,
   IdResponse,
   ListEmbedsQuery,
@@ -51,6 +53,29 @@ const dataAppEmbeds: FastifyPluginAsyncTypebox = async (app) => {
       const page = pageOf(isPagination, pageNumber)
       const dataApp = await actingAs(request, request.params.dataAppName)
       return { data: await embeds.list(dataApp, { page, ...(clientId ? { clientId } : {}) }), error: null }
+    },
+  )
+  app.get(
+    `${base}/embeds/access-settings`,
+    {
+      schema: {
+        ...docs.readAppEmbedAccess,
+        params: DataAppParams,
+        querystring: EmbedAccessQuery,
+        response: { 200: EmbedAccessResponse },
+      },
+    },
+    async (request) => {
+      const dataApp = await actingAs(request, request.params.dataAppName)
+      const embed = await embeds.get(request.query.embedId)
+      if (embed?.dataAppId !== dataApp.dataAppId) {
+        throw new ApiError(
+          'EMBED_NOT_FOUND',
+          404,
+          `Data app ${dataApp.dataAppName} has no embed ${request.query.embedId}`,
+        )
+      }
+      return { data: { embedId: embed.embedId, accessSettings: embed.accessSettings } }
     },
   )
   app.post(

@@ -1,11 +1,15 @@
 import { StudioApp } from './app.js'
 import { StudioAuth } from './screens/auth.js'
+import { StudioDataAppDetail } from './screens/data-app-detail.js'
 import { StudioDataApps } from './screens/data-apps.js'
 import { StudioDatamartForm } from './screens/datamart-form.js'
 import { StudioDatamarts } from './screens/datamarts.js'
 import { StudioDatasourceDetail } from './screens/datasource-detail.js'
 import { StudioDatasourceForm } from './screens/datasource-form.js'
 import { StudioDatasources } from './screens/datasources.js'
+import { StudioEmbedDetail } from './screens/embeds/embed-detail.js'
+import { StudioEmbedForm } from './screens/embeds/embed-form.js'
+import { StudioEmbeds } from './screens/embeds/embeds.js'
 import { StudioWorkspaces } from './screens/workspaces.js'
 import { studioStyles } from './ui/styles.js'
 
@@ -20,6 +24,10 @@ const ELEMENTS: Record<string, CustomElementConstructor> = {
   'studio-datamart-form': StudioDatamartForm,
   'studio-workspaces': StudioWorkspaces,
   'studio-data-apps': StudioDataApps,
+  'studio-data-app': StudioDataAppDetail,
+  'studio-embeds': StudioEmbeds,
+  'studio-embed-form': StudioEmbedForm,
+  'studio-embed-detail': StudioEmbedDetail,
 }
 
 if (studioStyles.styleSheet) document.adoptedStyleSheets = [...document.adoptedStyleSheets, studioStyles.styleSheet]

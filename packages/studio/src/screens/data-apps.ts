@@ -92,7 +92,8 @@ export class StudioDataApps extends StudioElement {
         caption: 'Data apps',
         headers: ['Name', 'Embeds', 'Created'],
         row: (a) =>
-          html`<tr><td>${a.name}</td><td>${a.embedCount}</td><td class="muted">${new Date(a.createdAt).toLocaleString()}</td></tr>`,
+          html`<tr><td><a href="#/data-apps/${encodeURIComponent(a.name)}">${a.name}</a></td>
+            <td><a href="#/embeds?app=${encodeURIComponent(a.name)}" aria-label="${a.embedCount} embeds of ${a.name}">${a.embedCount}</a></td><td class="muted">${new Date(a.createdAt).toLocaleString()}</td></tr>`,
       })}
       <h2>New data app</h2>
       <form @submit=${this.submit} aria-label="New data app">

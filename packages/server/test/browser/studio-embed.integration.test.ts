@@ -262,6 +262,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: embed a dashboard, sn
     expect(await page.content()).not.toContain(key)
     await shootBoth(page, '25-keys')
     await page.getByRole('button', { name: 'Revoke key production' }).click()
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Keep it')
     await page.getByRole('button', { name: 'Revoke for good' }).click()
     await expect.poll(() => page.getByRole('row').filter({ hasText: 'production' }).count()).toBe(0)
     const refused = await fetch(`${server.url}/api/v2/data-app/whitelist-domains`, {
@@ -271,11 +272,19 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: embed a dashboard, sn
   })
 
   it('deletes the embed after a confirmation', async () => {
-    await page.goto(`${server.url}/studio#/embeds/salesapp/${embedId}`)
+    await page.getByRole('navigation').getByRole('link', { name: 'Embeds' }).click()
+    await page.getByRole('cell', { name: embedId }).waitFor()
+    await checkAccessibility(page, 'embeds')
+    await shootBoth(page, '26-embeds')
+    await page.getByRole('link', { name: 'Sales for customers' }).click()
     await page.getByRole('heading', { name: 'Sales for customers' }).waitFor()
+    // a reload after creating does not announce the creation again
+    expect(await page.getByText('Embed created.').count()).toBe(0)
     await page.getByRole('button', { name: 'Delete this embed' }).click()
     await page.getByRole('alert').filter({ hasText: 'Delete Sales for customers?' }).waitFor()
-    await shootBoth(page, '26-embed-delete-confirm')
+    // the confirmation has the focus, on the safe choice
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Keep it')
+    await shootBoth(page, '27-embed-delete-confirm')
     await page.getByRole('button', { name: 'Delete for good' }).click()
     await page.getByText('No embed in salesapp yet').waitFor()
     expect((await api('GET', '/api/v2/data-app/embeds', dataAppKey)).data).toEqual([])

@@ -89,6 +89,12 @@ export class StudioDataAppDetail extends StudioElement {
     }
   }
 
+  private async askRevoke(key: string): Promise<void> {
+    this.revoking = key
+    await this.updateComplete
+    this.querySelector<HTMLElement>('.keep-key')?.focus()
+  }
+
   private async revoke(key: string): Promise<void> {
     this.busy = true
     this.error = ''
@@ -171,19 +177,19 @@ export class StudioDataAppDetail extends StudioElement {
             : html`<p role="status">Loading…</p>`
           : this.keys.length === 0
             ? html`<div class="empty"><strong>No key left</strong><p>Create one below: your backend cannot mint guest tokens without one.</p></div>`
-            : html`<div class="table-wrap"><table><caption class="sr-only">API keys of ${this.name}</caption>
+            : html`<div class="table-wrap"><table class="stack"><caption class="sr-only">API keys of ${this.name}</caption>
               <thead><tr><th scope="col">Name</th><th scope="col">Key id</th><th scope="col">Created</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
               <tbody>${this.keys.map(
                 (
                   k,
                 ) => html`<tr><td>${k.name}${k.description ? html`<br /><span class="muted">${k.description}</span>` : nothing}</td>
-                  <td><code>${k.key}_••••••</code></td><td class="muted">${new Date(k.createdAt).toLocaleString()}</td>
+                  <td><code class="key-id">${k.key}_••••••</code></td><td class="muted">${new Date(k.createdAt).toLocaleString()}</td>
                   <td>${
                     this.revoking === k.key
                       ? html`<span role="alert">Revoke ${k.name}? Tokens it minted stop at once.</span>
                         <div class="actions tight"><button class="danger" ?disabled=${this.busy} @click=${() => this.revoke(k.key)}>Revoke for good</button>
-                        <button @click=${() => (this.revoking = '')}>Keep it</button></div>`
-                      : html`<button @click=${() => (this.revoking = k.key)} aria-label="Revoke key ${k.name}">Revoke</button>`
+                        <button class="keep-key" @click=${() => (this.revoking = '')}>Keep it</button></div>`
+                      : html`<button @click=${() => this.askRevoke(k.key)} aria-label="Revoke key ${k.name}">Revoke</button>`
                   }</td></tr>`,
               )}</tbody></table></div>`
       }

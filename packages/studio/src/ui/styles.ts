@@ -117,6 +117,13 @@ export const studioStyles = css`
   input[aria-invalid='true'] { border-color: var(--danger); }
   .actions.tight { margin-top: 0.5rem; }
   .inline-form { margin-top: 1rem; }
+  .key-id { white-space: nowrap; }
+  @media (max-width: 600px) {
+    table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+    table.stack tr { display: block; border-bottom: 1px solid var(--line); padding: 0.4rem 0; }
+    table.stack tr:last-child { border-bottom: 0; }
+    table.stack td { display: block; border: 0; padding: 0.2rem 0.8rem; }
+  }
 
   /* sign-in */
   .auth { min-height: 100vh; display: grid; place-items: center; padding: 1.5rem; background: var(--soft); }

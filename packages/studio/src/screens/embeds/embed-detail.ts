@@ -51,7 +51,11 @@ export class StudioEmbedDetail extends StudioElement {
   override connectedCallback(): void {
     super.connectedCallback()
     this.focusHeading()
-    if (this.created) this.status = 'Embed created. Copy a snippet below for your developers.'
+    if (this.created) {
+      this.status = 'Embed created. Copy a snippet below for your developers.'
+      // a reload must not announce it again
+      history.replaceState(null, '', location.href.replace(/\?created=1$/, ''))
+    }
     void this.load()
   }
 
@@ -83,6 +87,13 @@ export class StudioEmbedDetail extends StudioElement {
     } finally {
       this.busy = false
     }
+  }
+
+  /** The confirmation takes the focus (on the safe choice), so a keyboard user is not left on the page's top. */
+  private async askDelete(): Promise<void> {
+    this.confirming = true
+    await this.updateComplete
+    this.querySelector<HTMLElement>('#keep-embed')?.focus()
   }
 
   private async deleteEmbed(): Promise<void> {
@@ -147,9 +158,9 @@ export class StudioEmbedDetail extends StudioElement {
         this.confirming
           ? html`<div class="notice error" role="alert"><p>Delete ${title}? Pages that show it stop at once, and its guest tokens stop working.</p>
               <div class="actions"><button class="danger" ?disabled=${this.busy} @click=${this.deleteEmbed}>Delete for good</button>
-              <button @click=${() => (this.confirming = false)}>Keep it</button></div></div>`
+              <button id="keep-embed" @click=${() => (this.confirming = false)}>Keep it</button></div></div>`
           : html`<p class="muted">Deleting the embed keeps its dashboard.</p>
-              <button class="danger" @click=${() => (this.confirming = true)}>Delete this embed</button>`
+              <button class="danger" @click=${this.askDelete}>Delete this embed</button>`
       }`
   }
 }

@@ -289,4 +289,26 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: embed a dashboard, sn
     await page.getByText('No embed in salesapp yet').waitFor()
     expect((await api('GET', '/api/v2/data-app/embeds', dataAppKey)).data).toEqual([])
   })
+
+  it('creates an embed of one metric: its snippets use <strata-metric> with the metric', async () => {
+    await page.getByRole('link', { name: 'Create embed' }).click()
+    await page.getByRole('heading', { name: 'Create an embed' }).waitFor()
+    await page.getByRole('radio', { name: 'One metric of it' }).check()
+    await page.getByLabel('Metric', { exact: true }).selectOption({ label: 'Revenue' })
+    await page.getByLabel('Name', { exact: true }).fill('Revenue card')
+    await page.getByRole('button', { name: 'Create the embed' }).click()
+    await page.getByRole('heading', { name: 'Revenue card' }).waitFor()
+    expect(await page.locator('.lead').first().textContent()).toMatch(/Shows the metric Revenue\./)
+    const html = (await page.locator('pre[data-snippet="html"]').textContent()) ?? ''
+    expect(html).toMatch(
+      /<strata-metric id="strata-embed" embed-id="emb_[0-9a-f]+" metric-id="revenue"><\/strata-metric>/,
+    )
+    const list = (await api('GET', '/api/v2/data-app/embeds', dataAppKey)).data
+    expect(list).toHaveLength(1)
+    expect(list[0]).toMatchObject({
+      name: 'Revenue card',
+      embedType: 'metric',
+      externalMetric: { metricId: 'revenue' },
+    })
+  })
 })

@@ -132,7 +132,7 @@ export class StudioEmbedDetail extends StudioElement {
       metricId: this.embed.embedMetadata.metricId,
     }
     const shows = this.embed.externalMetric
-      ? `metric ${this.embed.externalMetric.name} of ${this.embed.externalDashboard?.name ?? this.embed.embedMetadata.dashboardId ?? 'its dashboard'}`
+      ? `metric ${this.embed.externalMetric.name}`
       : `dashboard ${this.embed.externalDashboard?.name ?? this.embed.embedMetadata.dashboardId ?? ''}`
     return html`${back}<h1 tabindex="-1">${title}</h1>
       <p class="lead">Shows the ${shows}. Embed id <code>${this.embedId}</code>, data app ${this.app}.</p>

@@ -57,7 +57,7 @@ export class StudioEmbeds extends StudioElement {
               headers: ['Name', 'Shows', 'Embed id'],
               row: (e) => html`<tr>
                 <td><a href="#/embeds/${encodeURIComponent(this.app)}/${encodeURIComponent(e.embedId)}">${e.name}</a></td>
-                <td>${e.externalDashboard?.name ?? e.embedMetadata.dashboardId ?? ''}${e.externalMetric ? html` › ${e.externalMetric.name}` : nothing}
+                <td>${e.externalMetric?.name ?? e.externalDashboard?.name ?? e.embedMetadata.dashboardId ?? ''}
                   <span class="tag">${e.embedType}</span></td>
                 <td><code>${e.embedId}</code></td></tr>`,
             })}`

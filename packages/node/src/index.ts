@@ -7,6 +7,7 @@ export {
 } from './errors.js'
 export type { components, operations, paths } from './generated/openapi.js'
 export type { Dashboards, Metrics, Reports } from './resources/analytics.js'
+export type { DataAppEmbeds } from './resources/data-app-embeds.js'
 export type { ApiKeys, DataApps, WhitelistDomains } from './resources/data-apps.js'
 export type { DashboardEmbeds, Embeds } from './resources/embeds.js'
 export type { GuestTokens } from './resources/guest-tokens.js'

@@ -1,4 +1,5 @@
 import { Dashboards, Metrics, Reports } from './resources/analytics.js'
+import { DataAppEmbeds } from './resources/data-app-embeds.js'
 import { ApiKeys, DataApps, WhitelistDomains } from './resources/data-apps.js'
 import { DashboardEmbeds, Embeds } from './resources/embeds.js'
 import { GuestTokens } from './resources/guest-tokens.js'
@@ -32,6 +33,7 @@ export class Strata {
   readonly whitelistDomains: WhitelistDomains
   readonly dataApps: DataApps
   readonly apiKeys: ApiKeys
+  readonly dataAppEmbeds: DataAppEmbeds
   readonly datasources: Datasources
   readonly datamarts: Datamarts
   readonly workspaces: Workspaces
@@ -51,6 +53,7 @@ export class Strata {
     this.whitelistDomains = new WhitelistDomains(api)
     this.dataApps = new DataApps(api)
     this.apiKeys = new ApiKeys(api)
+    this.dataAppEmbeds = new DataAppEmbeds(api)
     this.datasources = new Datasources(api)
     this.datamarts = new Datamarts(api)
     this.workspaces = new Workspaces(api)

@@ -209,6 +209,41 @@ describe.each(storeKinds)('the client against a live server (%s store)', (store)
     expect((await strata.whitelistDomains.list()).data).toEqual(['app.example.com', 'localhost:3000'])
   })
 
+  it("manages a data app's embeds and allowed origins by its name with the service token", async () => {
+    const app = server.dataAppName
+    const listed = await strata.dataAppEmbeds.list(app)
+    const embedId = listed.data[0]!.embedId
+    const { accessSettings } = (await strata.dataAppEmbeds.accessSettings(app, embedId)).data
+    const created = await strata.dataAppEmbeds.create(app, {
+      dashboardId: listed.data[0]!.embedMetadata.dashboardId!,
+      embedType: 'dashboard',
+      workspaceName: 'main',
+      name: 'by name',
+      accessSettings: {
+        datamartName: accessSettings.datamartName ?? '',
+        isAllowEmailReports: false,
+        isAllowManageMetrics: false,
+        isAllowCreateDashboardView: false,
+        isAllowMetricCreation: false,
+        isAllowMetricDeletion: false,
+        isAllowMetricLayoutChange: false,
+        isAllowMetricUpdate: false,
+        isAllowUnderlyingData: false,
+        metricCreationMode: 'DRAG_DROP',
+      },
+    })
+    await strata.dataAppEmbeds.update(app, { embedId: created.id, accessSettings: { isAllowUnderlyingData: true } })
+    expect((await strata.dataAppEmbeds.accessSettings(app, created.id)).data.accessSettings.isAllowUnderlyingData).toBe(
+      true,
+    )
+    expect(await strata.dataAppEmbeds.delete(app, { embedId: created.id })).toEqual({ id: created.id })
+    const before = (await strata.dataAppEmbeds.whitelist(app)).data
+    expect((await strata.dataAppEmbeds.setWhitelist(app, { domains: ['studio.example.com'] })).data).toEqual([
+      'studio.example.com',
+    ])
+    await strata.dataAppEmbeds.setWhitelist(app, { domains: before })
+  })
+
   it('lists and deletes an email report an end user scheduled', async () => {
     const { token } = await strata.guestTokens.create({
       dataAppName: server.dataAppName,

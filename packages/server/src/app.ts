@@ -30,6 +30,7 @@ import demo from './routes/demo/index.js'
 import embedRuntime from './routes/embed-runtime/runtime.js'
 import health from './routes/health/index.js'
 import dashboards from './routes/service/dashboards.js'
+import dataAppEmbeds from './routes/service/data-app-embeds.js'
 import dataApps from './routes/service/data-apps.js'
 import datamarts from './routes/service/datamarts.js'
 import datasourceFiles from './routes/service/datasource-files.js'
@@ -199,6 +200,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(adminAccount)
       await api.register(serviceToken)
       await api.register(dataApps)
+      await api.register(dataAppEmbeds)
       await api.register(datasources)
       await api.register(datasourceFiles)
       await api.register(datamarts)

@@ -10,6 +10,7 @@ const NAV = [
   { route: 'workspaces', label: 'Workspaces' },
   { route: 'dashboards', label: 'Dashboards' },
   { route: 'data-apps', label: 'Data apps' },
+  { route: 'embeds', label: 'Embeds' },
 ] as const
 
 type Phase = 'loading' | 'create' | 'signin' | 'app' | 'unreachable'
@@ -155,7 +156,19 @@ export class StudioApp extends StudioElement {
         return html`<studio-dashboards .api=${this.api}></studio-dashboards>`
       }
       case 'data-apps':
+        if (arg) return html`<studio-data-app .api=${this.api} .name=${arg}></studio-data-app>`
         return html`<studio-data-apps .api=${this.api}></studio-data-apps>`
+      case 'embeds': {
+        const params = new URLSearchParams(query)
+        const app = params.get('app') ?? ''
+        if (arg === 'new') return html`<studio-embed-form .api=${this.api} .app=${app}></studio-embed-form>`
+        const [embedApp = '', embedId = ''] = rest.map((p) => decodeURIComponent(p))
+        if (embedId) {
+          return html`<studio-embed-detail .api=${this.api} .app=${embedApp} .embedId=${embedId}
+            .created=${params.has('created')}></studio-embed-detail>`
+        }
+        return html`<studio-embeds .api=${this.api} .app=${app}></studio-embeds>`
+      }
       default:
         return html`<h1 tabindex="-1">Not found</h1><p>There is no such screen. <a href="#/datasources">Go to datasources</a>.</p>`
     }

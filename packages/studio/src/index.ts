@@ -4,6 +4,7 @@ import { StudioDashboard } from './screens/dashboard-editor.js'
 import { StudioDashboardFilters } from './screens/dashboard-filters.js'
 import { StudioDashboardPreview } from './screens/dashboard-preview.js'
 import { StudioDashboards } from './screens/dashboards.js'
+import { StudioDataAppDetail } from './screens/data-app-detail.js'
 import { StudioDataApps } from './screens/data-apps.js'
 import { StudioDatamartForm } from './screens/datamart-form.js'
 import { StudioDatamarts } from './screens/datamarts.js'
@@ -11,6 +12,9 @@ import { StudioDatasourceDetail } from './screens/datasource-detail.js'
 import { StudioDatasourceForm } from './screens/datasource-form.js'
 import { StudioDatasources } from './screens/datasources.js'
 import { StudioSqlMetric } from './screens/sql-metric.js'
+import { StudioEmbedDetail } from './screens/embeds/embed-detail.js'
+import { StudioEmbedForm } from './screens/embeds/embed-form.js'
+import { StudioEmbeds } from './screens/embeds/embeds.js'
 import { StudioWorkspaces } from './screens/workspaces.js'
 import { dashboardStyles } from './ui/dashboard-styles.js'
 import { StudioEmbedView } from './ui/embed-view.js'
@@ -33,6 +37,10 @@ const ELEMENTS: Record<string, CustomElementConstructor> = {
   'studio-sql-metric': StudioSqlMetric,
   'studio-dashboard-preview': StudioDashboardPreview,
   'studio-embed-view': StudioEmbedView,
+  'studio-data-app': StudioDataAppDetail,
+  'studio-embeds': StudioEmbeds,
+  'studio-embed-form': StudioEmbedForm,
+  'studio-embed-detail': StudioEmbedDetail,
 }
 
 const sheets = [studioStyles, dashboardStyles].flatMap((s) => (s.styleSheet ? [s.styleSheet] : []))

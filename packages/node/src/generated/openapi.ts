@@ -60,6 +60,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/data-apps/{dataAppName}/embeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the embeds of a data app (organization token)
+         * @description As `GET /api/v2/data-app/embeds`. The same as the data app key route, for the data app named in the path, with the service token or the admin access token (what the studio uses, so the secret key never has to be in the browser).
+         */
+        get: operations["listAppEmbeds"];
+        /**
+         * Change the access settings of an embed of a data app (organization token)
+         * @description As `PUT /api/v2/data-app/embeds`: a partial `accessSettings`, effective at once for live guest tokens. The same as the data app key route, for the data app named in the path, with the service token or the admin access token (what the studio uses, so the secret key never has to be in the browser).
+         */
+        put: operations["updateAppEmbed"];
+        /**
+         * Create an embed for a data app (organization token)
+         * @description As `POST /api/v2/data-app/embeds`: a dashboard or one of its metrics, with `accessSettings`. The same as the data app key route, for the data app named in the path, with the service token or the admin access token (what the studio uses, so the secret key never has to be in the browser).
+         */
+        post: operations["createAppEmbed"];
+        /**
+         * Delete an embed of a data app (organization token)
+         * @description As `DELETE /api/v2/data-app/embeds`: its guest tokens stop at once. The same as the data app key route, for the data app named in the path, with the service token or the admin access token (what the studio uses, so the secret key never has to be in the browser).
+         */
+        delete: operations["deleteAppEmbed"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/data-apps/{dataAppName}/embeds/access-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the access settings of an embed of a data app (organization token)
+         * @description The embed's `accessSettings` as stored (what the export's `_meta.embedDataAppAccessSetting` shows), to fill a settings form. The same as the data app key route, for the data app named in the path, with the service token or the admin access token (what the studio uses, so the secret key never has to be in the browser).
+         */
+        get: operations["readAppEmbedAccess"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/data-apps/{dataAppName}/whitelist-domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the origins allowed to load a data app’s embeds (organization token)
+         * @description As `GET /api/v2/data-app/whitelist-domains`. The same as the data app key route, for the data app named in the path, with the service token or the admin access token (what the studio uses, so the secret key never has to be in the browser).
+         */
+        get: operations["listAppWhitelistDomains"];
+        /**
+         * Replace the origins allowed to load a data app’s embeds (organization token)
+         * @description As `PUT /api/v2/data-app/whitelist-domains`: the whole list, each entry `host[:port]` or `*.host[:port]` without a scheme or path; `[]` clears it. The same as the data app key route, for the data app named in the path, with the service token or the admin access token (what the studio uses, so the secret key never has to be in the browser).
+         */
+        put: operations["setAppWhitelistDomains"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/datasource": {
         parameters: {
             query?: never;
@@ -2355,6 +2431,818 @@ export interface operations {
              *     - `DATA_APP_NOT_FOUND`: No data app of the organization has that name.
              */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (1 MiB by default). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: A body was sent without Content-Type: application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `RATE_LIMIT_EXCEEDED`: Too many requests from this client in the window; the Retry-After header gives the seconds until it resets. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `INTERNAL_SERVER_ERROR`: The server failed; the cause is logged with the request id (x-request-id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The server is draining after SIGTERM (retry on another instance) or its metadata store is unreachable (retry shortly). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listAppEmbeds: {
+        parameters: {
+            query?: {
+                isPagination?: "true" | "false";
+                /** @description 1-based page number */
+                pageNumber?: string;
+                clientId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The name of one of your data apps */
+                dataAppName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            embedId: string;
+                            embedType: "dashboard" | "metric";
+                            name: string;
+                            externalDashboard: {
+                                externalDashboardId: string;
+                                /** @description The dashboard's createdAt and updatedAt (ISO 8601), and the metadata given when it was created with its embed */
+                                metadata: {
+                                    createdAt: string;
+                                    updatedAt: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                name: string;
+                            } | null;
+                            externalMetric: {
+                                metricId: string;
+                                name: string;
+                            } | null;
+                            embedMetadata: {
+                                embedId: string;
+                                name: string;
+                                embedType: string;
+                                dataAppName: string;
+                                metricId: string | null;
+                                dashboardId: string | null;
+                                embedDescription: string | null;
+                                createdAt: string;
+                                updatedAt: string;
+                            };
+                        }[];
+                        error: null;
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field.
+             *     - `DATA_APP_NOT_FOUND`: No data app of the organization has that name.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `AUTHENTICATION_ERROR`: The bearer token is missing, invalid, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `RATE_LIMIT_EXCEEDED`: Too many requests from this client in the window; the Retry-After header gives the seconds until it resets. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `INTERNAL_SERVER_ERROR`: The server failed; the cause is logged with the request id (x-request-id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The server is draining after SIGTERM (retry on another instance) or its metadata store is unreachable (retry shortly). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateAppEmbed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of one of your data apps */
+                dataAppName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "embedId": "emb_1f2e3d4c5b6a7988",
+                 *       "accessSettings": {
+                 *         "isAllowUnderlyingData": false,
+                 *         "joinModel": "multi"
+                 *       },
+                 *       "workspaceName": "main"
+                 *     }
+                 */
+                "application/json": {
+                    embedId: string;
+                    /** @description The accessSettings fields to change (any subset); the others keep their values. Checked by the service: an unknown field or a wrong type is 400 INVALID_ACCESS_SETTINGS. */
+                    accessSettings: {
+                        [key: string]: unknown;
+                    };
+                    workspaceName?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The id of the embed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        error: null;
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field.
+             *     - `DATA_APP_NOT_FOUND`: No data app of the organization has that name.
+             *     - `INVALID_ACCESS_SETTINGS`: accessSettings has an undeclared field or a wrongly typed value; the message names it.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `AUTHENTICATION_ERROR`: The bearer token is missing, invalid, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `INSUFFICIENT_PERMISSIONS`: The embed belongs to another data app. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description - `EMBED_NOT_FOUND`: No embed with that embedId.
+             *     - `INVALID_WORKSPACE_NAME`: No workspace of the organization has that name.
+             *     - `INVALID_DATAMART`: accessSettings.datamartName names no datamart of the organization.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `CONFLICTING_UPDATE`: joinModel and the legacy isIncrementalJoin disagree. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (1 MiB by default). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: A body was sent without Content-Type: application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `RATE_LIMIT_EXCEEDED`: Too many requests from this client in the window; the Retry-After header gives the seconds until it resets. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `INTERNAL_SERVER_ERROR`: The server failed; the cause is logged with the request id (x-request-id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The server is draining after SIGTERM (retry on another instance) or its metadata store is unreachable (retry shortly). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createAppEmbed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of one of your data apps */
+                dataAppName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    dashboardId: string;
+                    /** @enum {string} */
+                    embedType: "dashboard";
+                    workspaceName: string;
+                    /** @description Defaults to the embed id */
+                    name?: string;
+                    /** @description Required for a dashboard embed, with datamartName and every permission flag. */
+                    accessSettings: {
+                        datamartName: string;
+                        isAllowAiPilot?: boolean;
+                        isAllowEmailReports: boolean;
+                        isAllowManageMetrics: boolean;
+                        isAllowCreateDashboardView: boolean;
+                        isAllowEndUserDashboardFilter?: boolean;
+                        dashboardFilterColumns?: {
+                            tableName: string;
+                            columns: string[];
+                        }[];
+                        isAllowMetricCreation: boolean;
+                        isAllowMetricDeletion: boolean;
+                        isAllowMetricLayoutChange: boolean;
+                        isAllowMetricUpdate: boolean;
+                        isAllowUnderlyingData: boolean;
+                        joinModel?: "single" | "multi";
+                        isIncrementalJoin?: boolean;
+                        metricCreationMode: "DRAG_DROP" | "CHAT";
+                        tableTenancySettings?: {
+                            name: string;
+                            clientColumn: string;
+                        }[];
+                    };
+                } | {
+                    dashboardId: string;
+                    /** @enum {string} */
+                    embedType: "metric";
+                    metricId: string;
+                    workspaceName: string;
+                    /** @description Defaults to the embed id */
+                    name?: string;
+                    /** @description Optional for a metric embed; when given, every permission flag. */
+                    accessSettings?: {
+                        datamartName?: string;
+                        isAllowAiPilot?: boolean;
+                        isAllowEmailReports: boolean;
+                        isAllowManageMetrics: boolean;
+                        isAllowCreateDashboardView: boolean;
+                        isAllowEndUserDashboardFilter?: boolean;
+                        dashboardFilterColumns?: {
+                            tableName: string;
+                            columns: string[];
+                        }[];
+                        isAllowMetricCreation: boolean;
+                        isAllowMetricDeletion: boolean;
+                        isAllowMetricLayoutChange: boolean;
+                        isAllowMetricUpdate: boolean;
+                        isAllowUnderlyingData: boolean;
+                        joinModel?: "single" | "multi";
+                        isIncrementalJoin?: boolean;
+                        metricCreationMode: "DRAG_DROP" | "CHAT";
+                        tableTenancySettings?: {
+                            name: string;
+                            clientColumn: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The id of the new embed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        error: null;
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field. Also when accessSettings lacks a field required on create (the message names it).
+             *     - `DATA_APP_NOT_FOUND`: No data app of the organization has that name.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `AUTHENTICATION_ERROR`: The bearer token is missing, invalid, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description - `INVALID_WORKSPACE_NAME`: No workspace of the organization has that name.
+             *     - `INVALID_DASHBOARD_ID`: No dashboard with that dashboardId in the workspace.
+             *     - `INVALID_METRIC_ID`: The dashboard has no metric with that metricId.
+             *     - `INVALID_DATAMART`: accessSettings.datamartName names no datamart of the organization.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (1 MiB by default). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: A body was sent without Content-Type: application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `RATE_LIMIT_EXCEEDED`: Too many requests from this client in the window; the Retry-After header gives the seconds until it resets. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `INTERNAL_SERVER_ERROR`: The server failed; the cause is logged with the request id (x-request-id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The server is draining after SIGTERM (retry on another instance) or its metadata store is unreachable (retry shortly). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteAppEmbed: {
+        parameters: {
+            query: {
+                embedId: string;
+                isDeleteDashboard?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The name of one of your data apps */
+                dataAppName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The id of the deleted embed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST_BODY`: The data app has no such embed, or (with isDeleteDashboard) its dashboard cannot be deleted.
+             *     - `DATA_APP_NOT_FOUND`: No data app of the organization has that name.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `AUTHENTICATION_ERROR`: The bearer token is missing, invalid, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (1 MiB by default). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: A body was sent without Content-Type: application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `RATE_LIMIT_EXCEEDED`: Too many requests from this client in the window; the Retry-After header gives the seconds until it resets. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `INTERNAL_SERVER_ERROR`: The server failed; the cause is logged with the request id (x-request-id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The server is draining after SIGTERM (retry on another instance) or its metadata store is unreachable (retry shortly). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    readAppEmbedAccess: {
+        parameters: {
+            query: {
+                embedId: string;
+            };
+            header?: never;
+            path: {
+                /** @description The name of one of your data apps */
+                dataAppName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            embedId: string;
+                            accessSettings: {
+                                datamartName?: string;
+                                isAllowAiPilot?: boolean;
+                                isAllowEmailReports?: boolean;
+                                isAllowManageMetrics?: boolean;
+                                isAllowCreateDashboardView?: boolean;
+                                isAllowEndUserDashboardFilter?: boolean;
+                                dashboardFilterColumns?: {
+                                    tableName: string;
+                                    columns: string[];
+                                }[];
+                                isAllowMetricCreation?: boolean;
+                                isAllowMetricDeletion?: boolean;
+                                isAllowMetricLayoutChange?: boolean;
+                                isAllowMetricUpdate?: boolean;
+                                isAllowUnderlyingData?: boolean;
+                                joinModel?: "single" | "multi";
+                                isIncrementalJoin?: boolean;
+                                metricCreationMode?: "DRAG_DROP" | "CHAT";
+                                tableTenancySettings?: {
+                                    name: string;
+                                    clientColumn: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field.
+             *     - `DATA_APP_NOT_FOUND`: No data app of the organization has that name.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `AUTHENTICATION_ERROR`: The bearer token is missing, invalid, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `EMBED_NOT_FOUND`: The data app has no such embed. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `RATE_LIMIT_EXCEEDED`: Too many requests from this client in the window; the Retry-After header gives the seconds until it resets. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `INTERNAL_SERVER_ERROR`: The server failed; the cause is logged with the request id (x-request-id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The server is draining after SIGTERM (retry on another instance) or its metadata store is unreachable (retry shortly). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listAppWhitelistDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of one of your data apps */
+                dataAppName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: string[];
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field.
+             *     - `DATA_APP_NOT_FOUND`: No data app of the organization has that name.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `AUTHENTICATION_ERROR`: The bearer token is missing, invalid, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `RATE_LIMIT_EXCEEDED`: Too many requests from this client in the window; the Retry-After header gives the seconds until it resets. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `INTERNAL_SERVER_ERROR`: The server failed; the cause is logged with the request id (x-request-id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The server is draining after SIGTERM (retry on another instance) or its metadata store is unreachable (retry shortly). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    setAppWhitelistDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name of one of your data apps */
+                dataAppName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "domains": [
+                 *         "app.example.com",
+                 *         "*.customer.com",
+                 *         "localhost:3000"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    domains: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The list as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: string[];
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field.
+             *     - `DATA_APP_NOT_FOUND`: No data app of the organization has that name.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `AUTHENTICATION_ERROR`: The bearer token is missing, invalid, expired or revoked. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

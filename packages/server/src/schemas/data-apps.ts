@@ -85,3 +85,9 @@ export const WhitelistDomainsBody = Type.Object(
   { additionalProperties: false, examples: [{ domains: ['app.example.com', '*.customer.com', 'localhost:3000'] }] },
 )
 export const WhitelistDomainsResponse = Type.Object({ data: Type.Array(Type.String()) })
+
+/** A data app named in the path, for the organization-level routes that act for it (the studio). */
+export const DataAppParams = Type.Object(
+  { dataAppName: Type.String({ minLength: 1, maxLength: 100, description: 'The name of one of your data apps' }) },
+  { additionalProperties: false },
+)

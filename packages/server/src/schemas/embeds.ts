@@ -243,6 +243,11 @@ export const EmbedItem = Type.Object({
     updatedAt: Type.String(),
   }),
 })
+/** One embed's access settings as stored (the studio's settings form reads them). */
+export const EmbedAccessQuery = Type.Object({ embedId: Id }, { additionalProperties: false })
+export const EmbedAccessResponse = Type.Object({
+  data: Type.Object({ embedId: Type.String(), accessSettings: AccessSettings }),
+})
 export const EmbedList = Type.Object({ data: Type.Array(EmbedItem), error: Type.Null() })
 
 export const DeleteEmbedQuery = Type.Object(

@@ -59,8 +59,12 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: from a fresh server t
     expect(stale.headers.get('cache-control')).toBe('no-cache')
     const body = await js.text()
     expect(body).toContain('strata-studio')
-    // the dashboard screens draw <strata-dashboard> from /sdk/ at run time: none of its code is in the studio's module
+    // the dashboard screens draw <strata-dashboard> from /sdk/ at run time: none of its code is in
+    // the studio's module (not its runtime client, its charts or its self-serve parts; the tag's
+    // name alone appears, in the embed snippets the studio shows)
     expect(body).toContain('/sdk/strata-embed.js')
+    expect(body).not.toContain('/api/v2/embed/runtime')
+    expect(body).not.toMatch(/echarts/i)
     expect(body).not.toContain('strata-card-menu')
     expect(body).not.toContain('strata-metric-builder')
   })

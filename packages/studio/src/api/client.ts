@@ -27,6 +27,22 @@ export interface DataAppItem {
   readonly createdAt: string
   readonly embedCount: number
 }
+export interface EmbedItem {
+  readonly embedId: string
+  readonly embedType: 'dashboard' | 'metric'
+  readonly name: string
+  readonly externalDashboard: { readonly externalDashboardId: string; readonly name: string } | null
+  readonly externalMetric: { readonly metricId: string; readonly name: string } | null
+  readonly embedMetadata: { readonly dashboardId: string | null; readonly metricId: string | null }
+}
+/** An embed's access settings: the flags, the creation mode and the datamart it names. */
+export type AccessSettings = Record<string, boolean | string | undefined>
+export interface ApiKeyItem {
+  readonly key: string
+  readonly name: string
+  readonly description: string
+  readonly createdAt: string
+}
 export interface DatamartTableInput {
   readonly schemaName: string
   readonly name: string
@@ -53,6 +69,7 @@ export class StudioApi {
   readonly session: Session
 
   constructor(
+    /** The server's base path (before /studio, '' at the root): API calls and snippets start with it. */
     readonly base: string,
     onExpired: () => void,
   ) {
@@ -121,6 +138,75 @@ export class StudioApi {
   createDataApp = (name: string): Promise<{ name: string; key: string }> =>
     this.call('POST', '/api/v2/data-app', { name })
 
+  // ---- a data app's embeds, keys and whitelist (organization routes: no secret key in the browser)
+  embeds = async (app: string): Promise<EmbedItem[]> =>
+    (await this.call<{ data: EmbedItem[] }>('GET', `${appPath(app)}/embeds`)).data
+  embedAccess = async (app: string, embedId: string): Promise<AccessSettings> =>
+    (
+      await this.call<{ data: { accessSettings: AccessSettings } }>(
+        'GET',
+        `${appPath(app)}/embeds/access-settings?embedId=${encodeURIComponent(embedId)}`,
+      )
+    ).data.accessSettings
+  createEmbed = async (
+    app: string,
+    body: {
+      dashboardId: string
+      embedType: 'dashboard' | 'metric'
+      metricId?: string
+      workspaceName: string
+      name?: string
+      accessSettings: AccessSettings
+    },
+  ): Promise<string> => (await this.call<{ id: string }>('POST', `${appPath(app)}/embeds`, body)).id
+  updateEmbed = (app: string, embedId: string, accessSettings: AccessSettings) =>
+    this.call('PUT', `${appPath(app)}/embeds`, { embedId, accessSettings })
+  deleteEmbed = (app: string, embedId: string) =>
+    this.call('DELETE', `${appPath(app)}/embeds?embedId=${encodeURIComponent(embedId)}`)
+  workspaceDashboards = async (workspaceName: string): Promise<{ name: string; externalDashboardId: string }[]> =>
+    (
+      await this.call<{ data: { name: string; externalDashboardId: string }[] }>(
+        'POST',
+        '/api/v2/workspace/dashboards',
+        { workspaceName },
+      )
+    ).data
+  dashboardMetrics = async (
+    workspaceName: string,
+    dashboardId: string,
+  ): Promise<{ metricId: string; name: string }[]> => {
+    const doc = await this.call<{ data: { metrics?: { metricId: string; name?: string }[] } }>(
+      'POST',
+      '/api/v2/data-app/export-dashboard',
+      { workspaceName, dashboardId },
+    )
+    return (doc.data.metrics ?? []).map((m) => ({ metricId: m.metricId, name: m.name ?? m.metricId }))
+  }
+  apiKeys = async (app: string): Promise<ApiKeyItem[]> =>
+    (
+      await this.call<{ data: ApiKeyItem[] }>(
+        'GET',
+        `/api/v2/data-app/api-tokens?dataAppName=${encodeURIComponent(app)}`,
+      )
+    ).data
+  createApiKey = async (app: string, name: string, description: string): Promise<string> =>
+    (
+      await this.call<{ key: string }>('POST', '/api/v2/data-app/api-tokens', {
+        dataAppName: app,
+        name,
+        ...(description ? { description } : {}),
+      })
+    ).key
+  revokeApiKey = (app: string, key: string) =>
+    this.call(
+      'DELETE',
+      `/api/v2/data-app/api-tokens?dataAppName=${encodeURIComponent(app)}&key=${encodeURIComponent(key)}`,
+    )
+  whitelist = async (app: string): Promise<string[]> =>
+    (await this.call<{ data: string[] }>('GET', `${appPath(app)}/whitelist-domains`)).data
+  setWhitelist = async (app: string, domains: readonly string[]): Promise<string[]> =>
+    (await this.call<{ data: string[] }>('PUT', `${appPath(app)}/whitelist-domains`, { domains })).data
+
   async call<T>(method: Method, path: string, body?: unknown, authed = true, retried = false): Promise<T> {
     const headers: Record<string, string> = {}
     if (body !== undefined) headers['content-type'] = 'application/json'
@@ -154,3 +240,5 @@ export class StudioApi {
     return json as T
   }
 }
+
+const appPath = (app: string): string => `/api/v2/data-apps/${encodeURIComponent(app)}`

@@ -69,7 +69,7 @@ export class StudioDataApps extends StudioElement {
 
   override render() {
     return html`<h1 tabindex="-1">Data apps</h1>
-      <p class="lead">A data app is what your product's backend talks to: its API key mints guest tokens for your end users' dashboards. Keep the key on your servers, never in a web page.</p>
+      <p class="lead">A data app is what your product's backend talks to: its API key mints guest tokens for your end users' dashboards. Keep the key on your servers, never in a web page. Open a data app for its keys and the sites allowed to show its embeds.</p>
       ${this.error ? html`<p class="notice error" role="alert">${this.error}</p>` : nothing}
       ${
         this.created
@@ -92,7 +92,8 @@ export class StudioDataApps extends StudioElement {
         caption: 'Data apps',
         headers: ['Name', 'Embeds', 'Created'],
         row: (a) =>
-          html`<tr><td>${a.name}</td><td>${a.embedCount}</td><td class="muted">${new Date(a.createdAt).toLocaleString()}</td></tr>`,
+          html`<tr><td><a href="#/data-apps/${encodeURIComponent(a.name)}">${a.name}</a></td>
+            <td><a href="#/embeds?app=${encodeURIComponent(a.name)}" aria-label="${a.embedCount} embeds of ${a.name}">${a.embedCount}</a></td><td class="muted">${new Date(a.createdAt).toLocaleString()}</td></tr>`,
       })}
       <h2>New data app</h2>
       <form @submit=${this.submit} aria-label="New data app">

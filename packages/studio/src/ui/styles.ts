@@ -116,6 +116,35 @@ export const studioStyles = css`
   .tag { display: inline-block; background: var(--soft); border: 1px solid var(--line); border-radius: 999px; padding: 0 0.55rem; font-size: 0.85rem; }
   .muted { color: var(--muted); }
 
+  /* embeds, keys, whitelist */
+  button.danger { border-color: var(--danger); color: var(--danger); }
+  button.danger:hover { background: var(--danger-soft); }
+  .notice.error button.danger { background: var(--danger); color: #fff; }
+  .field.narrow { max-width: 320px; }
+  .flags .flag { display: grid; grid-template-columns: 1.25rem minmax(0, 1fr); gap: 0.75rem; align-items: start; padding: 0.6rem 0; border-bottom: 1px solid var(--soft); }
+  .flags .flag input { width: 1.25rem; height: 1.25rem; min-height: 1.25rem; margin-top: 0.15rem; }
+  .flags .flag label { font-weight: 600; }
+  .flags .flag small { display: block; color: var(--muted); }
+  .flags .field { margin-top: 1rem; }
+  .snippet { margin: 0 0 1.25rem; }
+  .snippet-head { display: flex; justify-content: space-between; align-items: center; gap: 1rem; }
+  .snippet-head h3 { margin: 0; font-size: 1rem; }
+  pre { background: #0f172a; color: #e2e8f0; border-radius: 10px; padding: 0.9rem 1rem; overflow-x: auto; font-size: 0.85rem; line-height: 1.45; margin: 0; }
+  code { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
+  .origins { list-style: none; padding: 0; margin: 0 0 1rem; max-width: 640px; }
+  .origins li { display: flex; justify-content: space-between; align-items: center; gap: 1rem; padding: 0.35rem 0; border-bottom: 1px solid var(--line); }
+  .field-error { color: var(--danger) !important; font-weight: 600; }
+  input[aria-invalid='true'] { border-color: var(--danger); }
+  .actions.tight { margin-top: 0.5rem; }
+  .inline-form { margin-top: 1rem; }
+  .key-id { white-space: nowrap; }
+  @media (max-width: 600px) {
+    table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+    table.stack tr { display: block; border-bottom: 1px solid var(--line); padding: 0.4rem 0; }
+    table.stack tr:last-child { border-bottom: 0; }
+    table.stack td { display: block; border: 0; padding: 0.2rem 0.8rem; }
+  }
+
   /* sign-in */
   .auth { min-height: 100vh; display: grid; place-items: center; padding: 1.5rem; background: var(--soft); }
   .card { background: #fff; border: 1px solid var(--line); border-radius: 14px; padding: 2rem; width: 100%; max-width: 440px; }

@@ -61,7 +61,9 @@ class EChartDirective extends AsyncDirective {
       this.tooltip = new ChartTooltip(this.chart, el)
       this.chart.on('click', (p) => {
         const params = p as { dataIndex?: number; name?: string; event?: { event?: Event } }
-        if (this.element) this.onPick?.(params, params.event?.event, this.element)
+        if (!this.element || !this.onPick) return
+        this.tooltip?.hide()
+        this.onPick(params, params.event?.event, this.element)
       })
       this.resizer = new ResizeObserver(() => this.fit())
       this.resizer.observe(el)

@@ -16,7 +16,7 @@ export const drillStyles = html`<style>
   .drill-chip{display:inline-flex;align-items:center;gap:6px;max-width:100%;min-height:32px;padding:2px 10px;border:1px solid color-mix(in srgb,var(--_primary) 40%,var(--_border));border-radius:999px;background:color-mix(in srgb,var(--_primary) 10%,var(--_surface));color:inherit;font:inherit;font-size:13px;cursor:pointer}
   .drill-chip>span:first-child{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
   .drill-chip:focus-visible,.drill-trail button:focus-visible{outline:2px solid var(--_primary);outline-offset:1px}
-  .drill-trail{display:flex;align-items:center;justify-content:space-between;gap:8px;margin:0 0 4px;font-size:12px;color:var(--_muted)}
+  .drill-trail{display:flex;align-items:center;justify-content:space-between;gap:8px;margin:0 0 2px;padding:0 16px 0 10px;font-size:12px;color:var(--_muted)}
   .drill-trail ol{display:flex;flex-wrap:wrap;align-items:center;gap:2px;margin:0;padding:0;list-style:none;min-width:0}
   .drill-trail li{display:inline-flex;align-items:center;gap:2px}
   .drill-trail button{min-height:28px;padding:0 6px;border:0;border-radius:4px;background:none;color:var(--_primary);font:inherit;text-decoration:underline;cursor:pointer}

@@ -17,6 +17,8 @@ import { hasChromium } from '../helpers/chromium.js'
  */
 const SHOTS = process.env.STRATA_SHOTS ?? '/tmp/shots-drill'
 const FLAGS = { isEnableUnderlyingData: true }
+/** An element's text as it reads: runs of white space as one space, trimmed. */
+const norm = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim()
 
 type Dashboard = HTMLElement & { filters: Record<string, unknown> }
 type EChart = {
@@ -150,7 +152,7 @@ describe.skipIf(!hasChromium)('drill-down in Chromium', () => {
     const at = await pointOf(page, 'revenue_by_category', 1)
     await page.mouse.click(at.x, at.y)
     await menu(page).waitFor()
-    expect(await item(page, 'filter').innerText()).toBe(`Filter by Category = ${categories[1]}`)
+    expect(await item(page, 'filter').textContent().then(norm)).toBe(`Filter by Category = ${categories[1]}`)
     await page.screenshot({ path: `${SHOTS}/drill-menu-1440.png` })
     const revenue = answer(page, 'revenue')
     await item(page, 'filter').click()
@@ -172,14 +174,14 @@ describe.skipIf(!hasChromium)('drill-down in Chromium', () => {
     const at = await pointOf(page, 'status_share', 0)
     await page.mouse.click(at.x, at.y)
     await menu(page).waitFor()
-    const label = await item(page, 'filter').innerText()
+    const label = await item(page, 'filter').textContent().then(norm)
     expect(label).toMatch(/^Filter by Status = /)
     const status = label.replace('Filter by Status = ', '')
     const orders = answer(page, 'orders')
     await item(page, 'filter').click()
     const chip = page.locator('#d [part~="drill-chip"]')
     await chip.waitFor()
-    expect(await chip.innerText()).toContain(`Status: ${status}`)
+    expect(await chip.textContent().then(norm)).toContain(`Status: ${status}`)
     // the Orders card now counts the slice's orders, as the doughnut counted them
     const drilled = Number((await orders).data[0]?.orders)
     expect(drilled).toBeLessThan(before)
@@ -202,7 +204,7 @@ describe.skipIf(!hasChromium)('drill-down in Chromium', () => {
     let at = await pointOf(page, yearId, last)
     await page.mouse.click(at.x, at.y)
     await item(page, 'down').waitFor()
-    expect(await item(page, 'down').innerText()).toBe(`Show months of ${year}`)
+    expect(await item(page, 'down').textContent().then(norm)).toBe(`Show months of ${year}`)
     const months = answer(page, yearId)
     await item(page, 'down').click()
     const monthRows = (await months).data
@@ -212,13 +214,13 @@ describe.skipIf(!hasChromium)('drill-down in Chromium', () => {
     expect(sum).toBeCloseTo(Number(years.values[last]), 1)
     await dashboardReady(page)
     const trail = card(page, yearId).locator('[part~="drill-breadcrumbs"]')
-    await expect.poll(() => trail.innerText()).toContain(`All years`)
+    await expect.poll(() => trail.textContent().then(norm)).toContain(`All years`)
     // months → days
     const shown = await seriesOf(page, yearId)
     at = await pointOf(page, yearId, 0)
     await page.mouse.click(at.x, at.y)
     await item(page, 'down').waitFor()
-    expect(await item(page, 'down').innerText()).toBe(`Show days of ${shown.categories[0]}`)
+    expect(await item(page, 'down').textContent().then(norm)).toBe(`Show days of ${shown.categories[0]}`)
     const days = answer(page, yearId)
     await item(page, 'down').click()
     expect((await days).data.length).toBeGreaterThan(monthRows.length)
@@ -248,7 +250,7 @@ describe.skipIf(!hasChromium)('drill-down in Chromium', () => {
     await item(page, 'rows').click()
     const dialog = page.locator('#d [part~="underlying-dialog"]')
     await dialog.locator('tbody tr').first().waitFor()
-    expect(await dialog.locator('h2').innerText()).toContain(`Category = ${categories[0]}`)
+    expect(await dialog.locator('h2').textContent().then(norm)).toContain(`Category = ${categories[0]}`)
     const headers = (await dialog.locator('th').allInnerTexts()).map((h) => h.trim().toLowerCase())
     const col = headers.indexOf('category')
     expect(col).toBeGreaterThanOrEqual(0)
@@ -269,7 +271,7 @@ describe.skipIf(!hasChromium)('drill-down in Chromium', () => {
     await page.keyboard.press('Enter')
     await menu(page).waitFor()
     await expect.poll(() => focusedAction(page)).toBe('filter')
-    expect(await item(page, 'filter').innerText()).toBe(`Filter by Category = ${categories[1]}`)
+    expect(await item(page, 'filter').textContent().then(norm)).toBe(`Filter by Category = ${categories[1]}`)
     await page.screenshot({ path: `${SHOTS}/drill-keyboard-1440.png` })
     // Escape closes the menu and focus goes back to the chart
     await page.keyboard.press('Escape')
@@ -286,7 +288,7 @@ describe.skipIf(!hasChromium)('drill-down in Chromium', () => {
     await row.focus()
     await page.keyboard.press('Enter')
     await expect
-      .poll(async () => (await item(page, 'filter').innerText()).startsWith('Filter by Customer = '))
+      .poll(async () => (await item(page, 'filter').textContent().then(norm)).startsWith('Filter by Customer = '))
       .toBe(true)
     await page.keyboard.press('Escape')
     await page.close()

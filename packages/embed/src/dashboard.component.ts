@@ -423,7 +423,8 @@ export class StrataDashboard extends LitElement {
       else void this.loadDrill().then((d) => d && run(d))
     }
     return {
-      on: (m) => m.metric.drillColumns !== undefined && m.status !== 'error',
+      // a scatter's points are numbered per series, not per row: it has no drill yet
+      on: (m) => m.metric.drillColumns !== undefined && m.status !== 'error' && m.metric.chart.type !== 'scatter',
       chart: (m) => (params, event, el) => withDrill((d) => d.pickChart(m, params, event, el)),
       chartKey: (m, e, el) => {
         if (this.drillSession) this.drillSession.chartKey(m, e, el)

@@ -182,7 +182,8 @@ function renderVisual(host: CardHost, m: MetricState, visual: Visual): TemplateR
             part="chart"
             role="group"
             aria-roledescription="chart"
-            aria-label="${visual.summary} Arrow keys move between points; Enter opens a point's options."
+            aria-label=${visual.summary}
+            aria-description="Arrow keys move between points; Enter opens a point's options."
             tabindex="0"
             @keydown=${(e: KeyboardEvent) => drill.chartKey(m, e, e.currentTarget as HTMLElement)}
             ${echart(visual.option, drill.chart(m))}

@@ -122,6 +122,23 @@ describe.skipIf(!hasChromium)('drill-down in Chromium', () => {
     }, index)
     return { x: box.x + (x ?? 0), y: box.y + (y ?? 0) }
   }
+  /**
+   * Clicks data point `index` until `action` shows in the drill menu: a chart that has just been
+   * redrawn animates its bars and points into place, so the point is aimed at again (3 tries).
+   */
+  async function openMenuAt(page: Page, metricId: string, index: number, action: string): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const at = await pointOf(page, metricId, index)
+      await page.mouse.click(at.x, at.y)
+      try {
+        await item(page, action).waitFor({ timeout: 3_000 })
+        return
+      } catch (e) {
+        if (attempt >= 2) throw e
+        await page.waitForTimeout(700)
+      }
+    }
+  }
   /** The card's chart categories (its axis labels) and the rows' values of its first measure. */
   const seriesOf = (page: Page, metricId: string) =>
     card(page, metricId)
@@ -201,9 +218,7 @@ describe.skipIf(!hasChromium)('drill-down in Chromium', () => {
     expect(years.categories.length).toBeGreaterThan(0)
     const last = years.categories.length - 1
     const year = years.categories[last] as string
-    let at = await pointOf(page, yearId, last)
-    await page.mouse.click(at.x, at.y)
-    await item(page, 'down').waitFor()
+    await openMenuAt(page, yearId, last, 'down')
     expect(await item(page, 'down').textContent().then(norm)).toBe(`Show months of ${year}`)
     const months = answer(page, yearId)
     await item(page, 'down').click()
@@ -217,9 +232,7 @@ describe.skipIf(!hasChromium)('drill-down in Chromium', () => {
     await expect.poll(() => trail.textContent().then(norm)).toContain(`All years`)
     // months → days
     const shown = await seriesOf(page, yearId)
-    at = await pointOf(page, yearId, 0)
-    await page.mouse.click(at.x, at.y)
-    await item(page, 'down').waitFor()
+    await openMenuAt(page, yearId, 0, 'down')
     expect(await item(page, 'down').textContent().then(norm)).toBe(`Show days of ${shown.categories[0]}`)
     const days = answer(page, yearId)
     await item(page, 'down').click()

@@ -7,6 +7,7 @@ import {
   DashboardFilterSchema,
   LayoutItemSchema,
   MetricFormatsSchema,
+  type TIME_GRAINS,
 } from './document.js'
 import { EndUserMetricDefinition, RuntimeView } from './self-serve.js'
 
@@ -70,6 +71,12 @@ export const RuntimeMetricSchema = Type.Object({
     Type.Array(Type.String(), {
       description:
         "Names of the dashboard filters this metric does not take: a structured metric's table cannot reach the filter's column, a SQL metric does not declare it. A client marks the card while one of them is active",
+    }),
+  ),
+  drillColumns: Type.Optional(
+    Type.Record(Type.String(), Type.Object({ table: Type.String(), column: Type.String() }), {
+      description:
+        'Dimension name → the visible model column it reads, for drill-down (only with the end-user dashboard filter permission; never a tenant or hidden column)',
     }),
   ),
   companyVersionChanged: Type.Optional(
@@ -168,6 +175,75 @@ export const FilterValuesSchema = Type.Record(Type.String({ minLength: 1, maxLen
   description: 'filter name or label (case-insensitive) → value in one of the documented filter value forms',
 })
 
+/** A day, `YYYY-MM-DD`. */
+const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10 })
+
+/**
+ * One drill-down value (docs/runtime-api.md#drill-down): a column of the visible model equal to a
+ * value, or within a range of days. ANDed with everything else, so it only narrows.
+ */
+export const DrillFilterSchema = Type.Object(
+  {
+    table: Type.String({
+      minLength: 1,
+      maxLength: 500,
+      description: "A table of the visible model, as the load's drill columns name it",
+    }),
+    column: Type.String({
+      minLength: 1,
+      maxLength: 500,
+      description: 'A visible column of that table (never a tenant or hidden column)',
+    }),
+    value: Type.Union([
+      Type.String({ maxLength: 500 }),
+      Type.Number(),
+      Type.Boolean(),
+      Type.Object({ startDate: Day, endDate: Day }, { additionalProperties: false }),
+    ]),
+  },
+  { additionalProperties: false },
+)
+
+/** The time grains a drill may show a date dimension at. */
+export const DRILL_GRAINS = [
+  'year',
+  'quarter',
+  'month',
+  'week',
+  'day',
+] as const satisfies readonly (typeof TIME_GRAINS)[number][]
+
+/** What the end user drilled into: values that filter the card, and a date dimension's grain on it. */
+export const DrillSchema = Type.Object(
+  {
+    filters: Type.Optional(Type.Array(DrillFilterSchema, { maxItems: 10 })),
+    timeGrain: Type.Optional(
+      Type.Object(
+        {
+          dimension: Type.String({
+            minLength: 1,
+            maxLength: 500,
+            description: 'A time-grained dimension of the metric',
+          }),
+          grain: Type.Union([
+            Type.Literal('year'),
+            Type.Literal('quarter'),
+            Type.Literal('month'),
+            Type.Literal('week'),
+            Type.Literal('day'),
+          ]),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Drill-down (needs the end-user dashboard filter permission): filters on visible model columns, ANDed with every other filter, and a time-grained dimension shown at another grain',
+  },
+)
+
 /** POST /:embedId/query and /:embedId/underlying. */
 export const RuntimeQueryBodySchema = Type.Object(
   {
@@ -175,6 +251,7 @@ export const RuntimeQueryBodySchema = Type.Object(
     dashboardFilter: Type.Optional(FilterValuesSchema),
     metricFilter: Type.Optional(FilterValuesSchema),
     pageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+    drill: Type.Optional(DrillSchema),
   },
   {
     additionalProperties: false,
@@ -251,6 +328,9 @@ export type EffectivePermissions = Static<typeof EffectivePermissionsSchema>
 export type RuntimeEmbed = Static<typeof RuntimeEmbedSchema>
 export type FilterValues = Static<typeof FilterValuesSchema>
 export type RuntimeQuery = Static<typeof RuntimeQueryBodySchema>
+export type DrillFilter = Static<typeof DrillFilterSchema>
+export type Drill = Static<typeof DrillSchema>
+export type DrillGrain = (typeof DRILL_GRAINS)[number]
 export type MetricQueryResult = Static<typeof MetricQueryResultSchema>
 export type ColumnValuesQuery = Static<typeof ColumnValuesQuerySchema>
 export type ColumnValuesResult = Static<typeof ColumnValuesResultSchema>

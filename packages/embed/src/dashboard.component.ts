@@ -7,6 +7,7 @@ import type { LayoutItem, QueryResult, RuntimeEmbed, RuntimeFilter } from './api
 import { buildVisual, drawnUpFront, type Visual } from './charts/build.js'
 import { loadShapedCharts } from './charts/load-shaped.js'
 import { shapedLoaded } from './charts/shaped.js'
+import type { DrillSession } from './drill/index.js'
 import { EmbedController, type HostState, type MetricState } from './embed-controller.js'
 import { emit } from './events.js'
 import { defaultBaseUrl, normalizeBaseUrl } from './lib/base-url.js'
@@ -15,7 +16,7 @@ import { parseOptions, type StrataOptions } from './lib/options.js'
 import { type ChartTheme, parseTheme, resolveChartTheme, type StrataTheme, themeToCssVars } from './lib/theme.js'
 import { MenuController } from './menu-controller.js'
 import type { FilterOptions } from './pickers.js'
-import { renderCard } from './render/card.js'
+import { type CardDrill, renderCard } from './render/card.js'
 import type { FilterBarHost } from './render/filter-bar-host.js'
 import { renderFilterBar } from './render/filters.js'
 import { chevronIcon, clockIcon, layoutIcon, viewsIcon } from './render/icons.js'
@@ -162,6 +163,9 @@ export class StrataDashboard extends LitElement {
   private layoutViews: LayoutViews | undefined
   private layoutViewsOf: string | undefined
   private layoutViewsModule: Promise<typeof import('./self-serve/index.js')> | undefined
+  /** Drill-down's menu, chips and breadcrumbs (drill/index.ts), loaded on the first click on a data point. */
+  private drillSession: DrillSession | undefined
+  private drillLoading: Promise<DrillSession | undefined> | undefined
 
   /** Every filter's value in effect (pinned, chosen or default). */
   get filters(): Readonly<Record<string, FilterValue>> {
@@ -187,6 +191,9 @@ export class StrataDashboard extends LitElement {
     super.disconnectedCallback()
     for (const t of this.timers.values()) clearTimeout(t)
     this.timers.clear()
+    this.drillSession?.dispose()
+    this.drillSession = undefined
+    this.drillLoading = undefined
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -265,6 +272,7 @@ export class StrataDashboard extends LitElement {
       visual: (metric, result) => buildVisual(metric, result, { theme: this.resolveChartTheme(), locale: this.locale }),
       locale: () => this.locale,
       dashboardFilter: () => c.filters.dashboardFilter,
+      drill: (metricId) => c.drill.bodyFor(metricId),
       requestUpdate: () => this.requestUpdate(),
       report: (e) => emit(this, 'strata-error', { code: e.code, message: e.message, status: e.status }),
       changed: (change) => emit(this, 'strata-metric-change', change),
@@ -355,12 +363,85 @@ export class StrataDashboard extends LitElement {
       return undefined
     }
     const theme = this.resolveChartTheme()
-    const key = `${m.resultPage}|${this.locale ?? ''}|${theme.palette.join()}|${theme.text}|${theme.font}`
+    const metric = this.drilledMetric(m)
+    const grains = metric === m.metric ? '' : JSON.stringify(metric.timeGrains)
+    const key = `${m.resultPage}|${this.locale ?? ''}|${theme.palette.join()}|${theme.text}|${theme.font}|${grains}`
     const cached = this.visuals.get(result)
     if (cached?.key === key) return cached.visual
-    const visual = buildVisual(m.metric, result, { theme, locale: this.locale, page: m.resultPage })
+    const visual = buildVisual(metric, result, { theme, locale: this.locale, page: m.resultPage })
     this.visuals.set(result, { key, visual })
     return visual
+  }
+
+  /** The metric as its card draws it: a drilled time series at the grain it was drilled to. */
+  private drilledMetric(m: MetricState): MetricState['metric'] {
+    const last = this.controller.drill.levelsOf(m.metric.metricId).at(-1)
+    if (!last) return m.metric
+    return { ...m.metric, timeGrains: { ...m.metric.timeGrains, [last.dimension]: last.grain } }
+  }
+
+  /** The drill module, loaded once (on the first click, tap or Enter on a data point). */
+  private loadDrill(): Promise<DrillSession | undefined> {
+    this.drillLoading ??= import('./drill/index.js').then(
+      (mod) => {
+        const c = this.controller
+        this.drillSession = mod.createDrill({
+          element: this,
+          state: c.drill,
+          filters: () => c.filters.filters,
+          editable: () => c.filters.isEditable,
+          canSeeRows: () => c.embed?.permissions.underlyingData === true && this.selfServe !== undefined,
+          locale: () => this.locale,
+          setFilter: (name, value) => this.applyFilter(name, value, false),
+          changed: (metricId) => c.drillChanged(metricId),
+          viewRows: (metric, opener, drill, label) =>
+            this.selfServe?.session.viewRows(metric, opener, drill, label) ?? false,
+          requestUpdate: () => this.requestUpdate(),
+        })
+        this.requestUpdate()
+        return this.drillSession
+      },
+      (e: unknown) => {
+        this.drillLoading = undefined
+        emit(this, 'strata-error', {
+          code: 'CLIENT_ERROR',
+          message: `Drill-down could not load: ${e instanceof Error ? e.message : String(e)}`,
+          status: 0,
+        })
+        return undefined
+      },
+    )
+    return this.drillLoading
+  }
+
+  /** What a card's points and rows do: drill-down when the end user may filter and the metric names its columns. */
+  private cardDrill(single: boolean): CardDrill | undefined {
+    const embed = this.controller.embed
+    if (single || !embed?.permissions.endUserDashboardFilter) return undefined
+    const withDrill = (run: (d: DrillSession) => void) => {
+      if (this.drillSession) run(this.drillSession)
+      else void this.loadDrill().then((d) => d && run(d))
+    }
+    return {
+      // a scatter's points are numbered per series, not per row: it has no drill yet
+      on: (m) => m.metric.drillColumns !== undefined && m.status !== 'error' && m.metric.chart.type !== 'scatter',
+      chart: (m) => (params, event, el) => withDrill((d) => d.pickChart(m, params, event, el)),
+      chartKey: (m, e, el) => {
+        if (this.drillSession) this.drillSession.chartKey(m, e, el)
+        else if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Enter', ' ', 'Home', 'End'].includes(e.key)) {
+          e.preventDefault()
+          withDrill((d) => d.chartKey(m, e, el))
+        }
+      },
+      row: (m, index, column, e, el) => {
+        const box = el.getBoundingClientRect()
+        const pointer = e instanceof MouseEvent && e.detail > 0
+        const at = pointer ? { x: e.clientX, y: e.clientY } : { x: box.left + 16, y: box.bottom }
+        withDrill((d) => d.pick(m, index, column, at, el, !pointer))
+      },
+      cardKey: (m, e) => this.drillSession?.cardKey(m, e),
+      trail: (m) => this.drillSession?.trail(m) ?? nothing,
+    }
   }
 
   override render(): TemplateResult {
@@ -425,6 +506,7 @@ export class StrataDashboard extends LitElement {
           }
         : {}),
       edit: editing ? lv?.editor.card : undefined,
+      drill: editing ? undefined : this.cardDrill(single),
       unfilteredBy: (m: MetricState) => {
         const names = m.metric.unfiltered ?? []
         if (names.length === 0) return []
@@ -492,6 +574,7 @@ export class StrataDashboard extends LitElement {
           : nothing
       }
       ${showFilters ? renderFilterBar(this.filterBarHost()) : nothing}
+      ${this.drillSession && !single ? this.drillSession.chips() : nothing}
       <div class="body">
         ${
           shared
@@ -512,6 +595,7 @@ export class StrataDashboard extends LitElement {
       </div>
       ${lv ? lv.editor.renderLive() : nothing}
       ${selfServe ? selfServe.overlays() : nothing}
+      ${this.drillSession ? this.drillSession.menu() : nothing}
     `
   }
 

@@ -2,6 +2,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit'
 import { RuntimeClient } from './api/client.js'
 import { EMBED_GONE, isAbortError, StrataApiError } from './api/errors.js'
 import type { LayoutItem, QueryResult, RuntimeEmbed, RuntimeMetric, SavedView } from './api/types.js'
+import { DrillState } from './drill-state.js'
 import { emit } from './events.js'
 import { FilterState, pageUrl } from './filter-state.js'
 import { saveBlob } from './lib/save-blob.js'
@@ -50,6 +51,8 @@ export class EmbedController implements ReactiveController {
   loadError: StrataApiError | undefined
   readonly metrics = new Map<string, MetricState>()
   readonly filters = new FilterState()
+  /** Drill-down chips and each card's time-series levels (docs/web-component.md#drill-down). */
+  readonly drill = new DrillState()
   private config: EmbedConfig | undefined
   private client: RuntimeClient | undefined
   private loadAbort: AbortController | undefined
@@ -115,6 +118,18 @@ export class EmbedController implements ReactiveController {
   /** Sets a filter as the end user would (undefined: back to its default) and re-queries every metric. */
   setFilter(name: string, raw: unknown): void {
     if (this.filters.set(name, raw)) this.filtersChanged()
+  }
+
+  /** After a drill change: every card again (a chip), or one card (its time-series levels). */
+  drillChanged(metricId?: string): void {
+    const m = metricId ? this.metrics.get(metricId) : undefined
+    if (m) {
+      m.page = 1
+      void this.query(m)
+    } else {
+      for (const s of this.metrics.values()) s.page = 1
+      this.queryAll()
+    }
   }
 
   /** Every filter back to its default (pinned ones stay as the token set them). */
@@ -236,6 +251,7 @@ export class EmbedController implements ReactiveController {
     this.embed = undefined
     this.loadError = undefined
     this.metrics.clear()
+    this.drill.clear()
     this.readyFired = false
     this.host.requestUpdate()
   }
@@ -328,12 +344,14 @@ export class EmbedController implements ReactiveController {
     m.status = 'loading'
     this.host.requestUpdate()
     const dashboardFilter = this.filters.dashboardFilter
+    const drill = this.drill.bodyFor(m.metric.metricId)
     const page = m.page
     try {
       const result = await client.query(
         {
           metricId: m.metric.metricId,
           ...(dashboardFilter ? { dashboardFilter } : {}),
+          ...(drill ? { drill } : {}),
           ...(m.metric.chart.type === 'table' ? { pageNumber: page } : {}),
         },
         abort.signal,

@@ -25,18 +25,21 @@ class EChartDirective extends AsyncDirective {
   private option: Record<string, unknown> | undefined
   private frame = 0
   private width = 0
+  /** What a click (or tap) on a data point does: drill-down, when the card offers it. */
+  private onPick: PickHandler | undefined
 
   constructor(info: PartInfo) {
     super(info)
     if (info.type !== PartType.ELEMENT) throw new Error('echart() is an element directive')
   }
 
-  render(_option: Record<string, unknown>) {
+  render(_option: Record<string, unknown>, _onPick?: PickHandler) {
     return nothing
   }
 
-  override update(part: ElementPart, [option]: [Record<string, unknown>]) {
+  override update(part: ElementPart, [option, onPick]: [Record<string, unknown>, PickHandler | undefined]) {
     this.element = part.element as HTMLElement
+    this.onPick = onPick
     if (option !== this.option) {
       this.option = option
       this.schedule()
@@ -56,6 +59,12 @@ class EChartDirective extends AsyncDirective {
     if (!this.chart) {
       this.chart = init(el, undefined, { renderer: 'canvas' })
       this.tooltip = new ChartTooltip(this.chart, el)
+      this.chart.on('click', (p) => {
+        const params = p as { dataIndex?: number; name?: string; event?: { event?: Event } }
+        if (!this.element || !this.onPick) return
+        this.tooltip?.hide()
+        this.onPick(params, params.event?.event, this.element)
+      })
       this.resizer = new ResizeObserver(() => this.fit())
       this.resizer.observe(el)
       // The instance for tests and hosts that inspect what was drawn (getOption()).
@@ -92,5 +101,12 @@ class EChartDirective extends AsyncDirective {
     this.schedule()
   }
 }
+
+/** A click or tap on a data point: ECharts' event parameters, the DOM event, the chart's element. */
+export type PickHandler = (
+  params: { readonly dataIndex?: number; readonly name?: string },
+  event: Event | undefined,
+  element: HTMLElement,
+) => void
 
 export const echart = directive(EChartDirective)

@@ -141,7 +141,8 @@ export class ChartTooltip {
     box.style.transform = `translate(${Math.round(left)}px, ${Math.round(top)}px)`
   }
 
-  private hide() {
+  /** Hides the tooltip (also when a click on a point opens the drill menu over it). */
+  hide() {
     this.box.hidden = true
   }
 }

@@ -2,7 +2,7 @@ import type { GridItem } from '@strata/contract/grid'
 import { html, nothing, type TemplateResult } from 'lit'
 import { PAGE_SIZE } from '../api/types.js'
 import type { DataTable, Visual } from '../charts/build.js'
-import { echart } from '../charts/echarts.js'
+import { echart, type PickHandler } from '../charts/echarts.js'
 import type { MetricState } from '../embed-controller.js'
 import { formatNumber } from '../lib/numbers.js'
 import { alertIcon, downloadIcon, emptyIcon, nextIcon, prevIcon } from './icons.js'
@@ -28,6 +28,24 @@ export interface CardHost {
   readonly edit?: CardEdit | undefined
   /** The labels of the active dashboard filters this metric does not take (the load's `unfiltered`). */
   unfilteredBy?(m: MetricState): readonly string[]
+  /** Drill-down (docs/web-component.md#drill-down), when the card's metric offers it. */
+  readonly drill?: CardDrill | undefined
+}
+
+/** What a card's data points and rows do when drill-down is on (the drill module does the rest). */
+export interface CardDrill {
+  /** Whether this card's points and rows open the drill menu. */
+  on(m: MetricState): boolean
+  /** A click or tap on a chart's point. */
+  chart(m: MetricState): PickHandler
+  /** Keys on a focused chart (arrows move between points, Enter opens the menu). */
+  chartKey(m: MetricState, e: KeyboardEvent, el: HTMLElement): void
+  /** A click on a table's row (`column`: the cell's column), or Enter on it. */
+  row(m: MetricState, index: number, column: string | undefined, e: Event, el: HTMLElement): void
+  /** Escape or Backspace on the card: one level up its time series. */
+  cardKey(m: MetricState, e: KeyboardEvent): void
+  /** The card's breadcrumbs, while its time series is drilled. */
+  trail(m: MetricState): TemplateResult | typeof nothing
 }
 
 export interface CardEdit {
@@ -62,7 +80,7 @@ export function renderCard(host: CardHost, m: MetricState, place: GridItem | und
     aria-describedby=${edit ? edit.helpId : nothing}
     aria-busy=${m.status === 'loading' ? 'true' : 'false'}
     tabindex=${edit ? '0' : '-1'}
-    @keydown=${edit?.keydown}
+    @keydown=${edit?.keydown ?? (host.drill ? (e: KeyboardEvent) => host.drill?.cardKey(m, e) : undefined)}
   >
     <header class="card-header" part="card-header">
       <h3 class="card-title" part="card-title" id=${titleId} title=${metric.name}>${metric.name}</h3>
@@ -86,6 +104,7 @@ export function renderCard(host: CardHost, m: MetricState, place: GridItem | und
     </header>
     ${unfilteredNote(host.unfilteredBy?.(m) ?? [])}
     ${host.note && !edit ? host.note(m) : nothing}
+    ${host.drill && !edit ? host.drill.trail(m) : nothing}
     <div class="card-body" part="card-body">${renderMetricBody(host, m, visual)}</div>
     ${host.below && !edit ? host.below(m) : nothing}
     ${edit ? edit.overlay(metric.metricId, metric.name) : nothing}
@@ -158,8 +177,22 @@ function renderVisual(host: CardHost, m: MetricState, visual: Visual): TemplateR
         ? render(visual, m.metric.name)
         : html`<div class="skeleton" part="skeleton" aria-hidden="true"></div>`
     }
-    case 'echarts':
-      return html`<div class="chart" part="chart" role="img" aria-label=${visual.summary} ${echart(visual.option)}></div>
+    case 'echarts': {
+      const drill = host.drill?.on(m) && !host.edit ? host.drill : undefined
+      const chart = drill
+        ? html`<div
+            class="chart drillable"
+            part="chart"
+            role="group"
+            aria-roledescription="chart"
+            aria-label=${visual.summary}
+            aria-description="Arrow keys move between points; Enter opens a point's options."
+            tabindex="0"
+            @keydown=${(e: KeyboardEvent) => drill.chartKey(m, e, e.currentTarget as HTMLElement)}
+            ${echart(visual.option, drill.chart(m))}
+          ></div>`
+        : html`<div class="chart" part="chart" role="img" aria-label=${visual.summary} ${echart(visual.option)}></div>`
+      return html`${chart}
         ${
           visual.legend.length
             ? html`<ul class="legend" part="legend" aria-hidden="true">
@@ -171,6 +204,7 @@ function renderVisual(host: CardHost, m: MetricState, visual: Visual): TemplateR
             : nothing
         }
         ${hiddenTable(m.metric.name, visual.table)}`
+    }
   }
 }
 
@@ -207,12 +241,39 @@ function renderTable(host: CardHost, m: MetricState, v: Extract<Visual, { kind: 
           </tr>
         </thead>
         <tbody>
-          ${v.rows.map(
-            (row) =>
-              html`<tr>
+          ${v.rows.map((row, r) => {
+            const drill = host.drill?.on(m) && !host.edit ? host.drill : undefined
+            if (!drill) {
+              return html`<tr>
                 ${row.map((cell, i) => html`<td class=${v.columns[i]?.numeric ? 'num' : ''}>${cell}</td>`)}
-              </tr>`,
-          )}
+              </tr>`
+            }
+            const pick = (e: Event, column?: string) => drill.row(m, r, column, e, e.currentTarget as HTMLElement)
+            return html`<tr
+              class="drillable"
+              tabindex="0"
+              @keydown=${(e: KeyboardEvent) => {
+                if (e.key === 'Enter' || e.key === ' ') {
+                  e.preventDefault()
+                  pick(e)
+                }
+              }}
+            >
+              ${row.map(
+                (cell, i) =>
+                  html`<td class=${v.columns[i]?.numeric ? 'num' : ''} @click=${(e: Event) => {
+                    e.stopPropagation()
+                    drill.row(
+                      m,
+                      r,
+                      v.columns[i]?.name,
+                      e,
+                      (e.currentTarget as HTMLElement).parentElement as HTMLElement,
+                    )
+                  }}>${cell}</td>`,
+              )}
+            </tr>`
+          })}
         </tbody>
       </table>
     </div>

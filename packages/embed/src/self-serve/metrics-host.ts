@@ -1,7 +1,7 @@
 import type { nothing, TemplateResult } from 'lit'
 import type { RuntimeClient } from '../api/client.js'
 import type { StrataApiError } from '../api/errors.js'
-import type { QueryResult, RuntimeEmbed, RuntimeMetric } from '../api/types.js'
+import type { Drill, QueryResult, RuntimeEmbed, RuntimeMetric } from '../api/types.js'
 import type { Visual } from '../charts/build.js'
 import type { MetricState } from '../embed-controller.js'
 import type { MetricChange } from '../events.js'
@@ -21,6 +21,8 @@ export interface SelfServeHost {
   locale(): string | undefined
   /** The dashboard filters in effect (the preview runs under them, as the card will). */
   dashboardFilter(): Readonly<Record<string, unknown>> | undefined
+  /** A card's drill-down in effect (its chips and time-series levels), for its underlying rows. */
+  drill?(metricId: string): Drill | undefined
   /** Re-renders the dashboard (the toolbar and the card menus follow the session's state). */
   requestUpdate(): void
   /** A failed call: `strata-error` on the element. */
@@ -45,4 +47,6 @@ export interface SelfServeSessionApi {
   cardNote(state: MetricState): TemplateResult | typeof nothing
   /** The builder dialog, confirmations and notices: rendered once, at the end of the element. */
   overlays(): TemplateResult
+  /** The underlying-rows dialog under `drill` ("See these rows"); false when the dialog is not there. */
+  viewRows(metric: RuntimeMetric, opener: HTMLElement | null, drill?: Drill, segment?: string): boolean
 }

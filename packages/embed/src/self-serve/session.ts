@@ -1,6 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit'
 import { StrataApiError } from '../api/errors.js'
-import type { Model, RuntimeMetric } from '../api/types.js'
+import type { Drill, Model, RuntimeMetric } from '../api/types.js'
 import type { MetricState } from '../embed-controller.js'
 import type { MetricChange } from '../events.js'
 import { CardSummaries } from './ai/ai-summary.js'
@@ -17,7 +17,7 @@ export interface BuilderElement {
   show(metric: RuntimeMetric | undefined, opener: HTMLElement | null): void
 }
 export interface UnderlyingElement {
-  show(metric: RuntimeMetric, opener: HTMLElement | null): void
+  show(metric: RuntimeMetric, opener: HTMLElement | null, drill?: Drill, segment?: string): void
 }
 export interface OverlayElement {
   confirm(request: ConfirmRequest): Promise<boolean>
@@ -61,8 +61,10 @@ export class SelfServeSession implements SelfServeSessionApi {
   }
 
   /** "View underlying data": the rows behind the card's metric (underlying-dialog.ts). */
-  viewRows(metric: RuntimeMetric, opener: HTMLElement | null): void {
-    this.underlying?.show(metric, opener)
+  viewRows(metric: RuntimeMetric, opener: HTMLElement | null, drill?: Drill, segment?: string): boolean {
+    if (!this.underlying) return false
+    this.underlying.show(metric, opener, drill, segment)
+    return true
   }
 
   isBusy(metricId: string): boolean {

@@ -8,6 +8,18 @@ export const charts = css`
     flex: 1;
     min-height: 120px;
   }
+  /* Drill-down: a chart that takes focus (arrow keys between points) and rows that open the menu */
+  .chart.drillable:focus-visible,
+  tr.drillable:focus-visible {
+    outline: 2px solid var(--_primary);
+    outline-offset: 2px;
+  }
+  tr.drillable {
+    cursor: pointer;
+  }
+  tr.drillable:hover td {
+    background: color-mix(in srgb, var(--_primary) 6%, transparent);
+  }
   .legend {
     display: flex;
     flex-wrap: wrap;

@@ -57,7 +57,23 @@ export interface FilterInputs {
   readonly metricFilter?: Readonly<Record<string, unknown>>
   /** true when dashboardFilter/metricFilter come from a secret-key holder (POST /data-app/query). */
   readonly userFiltersTrusted?: boolean
+  /**
+   * The end user's drill-down values: a canonical `schema.table` and a column the caller checked
+   * against the visible model, each applied as a dashboard filter would be (to the metrics whose
+   * `from` reaches the table), never trusted.
+   */
+  readonly drill?: readonly DrillInput[]
 }
+
+/** One drill-down value (services/runtime/drill.ts checks it before it gets here). */
+export interface DrillInput {
+  readonly table: string
+  readonly column: string
+  readonly value: string | number | boolean | { readonly startDate: string; readonly endDate: string }
+}
+
+/** The name drill-down filters go by in errors (`dashboardFilter.drill`); no SQL metric declares it. */
+export const DRILL_FILTER_NAME = 'drill'
 
 /** Where a filter's value is named in errors: `appFilters.x`, `rlsSettings.x`, `dashboardFilter.x` … */
 export const filterPath = (f: Pick<AppliedFilter, 'source' | 'name' | 'column'>): string =>
@@ -145,6 +161,17 @@ export function resolveFilters(
   blamingToken(() => onDashboard(inputs.dashboardAppFilters, 'app', true, 'dashboardAppFilters'))
   onDashboard(inputs.dashboardFilter, 'dashboard', userTrusted, 'dashboardFilter')
   onMetric(inputs.metricFilter, 'metric', userTrusted, 'metricFilter')
+  for (const d of metric.sql === undefined ? (inputs.drill ?? []) : []) {
+    out.push({
+      table: d.table,
+      column: d.column,
+      value: d.value,
+      source: 'dashboard',
+      name: DRILL_FILTER_NAME,
+      scope: 'dashboard',
+      trusted: false,
+    })
+  }
   for (const f of options.defaults === false ? [] : dashboardFilters) {
     if (f.default === undefined || given.has(f.name)) continue
     out.push({

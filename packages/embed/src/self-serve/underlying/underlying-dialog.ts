@@ -2,7 +2,7 @@ import { asWritten, inferColumnFormat } from '@strata/contract/column-formats'
 import { css, html, LitElement, nothing, type TemplateResult } from 'lit'
 import { property, state } from 'lit/decorators.js'
 import { StrataApiError } from '../../api/errors.js'
-import type { QueryResult, RuntimeMetric } from '../../api/types.js'
+import type { Drill, QueryResult, RuntimeMetric } from '../../api/types.js'
 import { formatNumber, toNumber } from '../../lib/numbers.js'
 import { styles } from '../../styles/index.js'
 import { buttonStyles, dialogStyles } from '../common.styles.js'
@@ -156,6 +156,10 @@ export class StrataUnderlyingDialog extends LitElement {
   @state() private downloading = false
   @state() private sort: Sort | undefined
   private returnTo: HTMLElement | null = null
+  /** The drill-down the rows are under (the card's, or a clicked segment's: "See these rows"). */
+  private drill: Drill | undefined
+  /** The clicked segment, named in the title ("Category = Books"). */
+  private segment: string | undefined
   private abort: AbortController | undefined
 
   override connectedCallback(): void {
@@ -169,8 +173,10 @@ export class StrataUnderlyingDialog extends LitElement {
   }
 
   /** Opens the rows of `metric` (page 1); focus goes back to `opener` when it closes. */
-  show(metric: RuntimeMetric, opener: HTMLElement | null): void {
+  show(metric: RuntimeMetric, opener: HTMLElement | null, drill?: Drill, segment?: string): void {
     this.returnTo = opener
+    this.drill = drill ?? this.session?.host.drill?.(metric.metricId)
+    this.segment = segment
     this.metric = metric
     this.sort = undefined
     void this.load(1)
@@ -190,7 +196,10 @@ export class StrataUnderlyingDialog extends LitElement {
 
   private filters(): Record<string, unknown> {
     const dashboardFilter = this.session?.host.dashboardFilter()
-    return dashboardFilter && Object.keys(dashboardFilter).length ? { dashboardFilter } : {}
+    return {
+      ...(dashboardFilter && Object.keys(dashboardFilter).length ? { dashboardFilter } : {}),
+      ...(this.drill ? { drill: this.drill } : {}),
+    }
   }
 
   private fetchPage(metricId: string, pageNumber: number, signal?: AbortSignal): Promise<QueryResult> {
@@ -298,7 +307,7 @@ export class StrataUnderlyingDialog extends LitElement {
       ${
         m
           ? html`<div class="dialog-head">
-              <h2 id="rows-title">Rows behind “${m.name}”</h2>
+              <h2 id="rows-title">Rows behind “${m.name}”${this.segment ? html`<span class="segment"> · ${this.segment}</span>` : nothing}</h2>
               <button type="button" id="close" class="icon-button" aria-label="Close" title="Close" @click=${() => this.close()}>
                 ${closeIcon}
               </button>

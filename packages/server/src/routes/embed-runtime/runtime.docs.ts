@@ -39,7 +39,7 @@ export const docs = operations('embed runtime', {
   },
   queryRuntimeMetric: {
     summary: "Query a metric with the token's tenancy and filters",
-    description: `${browser} Runs a metric with the tenancy, RLS values and fixed filters of the token, narrowed by the end user's \`dashboardFilter\` and \`metricFilter\` (when the embed allows end-user filters). Results are cached per tenant; \`Strata-Truncated: true\` marks rows cut at QUERY_ROW_LIMIT.`,
+    description: `${browser} Runs a metric with the tenancy, RLS values and fixed filters of the token, narrowed by the end user's \`dashboardFilter\`, \`metricFilter\` and \`drill\` (values of visible model columns, a time dimension at another grain; when the embed allows end-user filters). Results are cached per tenant; \`Strata-Truncated: true\` marks rows cut at QUERY_ROW_LIMIT.`,
     auth: GUEST_TOKEN,
     errors: [tokenOrEmbedGone, denied, ...running],
     returns: 'The rows of the metric with their columns.',

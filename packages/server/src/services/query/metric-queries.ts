@@ -1,3 +1,4 @@
+import type { TimeGrain } from '@strata/contract/document'
 import { LRUCache } from 'lru-cache'
 import { capabilitiesOf } from '../../connectors/registry.js'
 import type { DataType } from '../../connectors/types.js'
@@ -68,6 +69,8 @@ export interface MetricRequest {
   readonly metric?: Metric
   /** false: the dashboard filters' defaults do not apply (a filter's values list every value). */
   readonly defaults?: boolean
+  /** Drill-down: this time-grained dimension of the metric shown at another grain (checked by the caller). */
+  readonly timeGrain?: { readonly dimension: string; readonly grain: TimeGrain }
 }
 
 /**
@@ -134,6 +137,7 @@ function planKey(r: MetricRequest): string {
     r.underlying === true,
     r.metric ? fingerprint(r.metric) : null,
     r.defaults !== false,
+    r.timeGrain ?? null,
   ])
 }
 /** What the compiled-statement cache may hold (its keys and SQL text). */
@@ -308,6 +312,7 @@ export class MetricQueries {
     const known = request.endUser ? await this.sourceOf(request) : undefined
     const scoped = known && request.endUser?.apply(declared, known.source, known.dialect.name)
     if (scoped) declared = scoped.metric
+    if (request.timeGrain) declared = regrained(declared, request.timeGrain)
     // the request's values are checked (forms, caps) and bound before the tenancy and the compile
     const filters = resolveFilters(request.dashboard.document, declared, request.filters, {
       defaults: request.defaults !== false,
@@ -584,6 +589,22 @@ function withoutRlsFor(request: MetricRequest, metric: Metric): Metric {
     withoutRls.set(metric, copy)
   }
   return copy
+}
+
+/**
+ * A drill-down's view of a metric: one time-grained dimension at another grain, its order kept.
+ * Only a dimension that has a grain may change (400 otherwise): the rows are the same rows,
+ * grouped otherwise.
+ */
+export function regrained(metric: Metric, { dimension, grain }: { dimension: string; grain: TimeGrain }): Metric {
+  const dims = metric.query?.dimensions ?? []
+  if (!metric.query || !dims.some((d) => d.name === dimension && d.timeGrain !== undefined)) {
+    throw badRequest(`drill.timeGrain.dimension: ${metric.metricId} has no time-grained dimension "${dimension}"`)
+  }
+  return {
+    ...metric,
+    query: { ...metric.query, dimensions: dims.map((d) => (d.name === dimension ? { ...d, timeGrain: grain } : d)) },
+  }
 }
 
 /**

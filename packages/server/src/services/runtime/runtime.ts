@@ -31,6 +31,7 @@ import { studioEmbed } from '../studio/studio-embed.js'
 import type { Workspace, Workspaces } from '../workspaces/workspaces.js'
 import { metricFormats } from './column-formats.js'
 import { csvHeaders, toCsv } from './csv.js'
+import { type CheckedDrill, checkDrill, drillColumns } from './drill.js'
 import { unfilteredFilters } from './unfiltered.js'
 
 // The runtime API's shapes are @strata/contract's (the route validates and documents with them).
@@ -128,6 +129,8 @@ export class Runtime {
     const shownFilters = embed.embedType === 'metric' ? [] : filters
     // the model: which filters a metric cannot take, and each column's format
     const model = await this.modelOf(claims, workspace)
+    // drill-down follows the end-user filter permission: without it the load names no drill column
+    const visible = permissions.endUserDashboardFilter ? await this.visibleOf(claims, workspace, embed) : undefined
     // layouts and views live on dashboard embeds (a metric embed shows one card, no filters)
     const onDashboard = embed.embedType === 'dashboard'
     const views = onDashboard && permissions.dashboardViews ? opened.state.views : []
@@ -147,15 +150,17 @@ export class Runtime {
         layout,
         customLayout,
       },
-      metrics: shown.map((m) =>
-        runtimeMetric(
+      metrics: shown.map((m) => {
+        const runtime = runtimeMetric(
           m,
           opened.overlay,
           definitions?.get(m.metricId),
           unfilteredFilters(m, shownFilters, model),
           model,
-        ),
-      ),
+        )
+        const columns = visible && drillColumns(m, visible)
+        return columns ? { ...runtime, drillColumns: columns } : runtime
+      }),
       privateMetrics: privateMetrics(claims, opened.company),
       archivedMetrics: opened.overlay.archived,
       // hidden company metrics are listed to whoever may restore them (a metric embed: its own)
@@ -193,6 +198,16 @@ export class Runtime {
     try {
       const hints = { datasourceName: claims.datasourceName, dataMartName: claims.datamartName }
       return (await this.sources.resolve(workspace, hints)).model
+    } catch {
+      return undefined
+    }
+  }
+
+  /** The model the end user may see, for the load's drill columns; undefined when the source cannot be resolved. */
+  private async visibleOf(claims: GuestClaims, workspace: Workspace, embed: Embed): Promise<SemanticModel | undefined> {
+    try {
+      const hints = { datasourceName: claims.datasourceName, dataMartName: claims.datamartName }
+      return visibleModel(await this.sources.resolve(workspace, hints), embed)
     } catch {
       return undefined
     }
@@ -255,12 +270,44 @@ export class Runtime {
    * (self-serve/end-user-scope.ts).
    */
   async run(claims: GuestClaims, opened: Opened, request: RuntimeQuery, underlying = false): Promise<MetricResult> {
-    return this.queries.run(this.metricRequest(claims, opened, request, underlying))
+    const drill = await this.drillOf(claims, opened, request)
+    return this.queries.run(this.metricRequest(claims, opened, request, underlying, drill))
   }
 
   /** Compiles what `run` would run (tenancy, RLS, locked filters) and runs nothing. */
   async check(claims: GuestClaims, opened: Opened, request: RuntimeQuery): Promise<void> {
-    await this.queries.check(this.metricRequest(claims, opened, request, false))
+    const drill = await this.drillOf(claims, opened, request)
+    await this.queries.check(this.metricRequest(claims, opened, request, false, drill))
+  }
+
+  /**
+   * A request's drill-down, checked (services/runtime/drill.ts): it follows the end-user filter
+   * permission and the token's dashboardFilterColumns, and names only visible columns.
+   */
+  private async drillOf(claims: GuestClaims, opened: Opened, request: RuntimeQuery): Promise<CheckedDrill> {
+    const drill = request.drill
+    if (!drill || (!drill.filters?.length && !drill.timeGrain)) return {}
+    if (!effective(claims, opened.embed).endUserDashboardFilter) {
+      throw new ApiError(
+        'UNAUTHORIZED',
+        403,
+        'Drill-down follows the end-user dashboard filters, which this token may not use',
+      )
+    }
+    const workspace = await this.workspaces.get(opened.company.workspaceId)
+    const source = await this.sources.resolve(workspace, {
+      datasourceName: claims.datasourceName,
+      dataMartName: claims.datamartName,
+    })
+    const checked = checkDrill(drill, visibleModel(source, opened.embed))
+    const allow =
+      claims.params.accessPermissions?.dashboardFilterColumns ?? opened.embed.accessSettings.dashboardFilterColumns
+    for (const f of checked.drill ?? []) {
+      if (allow && !allow.some((t) => tableMatches(t.tableName, f.table) && t.columns.includes(f.column))) {
+        throw new ApiError('UNAUTHORIZED', 403, `Filtering on ${f.table}.${f.column} is not allowed for this token`)
+      }
+    }
+    return checked
   }
 
   private metricRequest(
@@ -268,6 +315,7 @@ export class Runtime {
     opened: Opened,
     request: RuntimeQuery,
     underlying: boolean,
+    drill: CheckedDrill = {},
   ): MetricRequest {
     const { embed, dashboard } = opened
     if (!visibleMetrics(claims, embed, dashboard).some((m) => m.metricId === request.metricId)) {
@@ -301,8 +349,10 @@ export class Runtime {
         ...(dashboardAppFilters ? { dashboardAppFilters } : {}),
         ...(request.dashboardFilter ? { dashboardFilter: request.dashboardFilter } : {}),
         ...(request.metricFilter ? { metricFilter: request.metricFilter } : {}),
+        ...(drill.drill ? { drill: drill.drill } : {}),
         userFiltersTrusted: false,
       },
+      ...(drill.timeGrain ? { timeGrain: drill.timeGrain } : {}),
       timezone: claims.params.timezone,
       hints: { datasourceName: claims.datasourceName, dataMartName: claims.datamartName },
       pageNumber: request.pageNumber,

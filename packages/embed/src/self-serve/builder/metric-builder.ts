@@ -11,6 +11,7 @@ import { styles } from '../../styles/index.js'
 import { aiStyles } from '../ai/ai.styles.js'
 import { AiAsk } from '../ai/ai-ask.js'
 import { buttonStyles, dialogStyles } from '../common.styles.js'
+import { COMPANY_METRIC_EVENT, companySave } from '../company-mode.js'
 import type { ConfirmRequest } from '../menus/card-actions.js'
 import { chartIcon, closeIcon } from '../metric-icons.js'
 import type { BuilderElement, SelfServeSession } from '../session.js'
@@ -35,7 +36,6 @@ import {
   type Visibility,
 } from './builder-state.js'
 import { type FieldTarget, ROWS, renderFields, renderQuery } from './builder-view.js'
-import { COMPANY_METRIC_EVENT, companySave } from '../company-mode.js'
 import { FieldDrag } from './field-drag.js'
 import { BuilderValues } from './value-picker.js'
 

@@ -7,11 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { caught } from '../../../test/fixtures/net.js'
 import { createPrivateCa, type PrivateCa } from '../../../test/standins/private-ca.js'
-import { SearchStandIn } from './standin/server.js'
 import { startTlsFront, type TlsFront } from '../../../test/standins/tls-front.js'
 import { ApiError } from '../../errors.js'
 import type { CredentialsByType } from '../credentials/schemas.js'
 import { SearchConnector } from './connector.js'
+import { SearchStandIn } from './standin/server.js'
 
 describe.each(['elasticsearch', 'opensearch'] as const)(
   '%s over https, private CA (stand-in behind a TLS front)',

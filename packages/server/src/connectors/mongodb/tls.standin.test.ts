@@ -8,13 +8,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { caught } from '../../../test/fixtures/net.js'
-import { MongoStandIn } from './standin/server.js'
 import { createPrivateCa, type PrivateCa } from '../../../test/standins/private-ca.js'
 import { startTlsFront, type TlsFront } from '../../../test/standins/tls-front.js'
 import { ApiError } from '../../errors.js'
 import { validateCredentials } from '../credentials/validate.js'
 import { createConnector } from '../registry.js'
 import type { MongodbCredentials } from '../types.js'
+import { MongoStandIn } from './standin/server.js'
 
 const OPTIONS = { connectTimeoutMs: 3000, poolMax: 2 }
 const request = JSON.stringify({ database: 'analytics', collection: 'events', pipeline: [{ $sort: { n: 1 } }] })

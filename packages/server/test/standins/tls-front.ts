@@ -6,9 +6,9 @@
  * or a load balancer that terminates TLS looks like to a client: the client's handshake, its
  * certificate checks and its errors are real; what runs behind is unchanged.
  */
-import net from 'node:net'
 import tls from 'node:tls'
 import type { IssuedCertificate } from './private-ca.js'
+import { listen, pipes } from './tcp-pipe.js'
 
 export interface TlsFront {
   readonly port: number
@@ -18,33 +18,20 @@ export interface TlsFront {
 }
 
 export async function startTlsFront(certificate: IssuedCertificate, targetPort: number): Promise<TlsFront> {
-  const sockets = new Set<net.Socket>()
+  const connections = pipes()
   let handshakes = 0
   const server = tls.createServer({ cert: certificate.cert, key: certificate.key }, (inbound) => {
     handshakes += 1
-    const outbound = net.connect(targetPort, '127.0.0.1')
-    for (const s of [inbound, outbound]) {
-      sockets.add(s)
-      s.on('error', () => {
-        inbound.destroy()
-        outbound.destroy()
-      })
-      s.on('close', () => sockets.delete(s))
-    }
-    inbound.pipe(outbound).pipe(inbound)
+    connections.pipe(inbound, targetPort)
   })
   // a client that refuses the certificate aborts the handshake: not the front's error
   server.on('tlsClientError', () => undefined)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as net.AddressInfo
+  const port = await listen(server, '127.0.0.1')
   return {
     port,
     get handshakes() {
       return handshakes
     },
-    close: async () => {
-      for (const s of sockets) s.destroy()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-    },
+    close: () => connections.close(server),
   }
 }

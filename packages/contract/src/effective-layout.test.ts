@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { propertyRuns } from '../test/property-runs.js'
 import { byPosition, collides, compact, effectiveLayout, GRID_COLUMNS, type GridItem } from './grid.js'
 
 const item = (metricId: string, x: number, y: number, w: number, h: number): GridItem => ({ metricId, x, y, w, h })
@@ -191,7 +192,7 @@ describe('effectiveLayout on any layout', () => {
           }
         }
       }),
-      { numRuns: 600 },
+      propertyRuns(600),
     )
   })
 })

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { propertyRuns } from '../test/property-runs.js'
 import { byPosition, collides, compact, effectiveLayout, GRID_COLUMNS, type GridItem } from './grid.js'
 
 const item = (metricId: string, x: number, y: number, w: number, h: number): GridItem => ({ metricId, x, y, w, h })
@@ -92,6 +93,32 @@ describe('effectiveLayout', () => {
     ])
   })
 
+  it('a card below another in its columns never ends above it, though the one above slid away first', () => {
+    // Found by the property below. m7 stood above m1 in column 5. Removing the cards on the left
+    // lets m7 slide to column 0; m1 then rises to the top row (nothing above it in column 5 any
+    // more) and slides left: it stops at column 2, before it would come above m7 in column 1.
+    const base = [
+      item('m4', 0, 0, 1, 2),
+      item('m3', 4, 0, 1, 1),
+      item('m7', 4, 1, 2, 1),
+      item('m5', 0, 2, 1, 1),
+      item('m2', 1, 2, 5, 1),
+      item('m6', 0, 3, 1, 1),
+      item('m1', 5, 3, 1, 1),
+      item('m0', 0, 4, 1, 1),
+      item('m8', 0, 5, 5, 1),
+    ]
+    const shown = effectiveLayout(base, ['m3', 'm7', 'm1', 'm8'])
+    // before the fix m1 slid on to column 1, above m7 in the column they share
+    expect(shown.find((i) => i.metricId === 'm1')?.x).toBe(2)
+    expect(shown).toEqual([
+      item('m3', 0, 0, 1, 1),
+      item('m1', 2, 0, 1, 1),
+      item('m7', 0, 1, 2, 1),
+      item('m8', 0, 2, 5, 1),
+    ])
+  })
+
   it('forces items onto the grid', () => {
     expect(effectiveLayout([item('a', 10, -2, 8, 0)], ['a'])).toEqual([item('a', 10, 0, 2, 1)])
     expect(effectiveLayout([item('a', 40, 0, 3, 99)], ['a'])).toEqual([item('a', 11, 0, 1, 40)])
@@ -132,15 +159,27 @@ describe('effectiveLayout on any layout', () => {
         for (const a of shown) {
           const a0 = before.get(a.metricId)
           // no hole beside a card that stood right of a removed one on its rows: its left column is taken
-          // (unless it would pass a card that stood left of it on its row: the user's order wins)
+          // (unless it would pass a card that stood left of it on its row, or, one column further
+          // left, come to the wrong side of a card it shared columns with: the user's order wins)
           if (a0 && a.x > 0 && removed.some((r) => r.x + r.w <= a0.x && rowsMeet(r, a0))) {
             const left = { ...a, metricId: '', x: a.x - 1, w: 1 }
+            const stepped = { ...a, x: a.x - 1 }
             const taken = shown.some((o) => collides(o, left))
             const wouldPass = shown.some((b) => {
               const b0 = before.get(b.metricId)
               return b0 !== undefined && b0.x < a0.x && rowsMeet(b0, a0) && b.x + b.w > a.x - 1
             })
-            expect(taken || wouldPass).toBe(true)
+            const wouldTurnOrder = shown.some((b) => {
+              const b0 = before.get(b.metricId)
+              return (
+                b0 !== undefined &&
+                b !== a &&
+                sameColumns(b0, a0) &&
+                sameColumns(b, stepped) &&
+                b0.y < a0.y !== b.y < a.y
+              )
+            })
+            expect(taken || wouldPass || wouldTurnOrder).toBe(true)
           }
           for (const b of shown) {
             const b0 = before.get(b.metricId)
@@ -153,7 +192,7 @@ describe('effectiveLayout on any layout', () => {
           }
         }
       }),
-      { numRuns: 600 },
+      propertyRuns(600),
     )
   })
 })

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { propertyRuns } from '../test/property-runs.js'
 import { collides, compact, GRID_COLUMNS, type GridItem, MAX_CARD_HEIGHT } from './grid.js'
 import { type Direction, moveItem, resizeItem, sameLayout, stepMove, stepResize } from './grid-editing.js'
 
@@ -185,7 +186,7 @@ describe('any sequence of edits on any layout', () => {
         expect(overlaps(layout)).toEqual([])
         expect(compact(layout)).toEqual([...layout].sort((a, b) => a.y - b.y || a.x - b.x))
       }),
-      { numRuns: 300 },
+      propertyRuns(300),
     )
   })
 })

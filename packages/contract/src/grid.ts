@@ -94,20 +94,42 @@ function nextSlot(placed: readonly GridItem[], metricId: string): GridItem {
 }
 
 const rowsMeet = (a: GridItem, b: GridItem) => a.y < b.y + b.h && b.y < a.y + a.h
+const columnsMeet = (a: GridItem, b: GridItem) => a.x < b.x + b.w && b.x < a.x + a.w
+
+/**
+ * Whether `item` at its new place keeps the user's vertical order with every card of `laid` it
+ * shares columns with there and shared columns with at first (`first`: metricId → the item's
+ * place before any slide): the one that was above stays above.
+ */
+function keepsColumnOrder(laid: readonly GridItem[], first: ReadonlyMap<string, GridItem>, item: GridItem): boolean {
+  const item0 = first.get(item.metricId)
+  if (!item0) return true
+  return laid.every((o) => {
+    const o0 = first.get(o.metricId)
+    if (o.metricId === item.metricId || !o0 || !columnsMeet(o0, item0) || !columnsMeet(o, item)) return true
+    return o0.y < item0.y === o.y < item.y
+  })
+}
 
 /**
  * `layout` (compacted) with the sideways holes closed: each item of `sliding` (metricId → the
  * cards that stood left of it on its rows), in reading order, slides left as far as it goes
- * without overlapping another card or passing one of those (their order is the user's), then
- * the layout is compacted again, until nothing moves. Items only ever move up or left, so this
- * ends. Items not in `sliding` keep their column: a hole the user or the company left on
- * purpose stays. Sorted in reading order.
+ * without overlapping another card, passing one of those (their order is the user's) or coming
+ * into columns where it would be on the wrong side of a card it shared columns with at first,
+ * then the layout is compacted again, until nothing moves. The last rule matters because a card
+ * that slid away leaves the one below it free to rise past its row; sliding back under or over
+ * it would turn the user's order upside down. Compaction keeps the order of the cards that share
+ * columns, so with the slides checked the whole result keeps it. Items only ever move up or
+ * left, so this ends. Items not in `sliding` keep their column: a hole the user or the company
+ * left on purpose stays. Sorted in reading order.
  */
 export function closeGaps<T extends GridItem>(
   layout: readonly T[],
   sliding: ReadonlyMap<string, readonly string[]>,
 ): T[] {
   let laid = compact(layout)
+  const first = new Map<string, GridItem>(laid.map((i) => [i.metricId, i]))
+  const fits = (item: GridItem) => !firstHit(laid, item) && keepsColumnOrder(laid, first, item)
   for (let moved = sliding.size > 0; moved; ) {
     moved = false
     for (let n = 0; n < laid.length; n++) {
@@ -115,7 +137,7 @@ export function closeGaps<T extends GridItem>(
       const lefts = sliding.get(at.metricId)
       if (!lefts) continue
       const floor = Math.max(0, ...laid.filter((b) => lefts.includes(b.metricId)).map((b) => b.x + b.w))
-      while (at.x > floor && !firstHit(laid, { ...at, x: at.x - 1 })) at = { ...at, x: at.x - 1 }
+      while (at.x > floor && fits({ ...at, x: at.x - 1 })) at = { ...at, x: at.x - 1 }
       if (at !== laid[n]) {
         laid[n] = at
         moved = true

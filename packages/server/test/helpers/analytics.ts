@@ -136,3 +136,44 @@ export async function embedDashboard(
   const body = { dashboardId, embedType: 'dashboard', workspaceName, accessSettings, ...(name ? { name } : {}) }
   return (await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, body)).id as string
 }
+
+/**
+ * The sales dashboard plus a multi-select on customers.name and a metric with RLS on
+ * customers.country (variable `countries`), imported as `dashboardId`, with an embed that may
+ * build: its id. What the value-picker tests open.
+ */
+export async function pickerDashboard(a: Analytics, schema: string, dashboardId: string): Promise<string> {
+  const document = salesDocument(schema)
+  await a.ok('POST', '/api/v2/data-app/import-dashboard', a.serviceToken, {
+    workspaceName: 'main',
+    dashboardId,
+    importDashboardData: {
+      ...document,
+      filters: [
+        ...document.filters,
+        { name: 'customer', label: 'Customer', type: 'multi-select', table: `${schema}.customers`, column: 'name' },
+      ],
+      metrics: [
+        ...document.metrics,
+        {
+          metricId: 'by_country',
+          name: 'Orders by country',
+          chart: { type: 'bar', x: 'country', y: ['orders'] },
+          query: {
+            from: `${schema}.orders`,
+            measures: [{ name: 'orders', aggregate: 'count' }],
+            dimensions: [{ name: 'country', table: `${schema}.customers`, column: 'country' }],
+          },
+          rls: [{ variable: 'countries', table: `${schema}.customers`, column: 'country' }],
+        },
+      ],
+    },
+  })
+  const embed = await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
+    dashboardId,
+    embedType: 'dashboard',
+    workspaceName: 'main',
+    accessSettings: { ...ACCESS, isAllowMetricCreation: true },
+  })
+  return embed.id as string
+}

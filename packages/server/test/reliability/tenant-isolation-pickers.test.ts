@@ -14,7 +14,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ACCESS, salesDocument } from '../helpers/analytics.js'
+import { pickerDashboard } from '../helpers/analytics.js'
 import { runtimeCalls } from '../helpers/runtime-calls.js'
 import { requireService } from '../helpers/services.js'
 import { useAnalytics } from '../helpers/suite.js'
@@ -61,47 +61,7 @@ describe.skipIf(!hasPg)('tenant isolation of value pickers (property: no value o
   /** The sales dashboard with a customer filter, a metric with RLS on customers.country, and an embed that may build. */
   let made: Promise<string> | undefined
   const setup = () => {
-    made ??= (async () => {
-      const document = salesDocument(wh.schema)
-      await a.ok('POST', '/api/v2/data-app/import-dashboard', a.serviceToken, {
-        workspaceName: 'main',
-        dashboardId: 'picker-isolation',
-        importDashboardData: {
-          ...document,
-          filters: [
-            ...document.filters,
-            {
-              name: 'customer',
-              label: 'Customer',
-              type: 'multi-select',
-              table: `${wh.schema}.customers`,
-              column: 'name',
-            },
-          ],
-          metrics: [
-            ...document.metrics,
-            {
-              metricId: 'by_country',
-              name: 'Orders by country',
-              chart: { type: 'bar', x: 'country', y: ['orders'] },
-              query: {
-                from: `${wh.schema}.orders`,
-                measures: [{ name: 'orders', aggregate: 'count' }],
-                dimensions: [{ name: 'country', table: `${wh.schema}.customers`, column: 'country' }],
-              },
-              rls: [{ variable: 'countries', table: `${wh.schema}.customers`, column: 'country' }],
-            },
-          ],
-        },
-      })
-      const embed = await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
-        dashboardId: 'picker-isolation',
-        embedType: 'dashboard',
-        workspaceName: 'main',
-        accessSettings: { ...ACCESS, isAllowMetricCreation: true },
-      })
-      return embed.id as string
-    })()
+    made ??= pickerDashboard(a, wh.schema, 'picker-isolation')
     return made
   }
 

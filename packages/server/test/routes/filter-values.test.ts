@@ -6,7 +6,7 @@
  * codes. Checked against the warehouse itself, on both stores.
  */
 import { describe, expect, it } from 'vitest'
-import { ACCESS, salesDocument } from '../helpers/analytics.js'
+import { pickerDashboard } from '../helpers/analytics.js'
 import { storeKinds } from '../helpers/app.js'
 import { expectError } from '../helpers/expect-error.js'
 import { runtimeCalls } from '../helpers/runtime-calls.js'
@@ -29,49 +29,8 @@ describe.skipIf(!hasPg).each(storeKinds)('filter values on %s', (store) => {
   /** The sales dashboard plus a customer filter, a metric with RLS on customers.country, and an embed that may build. */
   let made: Promise<string> | undefined
   const setup = () => {
-    made ??= create()
+    made ??= pickerDashboard(a, wh.schema, 'pickers')
     return made
-  }
-  const create = async () => {
-    const document = salesDocument(wh.schema)
-    await a.ok('POST', '/api/v2/data-app/import-dashboard', a.serviceToken, {
-      workspaceName: 'main',
-      dashboardId: 'pickers',
-      importDashboardData: {
-        ...document,
-        filters: [
-          ...document.filters,
-          {
-            name: 'customer',
-            label: 'Customer',
-            type: 'multi-select',
-            table: `${wh.schema}.customers`,
-            column: 'name',
-          },
-        ],
-        metrics: [
-          ...document.metrics,
-          {
-            metricId: 'by_country',
-            name: 'Orders by country',
-            chart: { type: 'bar', x: 'country', y: ['orders'] },
-            query: {
-              from: `${wh.schema}.orders`,
-              measures: [{ name: 'orders', aggregate: 'count' }],
-              dimensions: [{ name: 'country', table: `${wh.schema}.customers`, column: 'country' }],
-            },
-            rls: [{ variable: 'countries', table: `${wh.schema}.customers`, column: 'country' }],
-          },
-        ],
-      },
-    })
-    const embed = await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
-      dashboardId: 'pickers',
-      embedType: 'dashboard',
-      workspaceName: 'main',
-      accessSettings: { ...ACCESS, isAllowMetricCreation: true },
-    })
-    return embed.id as string
   }
   const rls = (countries: string[]) => ({ rlsSettings: [{ metricId: 'by_country', values: { countries } }] })
   const names = async (tenant: string, countries = ['DE', 'FR', 'US', 'JP']) =>

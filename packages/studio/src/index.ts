@@ -15,6 +15,7 @@ import { StudioWorkspaces } from './screens/workspaces.js'
 import { dashboardStyles } from './ui/dashboard-styles.js'
 import { StudioEmbedView } from './ui/embed-view.js'
 import { studioStyles } from './ui/styles.js'
+import { StudioTenantInput } from './ui/tenant-input.js'
 
 /** The studio's entry: the document adopts the one stylesheet, then the elements are defined. */
 const ELEMENTS: Record<string, CustomElementConstructor> = {
@@ -33,6 +34,7 @@ const ELEMENTS: Record<string, CustomElementConstructor> = {
   'studio-sql-metric': StudioSqlMetric,
   'studio-dashboard-preview': StudioDashboardPreview,
   'studio-embed-view': StudioEmbedView,
+  'studio-tenant-input': StudioTenantInput,
 }
 
 const sheets = [studioStyles, dashboardStyles].flatMap((s) => (s.styleSheet ? [s.styleSheet] : []))

@@ -65,6 +65,46 @@ describe.skipIf(!hasPg)('the studio tenant list', () => {
     expect(second.nextCursor).toBeNull()
   })
 
+  it("under DATABASE tenancy, lists the datasource's databases, searched; with no tenancy, nothing", async () => {
+    await a.ok('POST', '/api/v2/data-app/datamarts', a.serviceToken, {
+      name: 'bydb',
+      datasourceName: 'warehouse',
+      tableList: [{ schemaName: wh.schema, name: 'orders' }],
+      tenancySettings: { tenancyLevel: 'DATABASE' },
+    })
+    await a.ok('POST', '/api/v2/workspace', a.serviceToken, {
+      name: 'bydb',
+      connectionType: 'DATAMART',
+      datamartName: 'bydb',
+    })
+    const databases = (
+      await wh.query<{ datname: string }>(
+        'select datname from pg_database where not datistemplate and datallowconn order by datname',
+      )
+    ).map((r) => r.datname)
+    const all = (await a.ok('GET', `${PATH}?workspaceName=bydb`, a.accessToken)).data as Page
+    expect(all).toMatchObject({ source: 'database', column: null, nextCursor: null })
+    expect(all.values).toEqual(databases.slice(0, 100))
+    const own = wh.credentials.database
+    const found = (await a.ok('GET', `${PATH}?workspaceName=bydb&search=${own.toUpperCase()}`, a.accessToken))
+      .data as Page
+    expect(found.values).toContain(own)
+    expect(found.values.every((d) => d.toLowerCase().includes(own.toLowerCase()))).toBe(true)
+
+    await a.ok('POST', '/api/v2/data-app/datamarts', a.serviceToken, {
+      name: 'open',
+      datasourceName: 'warehouse',
+      tableList: [{ schemaName: wh.schema, name: 'orders' }],
+    })
+    await a.ok('POST', '/api/v2/workspace', a.serviceToken, {
+      name: 'open',
+      connectionType: 'DATAMART',
+      datamartName: 'open',
+    })
+    const none = (await a.ok('GET', `${PATH}?workspaceName=open`, a.accessToken)).data as Page
+    expect(none).toEqual({ source: 'none', column: null, values: [], nextCursor: null })
+  })
+
   it('refuses every token but the admin access token', async () => {
     const { data } = (await a.ok('POST', '/api/v2/studio/preview-token', a.accessToken, {
       dataAppName: 'salesapp',

@@ -89,7 +89,11 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: tenant list, token re
           name: 'orders',
           label: 'Orders',
           clientColumn: 'tenant',
-          columns: [{ name: 'status', label: 'Order status' }],
+          columns: [
+            { name: 'status', label: 'Order status' },
+            { name: 'amount', alias: 'amt', defaultSort: 'DESC' },
+            { name: 'amount_eur', isCustomColumn: true, sql: 'amount * 0.92', label: 'Amount (EUR)' },
+          ],
         },
         { schemaName: wh.schema, name: 'customers', clientColumn: 'tenant', columns: [{ name: 'name', isHide: true }] },
       ],
@@ -234,6 +238,11 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: tenant list, token re
     expect(customers.datamartTableColumns.find((c: { columnName: string }) => c.columnName === 'name').isHide).toBe(
       true,
     )
+    // what the form does not show is kept as stored: a custom column, an alias, a default sort
+    const column = (name: string) =>
+      orders.datamartTableColumns.find((c: { columnName: string }) => c.columnName === name)
+    expect(column('amount')).toMatchObject({ alias: 'amt', defaultSort: 'DESC' })
+    expect(column('amount_eur')).toMatchObject({ isCustomColumn: true, sql: 'amount * 0.92', label: 'Amount (EUR)' })
 
     const after = await importIt()
     expect(after.status, JSON.stringify(after.json)).toBe(200)

@@ -38,6 +38,7 @@ import datasources from './routes/service/datasources.js'
 import workspaces from './routes/service/workspaces.js'
 import studio from './routes/studio/index.js'
 import studioPreviewToken from './routes/studio/preview-token.js'
+import studioTenants from './routes/studio/tenants.js'
 import { ErrorResponse } from './schemas/common.js'
 import { DATASOURCE_COMPONENTS } from './schemas/datasource-request.js'
 import { documentFailures } from './schemas/openapi.js'
@@ -216,6 +217,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(demo)
       await api.register(studio)
       await api.register(studioPreviewToken)
+      await api.register(studioTenants)
     },
     { prefix: config.basePath },
   )

@@ -13,6 +13,7 @@ describe('parseConfig', () => {
       redisUrl: undefined,
       selfHosted: true,
       adminAccessTtlSeconds: 3600,
+      studioPreviewTtlSeconds: 900,
       demo: true,
       logLevel: 'info',
       bodyLimit: 1048576,
@@ -40,6 +41,12 @@ describe('parseConfig', () => {
     expect(parseConfig({ DUCKDB_MEMORY_LIMIT_MB: '4096' }, '/srv').engineMemoryLimitMb).toBe(8192)
     expect(parseConfig({ ENGINE_MEMORY_LIMIT_MB: '512' }, '/srv').engineMemoryLimitMb).toBe(512)
     expect(() => parseConfig({ ENGINE_MEMORY_LIMIT_MB: '100' }, '/srv')).toThrow(ConfigError)
+  })
+
+  it('STUDIO_PREVIEW_TTL_S: 15 minutes by default, 5 seconds to a day', () => {
+    expect(parseConfig({ STUDIO_PREVIEW_TTL_S: '6' }, '/srv').studioPreviewTtlSeconds).toBe(6)
+    expect(() => parseConfig({ STUDIO_PREVIEW_TTL_S: '4' }, '/srv')).toThrow(ConfigError)
+    expect(() => parseConfig({ STUDIO_PREVIEW_TTL_S: '86401' }, '/srv')).toThrow(ConfigError)
   })
 
   it('reads every rate-limit variable', () => {

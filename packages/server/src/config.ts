@@ -29,6 +29,8 @@ export interface Config {
   readonly selfHosted: boolean
   /** Seconds an admin access token (sign-in, refresh) stays valid (ADMIN_ACCESS_TTL_S). */
   readonly adminAccessTtlSeconds: number
+  /** Seconds a studio preview or authoring token stays valid (STUDIO_PREVIEW_TTL_S); the studio mints another when it ends. */
+  readonly studioPreviewTtlSeconds: number
   readonly demo: boolean
   readonly logLevel: string
   readonly rateLimits: Readonly<Record<RateLimitGroup, RateLimitRule>>
@@ -293,6 +295,7 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     encryptionKey: text(env, 'ENCRYPTION_KEY'),
     selfHosted: boolean(env, 'SELF_HOSTED', true),
     adminAccessTtlSeconds: integer(env, 'ADMIN_ACCESS_TTL_S', 3600, 5, 86_400),
+    studioPreviewTtlSeconds: integer(env, 'STUDIO_PREVIEW_TTL_S', 900, 5, 86_400),
     // The demo mints guest tokens for anyone who asks: on by default only for a local try-out.
     demo: boolean(env, 'DEMO', databaseUrl === undefined && isLoopback(host)),
     logLevel,

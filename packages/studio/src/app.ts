@@ -145,7 +145,8 @@ export class StudioApp extends StudioElement {
           const preset = new URLSearchParams(query).get('datasource') ?? ''
           return html`<studio-datamart-form .api=${this.api} .preset=${preset}></studio-datamart-form>`
         }
-        return html`<studio-datamarts .api=${this.api}></studio-datamarts>`
+        if (arg) return html`<studio-datamart-form .api=${this.api} .editing=${arg}></studio-datamart-form>`
+        return html`<studio-datamarts .api=${this.api} .saved=${new URLSearchParams(query).get('saved') ?? ''}></studio-datamarts>`
       case 'workspaces':
         return html`<studio-workspaces .api=${this.api}></studio-workspaces>`
       case 'dashboards': {

@@ -19,6 +19,7 @@ import { StudioWorkspaces } from './screens/workspaces.js'
 import { dashboardStyles } from './ui/dashboard-styles.js'
 import { StudioEmbedView } from './ui/embed-view.js'
 import { studioStyles } from './ui/styles.js'
+import { StudioTenantInput } from './ui/tenant-input.js'
 
 /** The studio's entry: the document adopts the one stylesheet, then the elements are defined. */
 const ELEMENTS: Record<string, CustomElementConstructor> = {
@@ -41,6 +42,7 @@ const ELEMENTS: Record<string, CustomElementConstructor> = {
   'studio-embeds': StudioEmbeds,
   'studio-embed-form': StudioEmbedForm,
   'studio-embed-detail': StudioEmbedDetail,
+  'studio-tenant-input': StudioTenantInput,
 }
 
 const sheets = [studioStyles, dashboardStyles].flatMap((s) => (s.styleSheet ? [s.styleSheet] : []))

@@ -39,6 +39,8 @@ export const PreviewTokenResponse = Type.Object({
   data: Type.Object({
     token: Type.String(),
     embedId: Type.String({ description: 'What the element loads: the dashboard’s id' }),
-    expiresAt: Type.String({ description: 'ISO 8601: the token stops working then (15 minutes)' }),
+    expiresAt: Type.String({
+      description: 'ISO 8601: the token stops working then (15 minutes, or STUDIO_PREVIEW_TTL_S seconds)',
+    }),
   }),
 })

@@ -37,6 +37,7 @@ import { SelfServeMetrics } from './self-serve/self-serve-metrics.js'
 import { TenantStates } from './self-serve/tenant-state.js'
 import { Views } from './self-serve/views.js'
 import { StudioPreviewTokens } from './studio/preview-tokens.js'
+import { StudioTenants } from './studio/tenant-values.js'
 import { Workspaces } from './workspaces/workspaces.js'
 
 /** Everything the routes call into; built once per app, closed on shutdown. */
@@ -63,6 +64,8 @@ export interface Services {
   readonly workspaceGuestTokens: WorkspaceGuestTokens
   /** The studio's guest tokens (preview as a tenant, author), minted without a data app key. */
   readonly studioPreviewTokens: StudioPreviewTokens
+  /** The tenants the studio's preview offers (a workspace's tenant column values or databases). */
+  readonly studioTenants: StudioTenants
   readonly metricQueries: MetricQueries
   readonly runtime: Runtime
   readonly layouts: Layouts
@@ -196,7 +199,14 @@ export async function createServices(config: Config, log?: EngineLog): Promise<S
     embeds,
     guestTokens,
     workspaceGuestTokens: new WorkspaceGuestTokens(store, guestTokens, workspaces),
-    studioPreviewTokens: new StudioPreviewTokens(dataApps, workspaces, dashboards, guestTokens),
+    studioPreviewTokens: new StudioPreviewTokens(
+      dataApps,
+      workspaces,
+      dashboards,
+      guestTokens,
+      config.studioPreviewTtlSeconds * 1000,
+    ),
+    studioTenants: new StudioTenants(workspaces, sources, datasources, config.queryTimeoutMs),
     metricQueries,
     runtime,
     layouts: new Layouts(store, runtime, bus),

@@ -13,7 +13,36 @@ export interface DatamartItem {
   readonly name: string
   readonly createdAt: string
   readonly companyIntegration: { readonly name: string; readonly datasourceType: string }
-  readonly datamartTables?: readonly { schemaName: string; tableName: string; clientColumn: string | null }[]
+  readonly datamartTables?: readonly DatamartTableItem[]
+  readonly datamartRelationships?: readonly DatamartRelationshipItem[]
+}
+/** A datamart's table as the list answers it (expanded). */
+export interface DatamartTableItem {
+  readonly schemaName: string
+  readonly tableName: string
+  readonly label: string
+  readonly clientColumn: string | null
+  readonly isHide: boolean
+  readonly datamartTableColumns: readonly DatamartColumnItem[]
+}
+export interface DatamartColumnItem {
+  readonly columnName: string
+  readonly alias: string
+  readonly label: string
+  readonly isHide: boolean
+  readonly isCustomColumn: boolean
+  readonly sql: string
+  readonly isApplyTimezone: boolean
+  readonly defaultSort: 'ASC' | 'DESC' | null
+}
+export interface DatamartRelationshipItem {
+  readonly parentTableName: string
+  readonly parentColumnName: string
+  readonly childTableName: string
+  readonly childColumnName: string
+  readonly relationshipName: string
+  readonly cardinality: string | null
+  readonly join: JoinType | null
 }
 export interface WorkspaceItem {
   readonly name: string
@@ -48,7 +77,18 @@ export interface DatamartTableInput {
   readonly name: string
   readonly label?: string
   readonly clientColumn?: string | null
-  readonly columns?: readonly { name: string; label?: string; isHide?: boolean }[]
+  readonly isHide?: boolean
+  readonly columns?: readonly DatamartColumnInput[]
+}
+export interface DatamartColumnInput {
+  readonly name: string
+  readonly label?: string
+  readonly isHide?: boolean
+  readonly alias?: string
+  readonly isCustomColumn?: boolean
+  readonly sql?: string
+  readonly isApplyTimezone?: boolean
+  readonly defaultSort?: 'ASC' | 'DESC' | null
 }
 export type JoinType = 'INNER JOIN' | 'LEFT JOIN' | 'RIGHT JOIN' | 'FULL JOIN'
 /** A relationship as the datamart routes take it: tables as `schema.table`. */
@@ -58,6 +98,8 @@ export interface RelationshipInput {
   readonly childTable: string
   readonly childColumn: string
   readonly joinType: JoinType
+  readonly name?: string
+  readonly cardinality?: string
 }
 
 /**
@@ -129,6 +171,11 @@ export class StudioApi {
     tableList: DatamartTableInput[]
     relationships: RelationshipInput[]
   }) => this.call('POST', '/api/v2/data-app/datamarts', body)
+  updateDatamart = (body: {
+    datamartName: string
+    tableList: DatamartTableInput[]
+    relationships: RelationshipInput[]
+  }) => this.call('PUT', '/api/v2/data-app/datamarts', body)
   workspaces = async (): Promise<WorkspaceItem[]> =>
     (await this.call<{ data: WorkspaceItem[] }>('GET', '/api/v2/workspace')).data
   createWorkspace = (body: { name: string; connectionType: string; datamartName?: string; datasourceName?: string }) =>

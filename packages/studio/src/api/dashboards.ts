@@ -22,6 +22,14 @@ export interface PreviewRequest extends DashboardRef {
   readonly permissions?: Record<string, boolean>
 }
 
+/** A page of a workspace's tenants (GET /api/v2/studio/tenants). */
+export interface TenantPage {
+  readonly source: 'column' | 'database' | 'none'
+  readonly column: string | null
+  readonly values: readonly string[]
+  readonly nextCursor: string | null
+}
+
 export interface Validation {
   readonly valid: boolean
   readonly metrics: readonly { metricId: string; valid: boolean; error?: string }[]
@@ -58,6 +66,13 @@ export const dashboardsApi = (api: StudioApi) => ({
         workspaceName: ref.workspaceName,
         importDashboardData: document,
       })
+    ).data,
+  tenants: async (workspaceName: string, search: string): Promise<TenantPage> =>
+    (
+      await api.call<{ data: TenantPage }>(
+        'GET',
+        `/api/v2/studio/tenants?${new URLSearchParams({ workspaceName, ...(search ? { search } : {}) })}`,
+      )
     ).data,
   previewToken: async (request: PreviewRequest): Promise<PreviewToken> =>
     (await api.call<{ data: PreviewToken }>('POST', '/api/v2/studio/preview-token', request)).data,

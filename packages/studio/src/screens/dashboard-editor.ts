@@ -208,8 +208,8 @@ export class StudioDashboard extends StudioElement {
     return html`<form class="tenant-bar" @submit=${this.tenantForm} aria-label="Tenant to build with">
         <div class="row">
           <div class="field"><label for="dash-tenant">Tenant (clientId)</label>
-            <input id="dash-tenant" name="clientId" required maxlength="500" spellcheck="false" .value=${this.clientId}
-              aria-describedby="dash-tenant-hint" /></div>
+            <studio-tenant-input .api=${this.api} .workspaceName=${this.workspaceName} .inputId=${'dash-tenant'}
+              .value=${this.clientId} .describedBy=${'dash-tenant-hint'}></studio-tenant-input></div>
           ${
             apps.length > 1
               ? html`<div class="field"><label for="dash-app">Data app</label><select id="dash-app" name="dataApp">

@@ -47,11 +47,12 @@ export class StudioDashboardPreview extends StudioElement {
   override render() {
     const rls = this.doc.metrics.filter((m) => (m.rls ?? []).length > 0)
     return html`<h2>Preview as a tenant</h2>
-      <p class="lead">What this tenant's end users see, through a real guest token that lasts 15 minutes. The data app's key never leaves the server.</p>
+      <p class="lead">What this tenant's end users see, through a real guest token (short-lived: the studio asks for another when it ends). Pick a tenant from the list or type one. The data app's key never leaves the server.</p>
       <form @submit=${this.submit} aria-label="Preview as a tenant" class="wide">
         <div class="grid">
           <div class="field"><label for="pv-tenant">Tenant (clientId)</label> <span class="req" aria-hidden="true">*</span>
-            <input id="pv-tenant" name="clientId" required maxlength="500" spellcheck="false" .value=${this.base.clientId} /></div>
+            <studio-tenant-input .api=${this.api} .workspaceName=${this.base.workspaceName} .inputId=${'pv-tenant'}
+              .value=${this.request?.clientId ?? this.base.clientId}></studio-tenant-input></div>
           ${
             rls.length
               ? html`<div class="field"><label for="pv-rls-metric">RLS of metric</label><select id="pv-rls-metric" name="rlsMetric">
@@ -72,7 +73,7 @@ export class StudioDashboardPreview extends StudioElement {
         this.request
           ? html`<p class="notice info" role="status">Seen as tenant <strong>${this.request.clientId}</strong>.</p>
             <studio-embed-view .api=${this.api} .request=${this.request} label="Preview as ${this.request.clientId}"></studio-embed-view>`
-          : html`<div class="empty"><strong>Choose a tenant</strong><p>Then <strong>Preview</strong> shows the dashboard with its rows only.</p></div>`
+          : html`<div class="empty"><strong>Choose a tenant</strong><p>Pick or type one above, then press Preview: the dashboard shows that tenant's rows only.</p></div>`
       }`
   }
 }

@@ -3,6 +3,7 @@ import { html, nothing } from 'lit'
 import type { DatamartTableInput, DatasourceItem } from '../api/client.js'
 import { StudioError } from '../api/errors.js'
 import { go, messageOf, StudioElement } from '../ui/base.js'
+import { columnInputs, editStateOf, type TableChoice } from './datamart-edit.js'
 import { guessRelationship, type Relationship, relationshipFields, relationshipInput } from './relationship-fields.js'
 
 /** Column names proposed as the tenant column, most likely first (the author can change it). */
@@ -17,15 +18,9 @@ const TENANT_NAMES = [
   'account_id',
 ]
 
-interface TableChoice {
-  label: string
-  clientColumn: string
-  hidden: Set<string>
-  labels: Map<string, string>
-}
-
 /**
- * `<studio-datamart-form>`: a datamart over one datasource: which tables it shows, the tenant
+ * `<studio-datamart-form>`: a new datamart, or an existing one (`editing`, its name) saved with
+ * the datamart update route. Over one datasource: which tables it shows, the tenant
  * column of each (the column that says which customer a row belongs to), hidden columns and
  * labels, and the relationships that join its tables (FULL JOIN offered only where the
  * datasource's type has it; the server's refusal of a relationship is shown beside it).
@@ -33,6 +28,7 @@ interface TableChoice {
 export class StudioDatamartForm extends StudioElement {
   static override properties = {
     preset: { attribute: false },
+    editing: { attribute: false },
     datasources: { state: true },
     datasource: { state: true },
     tables: { state: true },
@@ -44,6 +40,8 @@ export class StudioDatamartForm extends StudioElement {
     busy: { state: true },
   }
   preset = ''
+  /** The name of the datamart being edited; empty for a new one. */
+  editing = ''
   datasources: DatasourceItem[] | undefined
   datasource = ''
   tables: DatasourceTables | undefined
@@ -65,6 +63,10 @@ export class StudioDatamartForm extends StudioElement {
       },
       () => {}, // FULL JOIN stays offered; the server refuses it where it cannot run, beside the relationship
     )
+    if (this.editing) {
+      void this.loadEditing()
+      return
+    }
     this.api.datasources().then(
       (items) => {
         this.datasources = items
@@ -75,6 +77,27 @@ export class StudioDatamartForm extends StudioElement {
         this.error = messageOf(err)
       },
     )
+  }
+
+  /** An existing datamart: its datasource (which does not change), its tables, and what was set for them. */
+  private async loadEditing(): Promise<void> {
+    try {
+      const [items, datasources] = await Promise.all([this.api.datamarts(), this.api.datasources()])
+      const item = items.find((d) => d.name === this.editing)
+      if (!item) {
+        this.error = `There is no datamart named ${this.editing}: it was deleted or renamed.`
+        this.datasources = datasources
+        return
+      }
+      this.datasources = datasources.filter((d) => d.name === item.companyIntegration.name)
+      this.datasource = item.companyIntegration.name
+      this.tables = await this.api.datasourceTables(this.datasource)
+      const state = editStateOf(item, () => this.nextId++)
+      this.picked = state.picked
+      this.relationships = state.relationships
+    } catch (err) {
+      this.error = messageOf(err)
+    }
   }
 
   private async pickDatasource(name: string): Promise<void> {
@@ -138,11 +161,11 @@ export class StudioDatamartForm extends StudioElement {
         name: t.name,
         ...(choice.label ? { label: choice.label } : {}),
         clientColumn: choice.clientColumn || null,
-        columns: t.columns.map((c) => ({
-          name: c.name,
-          ...(choice.labels.get(c.name) ? { label: choice.labels.get(c.name) } : {}),
-          ...(choice.hidden.has(c.name) ? { isHide: true } : {}),
-        })),
+        ...(choice.stored?.isHide ? { isHide: true } : {}),
+        columns: columnInputs(
+          t.columns.map((c) => c.name),
+          choice,
+        ),
       })
     }
     if (tableList.length === 0) {
@@ -152,13 +175,10 @@ export class StudioDatamartForm extends StudioElement {
     this.busy = true
     this.relationshipErrors = new Map()
     try {
-      await this.api.createDatamart({
-        name,
-        datasourceName: this.datasource,
-        tableList,
-        relationships: this.relationships.map(relationshipInput),
-      })
-      go('datamarts')
+      const relationships = this.relationships.map(relationshipInput)
+      if (this.editing) await this.api.updateDatamart({ datamartName: this.editing, tableList, relationships })
+      else await this.api.createDatamart({ name, datasourceName: this.datasource, tableList, relationships })
+      go(this.editing ? `datamarts?saved=${encodeURIComponent(this.editing)}` : 'datamarts')
     } catch (err) {
       this.error = messageOf(err)
       const at = err instanceof StudioError ? /^relationships\[(\d+)\]/.exec(err.field ?? '') : null
@@ -174,8 +194,14 @@ export class StudioDatamartForm extends StudioElement {
   }
 
   override render() {
-    return html`<h1 tabindex="-1">Create a datamart</h1>
-      <p class="lead">A datamart is the part of a datasource dashboards may use: the tables, the column that says which customer (tenant) each row belongs to, and how columns are named. Columns you hide are never offered to authors or end users.</p>
+    const heading = this.editing ? `Edit datamart ${this.editing}` : 'Create a datamart'
+    return html`<h1 tabindex="-1">${heading}</h1>
+      ${
+        this.editing
+          ? html`<p class="lead">Change its tables, tenant columns, hidden columns, labels and relationships. Saving checks them against the datasource's tables; dashboards on this datamart use the new model at once.</p>`
+          : nothing
+      }
+      <p class="lead" ?hidden=${this.editing !== ''}>A datamart is the part of a datasource dashboards may use: the tables, the column that says which customer (tenant) each row belongs to, and how columns are named. Columns you hide are never offered to authors or end users.</p>
       <p><a href="#/datamarts">Back to datamarts</a></p>
       ${this.error ? html`<p class="notice error" role="alert">${this.error}</p>` : nothing}
       ${
@@ -187,11 +213,18 @@ export class StudioDatamartForm extends StudioElement {
   }
 
   private renderForm() {
-    return html`<form @submit=${this.submit} aria-label="New datamart">
+    if (this.editing && this.tables === undefined) {
+      return this.error
+        ? html`<p><a href="#/datamarts">Back to the datamarts</a></p>`
+        : html`<p role="status">Loading the datamart…</p>`
+    }
+    return html`<form @submit=${this.submit} aria-label=${this.editing ? `Edit datamart ${this.editing}` : 'New datamart'}>
       <div class="field"><label for="dm-name">Name</label> <span class="req" aria-hidden="true">*</span>
-        <input id="dm-name" name="name" required maxlength="100" spellcheck="false" /></div>
+        <input id="dm-name" name="name" required maxlength="100" spellcheck="false" .value=${this.editing}
+          ?readonly=${this.editing !== ''} aria-describedby=${this.editing ? 'dm-name-hint' : nothing} />
+        ${this.editing ? html`<small id="dm-name-hint">The name and the datasource of a datamart do not change.</small>` : nothing}</div>
       <label class="field"><span>Datasource</span>
-        <select @change=${(e: Event) => void this.pickDatasource((e.target as HTMLSelectElement).value)}>
+        <select ?disabled=${this.editing !== ''} @change=${(e: Event) => void this.pickDatasource((e.target as HTMLSelectElement).value)}>
           ${(this.datasources ?? []).map((d) => html`<option value=${d.name} ?selected=${d.name === this.datasource}>${d.name}</option>`)}
         </select></label>
       <fieldset><legend>Tables</legend>
@@ -201,7 +234,9 @@ export class StudioDatamartForm extends StudioElement {
       </fieldset>
       ${this.renderRelationships()}
       <div class="actions">
-        <button class="primary" type="submit" ?disabled=${this.busy}>${this.busy ? 'Saving…' : 'Create the datamart'}</button>
+        <button class="primary" type="submit" ?disabled=${this.busy}>${
+          this.busy ? 'Saving…' : this.editing ? 'Save changes' : 'Create the datamart'
+        }</button>
         <a class="button" href="#/datamarts">Cancel</a>
       </div></form>`
   }
@@ -263,7 +298,9 @@ export class StudioDatamartForm extends StudioElement {
             <thead><tr><th scope="col">Column</th><th scope="col">Label</th><th scope="col">Hidden</th></tr></thead>
             <tbody>${t.columns.map(
               (c) => html`<tr><td>${c.name} <span class="tag">${c.dataType}</span></td>
-                <td><input aria-label="Label of ${c.name}" placeholder=${c.name} @input=${(e: Event) => {
+                <td><input aria-label="Label of ${c.name}" placeholder=${c.name} .value=${choice.labels.get(c.name) ?? ''} @input=${(
+                  e: Event,
+                ) => {
                   choice.labels.set(c.name, (e.target as HTMLInputElement).value)
                 }} /></td>
                 <td><input type="checkbox" aria-label="Hide ${c.name}" ?checked=${choice.hidden.has(c.name)} @change=${(

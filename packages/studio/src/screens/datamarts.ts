@@ -2,9 +2,11 @@ import { html, nothing } from 'lit'
 import type { DatamartItem } from '../api/client.js'
 import { listView, messageOf, StudioElement } from '../ui/base.js'
 
-/** `<studio-datamarts>`: the organization's datamarts with their tables and tenant columns. */
+/** `<studio-datamarts>`: the organization's datamarts with their tables and tenant columns, each with a link to edit it. */
 export class StudioDatamarts extends StudioElement {
-  static override properties = { items: { state: true }, error: { state: true } }
+  static override properties = { saved: { attribute: false }, items: { state: true }, error: { state: true } }
+  /** The datamart just saved by its edit form (a status line says so). */
+  saved = ''
   items: DatamartItem[] | undefined
   error = ''
 
@@ -26,6 +28,7 @@ export class StudioDatamarts extends StudioElement {
         <p class="lead">The tables of a datasource that dashboards may use, with the column that keeps each tenant to its own rows.</p></div>
         <a class="button primary" href="#/datamarts/new">Create a datamart</a></div>
       ${this.error ? html`<p class="notice error" role="alert">${this.error}</p>` : nothing}
+      ${this.saved ? html`<p class="notice info" role="status">Datamart <strong>${this.saved}</strong> saved.</p>` : nothing}
       ${listView({
         items: this.items,
         error: this.error,
@@ -33,12 +36,16 @@ export class StudioDatamarts extends StudioElement {
                 <p>Create one from a datasource's tables, and say which column holds the tenant.</p>
                 <a class="button primary" href="#/datamarts/new">Create a datamart</a></div>`,
         caption: 'Datamarts',
-        headers: ['Name', 'Datasource', 'Tables (tenant column)'],
-        row: (d) => html`<tr><td>${d.name}</td><td>${d.companyIntegration.name}</td>
+        headers: ['Name', 'Datasource', 'Tables (tenant column)', 'Relationships'],
+        row: (
+          d,
+        ) => html`<tr><td><a href="#/datamarts/${encodeURIComponent(d.name)}" aria-label="Edit datamart ${d.name}">${d.name}</a></td>
+                    <td>${d.companyIntegration.name}</td>
                     <td>${(d.datamartTables ?? []).map(
                       (t) =>
                         html`<div>${t.schemaName}.${t.tableName} <span class="muted">(${t.clientColumn ?? 'no tenant column'})</span></div>`,
-                    )}</td></tr>`,
+                    )}</td>
+                    <td>${(d.datamartRelationships ?? []).length || html`<span class="muted">none</span>`}</td></tr>`,
       })}`
   }
 }

@@ -11,6 +11,9 @@ export interface Relationship {
   rightTable: string
   rightColumn: string
   joinType: JoinType
+  /** Kept as stored when an existing datamart is edited (the form does not show them). */
+  readonly name?: string
+  readonly cardinality?: string
 }
 
 export const JOIN_TYPES: readonly { value: JoinType; label: string }[] = [
@@ -64,6 +67,8 @@ export const relationshipInput = (r: Relationship): RelationshipInput => ({
   childTable: r.rightTable,
   childColumn: r.rightColumn,
   joinType: r.joinType,
+  ...(r.name ? { name: r.name } : {}),
+  ...(r.cardinality ? { cardinality: r.cardinality } : {}),
 })
 
 export interface RelationshipView {

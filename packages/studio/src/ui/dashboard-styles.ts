@@ -6,6 +6,7 @@ export const dashboardStyles = css`
   .split { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 320px), 1fr)); gap: 2rem; margin-top: 1.5rem; }
   .split form { max-width: none; }
   form.wide { max-width: none; }
+  form.wide + .empty, form.wide + .notice { margin-top: 1.25rem; }
   .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 200px), 1fr)); gap: 0 1rem; }
   .tenant-bar { max-width: none; padding: 1rem; border: 1px solid var(--line); border-radius: 10px; background: var(--soft); margin: 0 0 1rem; }
   .tenant-bar .row { display: flex; flex-wrap: wrap; gap: 0.75rem 1rem; align-items: flex-end; }

@@ -115,6 +115,7 @@ export const studioStyles = css`
   tr:last-child td { border-bottom: 0; }
   .tag { display: inline-block; background: var(--soft); border: 1px solid var(--line); border-radius: 999px; padding: 0 0.55rem; font-size: 0.85rem; }
   .muted { color: var(--muted); }
+  input[readonly], select:disabled { background: var(--soft); }
 
   /* embeds, keys, whitelist */
   button.danger { border-color: var(--danger); color: var(--danger); }

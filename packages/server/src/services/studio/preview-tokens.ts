@@ -5,14 +5,14 @@ import type { DataApps } from '../data-apps/data-apps.js'
 import type { GuestTokens } from '../guest-tokens/guest-tokens.js'
 import type { Workspaces } from '../workspaces/workspaces.js'
 
-/** How long a studio token lives: a preview session; the studio mints another when it ends. */
+/** How long a studio token lives by default (STUDIO_PREVIEW_TTL_S): a preview session; the studio mints another when it ends. */
 export const PREVIEW_TTL_MS = 15 * 60_000
 
 /**
  * Guest tokens the studio mints for the signed-in admin (docs/studio.md#7-preview-as-a-tenant):
  * the same mint as `POST /api/v2/guest-token/create`, acting for the data app named, so no data
  * app key ever reaches the browser. The token loads one dashboard only (its claims say which),
- * lives 15 minutes, and is the tenant's in every other way: tenancy by `clientId`, RLS values,
+ * lives `ttlMs` (15 minutes unless configured), and is the tenant's in every other way: tenancy by `clientId`, RLS values,
  * permissions.
  */
 export class StudioPreviewTokens {
@@ -21,6 +21,7 @@ export class StudioPreviewTokens {
     private readonly workspaces: Workspaces,
     private readonly dashboards: Dashboards,
     private readonly guestTokens: GuestTokens,
+    private readonly ttlMs: number = PREVIEW_TTL_MS,
   ) {}
 
   async mint(
@@ -54,7 +55,7 @@ export class StudioPreviewTokens {
       dataAppName: dataApp.name,
       keyId: null,
     }
-    const expiresAt = Date.now() + PREVIEW_TTL_MS
+    const expiresAt = Date.now() + this.ttlMs
     const { token } = await this.guestTokens.mint(
       principal,
       {
@@ -62,7 +63,7 @@ export class StudioPreviewTokens {
         clientId: request.clientId,
         params: { ...(request.rlsSettings ? { rlsSettings: request.rlsSettings } : {}) },
         permissions: request.permissions ?? {},
-        expiryTime: PREVIEW_TTL_MS,
+        expiryTime: this.ttlMs,
       },
       { studio: { dashboardRowId: dashboard.id, author: request.author === true } },
     )

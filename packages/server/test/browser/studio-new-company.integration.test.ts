@@ -146,7 +146,7 @@ describe.skipIf(!hasChromium || !hasPostgres)(
       insert into ${schema}.orders
         select i, case when i % 5 < 2 then 'contoso' else 'northwind' end,
           (array['books','games','tools'])[1 + i % 3], (array['north','south','east','west'])[1 + (i / 7) % 4],
-          (i % 40) * 2.5 + 5, timestamptz '2026-01-01 12:00:00+00' + (i % 170) * interval '1 day'
+          (i % 40) * 2.5 + 5 + (i % 3) * 4, timestamptz '2026-01-01 12:00:00+00' + (i % 170) * interval '1 day'
         from generate_series(1, 320) i;
     `)
       dataDir = tempDataDir()

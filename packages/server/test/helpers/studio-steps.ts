@@ -103,10 +103,12 @@ export async function createDatamart(
   await page.getByRole('cell', { name, exact: true }).waitFor()
 }
 
-/** Creates a workspace (on the only datamart, which the form picks). */
+/** Creates a workspace (on the first datamart, which the form picks). */
 export async function createWorkspace(page: Page, name: string): Promise<void> {
   await openScreen(page, 'Workspaces')
   await page.getByRole('heading', { name: 'Workspaces' }).waitFor()
+  // the form is there before the datamarts are loaded: wait for its choice
+  await expect.poll(() => page.getByLabel('Datamart').locator('option').count()).toBeGreaterThan(0)
   await page.getByLabel('Name', { exact: true }).fill(name)
   await page.getByRole('button', { name: 'Create the workspace' }).click()
   await page.getByRole('cell', { name, exact: true }).waitFor()
@@ -119,6 +121,8 @@ export async function createWorkspace(page: Page, name: string): Promise<void> {
 export async function createDataApp(page: Page, name: string): Promise<string> {
   await openScreen(page, 'Data apps')
   await page.getByRole('heading', { name: 'Data apps' }).waitFor()
+  // the list loaded (its answer must not land after the creation's)
+  await page.getByText('No data app yet').or(page.getByRole('table')).first().waitFor()
   await page.getByLabel('Name', { exact: true }).fill(name)
   await page.getByRole('button', { name: 'Create the data app' }).click()
   const key = (await page.getByTestId('new-key').textContent()) ?? ''

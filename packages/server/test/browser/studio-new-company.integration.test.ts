@@ -177,6 +177,7 @@ describe.skipIf(!hasChromium || !hasPostgres)(
       await addPostgresDatasource(page, 'warehouse', { ...(await pgCredentials()), schema }, 'orders')
       expect(await page.getByRole('table', { name: `Columns of ${schema}.orders` }).textContent()).toMatch(/tenant/)
       expect(await syncTables(page, 'warehouse')).toMatch(/: 1 table/)
+      expect(await page.locator('.lead').first().textContent()).toMatch(/· 1 table, read/)
       await shoot('02-datasource-synced')
 
       // 3. the datamart, its tenant column; 4. a workspace on it

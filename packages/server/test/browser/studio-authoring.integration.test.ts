@@ -7,6 +7,7 @@ import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
 import { checkAccessibility, shootBoth } from '../helpers/studio.js'
+import { buildAsTenant, buildMetric, signIn } from '../helpers/studio-steps.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
 /**
@@ -100,10 +101,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: authoring and preview
   })
 
   it('lists dashboards (none yet) and creates one from a name', async () => {
-    await page.goto(`${server.url}/studio`)
-    await page.getByLabel('Email').fill(ADMIN.email)
-    await page.getByLabel('Password').fill(ADMIN.password)
-    await page.getByRole('button', { name: 'Sign in' }).click()
+    await signIn(page, server.url, ADMIN)
     await page.getByRole('navigation').getByRole('link', { name: 'Dashboards' }).click()
     await page.getByText('No dashboard yet').waitFor()
     await checkAccessibility(page, 'dashboards (empty)')
@@ -116,36 +114,11 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: authoring and preview
     await checkAccessibility(page, 'dashboard (no tenant)')
   })
 
-  /** Builds one metric in the element's builder: fields to measures or dimensions, a chart, a name; saves. */
-  const build = async (name: string, table: string, measures: string[], dimensions: string[] = []) => {
-    await page.locator('strata-dashboard [part~="new-metric-button"]').click()
-    await page.locator('strata-dashboard #bd-table').waitFor()
-    await page.locator('strata-dashboard #bd-table').selectOption(`${wh.schema}.${table}`)
-    for (const [fields, target] of [
-      [measures, 'measures'],
-      [dimensions, 'dimensions'],
-    ] as const) {
-      for (const field of fields) {
-        await page.locator(`strata-dashboard #bd-field-${field}`).click()
-        await page.locator(`strata-dashboard [role="menu"] [data-target="${target}"]`).click()
-      }
-    }
-    await expect
-      .poll(() => page.locator('strata-dashboard [data-zone="measures"] .bd-item').count())
-      .toBe(measures.length)
-    await page.locator('strata-dashboard #bd-name').fill(name)
-    const saved = page.waitForResponse(
-      (r) => r.url().includes('/api/v2/data-app/dashboard') && r.request().method() === 'PUT',
-    )
-    await page.locator('strata-dashboard #bd-save').click()
-    expect((await saved).status()).toBe(200)
-    await page.locator(`strata-dashboard [part~="card-title"]:text-is("${name}")`).waitFor()
-  }
+  const build = (name: string, table: string, measures: string[], dimensions: string[] = []) =>
+    buildMetric(page, { name, table: `${wh.schema}.${table}`, measures, dimensions })
 
   it('builds four metrics with the element’s builder and lays them out, saved into the company’s document', async () => {
-    await page.getByLabel('Tenant (clientId)').fill('acme')
-    await page.getByRole('button', { name: 'Show this tenant' }).click()
-    await page.locator('strata-dashboard [part~="new-metric-button"]').waitFor({ timeout: 30_000 })
+    await buildAsTenant(page, 'acme')
     await checkAccessibility(page, 'dashboard build (empty)')
     await shootBoth(page, 'dashboard-build-empty')
     await build('Revenue', 'orders', ['amount'])

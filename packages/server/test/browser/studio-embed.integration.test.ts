@@ -1,9 +1,4 @@
-/// <reference lib="dom" />
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { salesDocument, salesRelationships, salesTables } from '../helpers/analytics.js'
@@ -11,6 +6,8 @@ import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
 import { checkAccessibility, shootBoth } from '../helpers/studio.js'
+import { startSnippetSite } from '../helpers/studio-snippets.js'
+import { allowOrigin, copySnippet, signIn } from '../helpers/studio-steps.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
 /**
@@ -82,11 +79,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: embed a dashboard, sn
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
     page = await context.newPage()
     page.setDefaultTimeout(10_000)
-    await page.goto(`${server.url}/studio`)
-    await page.getByLabel('Email').fill(ADMIN.email)
-    await page.getByLabel('Password').fill(ADMIN.password)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.getByRole('heading', { name: 'Datasources' }).waitFor()
+    await signIn(page, server.url, ADMIN)
   }, 120_000)
   afterAll(async () => {
     await browser?.close()
@@ -152,12 +145,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: embed a dashboard, sn
       ['react', 'React'],
       ['node', 'Node (your backend)'],
     ] as const) {
-      await page.getByRole('button', { name: `Copy the ${title} snippet` }).click()
-      await expect
-        .poll(() => page.getByRole('status').allTextContents())
-        .toContainEqual(expect.stringContaining(`The ${title} snippet is copied`))
-      const copied = await page.evaluate(() => navigator.clipboard.readText())
-      expect(copied).toBe(await page.locator(`pre[data-snippet="${id}"]`).textContent())
+      const copied = await copySnippet(page, id, title)
       expect(copied).not.toMatch(/sk_[0-9a-f]{12}_/)
       snippets[id] = copied
     }
@@ -169,29 +157,17 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: embed a dashboard, sn
   })
 
   it('runs the snippets: the Node one mints the token, the HTML one shows the dashboard on a whitelisted site', async () => {
-    // the Node snippet, as copied, is the backend's module (the key from the environment)
+    // the company's site: the Node snippet as copied is its backend (the key from the
+    // environment), the HTML snippet its page, on another origin
     const dir = join(ROOT, 'test-results', `studio-snippet-${process.pid}`)
-    mkdirSync(dir, { recursive: true })
-    const backendFile = join(dir, 'strata-token.mjs')
-    writeFileSync(backendFile, snippets.node ?? '')
-    process.env.STRATA_DATA_APP_KEY = dataAppKey
-    const backend = (await import(pathToFileURL(backendFile).href)) as { strataToken: (c: string) => Promise<string> }
-    delete process.env.STRATA_DATA_APP_KEY
-    // the company's site: the HTML snippet as its page, and the token route the snippet calls
-    const site: Server = createServer((req, res) => {
-      if (req.method === 'POST' && req.url === '/api/strata-token') {
-        backend.strataToken('acme').then(
-          (token) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ token })),
-          (err) => res.writeHead(500).end(String(err)),
-        )
-        return
-      }
-      res
-        .writeHead(200, { 'content-type': 'text/html' })
-        .end(`<!doctype html><title>Acme</title><body>${snippets.html}</body>`)
+    const site = await startSnippetSite({
+      dir,
+      nodeSnippet: snippets.node ?? '',
+      htmlSnippet: snippets.html ?? '',
+      dataAppKey,
+      clientId: 'acme',
     })
-    await new Promise<void>((r) => site.listen(0, '127.0.0.1', r))
-    const origin = `127.0.0.1:${(site.address() as AddressInfo).port}`
+    const origin = site.origin
     try {
       const other = await browser.newPage()
       // not whitelisted yet: the browser is refused
@@ -200,11 +176,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: embed a dashboard, sn
         .poll(() => other.locator('strata-dashboard').getAttribute('data-state'), { timeout: 20_000 })
         .toMatch(/error|unavailable/)
       // allowed in the studio's whitelist
-      await page.getByRole('link', { name: 'whitelist' }).click()
-      await page.getByRole('heading', { name: 'salesapp' }).waitFor()
-      await page.getByRole('textbox', { name: 'Origin' }).fill(origin)
-      await page.getByRole('button', { name: 'Add the origin' }).click()
-      await page.getByRole('listitem').filter({ hasText: origin }).waitFor()
+      await allowOrigin(page, 'salesapp', origin)
       await other.reload()
       await expect
         .poll(() => other.locator('strata-dashboard').getAttribute('data-state'), { timeout: 30_000 })
@@ -212,7 +184,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: embed a dashboard, sn
       await other.screenshot({ path: join(dir, 'snippet-page.png'), fullPage: true })
       await other.close()
     } finally {
-      site.close()
+      await site.close()
     }
   })
 

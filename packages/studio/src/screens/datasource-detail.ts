@@ -91,7 +91,7 @@ export class StudioDatasourceDetail extends StudioElement {
   override render() {
     const d = this.detail
     return html`<div class="head"><div><h1 tabindex="-1">${this.name}</h1>
-        <p class="lead">${d ? html`<span class="tag">${d.datasourceType}</span> · ${d.tables.length} tables, read ${new Date(d.updatedAt).toLocaleString()}` : nothing}</p></div>
+        <p class="lead">${d ? html`<span class="tag">${d.datasourceType}</span> · ${d.tables.length} ${d.tables.length === 1 ? 'table' : 'tables'}, read ${new Date(d.updatedAt).toLocaleString()}` : nothing}</p></div>
         <div class="actions">
           <button @click=${this.sync} ?disabled=${this.syncing} aria-describedby="sync-hint">${this.syncing ? 'Syncing…' : 'Sync tables'}</button>
           <a class="button" href="#/datasources/${encodeURIComponent(this.name)}?edit">Edit connection</a>

@@ -41,6 +41,15 @@ export class Datasources {
     return unwrap(this.api.GET('/api/v2/datasource/tables', { params: { query } }))
   }
 
+  /**
+   * A datasource's stored credentials without their secrets: what an edit starts from (the names
+   * of the secret fields that hold a value are in `storedSecrets`; an update that leaves a secret
+   * out keeps it).
+   */
+  credentials(query: QueryParams<'datasourceSettings'>): Promise<ResponseBody<'datasourceSettings'>> {
+    return unwrap(this.api.GET('/api/v2/datasource/credentials', { params: { query } }))
+  }
+
   /** Stores a file (`.csv`, `.parquet`, `.json`) for `csv` datasources to read: its path and size. */
   uploadFile(
     path: { datasourceName: string; fileName: string },

@@ -405,7 +405,7 @@ describe.skipIf(!hasPostgres)('strata CLI: the whole setup against a Postgres wa
       expect(help.stdout).toContain(`Usage: strata ${command} `)
       for (const flag of [...list, '--url', '--json']) expect(help.stdout, `${command} ${flag}`).toContain(flag)
     }
-  })
+  }, 120_000) // a CLI process per command (about 30): ~10 s quiet, near 30 s on a loaded machine
 
   it('runs datasource → sync → datamart → workspace → data app → dashboard → embed → whitelist → guest token', async () => {
     const env = { STRATA_SERVICE_TOKEN: serviceToken }

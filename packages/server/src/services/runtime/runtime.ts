@@ -5,6 +5,7 @@ import type {
   RuntimeEmbed,
   RuntimeMetric,
   RuntimeQuery,
+  UnderlyingQuery,
 } from '@strata/contract/runtime'
 import type { EndUserMetricDefinition } from '@strata/contract/self-serve'
 import type { GuestClaims } from '../../auth/principal.js'
@@ -236,7 +237,7 @@ export class Runtime {
   }
 
   /** The rows behind a metric, only with the underlying-data permission; same tenancy as `query`. */
-  async underlying(claims: GuestClaims, id: string, request: RuntimeQuery): Promise<MetricResult> {
+  async underlying(claims: GuestClaims, id: string, request: UnderlyingQuery): Promise<MetricResult> {
     const opened = await this.open(claims, id)
     if (!effective(claims, opened.embed).underlyingData) {
       throw new ApiError('UNAUTHORIZED', 403, 'Viewing underlying data is not allowed for this token')
@@ -269,7 +270,12 @@ export class Runtime {
    * carries no RLS declarations of its own: the token's RLS applies to it as restrictions
    * (self-serve/end-user-scope.ts).
    */
-  async run(claims: GuestClaims, opened: Opened, request: RuntimeQuery, underlying = false): Promise<MetricResult> {
+  async run(
+    claims: GuestClaims,
+    opened: Opened,
+    request: RuntimeQuery | UnderlyingQuery,
+    underlying = false,
+  ): Promise<MetricResult> {
     const drill = await this.drillOf(claims, opened, request)
     return this.queries.run(this.metricRequest(claims, opened, request, underlying, drill))
   }
@@ -313,7 +319,7 @@ export class Runtime {
   private metricRequest(
     claims: GuestClaims,
     opened: Opened,
-    request: RuntimeQuery,
+    request: RuntimeQuery | UnderlyingQuery,
     underlying: boolean,
     drill: CheckedDrill = {},
   ): MetricRequest {
@@ -357,6 +363,7 @@ export class Runtime {
       hints: { datasourceName: claims.datasourceName, dataMartName: claims.datamartName },
       pageNumber: request.pageNumber,
       underlying,
+      ...(underlying && 'sort' in request && request.sort ? { sort: request.sort } : {}),
     }
   }
 

@@ -79,6 +79,12 @@ export const RuntimeMetricSchema = Type.Object({
         'Dimension name → the visible model column it reads, for drill-down (only with the end-user dashboard filter permission; never a tenant or hidden column)',
     }),
   ),
+  drillTables: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'The visible tables a drill-down filter narrows this metric by (its table and those its relationships reach; none for a SQL metric), so a client marks a card that a drill chip does not filter (only with the end-user dashboard filter permission)',
+    }),
+  ),
   companyVersionChanged: Type.Optional(
     Type.Literal(true, {
       description:

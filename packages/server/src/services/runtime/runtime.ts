@@ -32,7 +32,7 @@ import { studioEmbed } from '../studio/studio-embed.js'
 import type { Workspace, Workspaces } from '../workspaces/workspaces.js'
 import { metricFormats } from './column-formats.js'
 import { csvHeaders, toCsv } from './csv.js'
-import { type CheckedDrill, checkDrill, drillColumns } from './drill.js'
+import { type CheckedDrill, checkDrill, drillColumns, drillTables } from './drill.js'
 import { unfilteredFilters } from './unfiltered.js'
 
 // The runtime API's shapes are @strata/contract's (the route validates and documents with them).
@@ -159,8 +159,13 @@ export class Runtime {
           unfilteredFilters(m, shownFilters, model),
           model,
         )
-        const columns = visible && drillColumns(m, visible)
-        return columns ? { ...runtime, drillColumns: columns } : runtime
+        if (!visible || !model) return runtime
+        const columns = drillColumns(m, visible)
+        return {
+          ...runtime,
+          ...(columns ? { drillColumns: columns } : {}),
+          drillTables: drillTables(m, visible, model),
+        }
       }),
       privateMetrics: privateMetrics(claims, opened.company),
       archivedMetrics: opened.overlay.archived,

@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { dashboardReady, useBrowserSuite } from '../helpers/browser.js'
+import { DEMO_EMBED, dashboardReady, useBrowserSuite } from '../helpers/browser.js'
 import { hasChromium } from '../helpers/chromium.js'
 import { useSecondOrigin } from '../helpers/second-origin.js'
 
@@ -10,8 +10,8 @@ import { useSecondOrigin } from '../helpers/second-origin.js'
  * The end user's controls of issue 28 on a customer's host page of another origin than the
  * server (its origin whitelisted), with one server and one browser: the dashboard multi-select's
  * value picker (searched on the server, picked with the keyboard), the underlying rows sorted by
- * the server across pages, then a touch pass on a 390 px phone (picker and card menu → rows by
- * taps). Screenshots at 1440 and 390 px under STRATA_SHOTS (default /tmp/shots-sweep).
+ * the server across pages, a token's misspelt filter as a plain sentence, the Hidden list's
+ * Restore, then a touch pass on a 390 px phone (picker and card menu → rows by taps). Screenshots at 1440 and 390 px under STRATA_SHOTS (default /tmp/shots-sweep).
  */
 const SHOTS = process.env.STRATA_SHOTS ?? '/tmp/shots-sweep'
 const FLAGS = { isEnableUnderlyingData: true, isEnableDownloadMetrics: true }
@@ -112,6 +112,10 @@ describe.skipIf(!hasChromium)('issue 28 controls on a second-origin host page', 
     await expect.poll(() => dialog(page).locator('th').nth(column).getAttribute('aria-sort')).toBe('descending')
     await expect.poll(() => count(page)).toMatch(/^Rows 1–100 of /)
     await expect.poll(() => bodies.at(-1)).toMatchObject({ pageNumber: 1, sort: { column: 'id', direction: 'desc' } })
+    const idle = () => dialog(page).locator('.body').getAttribute('aria-busy')
+    const descending = (xs: number[]) => xs.length > 0 && xs.every((x, i) => i === 0 || x < (xs[i - 1] ?? x))
+    await expect.poll(idle).toBe('false')
+    await expect.poll(async () => descending(await ids())).toBe(true)
     const first = await ids()
     expect(first).toEqual([...first].sort((x, y) => y - x))
     await shoot(page, 'rows-sorted')
@@ -119,6 +123,8 @@ describe.skipIf(!hasChromium)('issue 28 controls on a second-origin host page', 
     await dialog(page).locator('#next').click()
     await expect.poll(() => count(page)).toMatch(/^Rows 101–/)
     expect(bodies.at(-1)).toMatchObject({ pageNumber: 2, sort: { column: 'id', direction: 'desc' } })
+    await expect.poll(idle).toBe('false')
+    await expect.poll(async () => descending(await ids())).toBe(true)
     const second = await ids()
     expect(second.length).toBeGreaterThan(0)
     expect(second).toEqual([...second].sort((x, y) => y - x))
@@ -161,4 +167,46 @@ describe.skipIf(!hasChromium)('issue 28 controls on a second-origin host page', 
     expect(await hostErrors(page)).toEqual([])
     await page.close()
   }, 90_000)
+
+  it('a token with a misspelt filter: a plain sentence on the page, the developer text in strata-error', async () => {
+    const token = await b.mint(
+      'acme',
+      {},
+      { dashboardAppFilters: [{ dashboardId: DEMO_EMBED, values: { Categori: ['Books'] } }] },
+    )
+    const page = await site.open(token, { ready: false })
+    const error = inDashboard(page, '[part~="error"]').first()
+    await error.waitFor({ timeout: 30_000 })
+    const text = (await error.textContent()) ?? ''
+    expect(text).toContain("This dashboard couldn't load its data")
+    expect(text).not.toContain('Categori')
+    expect(await inDashboard(page, '[part~="retry-button"]').count()).toBe(1)
+    await expect
+      .poll(async () => ((await hostErrors(page)) as { message: string }[]).some((e) => e.message.includes('Categori')))
+      .toBe(true)
+    await shoot(page, 'error')
+    await page.close()
+  }, 60_000)
+
+  it('the Hidden list: a hidden metric comes back with Restore, by taps on a phone', async () => {
+    await b.allowOnDemoEmbed({ isAllowManageMetrics: true, isAllowMetricDeletion: true })
+    const token = await b.mint('hider', { isEnableManageMetrics: true })
+    const hide = await fetch(`${b.server.url}/api/v2/embed/runtime/${DEMO_EMBED}/metrics/orders`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect(hide.status).toBe(200)
+    const page = await site.open(token, PHONE)
+    const card = inDashboard(page, '[data-metric-id="orders"]')
+    expect(await card.count()).toBe(0)
+    await inDashboard(page, '[part~="hidden-button"]').tap()
+    const restore = inDashboard(page, '[part~="hidden-list"] button').filter({ hasText: 'Restore' }).first()
+    await restore.waitFor()
+    await page.screenshot({ path: `${SHOTS}/touch-hidden-390.png` })
+    await restore.tap()
+    await card.waitFor({ timeout: 30_000 })
+    expect(await inDashboard(page, '[part~="hidden-button"]').count()).toBe(0)
+    expect(await hostErrors(page)).toEqual([])
+    await page.close()
+  }, 60_000)
 })

@@ -14,8 +14,11 @@ import { type BrowserSuite, DEMO_EMBED, dashboardReady } from './browser.js'
 export interface SecondOrigin {
   /** http://127.0.0.1:<port>, not the server's origin. */
   readonly url: string
-  /** The host page on `token` in a new page, once the dashboard is ready. */
-  open(token: string, options?: BrowserContextOptions & { readonly before?: (page: Page) => unknown }): Promise<Page>
+  /** The host page on `token` in a new page, once the dashboard is ready (unless `ready: false`). */
+  open(
+    token: string,
+    options?: BrowserContextOptions & { readonly before?: (page: Page) => unknown; readonly ready?: boolean },
+  ): Promise<Page>
 }
 
 const hostPage = (strata: string, token: string) => `<!doctype html>
@@ -51,11 +54,11 @@ export function useSecondOrigin(b: BrowserSuite): SecondOrigin {
     get url() {
       return url
     },
-    async open(token, { before, ...context } = {}) {
+    async open(token, { before, ready = true, ...context } = {}) {
       const page = await b.browser.newPage({ viewport: { width: 1440, height: 1000 }, locale: 'en-US', ...context })
       await before?.(page)
       await page.goto(`${url}/?token=${encodeURIComponent(token)}`)
-      await dashboardReady(page)
+      if (ready) await dashboardReady(page)
       return page
     },
   }

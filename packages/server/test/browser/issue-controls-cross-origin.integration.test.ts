@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { mkdirSync } from 'node:fs'
-import type { Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_EMBED, dashboardReady, useBrowserSuite } from '../helpers/browser.js'
 import { hasChromium } from '../helpers/chromium.js'
@@ -34,10 +34,12 @@ describe.skipIf(!hasChromium)('issue 28 controls on a second-origin host page', 
   const count = async (page: Page) => (await dialog(page).locator('.count').textContent())?.trim() ?? ''
   const hostErrors = (page: Page) => page.evaluate(() => (window as unknown as { errors: unknown[] }).errors)
 
-  async function shoot(page: Page, name: string): Promise<void> {
+  /** Screenshots at 1440 and 390 px wide, `focus` (when given) scrolled into view at each width. */
+  async function shoot(page: Page, name: string, focus?: Locator): Promise<void> {
     for (const width of [1440, 390]) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 1000 })
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
+      await focus?.scrollIntoViewIfNeeded()
       await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` })
     }
     await page.setViewportSize({ width: 1440, height: 1000 })
@@ -265,8 +267,7 @@ describe.skipIf(!hasChromium)('issue 28 controls on a second-origin host page', 
     expect(await pivot.locator('thead th').allTextContents()).toEqual(expect.arrayContaining(['Total']))
     const spark = inDashboard(page, `[data-metric-id="${trendId}"] svg[part~="sparkline"] path`)
     await expect.poll(() => spark.count(), { timeout: 30_000 }).toBe(2)
-    await pivot.scrollIntoViewIfNeeded()
-    await shoot(page, 'pivot-trend')
+    await shoot(page, 'pivot-trend', pivotCard)
     expect(await hostErrors(page)).toEqual([])
     await page.close()
   }, 90_000)

@@ -79,6 +79,12 @@ export const RuntimeMetricSchema = Type.Object({
         'Dimension name → the visible model column it reads, for drill-down (only with the end-user dashboard filter permission; never a tenant or hidden column)',
     }),
   ),
+  drillTables: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'The visible tables a drill-down filter narrows this metric by (its table and those its relationships reach; none for a SQL metric), so a client marks a card that a drill chip does not filter (only with the end-user dashboard filter permission)',
+    }),
+  ),
   companyVersionChanged: Type.Optional(
     Type.Literal(true, {
       description:
@@ -244,7 +250,7 @@ export const DrillSchema = Type.Object(
   },
 )
 
-/** POST /:embedId/query and /:embedId/underlying. */
+/** POST /:embedId/query (and, with a sort, /:embedId/underlying). */
 export const RuntimeQueryBodySchema = Type.Object(
   {
     metricId: Id,
@@ -261,6 +267,38 @@ export const RuntimeQueryBodySchema = Type.Object(
         dashboardFilter: { period: { startDate: '2026-01-01', endDate: '2026-03-31' } },
         metricFilter: { status: ['paid', 'shipped'] },
         pageNumber: 1,
+      },
+    ],
+  },
+)
+
+/** The underlying rows' order: one visible column of the metric's table, across every page. */
+export const UnderlyingSortSchema = Type.Object(
+  {
+    column: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: "A column of the metric's table the rows show (never a tenant or hidden column)",
+    }),
+    direction: Type.Union([Type.Literal('asc'), Type.Literal('desc')]),
+  },
+  { additionalProperties: false },
+)
+
+/** POST /:embedId/underlying: the runtime query, and the order of the rows. */
+export const UnderlyingQueryBodySchema = Type.Object(
+  {
+    ...RuntimeQueryBodySchema.properties,
+    sort: Type.Optional(UnderlyingSortSchema),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        metricId: 'revenue_by_country',
+        dashboardFilter: { period: { startDate: '2026-01-01', endDate: '2026-03-31' } },
+        pageNumber: 2,
+        sort: { column: 'amount', direction: 'desc' },
       },
     ],
   },
@@ -328,6 +366,8 @@ export type EffectivePermissions = Static<typeof EffectivePermissionsSchema>
 export type RuntimeEmbed = Static<typeof RuntimeEmbedSchema>
 export type FilterValues = Static<typeof FilterValuesSchema>
 export type RuntimeQuery = Static<typeof RuntimeQueryBodySchema>
+export type UnderlyingSort = Static<typeof UnderlyingSortSchema>
+export type UnderlyingQuery = Static<typeof UnderlyingQueryBodySchema>
 export type DrillFilter = Static<typeof DrillFilterSchema>
 export type Drill = Static<typeof DrillSchema>
 export type DrillGrain = (typeof DRILL_GRAINS)[number]

@@ -76,7 +76,7 @@ const VIEWS = 'strata-views'
  * @csspart views-panel - The views menu; in it `view-item`, `view-delete`, `view-delete-confirm`, `views-empty`, `view-name`, `save-view-button`.
  * @csspart grid - The layout grid.
  * @csspart card - One metric (`data-metric-id`, `data-state`, `data-chart-type`).
- * @csspart unfiltered-note - Under a card's title when an active dashboard filter is one its metric does not take: "Not filtered by Country".
+ * @csspart unfiltered-note - Under a card's title when an active dashboard filter (or a drill chip) is one its metric does not take: "Not filtered by Country".
  * @csspart card-header - A card's header.
  * @csspart card-title - A card's title.
  * @csspart card-body - A card's body.
@@ -509,11 +509,18 @@ export class StrataDashboard extends LitElement {
       drill: editing ? undefined : this.cardDrill(single),
       unfilteredBy: (m: MetricState) => {
         const names = m.metric.unfiltered ?? []
-        if (names.length === 0) return []
         const effective = c.filters.effective
-        return c.filters.filters
-          .filter((f) => names.includes(f.name) && isActive(effective[f.name]))
-          .map((f) => f.label ?? f.name)
+        const filters = names.length
+          ? c.filters.filters
+              .filter((f) => names.includes(f.name) && isActive(effective[f.name]))
+              .map((f) => f.label ?? f.name)
+          : []
+        // drill chips on a table the metric cannot reach (or any, for a SQL metric) leave it unfiltered too
+        const reaches = m.metric.drillTables
+        const chips = reaches
+          ? c.drill.chips.filter((chip) => !reaches.includes(chip.filter.table)).map((chip) => chip.label)
+          : []
+        return [...filters, ...chips]
       },
     }
     const showTitle = permissions.showDashboardName && !single

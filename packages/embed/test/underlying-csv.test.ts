@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { rowsToCsv, sortRows } from '../src/self-serve/underlying/underlying-csv.js'
+import { rowsToCsv } from '../src/self-serve/underlying/underlying-csv.js'
 
 describe('the underlying rows as CSV', () => {
   it('quotes what needs it, leaves empty values empty and keeps formulas text', () => {
@@ -17,18 +17,5 @@ describe('the underlying rows as CSV', () => {
       `2,,"'=HYPERLINK(""x"")"`,
       '3,"two\nlines",-4.5',
     ])
-  })
-})
-
-describe('sorting a page of rows', () => {
-  const rows = [{ v: 10 }, { v: null }, { v: 2 }, { v: 33 }]
-  it('sorts numbers as numbers, nulls last, either way, without changing the input', () => {
-    expect(sortRows(rows, 'v', 'ascending').map((r) => r.v)).toEqual([2, 10, 33, null])
-    expect(sortRows(rows, 'v', 'descending').map((r) => r.v)).toEqual([33, 10, 2, null])
-    expect(rows.map((r) => r.v)).toEqual([10, null, 2, 33])
-  })
-  it('sorts numeric text (decimals as the warehouse sends them) by value', () => {
-    const text = [{ a: '120.50' }, { a: '80' }, { a: '9.99' }]
-    expect(sortRows(text, 'a', 'ascending').map((r) => r.a)).toEqual(['9.99', '80', '120.50'])
   })
 })

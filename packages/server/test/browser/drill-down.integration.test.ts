@@ -204,11 +204,18 @@ describe.skipIf(!hasChromium)('drill-down in Chromium', () => {
     expect(drilled).toBeLessThan(before)
     expect(drilled).toBe(Number(slices.find((x) => x.name === status)?.value))
     await dashboardReady(page)
+    // the SQL metric takes no drill filter: its card says the chip does not apply; Orders does not
+    const note = (id: string) => page.locator(`#d [data-metric-id="${id}"] [part~="unfiltered-note"]`)
+    await expect
+      .poll(() => note('orders_by_channel').textContent().then(norm))
+      .toBe(`Not filtered by Status: ${status}`)
+    expect(await note('orders').count()).toBe(0)
     await page.screenshot({ path: `${SHOTS}/drill-chip-1440.png` })
     const restored = answer(page, 'orders')
     await chip.click()
     expect(Number((await restored).data[0]?.orders)).toBe(before)
     await expect.poll(() => chip.count()).toBe(0)
+    await expect.poll(() => note('orders_by_channel').count()).toBe(0)
     await page.close()
   }, 120_000)
 

@@ -8,7 +8,7 @@ import { styles } from '../../styles/index.js'
 import { buttonStyles, dialogStyles } from '../common.styles.js'
 import { closeIcon, downloadIcon } from '../metric-icons.js'
 import type { SelfServeSession } from '../session.js'
-import { rowsToCsv, sortRows } from './underlying-csv.js'
+import { rowsToCsv } from './underlying-csv.js'
 
 /** Rows a page of POST …/underlying holds (docs/runtime-api.md#the-rows-behind-a-metric). */
 const PAGE_ROWS = 100
@@ -20,7 +20,7 @@ type Sort = { readonly column: string; readonly direction: 'ascending' | 'descen
 /**
  * "View underlying data" (`<strata-underlying-dialog>`, once per dashboard): a modal dialog with
  * the rows behind a card's metric under the filters in effect, 100 a page, each column sortable
- * (within the page shown), and a CSV download when the token may download. The native modal
+ * (by the server, across every page: a new sort goes back to page 1), and a CSV download when the token may download. The native modal
  * dialog keeps focus inside; Escape closes it and focus returns to what opened it.
  */
 export class StrataUnderlyingDialog extends LitElement {
@@ -205,7 +205,14 @@ export class StrataUnderlyingDialog extends LitElement {
   private fetchPage(metricId: string, pageNumber: number, signal?: AbortSignal): Promise<QueryResult> {
     const api = this.session?.host.client
     if (!api) return Promise.reject(new StrataApiError('CLIENT_ERROR', 0, 'not connected'))
-    return api.call<QueryResult>('POST', '/underlying', { metricId, pageNumber, ...this.filters() }, signal)
+    const s = this.sort
+    const sort = s ? { column: s.column, direction: s.direction === 'ascending' ? 'asc' : 'desc' } : undefined
+    return api.call<QueryResult>(
+      'POST',
+      '/underlying',
+      { metricId, pageNumber, ...this.filters(), ...(sort ? { sort } : {}) },
+      signal,
+    )
   }
 
   private async load(page: number): Promise<void> {
@@ -277,6 +284,8 @@ export class StrataUnderlyingDialog extends LitElement {
         : s.direction === 'ascending'
           ? { column, direction: 'descending' }
           : undefined
+    // the server sorts every page: a new order starts again at its first page
+    void this.load(1)
   }
 
   protected override updated(): void {
@@ -318,7 +327,7 @@ export class StrataUnderlyingDialog extends LitElement {
                 this.loading && !r
                   ? 'Loading rows…'
                   : r && total
-                    ? `Rows ${from.toLocaleString()}–${to.toLocaleString()} of ${total.toLocaleString()}${this.sort ? ' · sorted on this page' : ''}`
+                    ? `Rows ${from.toLocaleString()}–${to.toLocaleString()} of ${total.toLocaleString()}`
                     : ''
               }</span>
               ${
@@ -371,7 +380,7 @@ export class StrataUnderlyingDialog extends LitElement {
         .map((c) => c.name),
     )
     const s = this.sort
-    const rows = s ? sortRows(r.data, s.column, s.direction) : r.data
+    const rows = r.data
     return html`<table>
       <thead>
         <tr>

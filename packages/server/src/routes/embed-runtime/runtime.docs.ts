@@ -46,7 +46,7 @@ export const docs = operations('embed runtime', {
   },
   getUnderlyingData: {
     summary: 'The rows behind a metric, 100 a page',
-    description: `${browser} The raw rows behind a structured metric, under the same tenancy and filters, 100 per \`pageNumber\`; needs the underlying-data permission (embed and token).`,
+    description: `${browser} The raw rows behind a structured metric, under the same tenancy and filters, 100 per \`pageNumber\`; \`sort\` orders them by one column they show (ascending or descending) across every page, the other columns breaking ties; needs the underlying-data permission (embed and token).`,
     auth: GUEST_TOKEN,
     errors: [tokenOrEmbedGone, denied, ...running],
     returns: 'The rows behind the metric.',

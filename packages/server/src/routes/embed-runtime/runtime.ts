@@ -1,5 +1,10 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
-import { MetricQueryResultSchema, RuntimeEmbedSchema, RuntimeQueryBodySchema } from '@strata/contract/runtime'
+import {
+  MetricQueryResultSchema,
+  RuntimeEmbedSchema,
+  RuntimeQueryBodySchema,
+  UnderlyingQueryBodySchema,
+} from '@strata/contract/runtime'
 import { principalOf, requireGuestToken } from '../../auth/hooks.js'
 import { notFound } from '../../plugins/app/error-handler.js'
 import { documentedAs } from '../../schemas/openapi.js'
@@ -77,7 +82,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         ...docs.getUnderlyingData,
         params: EmbedParams,
-        body: RuntimeQueryBodySchema,
+        body: UnderlyingQueryBodySchema,
         response: { 200: MetricQueryResultSchema },
       },
     },

@@ -60,6 +60,11 @@ export interface MetricRequest {
   readonly pageNumber?: number | undefined
   /** The rows behind the metric (its table's visible columns, same filters and tenancy). */
   readonly underlying?: boolean
+  /**
+   * The underlying rows' order (with `underlying` only): a column the rows show, checked against
+   * them, so an identifier never comes from the request; the other columns break ties.
+   */
+  readonly sort?: { readonly column: string; readonly direction: 'asc' | 'desc' } | undefined
   /** The metric is an end user's definition: how it is read against the model (self-serve/end-user-scope.ts). */
   readonly endUser?: EndUserScope
   /**
@@ -135,6 +140,7 @@ function planKey(r: MetricRequest): string {
     r.hints?.dataMartName ?? null,
     r.pageNumber ?? null,
     r.underlying === true,
+    r.underlying ? (r.sort ?? null) : null,
     r.metric ? fingerprint(r.metric) : null,
     r.defaults !== false,
     r.timeGrain ?? null,
@@ -323,7 +329,7 @@ export class MetricQueries {
       request.clientId,
     )
     const { source, dialect } = known ?? (await this.sourceOf(request))
-    const metric = request.underlying ? underlyingOf(declared, source, request.embed) : declared
+    const metric = request.underlying ? underlyingOf(declared, source, request.embed, request.sort) : declared
     const pageNumber = request.underlying ? (request.pageNumber ?? 1) : request.pageNumber
     const tenancy = await this.tenancy(source, request)
     const timezone = request.timezone ?? 'UTC'
@@ -343,7 +349,7 @@ export class MetricQueries {
         },
       },
       // the definition's fingerprint: a tenant's version of a company metric has the same id
-      `${source.version}|${request.dashboard.id}@${request.dashboard.updatedAt}|${request.metricId}#${fingerprint(declared)}|${request.underlying ? 'underlying' : 'metric'}|${request.defaults !== false}`,
+      `${source.version}|${request.dashboard.id}@${request.dashboard.updatedAt}|${request.metricId}#${fingerprint(declared)}|${request.underlying ? `underlying${request.sort ? `:${JSON.stringify(request.sort)}` : ''}` : 'metric'}|${request.defaults !== false}`,
     )
     const statements = bindStatements(compiled, bound.values, dialect)
     const database = tenancy.kind === 'database' ? tenancy.database : undefined
@@ -612,11 +618,22 @@ export function regrained(metric: Metric, { dimension, grain }: { dimension: str
  * most 50; never a hidden or a tenant column), under the metric's own conditions, filters and
  * tenancy, paged.
  */
-function underlyingOf(metric: Metric, source: Source, embed: Embed): Metric {
+function underlyingOf(metric: Metric, source: Source, embed: Embed, sort?: MetricRequest['sort']): Metric {
   if (!metric.query) throw badRequest(`Metric ${metric.metricId} is a SQL metric: it has no underlying rows to show`)
   const table = resolveTable(source.model, metric.query.from, 'query.from')
   const tenantColumns = tenantColumnsOf(source, embed)
   const columns = [...table.columns.values()].filter((c) => isShownColumn(table, c, tenantColumns)).slice(0, 50)
+  // the sort names one of the columns shown (so never a tenant or hidden one); the rest keep pages stable
+  const sorted = sort && columns.find((c) => c.name === sort.column)
+  if (sort && !sorted) {
+    throw badRequest(`sort.column: the rows of ${metric.metricId} have no column "${sort.column.slice(0, 100)}"`)
+  }
+  const orderBy = sorted
+    ? [
+        { name: sorted.name, direction: sort.direction },
+        ...columns.filter((c) => c !== sorted).map((c) => ({ name: c.name, direction: 'asc' as const })),
+      ]
+    : undefined
   const { comparison: _comparison, ...rest } = metric
   return {
     ...rest,
@@ -625,6 +642,7 @@ function underlyingOf(metric: Metric, source: Source, embed: Embed): Metric {
       from: metric.query.from,
       ...(metric.query.where ? { where: metric.query.where } : {}),
       dimensions: columns.map((c) => ({ name: c.name, column: c.name })),
+      ...(orderBy ? { orderBy } : {}),
     },
   }
 }

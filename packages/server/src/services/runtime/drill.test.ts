@@ -5,7 +5,7 @@ import { buildModel } from '../../query/model.js'
 import type { Embed } from '../embeds/embeds.js'
 import type { Source } from '../query/sources.js'
 import { visibleModel } from '../self-serve/visible-model.js'
-import { checkDrill, drillColumns } from './drill.js'
+import { checkDrill, drillColumns, drillTables } from './drill.js'
 
 /** The fixture's datamart with `orders.note` hidden: client_id is the tenant column of orders and customers. */
 const hidden = buildModel(TABLES, {
@@ -73,5 +73,16 @@ describe('drill inputs are checked against the visible model', () => {
       visible,
     )
     expect(columns).toEqual({ id: { table: 'public.orders', column: 'id' } })
+  })
+
+  it('lists the visible tables a drill chip narrows a metric by: its own and those it reaches; none for SQL', () => {
+    const query = { metricId: 'q', name: 'q', chart: { type: 'table' as const }, query: { from: 'public.orders' } }
+    const tables = drillTables(query, visible, hidden)
+    expect(tables).toContain('public.orders')
+    expect(tables).toContain('public.customers')
+    // no relationship from orders to the audit table: a chip on it does not filter this metric
+    expect(tables).not.toContain('public.audit')
+    const sql = { metricId: 's', name: 's', chart: { type: 'table' as const }, sql: 'select 1 as x' }
+    expect(drillTables(sql, visible, hidden)).toEqual([])
   })
 })

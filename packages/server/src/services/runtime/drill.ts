@@ -2,6 +2,7 @@ import type { Drill, RuntimeMetric } from '@strata/contract/runtime'
 import { badRequest } from '../../errors.js'
 import type { Metric } from '../../query/document.js'
 import type { DrillInput } from '../../query/filters.js'
+import { planJoins } from '../../query/joins.js'
 import { findTable, type SemanticModel } from '../../query/model.js'
 import type { MetricRequest } from '../query/metric-queries.js'
 
@@ -63,4 +64,18 @@ export function drillColumns(metric: Metric, visible: SemanticModel): RuntimeMet
     if (table && column) out[d.name] = { table: table.key, column: column.name }
   }
   return Object.keys(out).length > 0 ? out : undefined
+}
+
+/**
+ * The load's `drillTables` of a metric: the visible tables a drill chip's filter narrows it by,
+ * its `from` and every table the model's relationships reach from it (the compiler leaves a
+ * dashboard-scoped filter on any other table out). A SQL metric takes no drill filter: none.
+ * The element marks a card "Not filtered by …" for a chip on another table.
+ */
+export function drillTables(metric: Metric, visible: SemanticModel, model: SemanticModel): string[] {
+  const from = metric.query && findTable(model, metric.query.from)
+  if (!from) return []
+  return [...visible.tables.values()]
+    .filter((t) => t.key === from.key || planJoins(model, from.key, [t.key]).ok)
+    .map((t) => t.key)
 }

@@ -5,6 +5,7 @@ import type {
   RuntimeEmbed,
   RuntimeMetric,
   RuntimeQuery,
+  UnderlyingQuery,
 } from '@strata/contract/runtime'
 import type { EndUserMetricDefinition } from '@strata/contract/self-serve'
 import type { GuestClaims } from '../../auth/principal.js'
@@ -31,7 +32,7 @@ import { studioEmbed } from '../studio/studio-embed.js'
 import type { Workspace, Workspaces } from '../workspaces/workspaces.js'
 import { metricFormats } from './column-formats.js'
 import { csvHeaders, toCsv } from './csv.js'
-import { type CheckedDrill, checkDrill, drillColumns } from './drill.js'
+import { type CheckedDrill, checkDrill, drillColumns, drillTables } from './drill.js'
 import { unfilteredFilters } from './unfiltered.js'
 
 // The runtime API's shapes are @strata/contract's (the route validates and documents with them).
@@ -158,8 +159,13 @@ export class Runtime {
           unfilteredFilters(m, shownFilters, model),
           model,
         )
-        const columns = visible && drillColumns(m, visible)
-        return columns ? { ...runtime, drillColumns: columns } : runtime
+        if (!visible || !model) return runtime
+        const columns = drillColumns(m, visible)
+        return {
+          ...runtime,
+          ...(columns ? { drillColumns: columns } : {}),
+          drillTables: drillTables(m, visible, model),
+        }
       }),
       privateMetrics: privateMetrics(claims, opened.company),
       archivedMetrics: opened.overlay.archived,
@@ -236,7 +242,7 @@ export class Runtime {
   }
 
   /** The rows behind a metric, only with the underlying-data permission; same tenancy as `query`. */
-  async underlying(claims: GuestClaims, id: string, request: RuntimeQuery): Promise<MetricResult> {
+  async underlying(claims: GuestClaims, id: string, request: UnderlyingQuery): Promise<MetricResult> {
     const opened = await this.open(claims, id)
     if (!effective(claims, opened.embed).underlyingData) {
       throw new ApiError('UNAUTHORIZED', 403, 'Viewing underlying data is not allowed for this token')
@@ -269,7 +275,12 @@ export class Runtime {
    * carries no RLS declarations of its own: the token's RLS applies to it as restrictions
    * (self-serve/end-user-scope.ts).
    */
-  async run(claims: GuestClaims, opened: Opened, request: RuntimeQuery, underlying = false): Promise<MetricResult> {
+  async run(
+    claims: GuestClaims,
+    opened: Opened,
+    request: RuntimeQuery | UnderlyingQuery,
+    underlying = false,
+  ): Promise<MetricResult> {
     const drill = await this.drillOf(claims, opened, request)
     return this.queries.run(this.metricRequest(claims, opened, request, underlying, drill))
   }
@@ -313,7 +324,7 @@ export class Runtime {
   private metricRequest(
     claims: GuestClaims,
     opened: Opened,
-    request: RuntimeQuery,
+    request: RuntimeQuery | UnderlyingQuery,
     underlying: boolean,
     drill: CheckedDrill = {},
   ): MetricRequest {
@@ -357,6 +368,7 @@ export class Runtime {
       hints: { datasourceName: claims.datasourceName, dataMartName: claims.datamartName },
       pageNumber: request.pageNumber,
       underlying,
+      ...(underlying && 'sort' in request && request.sort ? { sort: request.sort } : {}),
     }
   }
 

@@ -100,7 +100,8 @@ export async function createDatamart(
   await page.getByLabel('Name', { exact: true }).fill(name)
   await page.getByRole('button', { name: 'Create the datamart' }).click()
   await page.getByRole('heading', { name: 'Datamarts' }).waitFor()
-  await page.getByRole('cell', { name, exact: true }).waitFor()
+  // the list names each datamart by a link that opens its edit form
+  await page.getByRole('link', { name: `Edit datamart ${name}`, exact: true }).waitFor()
 }
 
 /** Creates a workspace (on the first datamart, which the form picks). */

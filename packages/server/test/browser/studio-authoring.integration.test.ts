@@ -2,11 +2,11 @@
 import { readFileSync } from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { salesRelationships, salesTables } from '../helpers/analytics.js'
 import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
 import { checkAccessibility, shootBoth } from '../helpers/studio.js'
+import { type AdminApi, type AdminCall, STUDIO_ADMIN, studioCompany } from '../helpers/studio-company.js'
 import { buildAsTenant, buildMetric, signIn } from '../helpers/studio-steps.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
@@ -20,7 +20,7 @@ import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
  * photographed at 1440 and 390 px.
  */
 const hasPostgres = await requireService('PostgreSQL', '127.0.0.1', 5432)
-const ADMIN = { firstName: 'Alice', companyName: 'Acme', email: 'alice@example.com', password: 'Str0ng!Pass' }
+const ADMIN = STUDIO_ADMIN
 
 describe.skipIf(!hasChromium || !hasPostgres)('the studio: authoring and previewing a dashboard', () => {
   let dataDir: string
@@ -28,18 +28,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: authoring and preview
   let browser: Browser
   let page: Page
   let wh: PgWarehouse
-  let admin = ''
-
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${admin}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    })
-    const json = await res.json()
-    expect(res.status, `${method} ${path}: ${JSON.stringify(json)}`).toBe(200)
-    return json
-  }
+  let api: AdminApi
   const exported = async (dashboardId: string) =>
     (await api('POST', '/api/v2/data-app/export-dashboard', { workspaceName: 'main', dashboardId })).data
   /** The checks from the screen's heading (Tab then walks the screen from its top). */
@@ -64,23 +53,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: authoring and preview
     )
     dataDir = tempDataDir()
     server = await startServer({ env: { DATA_DIR: dataDir }, readyTimeoutMs: 60_000 })
-    const created = await fetch(`${server.url}/api/v2/admin-account`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(ADMIN),
-    })
-    admin = (await created.json()).data.accessToken
-    await api('POST', '/api/v2/datasource', {
-      datasourceType: 'postgres',
-      credentials: { name: 'warehouse', ...wh.credentials },
-    })
-    await api('POST', '/api/v2/data-app/datamarts', {
-      name: 'sales',
-      datasourceName: 'warehouse',
-      tableList: salesTables(wh.schema),
-      relationships: salesRelationships(wh.schema),
-    })
-    await api('POST', '/api/v2/workspace', { name: 'main', connectionType: 'DATAMART', datamartName: 'sales' })
+    ;({ api } = await studioCompany(server.url, wh))
     await api('POST', '/api/v2/data-app', { name: 'salesapp' })
     const { chromium } = await import('playwright-core')
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })

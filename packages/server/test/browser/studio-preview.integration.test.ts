@@ -1,11 +1,12 @@
 /// <reference lib="dom" />
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { salesDocument, salesRelationships, salesTables } from '../helpers/analytics.js'
+import { salesDocument } from '../helpers/analytics.js'
 import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
 import { checkAccessibility, shootBoth } from '../helpers/studio.js'
+import { type AdminApi, type AdminCall, STUDIO_ADMIN, studioCompany } from '../helpers/studio-company.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
 /**
@@ -16,7 +17,7 @@ import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
  * edited in the studio (a relationship added) changes what a query can do.
  */
 const hasPostgres = await requireService('PostgreSQL', '127.0.0.1', 5432)
-const ADMIN = { firstName: 'Alice', companyName: 'Acme', email: 'alice@example.com', password: 'Str0ng!Pass' }
+const ADMIN = STUDIO_ADMIN
 const TTL_S = 6
 
 describe.skipIf(!hasChromium || !hasPostgres)('the studio: tenant list, token re-mint, datamart edit', () => {
@@ -25,24 +26,12 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: tenant list, token re
   let browser: Browser
   let page: Page
   let wh: PgWarehouse
-  let admin = ''
+  let call: AdminCall
+  let api: AdminApi
   /** Preview-token mints and runtime queries the page made: [time, status]. */
   const mints: number[] = []
   const queries: { at: number; status: number }[] = []
 
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${admin}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    })
-    return { status: res.status, json: await res.json() }
-  }
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await call(method, path, body)
-    expect(res.status, `${method} ${path}: ${JSON.stringify(res.json)}`).toBe(200)
-    return res.json
-  }
   /** The suggestions the tenant field offers now. */
   const suggestions = (input: string) =>
     page.evaluate(
@@ -57,23 +46,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: tenant list, token re
       env: { DATA_DIR: dataDir, STUDIO_PREVIEW_TTL_S: String(TTL_S) },
       readyTimeoutMs: 60_000,
     })
-    const created = await fetch(`${server.url}/api/v2/admin-account`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(ADMIN),
-    })
-    admin = (await created.json()).data.accessToken
-    await api('POST', '/api/v2/datasource', {
-      datasourceType: 'postgres',
-      credentials: { name: 'warehouse', ...wh.credentials },
-    })
-    await api('POST', '/api/v2/data-app/datamarts', {
-      name: 'sales',
-      datasourceName: 'warehouse',
-      tableList: salesTables(wh.schema),
-      relationships: salesRelationships(wh.schema),
-    })
-    await api('POST', '/api/v2/workspace', { name: 'main', connectionType: 'DATAMART', datamartName: 'sales' })
+    ;({ call, api } = await studioCompany(server.url, wh))
     await api('POST', '/api/v2/data-app/import-dashboard', {
       workspaceName: 'main',
       dashboardId: 'sales-overview',

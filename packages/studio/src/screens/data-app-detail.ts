@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit'
 import type { ApiKeyItem } from '../api/client.js'
-import { messageOf, StudioElement } from '../ui/base.js'
+import { copyText, messageOf, StudioElement } from '../ui/base.js'
 import { originProblem } from './origin.js'
 
 /**
@@ -98,12 +98,9 @@ export class StudioDataAppDetail extends StudioElement {
 
   private async copy(): Promise<void> {
     if (!this.fresh) return
-    try {
-      await navigator.clipboard.writeText(this.fresh.key)
-      this.copied = true
-    } catch {
-      this.error = 'The browser did not allow copying: select the key and copy it by hand.'
-    }
+    const refused = await copyText(this.fresh.key, 'the key')
+    if (refused) this.error = refused
+    else this.copied = true
   }
 
   private async saveOrigins(next: string[], said: string): Promise<boolean> {

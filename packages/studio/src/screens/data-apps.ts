@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit'
 import type { DataAppItem } from '../api/client.js'
-import { listView, messageOf, StudioElement } from '../ui/base.js'
+import { copyText, listView, messageOf, StudioElement } from '../ui/base.js'
 
 /**
  * `<studio-data-apps>`: data apps and the creation of one with its first API key. The key is
@@ -59,12 +59,9 @@ export class StudioDataApps extends StudioElement {
 
   private async copy(): Promise<void> {
     if (!this.created) return
-    try {
-      await navigator.clipboard.writeText(this.created.key)
-      this.copied = true
-    } catch {
-      this.error = 'The browser did not allow copying: select the key and copy it by hand.'
-    }
+    const refused = await copyText(this.created.key, 'the key')
+    if (refused) this.error = refused
+    else this.copied = true
   }
 
   override render() {

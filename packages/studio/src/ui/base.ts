@@ -23,6 +23,19 @@ export class StudioElement extends LitElement {
 export const messageOf = (err: unknown): string =>
   err instanceof StudioError ? err.message : 'Something went wrong in the studio. Reload the page and try again.'
 
+/**
+ * Copies `text` to the clipboard; undefined when copied, else the sentence to show (the browser
+ * refused: `what` is what the person selects and copies by hand).
+ */
+export async function copyText(text: string, what: string): Promise<string | undefined> {
+  try {
+    await navigator.clipboard.writeText(text)
+    return undefined
+  } catch {
+    return `The browser did not allow copying: select ${what} and copy it by hand.`
+  }
+}
+
 /** Goes to a studio screen (hash routes). */
 export const go = (route: string): void => {
   location.hash = `#/${route}`

@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit'
 import type { AccessSettings, EmbedItem } from '../../api/client.js'
-import { go, messageOf, StudioElement } from '../../ui/base.js'
+import { copyText, go, messageOf, StudioElement } from '../../ui/base.js'
 import { accessFieldset, accessFromForm } from './access-form.js'
 import { htmlSnippet, nodeSnippet, reactSnippet, type SnippetInput } from './snippets.js'
 
@@ -108,12 +108,9 @@ export class StudioEmbedDetail extends StudioElement {
   }
 
   private async copy(id: string, text: string): Promise<void> {
-    try {
-      await navigator.clipboard.writeText(text)
-      this.status = `The ${id} snippet is copied to the clipboard.`
-    } catch {
-      this.error = 'The browser did not allow copying: select the snippet and copy it by hand.'
-    }
+    const refused = await copyText(text, 'the snippet')
+    if (refused) this.error = refused
+    else this.status = `The ${id} snippet is copied to the clipboard.`
   }
 
   override render() {

@@ -6,7 +6,7 @@ import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
 import { checkAccessibility, shootBoth } from '../helpers/studio.js'
-import { type AdminApi, type AdminCall, STUDIO_ADMIN, studioCompany } from '../helpers/studio-company.js'
+import { type AdminApi, STUDIO_ADMIN, studioCompany } from '../helpers/studio-company.js'
 import { buildAsTenant, buildMetric, signIn } from '../helpers/studio-steps.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 

@@ -1,10 +1,10 @@
 /// <reference lib="dom" />
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
-import type { Locator, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { DEMO_EMBED, useBrowserSuite } from '../helpers/browser.js'
 import { hasChromium } from '../helpers/chromium.js'
+import { demoCompany } from '../helpers/demo-company.js'
+import { docsImage } from '../helpers/docs-images.js'
 
 /**
  * Undo, layout and column formats on the demo in Chromium (issue 28, items 5, 6 and 7):
@@ -14,27 +14,11 @@ import { hasChromium } from '../helpers/chromium.js'
  * - a hidden card in the middle of a row leaves no hole beside the others: the cards to its
  *   right close up, in their order;
  * - a table card draws an id column as written (no group separator) and a currency in dollars.
- * With STRATA_SHOTS set, the screens are saved there as PNGs at 1440 and 390 px.
+ * The tenants are ones the demo has rows for, so the docs' screenshots (STRATA_DOCS_IMAGES) show data.
  */
-
-const SHOTS = process.env.STRATA_SHOTS
-const WIDTHS = [1440, 390] as const
 
 describe.skipIf(!hasChromium)('the company updated a metric, and no hole beside cards, in Chromium', () => {
   const b = useBrowserSuite()
-
-  /** The page (or one element of it, `target`) at each width. */
-  async function shoot(page: Page, name: string, target?: Locator): Promise<void> {
-    if (!SHOTS) return
-    mkdirSync(SHOTS, { recursive: true })
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 1000 })
-      await page.waitForTimeout(300)
-      const path = join(SHOTS, `${name}-${width}.png`)
-      await (target ? target.screenshot({ path }) : page.screenshot({ path, fullPage: true }))
-    }
-    await page.setViewportSize({ width: 1440, height: 1000 })
-  }
 
   const runtime = async (token: string, method: string, path: string, body?: unknown) => {
     const res = await fetch(`${b.server.url}/api/v2/embed/runtime/${DEMO_EMBED}${path}`, {
@@ -46,53 +30,7 @@ describe.skipIf(!hasChromium)('the company updated a metric, and no hole beside 
     return (await res.json()) as Record<string, unknown>
   }
 
-  /** A service token (the company's side: export and change the demo dashboard). */
-  let service = ''
-  async function company(method: string, path: string, body: unknown): Promise<Record<string, unknown>> {
-    if (!service) {
-      const post = async (p: string, b2: unknown, token?: string) => {
-        const res = await fetch(`${b.server.url}${p}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-          body: JSON.stringify(b2),
-        })
-        if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`)
-        return (await res.json()) as Record<string, unknown>
-      }
-      const admin = await post('/api/v2/admin-account', {
-        firstName: 'Alice',
-        email: 'alice@example.com',
-        password: 'Str0ng!Pass',
-        companyName: 'Acme',
-      })
-      service = (await post('/api/v2/service-token', {}, (admin.data as { accessToken: string }).accessToken))
-        .key as string
-    }
-    const res = await fetch(`${b.server.url}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${service}` },
-      body: JSON.stringify(body),
-    })
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
-    return (await res.json()) as Record<string, unknown>
-  }
-
-  /** The company renames one metric of the demo dashboard (a new version of it). */
-  async function companyRenames(metricId: string, name: string): Promise<void> {
-    const { data } = await company('POST', '/api/v2/data-app/export-dashboard', {
-      dashboardId: DEMO_EMBED,
-      workspaceName: 'demo',
-    })
-    const document = data as { metrics: { metricId: string; name: string }[] }
-    await company('PUT', '/api/v2/data-app/dashboard', {
-      workspaceName: 'demo',
-      dashboardId: DEMO_EMBED,
-      importDashboardData: {
-        ...document,
-        metrics: document.metrics.map((m) => (m.metricId === metricId ? { ...m, name } : m)),
-      },
-    })
-  }
+  const company = demoCompany(b)
 
   const ready = (page: Page) =>
     page.waitForFunction(() => document.getElementById('d')?.getAttribute('data-state') === 'ready', null, {
@@ -101,7 +39,7 @@ describe.skipIf(!hasChromium)('the company updated a metric, and no hole beside 
 
   it('"The company updated this metric": Keep mine stays dismissed after a reload; Use the new version shows the company\'s', async () => {
     await b.allowOnDemoEmbed({ isAllowMetricUpdate: true, isAllowManageMetrics: true, isAllowMetricDeletion: true })
-    const token = await b.mint('updater', { isEnableMetricUpdation: true, isEnableManageMetrics: true })
+    const token = await b.mint('globex', { isEnableMetricUpdation: true, isEnableManageMetrics: true })
     const loaded = (await runtime(token, 'GET', '')) as {
       metrics: { metricId: string; name: string; definition?: Record<string, unknown> }[]
     }
@@ -117,7 +55,7 @@ describe.skipIf(!hasChromium)('the company updated a metric, and no hole beside 
     await expect.poll(() => card.locator('[part~="card-title"]').textContent()).toBe('Our categories')
     expect(await note.count()).toBe(0)
 
-    await companyRenames('revenue_by_category', 'Revenue by category (net)')
+    await company.renameMetric('revenue_by_category', 'Revenue by category (net)')
     await page.close()
     const again = await b.openDashboard(token)
     await ready(again)
@@ -127,7 +65,7 @@ describe.skipIf(!hasChromium)('the company updated a metric, and no hole beside 
     expect(await note2.textContent()).toContain('The company updated this metric')
     // the tenant's version still answers under it
     expect(await card2.locator('[part~="card-title"]').textContent()).toBe('Our categories')
-    await shoot(again, 'company-update-note', card2)
+    await docsImage(again, 'company-update-note', { target: card2 })
     // keyboard: Tab reaches both answers
     await card2.locator('[part~="company-update-use-new"]').focus()
     await again.keyboard.press('Tab')
@@ -154,7 +92,7 @@ describe.skipIf(!hasChromium)('the company updated a metric, and no hole beside 
     await reloaded.close()
 
     // the company changes it again: the note is back; Use the new version → the company's metric
-    await companyRenames('revenue_by_category', 'Revenue by category (gross)')
+    await company.renameMetric('revenue_by_category', 'Revenue by category (gross)')
     const last = await b.openDashboard(token)
     await ready(last)
     const card4 = last.locator('[data-metric-id="revenue_by_category"]')
@@ -169,35 +107,22 @@ describe.skipIf(!hasChromium)('the company updated a metric, and no hole beside 
   }, 180_000)
 
   it('column formats: an id column as written, a currency formatted, in a table card', async () => {
-    const { data } = await company('POST', '/api/v2/data-app/export-dashboard', {
-      dashboardId: DEMO_EMBED,
-      workspaceName: 'demo',
-    })
-    const document = data as { metrics: object[] }
-    await company('PUT', '/api/v2/data-app/dashboard', {
-      workspaceName: 'demo',
-      dashboardId: DEMO_EMBED,
-      importDashboardData: {
-        ...document,
-        metrics: [
-          ...document.metrics,
-          {
-            metricId: 'by_customer_id',
-            name: 'Revenue by customer id',
-            chart: { type: 'table' },
-            // customer_id has no format: inferred from its name; amount's is declared
-            formats: { revenue: { style: 'currency', currency: 'USD' } },
-            query: {
-              from: 'main.orders',
-              dimensions: [{ name: 'customer_id', column: 'customer_id' }],
-              measures: [{ name: 'revenue', aggregate: 'sum', column: 'amount' }],
-              orderBy: [{ name: 'customer_id', direction: 'desc' }],
-              limit: 20,
-            },
-          },
-        ],
+    await company.addMetrics([
+      {
+        metricId: 'by_customer_id',
+        name: 'Revenue by customer id',
+        chart: { type: 'table' },
+        // customer_id has no format: inferred from its name; amount's is declared
+        formats: { revenue: { style: 'currency', currency: 'USD' } },
+        query: {
+          from: 'main.orders',
+          dimensions: [{ name: 'customer_id', column: 'customer_id' }],
+          measures: [{ name: 'revenue', aggregate: 'sum', column: 'amount' }],
+          orderBy: [{ name: 'customer_id', direction: 'desc' }],
+          limit: 20,
+        },
       },
-    })
+    ])
     const token = await b.mint('acme', {})
     const page = await b.openDashboard(token)
     await ready(page)
@@ -208,13 +133,13 @@ describe.skipIf(!hasChromium)('the company updated a metric, and no hole beside 
     expect(first[0]?.trim()).toMatch(/^\d{4,}$/)
     expect(first[1]?.trim()).toMatch(/^\$[\d,]+\.\d{2}$/)
     await card.scrollIntoViewIfNeeded()
-    await shoot(page, 'column-formats', card)
+    await docsImage(page, 'column-formats', { target: card })
     await page.close()
   }, 120_000)
 
   it('a card hidden from the middle of a row leaves no hole beside the others', async () => {
     await b.allowOnDemoEmbed({ isAllowMetricUpdate: true, isAllowManageMetrics: true, isAllowMetricDeletion: true })
-    const token = await b.mint('hider', { isEnableManageMetrics: true })
+    const token = await b.mint('initech', { isEnableManageMetrics: true })
     // the demo's top row: revenue, orders, average_order, refund_rate, three columns each
     await runtime(token, 'DELETE', '/metrics/orders')
     const page = await b.openDashboard(token)
@@ -234,7 +159,7 @@ describe.skipIf(!hasChromium)('the company updated a metric, and no hole beside 
     expect(await column('refund_rate')).toBe('7')
     await page.locator('[part~="hidden-button"]').click()
     await page.locator('[part~="hidden-list"]').waitFor()
-    await shoot(page, 'hidden-no-gap', page.locator('#d'))
+    await docsImage(page, 'hidden-no-gap', { target: page.locator('#d') })
     await page.close()
   }, 120_000)
 })

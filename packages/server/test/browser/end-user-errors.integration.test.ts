@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { DEMO_EMBED, useBrowserSuite } from '../helpers/browser.js'
 import { hasChromium } from '../helpers/chromium.js'
+import { docsImage } from '../helpers/docs-images.js'
 
 /**
  * What an end user sees when data does not come (issue 28, item 7), and a layout without holes
@@ -16,7 +17,8 @@ import { hasChromium } from '../helpers/chromium.js'
  * - an archived metric leaves no hole: the cards below rise into its place;
  * - undo (item 5): a hidden company metric comes back from the "Hidden" list, and a tenant's
  *   version of a company metric is reset to the company's from its card menu, after a confirm.
- * With STRATA_SHOTS set, the states are saved there as PNGs at 1440 and 390 px.
+ * With STRATA_SHOTS set, the states are saved there as PNGs at 1440 and 390 px; the docs' own
+ * (STRATA_DOCS_IMAGES) are taken on tenants the demo has rows for, so their cards show data.
  */
 
 const SHOTS = process.env.STRATA_SHOTS
@@ -106,12 +108,13 @@ describe.skipIf(!hasChromium)('end-user errors and layout without holes in Chrom
     expect(events.every((e) => e.code === 'INVALID_REQUEST_BODY' && e.message.includes('Categori'))).toBe(true)
     expect(logged.some((l) => l.startsWith('strata: ') && l.includes('no filter named "Categori"'))).toBe(true)
     await shoot(page, 'error-dashboard')
+    await docsImage(page, 'friendly-error-dashboard', { widths: [1440], height: 420 })
     await page.close()
   }, 90_000)
 
   it('a card failing alone says a plain sentence, and its Try again is whole in a card 1 or 2 rows high', async () => {
     await b.allowOnDemoEmbed({ isAllowMetricLayoutChange: true })
-    const token = await b.mint('shorty', { isEnableCustomizeLayout: true })
+    const token = await b.mint('globex', { isEnableCustomizeLayout: true })
     const put = await fetch(`${b.server.url}/api/v2/embed/runtime/${DEMO_EMBED}/layout`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -165,6 +168,7 @@ describe.skipIf(!hasChromium)('end-user errors and layout without holes in Chrom
     }
     expect(logged.some((l) => l.includes('metric revenue: developer detail about revenue'))).toBe(true)
     await shoot(page, 'error-short-cards')
+    await docsImage(page, 'friendly-error-short-cards', { widths: [1440], height: 380 })
     await page.close()
   }, 90_000)
 
@@ -217,7 +221,7 @@ describe.skipIf(!hasChromium)('end-user errors and layout without holes in Chrom
 
   it('undo: a hidden metric comes back from "Hidden"; a tenant version is reset to the company\'s from its menu', async () => {
     await b.allowOnDemoEmbed({ isAllowManageMetrics: true, isAllowMetricDeletion: true, isAllowMetricUpdate: true })
-    const token = await b.mint('undoer', { isEnableManageMetrics: true, isEnableMetricUpdation: true })
+    const token = await b.mint('umbrella', { isEnableManageMetrics: true, isEnableMetricUpdation: true })
     await runtime(token, 'DELETE', '/metrics/orders')
     const loaded = (await runtime(token, 'GET', '')) as {
       metrics: { metricId: string; name: string; definition?: Record<string, unknown> }[]
@@ -233,6 +237,7 @@ describe.skipIf(!hasChromium)('end-user errors and layout without holes in Chrom
     // Hidden → Restore
     await page.locator('[part~="hidden-button"]').click()
     await shoot(page, 'hidden-list')
+    await docsImage(page, 'hidden-list', { widths: [1440], height: 380 })
     await page.locator('[part~="hidden-list"] button', { hasText: 'Restore' }).click()
     await page.waitForFunction(
       () => document.getElementById('d')!.shadowRoot!.querySelector('[data-metric-id="orders"]') !== null,

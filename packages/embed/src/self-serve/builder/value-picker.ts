@@ -36,8 +36,12 @@ export class BuilderValues implements ReactiveController {
   private values: { readonly client: RuntimeClient; readonly options: FilterOptions } | undefined
   /** The search text of each filter's picker (by the filter's key). */
   private readonly search = new Map<number, string>()
-  /** The picker open at the last render, and whether its panel was brought into view. */
-  private shown: { readonly id: string; scrolled: boolean } | undefined
+  /**
+   * The picker open at the last render: what its panel holds (values, chips, loading), and what
+   * it held when it was last brought into view. Values arriving after the panel opened, or a chip
+   * row appearing over the list, grow it past the builder's foot: it is brought into view again.
+   */
+  private shown: { readonly id: string; holds: string; scrolledFor: string | undefined } | undefined
 
   constructor(
     private readonly host: LitElement,
@@ -47,10 +51,10 @@ export class BuilderValues implements ReactiveController {
     host.addController(this)
   }
 
-  /** A picker just opened: its panel is brought into the builder's view (its column scrolls). */
+  /** A picker just opened, or its panel grew: it is brought into the builder's view (its column scrolls). */
   hostUpdated(): void {
-    if (!this.shown || this.shown.scrolled) return
-    this.shown.scrolled = true
+    if (!this.shown || this.shown.scrolledFor === this.shown.holds) return
+    this.shown.scrolledFor = this.shown.holds
     this.host.renderRoot
       .querySelector(`#${CSS.escape(this.shown.id)}-list`)
       ?.parentElement?.scrollIntoView({ block: 'nearest' })
@@ -77,11 +81,12 @@ export class BuilderValues implements ReactiveController {
     const name = JSON.stringify([table, column])
     const options = this.options()
     const open = this.menus.isOpen(id)
-    if (open && this.shown?.id !== id) this.shown = { id, scrolled: false }
+    if (open && this.shown?.id !== id) this.shown = { id, holds: '', scrolledFor: undefined }
     else if (!open && this.shown?.id === id) this.shown = undefined
     if (open) options?.want(name, search)
     const page = options?.get(name, search)
     const offered = page?.values ?? []
+    if (open && this.shown) this.shown.holds = `${offered.length} ${selected.length} ${page?.loading === true}`
     const change = (values: readonly string[]) => onChange(multiple ? values.join(', ') : (values[0] ?? ''))
     // Escape closes an open picker, not the builder around it
     const onKey = {

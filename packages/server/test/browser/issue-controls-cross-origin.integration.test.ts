@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_EMBED, dashboardReady, useBrowserSuite } from '../helpers/browser.js'
 import { hasChromium } from '../helpers/chromium.js'
-import { useSecondOrigin } from '../helpers/second-origin.js'
+import { filtersOf, hostErrors, inDashboard, useSecondOrigin } from '../helpers/second-origin.js'
 
 /**
  * The end user's controls of issue 28 on a customer's host page of another origin than the
@@ -18,21 +18,15 @@ const SHOTS = process.env.STRATA_SHOTS ?? '/tmp/shots-sweep'
 const FLAGS = { isEnableUnderlyingData: true, isEnableDownloadMetrics: true }
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }
 
-type Filters = Record<string, unknown>
-
 describe.skipIf(!hasChromium)('issue 28 controls on a second-origin host page', () => {
   const b = useBrowserSuite()
   const site = useSecondOrigin(b)
   beforeAll(() => mkdirSync(SHOTS, { recursive: true }))
 
-  const inDashboard = (page: Page, selector: string) => page.locator(`#d >> ${selector}`)
-  const filtersOf = (page: Page) =>
-    page.evaluate(() => (document.getElementById('d') as unknown as { filters: Filters }).filters)
   const optionLabels = (page: Page, filter: string) =>
     inDashboard(page, `[data-filter="${filter}"] [role="option"] .option-label`).allInnerTexts()
   const dialog = (page: Page) => page.locator('#d [part~="underlying-dialog"]')
   const count = async (page: Page) => (await dialog(page).locator('.count').textContent())?.trim() ?? ''
-  const hostErrors = (page: Page) => page.evaluate(() => (window as unknown as { errors: unknown[] }).errors)
 
   /** Screenshots at 1440 and 390 px wide, `focus` (when given) scrolled into view at each width. */
   async function shoot(page: Page, name: string, focus?: Locator): Promise<void> {

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { BrowserContextOptions, Page } from 'playwright-core'
+import type { BrowserContextOptions, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
 import { type BrowserSuite, DEMO_EMBED, dashboardReady } from './browser.js'
 
@@ -62,4 +62,44 @@ export function useSecondOrigin(b: BrowserSuite): SecondOrigin {
       return page
     },
   }
+}
+
+/** A part of the host page's `<strata-dashboard id="d">` (the locator pierces its shadow roots). */
+export const inDashboard = (page: Page, selector: string): Locator => page.locator(`#d >> ${selector}`)
+
+/** What the host page's `strata-error` listener collected. */
+export const hostErrors = (page: Page): Promise<unknown[]> =>
+  page.evaluate(() => (window as unknown as { errors: unknown[] }).errors)
+
+/** The element's `filters` property (the dashboard filters' values). */
+export const filtersOf = (page: Page): Promise<Record<string, unknown>> =>
+  page.evaluate(() => (document.getElementById('d') as unknown as { filters: Record<string, unknown> }).filters)
+
+/** The focused element through shadow roots: its id, its part, its text. */
+export const deepFocus = (page: Page): Promise<{ id: string; part: string; text: string }> =>
+  page.evaluate(() => {
+    let el = document.activeElement
+    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement
+    return { id: el?.id ?? '', part: el?.getAttribute('part') ?? '', text: (el?.textContent ?? '').trim() }
+  })
+
+/** A runtime call on the demo dashboard with a guest token, as the element would make it; 200 expected. */
+export async function runtimeCall(
+  b: BrowserSuite,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Record<string, unknown>> {
+  const res = await fetch(`${b.server.url}/api/v2/embed/runtime/${DEMO_EMBED}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  const text = await res.text()
+  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${text}`)
+  return JSON.parse(text) as Record<string, unknown>
 }

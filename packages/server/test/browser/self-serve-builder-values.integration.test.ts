@@ -173,5 +173,5 @@ describe.skipIf(!hasChromium)('the builder’s value pickers in Chromium', () =>
     const total = Object.values(got).reduce((a, v) => a + v, 0)
     expect(total).toBeLessThan(Number(unfiltered[0]?.revenue) * 0.9)
     await page.close()
-  })
+  }, 120_000)
 })

@@ -9,6 +9,7 @@ import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Rollups } from '../../src/services/rollups/rollups.js'
 import { RollupScheduler } from '../../src/services/rollups/scheduler.js'
 import { type Analytics, salesDocument, setupAnalytics } from '../helpers/analytics.js'
 import { createTestApp, type TestContext } from '../helpers/app.js'
@@ -218,7 +219,7 @@ describe('building', () => {
     expect(daily.partitions).toBe(8) // January to August
     expect(daily.nextRefreshAt).toBe(new Date(start.getTime() + 3_600_000).toISOString())
     expect(typeof daily.lagSeconds).toBe('number')
-  })
+  }, 120_000)
 
   it('holds exactly the warehouse GROUP BY, one Parquet file per month, tenant columns included', async () => {
     const dir = join(await organizationDir(), await dashboardRowId('rolled'), 'orders_daily')
@@ -244,7 +245,7 @@ describe('building', () => {
     )
     const key = (r: Record<string, unknown>) => `${r.status}|${r.tenant}|${Number(r.top)}`
     expect(status.map(key).sort()).toEqual(expected.map(key).sort())
-  })
+  }, 120_000)
 
   it('an incremental refresh rewrites only the partitions of its window', async () => {
     const dir = join(await organizationDir(), await dashboardRowId('rolled'), 'orders_daily')
@@ -266,5 +267,92 @@ describe('building', () => {
     // the window is the warehouse's now; the January partition kept what it had
     expect(july(daily(rows, wh.schema))).toEqual(july(now))
     expect(january(daily(rows, wh.schema))).not.toEqual(january(now))
+  }, 120_000)
+})
+
+describe('a failed build', () => {
+  it('is recorded as failed with its error, keeps the previous files and never fails a request', async () => {
+    const s = ctx.app.services
+    const small = new Rollups(s.store, s.workspaces, s.sources, s.datasources, s.engine, s.rollups.storage, {
+      maxRollups: 100,
+      maxRows: 2,
+      timeoutMs: 30_000,
+      memoryLimitMb: 256,
+    })
+    const scheduler = new RollupScheduler(s.store, small, { pollMs: 1000, leaseMs: 60_000 })
+    const before = (await a.ok('GET', '/api/v2/data-app/rollups', a.serviceToken)).data as Record<string, unknown>[]
+    const kept = before.find((r) => r.dashboardId === 'rolled' && r.name === 'by_status') as Record<string, unknown>
+    const res = await a.call('POST', '/api/v2/data-app/rollups/refresh', a.serviceToken, {
+      workspaceName: 'main',
+      dashboardId: 'rolled',
+      rollup: 'by_status',
+    })
+    expect(res.statusCode, res.body).toBe(202)
+    expect(await scheduler.tick(new Date(Date.now() + 1000))).toEqual(['by_status'])
+    const after = (await a.ok('GET', '/api/v2/data-app/rollups', a.serviceToken)).data as Record<string, unknown>[]
+    const failed = after.find((r) => r.dashboardId === 'rolled' && r.name === 'by_status') as Record<string, unknown>
+    expect(failed).toMatchObject({ state: 'failed', rows: kept.rows, bytes: kept.bytes, partitions: kept.partitions })
+    expect(failed.lastError).toMatch(/more than 2 rows \(ROLLUP_MAX_ROWS\)/)
+    expect(Date.parse(failed.nextRefreshAt as string)).toBeGreaterThan(Date.now())
+  }, 120_000)
+})
+
+describe('GET /api/v2/data-app/rollups and POST /api/v2/data-app/rollups/refresh', () => {
+  const refresh = (body: object, token = a.serviceToken) =>
+    a.call('POST', '/api/v2/data-app/rollups/refresh', token, body)
+
+  it('take the service token only', async () => {
+    expectError(await ctx.app.inject({ method: 'GET', url: '/api/v2/data-app/rollups' }), 401, 'AUTHENTICATION_ERROR')
+    expectError(await a.call('GET', '/api/v2/data-app/rollups', a.dataAppKey), 401, 'AUTHENTICATION_ERROR')
+    expectError(
+      await refresh({ workspaceName: 'main', dashboardId: 'rolled' }, a.dataAppKey),
+      401,
+      'AUTHENTICATION_ERROR',
+    )
+  })
+
+  it('answer 202 with the state of each rollup made due now', async () => {
+    const res = await refresh({ workspaceName: 'main', dashboardId: 'rolled' })
+    expect(res.statusCode, res.body).toBe(202)
+    const { data } = res.json() as { data: Record<string, unknown>[] }
+    expect(data.map((r) => r.name)).toEqual(['by_status', 'orders_daily'])
+    for (const r of data) {
+      expect(Object.keys(r).sort()).toEqual(
+        [
+          'bytes',
+          'dashboardId',
+          'lagSeconds',
+          'lastError',
+          'lastRefreshAt',
+          'name',
+          'nextRefreshAt',
+          'partitions',
+          'rows',
+          'state',
+          'workspaceName',
+        ].sort(),
+      )
+      expect(r).toMatchObject({ workspaceName: 'main', dashboardId: 'rolled' })
+      expect(Date.parse(r.nextRefreshAt as string)).toBeLessThanOrEqual(Date.now())
+    }
+  })
+
+  it('answer the error JSON for what does not exist or is malformed', async () => {
+    expectError(await refresh({ workspaceName: 'nope', dashboardId: 'rolled' }), 400, 'WORKSPACE_ID_ERROR', /nope/)
+    expectError(await refresh({ workspaceName: 'main', dashboardId: 'nope' }), 400, 'INVALID_DASHBOARD_ID', /nope/)
+    expectError(
+      await refresh({ workspaceName: 'main', dashboardId: 'sales-overview' }),
+      400,
+      'INVALID_REQUEST_BODY',
+      /declares no rollups/,
+    )
+    expectError(
+      await refresh({ workspaceName: 'main', dashboardId: 'rolled', rollup: 'nope' }),
+      400,
+      'INVALID_REQUEST_BODY',
+      /no rollup named "nope"/,
+    )
+    expectError(await refresh({ workspaceName: 'main', dashboardId: 'rolled', extra: 1 }), 400, 'INVALID_REQUEST_BODY')
+    expectError(await refresh({ workspaceName: 'main' }), 400, 'INVALID_REQUEST_BODY')
   })
 })

@@ -1,4 +1,5 @@
 import { type Static, type TLiteral, type TUnion, Type } from 'typebox'
+import { RollupsSchema } from './rollups.js'
 import { worded } from './wording.js'
 
 /**
@@ -225,6 +226,8 @@ export const DashboardDocumentSchema = Type.Object(
     metrics: Type.Array(MetricSchema, { maxItems: 500 }),
     /** Metrics end users create are private by default when their token has a userIdentifier (docs/runtime-api.md#create). */
     isAllowPrivateMetricsByDefault: Type.Optional(Type.Boolean()),
+    /** Pre-aggregations built from the warehouse (docs/rollups.md), or "auto". */
+    rollups: Type.Optional(RollupsSchema),
   },
   { ...closed, $id: 'DashboardDocument' },
 )

@@ -3,6 +3,7 @@ import { DataAppEmbeds } from './resources/data-app-embeds.js'
 import { ApiKeys, DataApps, WhitelistDomains } from './resources/data-apps.js'
 import { DashboardEmbeds, Embeds } from './resources/embeds.js'
 import { GuestTokens } from './resources/guest-tokens.js'
+import { Rollups } from './resources/rollups.js'
 import { Datamarts, Datasources, Workspaces } from './resources/sources.js'
 import { type Api, createTransport, type TransportOptions } from './transport.js'
 
@@ -15,7 +16,7 @@ export type StrataOptions = TransportOptions
 /**
  * The Strata API from a backend. With the data app API key: guest tokens, embeds, metrics,
  * dashboard lists, reports, whitelist domains. With the service token: datasources, datamarts,
- * workspaces, data apps, API keys and dashboard documents. A method whose secret was not given
+ * workspaces, data apps, API keys, dashboard documents and rollups. A method whose secret was not given
  * rejects before sending; a failure the server answers rejects with a StrataError.
  *
  * ```ts
@@ -37,6 +38,7 @@ export class Strata {
   readonly datasources: Datasources
   readonly datamarts: Datamarts
   readonly workspaces: Workspaces
+  readonly rollups: Rollups
   /** The underlying openapi-fetch client, for an operation this class does not wrap yet. */
   readonly api: Api
 
@@ -57,5 +59,6 @@ export class Strata {
     this.datasources = new Datasources(api)
     this.datamarts = new Datamarts(api)
     this.workspaces = new Workspaces(api)
+    this.rollups = new Rollups(api)
   }
 }

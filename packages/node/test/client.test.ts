@@ -294,6 +294,30 @@ describe.each(storeKinds)('the client against a live server (%s store)', (store)
     expect(token).toMatch(/\S/)
   })
 
+  it("lists the dashboard's rollups and makes them due now", async () => {
+    const rollup = {
+      name: 'by_country',
+      from: 'main.orders',
+      dimensions: ['country'],
+      measures: [{ name: 'revenue', aggregate: 'sum' as const, column: 'amount' }],
+    }
+    await strata.dashboards.update({
+      workspaceName: 'main',
+      dashboardId: sales.dashboardId,
+      importDashboardData: { ...SALES_DOCUMENT, rollups: [rollup] },
+    })
+    const listed = await strata.rollups.list()
+    expect(listed.data.map((r) => [r.workspaceName, r.dashboardId, r.name])).toEqual([
+      ['main', sales.dashboardId, 'by_country'],
+    ])
+    const refreshed = await strata.rollups.refresh({ workspaceName: 'main', dashboardId: sales.dashboardId })
+    expect(refreshed.data.map((r) => r.name)).toEqual(['by_country'])
+    const unknown = await strata.rollups
+      .refresh({ workspaceName: 'main', dashboardId: sales.dashboardId, rollup: 'nope' })
+      .catch((err: unknown) => err)
+    expect(unknown).toMatchObject({ status: 400, code: 'INVALID_REQUEST_BODY' })
+  })
+
   it('deletes the embed, the dashboard, the workspace, the datamart and the datasource', async () => {
     await strata.embeds.delete({ embedId: sales.embedId })
     expect((await strata.embeds.list()).data).toEqual([])

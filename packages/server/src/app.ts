@@ -25,6 +25,7 @@ import embeds from './routes/data-app/embeds.js'
 import guestTokens from './routes/data-app/guest-tokens.js'
 import metricQuery from './routes/data-app/query.js'
 import dataAppReports from './routes/data-app/reports.js'
+import rollups from './routes/data-app/rollups.js'
 import whitelistDomains from './routes/data-app/whitelist-domains.js'
 import demo from './routes/demo/index.js'
 import embedRuntime from './routes/embed-runtime/runtime.js'
@@ -102,6 +103,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => services.close())
   // scheduled email reports: each instance polls once it serves (services.close stops it)
   app.addHook('onReady', async () => services.reportScheduler?.start(app.log))
+  // rollups: each instance polls for due builds the same way
+  app.addHook('onReady', async () => services.rollupScheduler?.start(app.log))
 
   installErrorHandling(app)
   installJsonBodyParsing(app)
@@ -213,6 +216,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(guestTokens)
       await api.register(metricQuery)
       await api.register(dataAppReports)
+      await api.register(rollups)
       await api.register(embedRuntime, { prefix: '/api/v2/embed/runtime' })
       await api.register(demo)
       await api.register(studio)

@@ -50,6 +50,14 @@ export interface Config {
   readonly reportPollMs: number
   /** The first retry of a failed report send waits this long; each next one twice as long. */
   readonly reportRetryBaseMs: number
+  /** Rollups (docs/rollups.md#configuration): how often each instance looks for due builds (0: never builds). */
+  readonly rollupPollMs: number
+  /** Rollups the store holds at most; more are listed as failed and never built. */
+  readonly rollupMaxCount: number
+  /** Rows one rollup build may hold; a GROUP BY that returns more fails the build. */
+  readonly rollupMaxRows: number
+  /** A build's warehouse query is cancelled after this long. */
+  readonly rollupBuildTimeoutMs: number
   readonly adminEmail: string | undefined
   readonly adminPassword: string | undefined
   /** Largest accepted request body in bytes. */
@@ -313,6 +321,10 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     email,
     reportPollMs: integer(env, 'REPORT_POLL_INTERVAL_MS', 30_000, 100, 3_600_000),
     reportRetryBaseMs: integer(env, 'REPORT_RETRY_BASE_MS', 60_000, 100, 3_600_000),
+    rollupPollMs: integer(env, 'ROLLUP_POLL_INTERVAL_MS', 30_000, 0, 3_600_000),
+    rollupMaxCount: integer(env, 'ROLLUP_MAX_COUNT', 100, 0, 100_000),
+    rollupMaxRows: integer(env, 'ROLLUP_MAX_ROWS', 1_000_000, 1, 100_000_000),
+    rollupBuildTimeoutMs: integer(env, 'ROLLUP_BUILD_TIMEOUT_MS', 600_000, 1000, 86_400_000),
     adminEmail,
     adminPassword,
     bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),

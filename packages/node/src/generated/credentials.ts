@@ -57,4 +57,6 @@ export const credentials = {
   'POST /api/v2/data-app/query': 'apiKey',
   'GET /api/v2/data-app/reports': 'apiKey',
   'DELETE /api/v2/data-app/reports': 'apiKey',
+  'GET /api/v2/data-app/rollups': 'serviceToken',
+  'POST /api/v2/data-app/rollups/refresh': 'serviceToken',
 } as const

@@ -712,6 +712,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/data-app/rollups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List rollups and their state
+         * @description Every rollup the organization's dashboards declare (docs/rollups.md), by workspace, dashboard and name: its state (building, ready, failed, stale), rows and bytes of its files, when it was last refreshed and is next due, how old its data is (`lagSeconds`) and the last build's error. Takes the service token.
+         */
+        get: operations["listRollups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/data-app/rollups/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh rollups now
+         * @description Makes the rollups of one dashboard (or the one `rollup` names) due now and answers 202 with their state; an instance builds them in the background, once across instances. A build never blocks a query. Takes the service token.
+         */
+        post: operations["refreshRollups"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -824,6 +864,24 @@ export interface components {
                 visibility?: "shared" | "private";
             }[];
             isAllowPrivateMetricsByDefault?: boolean;
+            rollups?: "auto" | {
+                name: string;
+                from: string;
+                time?: {
+                    column: string;
+                    grain: "hour" | "day" | "week" | "month" | "quarter" | "year";
+                };
+                dimensions: string[];
+                measures: {
+                    name: string;
+                    aggregate: "sum" | "count" | "min" | "max" | "avg" | "count-distinct" | "count_distinct";
+                    column?: string;
+                }[];
+                refresh?: {
+                    every: string;
+                    incremental?: string;
+                };
+            }[];
         };
         /**
          * Snowflake credentials
@@ -8354,6 +8412,201 @@ export interface operations {
                 };
             };
             /** @description - `INVALID_DATA_APP_API_KEY`: The data app API key is missing, invalid or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (1 MiB by default). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: A body was sent without Content-Type: application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `RATE_LIMIT_EXCEEDED`: Too many requests from this client in the window; the Retry-After header gives the seconds until it resets. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `INTERNAL_SERVER_ERROR`: The server failed; the cause is logged with the request id (x-request-id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The server is draining after SIGTERM (retry on another instance) or its metadata store is unreachable (retry shortly). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listRollups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rollups with their state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            workspaceName: string;
+                            dashboardId: string;
+                            name: string;
+                            /** @description building: a build runs; ready: the files match the definition; failed: the last build failed (lastError says why); stale: never built, or the definition changed since */
+                            state: "building" | "ready" | "failed" | "stale";
+                            /** @description Rows in the files */
+                            rows: number;
+                            /** @description Bytes of the files */
+                            bytes: number;
+                            /** @description Files (time partitions, per tenant database with DATABASE tenancy) */
+                            partitions: number;
+                            /** @description When the last build ended (ISO) */
+                            lastRefreshAt: string | null;
+                            /** @description When the next build is due (ISO); null: not scheduled until the definition changes */
+                            nextRefreshAt: string | null;
+                            /** @description How old the data in the files is: seconds since the last successful build started */
+                            lagSeconds: number | null;
+                            lastError: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description - `AUTHENTICATION_ERROR`: The bearer token is missing, invalid, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `RATE_LIMIT_EXCEEDED`: Too many requests from this client in the window; the Retry-After header gives the seconds until it resets. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `INTERNAL_SERVER_ERROR`: The server failed; the cause is logged with the request id (x-request-id). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The server is draining after SIGTERM (retry on another instance) or its metadata store is unreachable (retry shortly). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    refreshRollups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    workspaceName: string;
+                    dashboardId: string;
+                    /** @description Only this rollup (default: all of the dashboard) */
+                    rollup?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The state of each rollup now due. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The state of each rollup now due; the build runs in the background */
+                        data: {
+                            workspaceName: string;
+                            dashboardId: string;
+                            name: string;
+                            /** @description building: a build runs; ready: the files match the definition; failed: the last build failed (lastError says why); stale: never built, or the definition changed since */
+                            state: "building" | "ready" | "failed" | "stale";
+                            /** @description Rows in the files */
+                            rows: number;
+                            /** @description Bytes of the files */
+                            bytes: number;
+                            /** @description Files (time partitions, per tenant database with DATABASE tenancy) */
+                            partitions: number;
+                            /** @description When the last build ended (ISO) */
+                            lastRefreshAt: string | null;
+                            /** @description When the next build is due (ISO); null: not scheduled until the definition changes */
+                            nextRefreshAt: string | null;
+                            /** @description How old the data in the files is: seconds since the last successful build started */
+                            lagSeconds: number | null;
+                            lastError: string | null;
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description - `INVALID_REQUEST_BODY`: The request failed validation: a missing, undeclared or wrongly typed field, malformed JSON or a bad URL escape. The message names the field. Also when the dashboard declares no rollups, or none named `rollup`.
+             *     - `WORKSPACE_ID_ERROR`: workspaceName names no workspace of the organization.
+             *     - `INVALID_DASHBOARD_ID`: dashboardId names no dashboard of the workspace.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description - `AUTHENTICATION_ERROR`: The bearer token is missing, invalid, expired or revoked. */
             401: {
                 headers: {
                     [name: string]: unknown;

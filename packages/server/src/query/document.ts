@@ -297,7 +297,7 @@ export interface SchemaPair {
 
 /**
  * Import's schemaPairs: rewrites the schema part of every `schema.table` reference (filters,
- * from, measure/dimension/where/filter/rls tables). Tolerates any shape (it runs before
+ * from, measure/dimension/where/filter/rls tables, rollups' from and joined dimensions). Tolerates any shape (it runs before
  * validation); SQL metric text is not rewritten. Returns a copy.
  */
 export function rewriteSchemas<T>(doc: T, pairs: readonly SchemaPair[]): T {
@@ -327,6 +327,15 @@ export function rewriteSchemas<T>(doc: T, pairs: readonly SchemaPair[]): T {
         metric.query = q
       }
       return metric
+    })
+  }
+  if (Array.isArray(doc.rollups)) {
+    out.rollups = doc.rollups.map((r) => {
+      if (!isObject(r)) return r
+      const rollup: Record<string, unknown> = { ...r }
+      if ('from' in r) rollup.from = rewrite(r.from)
+      if (Array.isArray(r.dimensions)) rollup.dimensions = r.dimensions.map(rewrite)
+      return rollup
     })
   }
   return out as T

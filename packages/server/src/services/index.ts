@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Redis } from 'ioredis'
 import type { Config } from '../config.js'
 import { EngineHost, type EngineLog } from '../connectors/engine-host/supervisor.js'
@@ -27,6 +28,10 @@ import { Sources } from './query/sources.js'
 import { type Mailer, smtpMailer } from './reports/mailer.js'
 import { Reports } from './reports/reports.js'
 import { ReportScheduler } from './reports/scheduler.js'
+import { checkRollups } from './rollups/definition.js'
+import { Rollups } from './rollups/rollups.js'
+import { RollupScheduler } from './rollups/scheduler.js'
+import { LocalRollupStorage } from './rollups/storage.js'
 import { FilterValues } from './runtime/filter-values.js'
 import { Runtime } from './runtime/runtime.js'
 import { Layouts } from './self-serve/layouts.js'
@@ -82,6 +87,10 @@ export interface Services {
   /** Sends due reports; started when the app is ready, only with SMTP configured. */
   readonly reportScheduler: ReportScheduler | undefined
   readonly aiPilot: AiPilot
+  /** Rollups' state and builds (docs/rollups.md). */
+  readonly rollups: Rollups
+  /** Builds due rollups once across instances; started when the app is ready (not with ROLLUP_POLL_INTERVAL_MS=0). */
+  readonly rollupScheduler: RollupScheduler | undefined
   close(): Promise<void>
 }
 
@@ -130,7 +139,9 @@ export async function createServices(config: Config, log?: EngineLog): Promise<S
       }
       const source = await sources.resolve(workspace)
       try {
-        return validateDocument(document, source.model, dialectOf(source.datasource.type))
+        const checked = validateDocument(document, source.model, dialectOf(source.datasource.type))
+        checkRollups(source.model, checked, 'importDashboardData')
+        return checked
       } catch (err) {
         throw withSchemaHint(err, source)
       }
@@ -180,6 +191,24 @@ export async function createServices(config: Config, log?: EngineLog): Promise<S
         leaseMs: 10 * 60_000,
       })
     : undefined
+  const rollups = new Rollups(
+    store,
+    workspaces,
+    sources,
+    datasources,
+    engine,
+    new LocalRollupStorage(join(config.dataDir, 'rollups')),
+    {
+      maxRollups: config.rollupMaxCount,
+      maxRows: config.rollupMaxRows,
+      timeoutMs: config.rollupBuildTimeoutMs,
+      memoryLimitMb: config.duckdbMemoryLimitMb,
+    },
+  )
+  const rollupScheduler =
+    config.rollupPollMs > 0
+      ? new RollupScheduler(store, rollups, { pollMs: config.rollupPollMs, leaseMs: 2 * config.rollupBuildTimeoutMs })
+      : undefined
   return {
     config,
     store,
@@ -225,9 +254,12 @@ export async function createServices(config: Config, log?: EngineLog): Promise<S
       config.llmProviders,
       new LlmClient(config.llmTimeoutMs, config.llmMaxAnswerBytes),
     ),
+    rollups,
+    rollupScheduler,
     async close() {
-      // a send in flight finishes before the store closes
+      // a send (a build) in flight finishes before the store closes
       await reportScheduler?.stop()
+      await rollupScheduler?.stop()
       if (mailer) (await mailer).close()
       guestTokens.close()
       bus.close()

@@ -22,6 +22,7 @@ export interface Database {
   end_user_metrics: EndUserMetricRow
   company_metric_states: CompanyMetricStateRow
   email_reports: EmailReportRow
+  rollups: RollupRow
 }
 
 export interface OrganizationRow {
@@ -275,4 +276,34 @@ export interface EmailReportRow {
   leased_by: string | null
   lease_until: string | null
   created_at: string
+}
+
+/** A rollup's state (docs/rollups.md); see migrations/009-rollups.ts. */
+export interface RollupRow {
+  /** dashboards.id (cascade) */
+  dashboard_row_id: string
+  /** The rollup's name in the document */
+  name: string
+  organization_id: string
+  /** Hash of the rollup's effective definition as the document declares it now */
+  fingerprint: string
+  state: 'building' | 'ready' | 'failed' | 'stale'
+  rows: number
+  bytes: number
+  /** JSON RollupPartition[] of the files the last successful build left */
+  partitions: string
+  /** The fingerprint the files were built from (null: never built) */
+  built_fingerprint: string | null
+  /** ISO instant the last build (successful or not) ended */
+  last_refresh_at: string | null
+  /** ISO instant the last successful build started: the files hold the warehouse as of then */
+  data_as_of: string | null
+  /** ISO instant the next build is due */
+  next_refresh_at: string
+  last_error: string | null
+  /** the instance holding the lease, until lease_until (ISO) */
+  leased_by: string | null
+  lease_until: string | null
+  created_at: string
+  updated_at: string
 }

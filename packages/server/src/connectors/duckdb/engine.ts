@@ -222,7 +222,7 @@ async function readerCall(conn: DuckDBConnection, file: SourceFile, delimiter: s
  * DuckDB parses the literal back and compares it with the same value bound as a parameter.
  * DDL (CREATE VIEW, SET) cannot take parameters, so this is the one place values meet SQL text.
  */
-async function literal(conn: DuckDBConnection, value: string): Promise<string> {
+export async function literal(conn: DuckDBConnection, value: string): Promise<string> {
   if (value.includes('\u0000')) throw connectionError('a path or option contains a NUL character')
   const quoted = quotedString(value)
   const check = await conn.prepare(`SELECT ${quoted} = $1 AS same`)

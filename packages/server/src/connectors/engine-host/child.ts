@@ -4,9 +4,10 @@
  * server goes away (its IPC channel closes), so it never outlives the server.
  */
 import { DUCKDB_HANDLERS } from '../duckdb/engine.js'
+import { PARQUET_HANDLERS } from '../duckdb/parquet-writer.js'
 import { type Handler, type Request, type Response, toWire } from './protocol.js'
 
-const HANDLERS: Readonly<Record<string, Handler>> = { ...DUCKDB_HANDLERS }
+const HANDLERS: Readonly<Record<string, Handler>> = { ...DUCKDB_HANDLERS, ...PARQUET_HANDLERS }
 
 function answer(message: Response): void {
   process.send?.(message, undefined, undefined, () => {})

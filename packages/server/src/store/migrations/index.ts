@@ -7,6 +7,7 @@ import { emailReports } from './005-email-reports.js'
 import { tenantCopyBase } from './006-tenant-copy-base.js'
 import { dashboardMetadata } from './007-dashboard-metadata.js'
 import { silentTls } from './008-silent-tls.js'
+import { rollups } from './009-rollups.js'
 
 /** Every migration, in order. Names are permanent: never rename or reorder one that shipped. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '006-tenant-copy-base': tenantCopyBase,
   '007-dashboard-metadata': dashboardMetadata,
   '008-silent-tls': silentTls,
+  '009-rollups': rollups,
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
-import { shootBoth } from '../helpers/studio.js'
+import { shootBoth, shootControl } from '../helpers/studio.js'
 import { type AdminApi, STUDIO_ADMIN, studioCompany } from '../helpers/studio-company.js'
 import { buildAsTenant, buildMetric, createDashboard, shownNumber, signIn } from '../helpers/studio-steps.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
@@ -101,6 +101,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: removing, reordering,
     await dialog.waitFor()
     expect(await dialog.textContent()).toContain('“Revenue by status”')
     await shootBoth(page, 'remove-confirm')
+    await shootControl(page, 'remove-confirm-dialog', dialog)
     await page.keyboard.press('Enter')
     await dialog.waitFor({ state: 'hidden' })
     expect((await exported()).metrics).toHaveLength(4)
@@ -182,6 +183,8 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: removing, reordering,
     expect(await el('.bd-preview [part~="value"]').getAttribute('title')).toMatch(/^€[\d,]+\.\d\d$/)
     expect(shownNumber((await el('.bd-preview [part~="value"]').getAttribute('title')) ?? '')).toBeCloseTo(before, 0)
     await shootBoth(page, 'builder-format-compare')
+    await shootControl(page, 'builder-compare', el('.bd-compare'))
+    await shootControl(page, 'builder-formats-company', el('.bd-formats'))
     const put = saved()
     await el('#bd-save').click()
     expect((await put).status()).toBe(200)

@@ -68,7 +68,9 @@ describe.skipIf(!hasChromium)('an end user formats a column of their own metric'
     expect(await focusedId(page)).toMatch(/-decimals$/)
     await page.keyboard.press('ArrowDown') // Auto decimals → 0 decimals
     await expect.poll(() => row.locator('.bd-decimals').inputValue()).toBe('0')
-    await expect.poll(() => el('.bd-preview [part~="value"]').getAttribute('title'), { timeout: 20_000 }).toMatch(/^¥[\d,]+$/)
+    await expect
+      .poll(() => el('.bd-preview [part~="value"]').getAttribute('title'), { timeout: 20_000 })
+      .toMatch(/^¥[\d,]+$/)
     await el('#bd-name').fill(NAME)
     await shootControl(page, 'builder-formats', row, SHOTS)
     await el('#bd-save').click()

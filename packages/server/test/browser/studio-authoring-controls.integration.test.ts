@@ -97,7 +97,9 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: removing, reordering,
     expect(await item.evaluate((i) => i === (i.getRootNode() as ShadowRoot).activeElement)).toBe(true)
     await page.keyboard.press('Enter')
     // the confirmation names the metric and starts on Cancel (Enter alone removes nothing)
-    const dialog = el('[role="alertdialog"], dialog[open]').filter({ hasText: 'Remove this metric from the dashboard?' })
+    const dialog = el('[role="alertdialog"], dialog[open]').filter({
+      hasText: 'Remove this metric from the dashboard?',
+    })
     await dialog.waitFor()
     expect(await dialog.textContent()).toContain('“Revenue by status”')
     await shootBoth(page, 'remove-confirm')
@@ -131,7 +133,10 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: removing, reordering,
     expect(await el('.card[data-metric-id]').count()).toBe(3)
     expect(await cardOf('revenue-by-status').count()).toBe(0)
     // drawn where the document puts it: beside Revenue, on the top row
-    const [top, beside] = await Promise.all([cardOf('revenue').boundingBox(), cardOf('customers-by-country').boundingBox()])
+    const [top, beside] = await Promise.all([
+      cardOf('revenue').boundingBox(),
+      cardOf('customers-by-country').boundingBox(),
+    ])
     expect(Math.abs((beside?.y ?? 0) - (top?.y ?? 1))).toBeLessThan(2)
     expect(beside?.x ?? 0).toBeGreaterThan(top?.x ?? 0)
   }, 90_000)
@@ -188,7 +193,9 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: removing, reordering,
     const put = saved()
     await el('#bd-save').click()
     expect((await put).status()).toBe(200)
-    await el('dialog[open]').waitFor({ state: 'detached' }).catch(() => undefined)
+    await el('dialog[open]')
+      .waitFor({ state: 'detached' })
+      .catch(() => undefined)
     const revenue = (await exported()).metrics.find((m) => m.metricId === 'revenue')
     expect(revenue?.formats).toEqual({ sum_amount: { style: 'currency', currency: 'EUR', decimals: 2 } })
     expect(revenue?.comparison).toEqual({ period: 'previous-period' })

@@ -95,4 +95,3 @@ export async function shootControl(page: Page, name: string, control: Locator, d
   }
   await page.setViewportSize(before)
 }
-

@@ -57,11 +57,14 @@ export const OPERATORS = [
 export const FILTER_TYPES = ['multi-select', 'single-select', 'date-range', 'number-range', 'boolean', 'text'] as const
 /** How a column's values read: quantities (number, currency, percent) or as written (id, text: no separators). */
 export const NUMBER_STYLES = ['number', 'currency', 'percent', 'id', 'text'] as const
+/** What a metric's first measure is compared with (its `comparison.period`). */
+export const COMPARISON_PERIODS = ['previous-period', 'previous-year'] as const
 
 export type ChartType = (typeof CHART_TYPES)[number]
 export type Operator = (typeof OPERATORS)[number]
 export type FilterType = (typeof FILTER_TYPES)[number]
 export type NumberStyle = (typeof NUMBER_STYLES)[number]
+export type ComparisonPeriod = (typeof COMPARISON_PERIODS)[number]
 export type TimeGrain = (typeof TIME_GRAINS)[number]
 export type Aggregate = (typeof AGGREGATES)[number]
 
@@ -163,6 +166,9 @@ export const ColumnFormatSchema = Type.Object(
 /** Output column name (a measure or dimension of a query metric, a column of a SQL metric) → its format. */
 export const MetricFormatsSchema = Type.Record(ColumnName, ColumnFormatSchema, { maxProperties: 100 })
 
+/** A metric's comparison: the result's `comparisonValue`, the first measure over that period. */
+export const ComparisonSchema = Type.Object({ period: literals(COMPARISON_PERIODS) }, closed)
+
 /** A metric's chart: its type, the dimension (x) and the measures (y); other options pass through. */
 export const ChartSchema = Type.Object(
   {
@@ -196,7 +202,7 @@ export const MetricSchema = Type.Object(
         maxItems: 100,
       }),
     ),
-    comparison: Type.Optional(Type.Object({ period: literals(['previous-period', 'previous-year'] as const) }, closed)),
+    comparison: Type.Optional(ComparisonSchema),
     isPublished: Type.Optional(Type.Boolean()),
     createdByUser: Type.Optional(Type.Union([Type.String({ maxLength: 256 }), Type.Null()])),
     /** The clientId (tenant) that created the metric from an embed: visible only to that client. */
@@ -239,6 +245,7 @@ export type Dimension = Static<typeof DimensionSchema>
 export type Condition = Static<typeof ConditionSchema>
 export type MetricQuery = Static<typeof QuerySchema>
 export type ColumnFormat = Static<typeof ColumnFormatSchema>
+export type Comparison = Static<typeof ComparisonSchema>
 export type MetricFormats = Static<typeof MetricFormatsSchema>
 /** A chart as read: `additionalProperties: true` in the schema is the index signature here. */
 export type Chart = Static<typeof ChartSchema> & { readonly [option: string]: unknown }

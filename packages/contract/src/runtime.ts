@@ -4,6 +4,7 @@ import {
   AggregateSchema,
   type Chart,
   ChartSchema,
+  ComparisonSchema,
   DashboardFilterSchema,
   LayoutItemSchema,
   MetricFormatsSchema,
@@ -53,6 +54,8 @@ export const RuntimeMetricSchema = Type.Object({
       description: "A pivot table's measure name → its aggregate, so its totals add up only what adds up",
     }),
   ),
+  /** The metric's comparison, as its document has it: its results carry comparisonValue. */
+  comparison: Type.Optional(ComparisonSchema),
   origin: Type.Union([Type.Literal('company'), Type.Literal('tenant')], {
     description:
       "company: authored in the dashboard (this tenant's own version of one included); tenant: made by an end user",

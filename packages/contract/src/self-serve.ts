@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { LayoutItemSchema, MetricFormatsSchema, MetricSchema, QuerySchema } from './document.js'
+import { ComparisonSchema, LayoutItemSchema, MetricFormatsSchema, MetricSchema, QuerySchema } from './document.js'
 import { GRID_COLUMNS, MAX_CARD_HEIGHT, MAX_LAYOUT_ITEMS } from './grid.js'
 
 /**
@@ -164,6 +164,13 @@ export const PreviewBody = Type.Object(
     metric: EndUserMetricDefinition,
     dashboardFilter: Type.Optional(Filters),
     metricFilter: Type.Optional(Filters),
+    comparison: Type.Optional(
+      Type.Object(ComparisonSchema.properties, {
+        ...closed,
+        description:
+          "Run it with this comparison, as a metric of the document with one runs (the answer carries comparisonValue); never saved with an end user's metric",
+      }),
+    ),
   },
   { ...closed, examples: [{ metric: EXAMPLE_METRIC, dashboardFilter: { period: 'Last 90 days' } }] },
 )

@@ -48,6 +48,8 @@ export interface MetricChange {
     | 'reset'
     | 'keep'
     | 'publish'
+    /** The company's mode: taken out of the company's document (company-mode.ts). */
+    | 'remove'
   readonly metricId: string
 }
 

@@ -100,3 +100,20 @@ describe("reset to the company's version", () => {
     expect(CONFIRM.reset?.('C')).toMatchObject({ confirm: 'Reset', danger: true })
   })
 })
+
+describe("a card's menu in the company's mode (the studio)", () => {
+  const authoring: Permissions = { ...none, metricCreation: true, metricUpdate: true, customizeLayout: true }
+  it('offers Edit where the builder can edit the metric, and always Remove from dashboard', () => {
+    expect(cardActions(authoring, { ...company, definition }, true)).toEqual(['edit', 'remove'])
+    // a SQL metric has no definition the builder edits: it can still be removed
+    expect(cardActions(authoring, company, true)).toEqual(['remove'])
+    // never an end user's actions (hide, archive …), whatever the token allows
+    expect(cardActions(all, company, true)).toEqual(['remove'])
+  })
+  it('asks before removing, naming the metric and who it is removed for', () => {
+    const ask = CONFIRM.remove?.('Revenue')
+    expect(ask).toMatchObject({ confirm: 'Remove', danger: true })
+    expect(ask?.message).toContain('“Revenue”')
+    expect(ask?.message).toMatch(/every tenant/)
+  })
+})

@@ -1,17 +1,22 @@
 import { StrataApiError } from '../api/errors.js'
-import type { LayoutItem, MetricDefinition } from '../api/types.js'
+import type { Comparison, LayoutItem, MetricDefinition } from '../api/types.js'
 
 /**
  * The company's mode, for the studio: on an element with the `company-mode` attribute, what the
- * builder and the layout editor save goes to the page, not to the end user's copy. The element
- * fires a composed, bubbling event; the page saves the company's document (the studio writes it
- * with `PUT /api/v2/data-app/dashboard`) and calls `detail.respondWith(promise)` synchronously.
- * The builder or editor waits for that promise (a rejection shows as the save's error), then
- * reloads the dashboard as after any save.
+ * builder, the layout editor and the card menu's "Remove from dashboard" save goes to the page,
+ * not to the end user's copy. The element fires a composed, bubbling event; the page saves the
+ * company's document (the studio writes it with `PUT /api/v2/data-app/dashboard`) and calls
+ * `detail.respondWith(promise)` synchronously. The builder, editor or menu waits for that
+ * promise (a rejection shows as the save's error), then reloads the dashboard as after any save.
  */
 export interface CompanyMetricDetail {
   /** The definition as the builder made it (name, chart, query, formats). */
   readonly metric: MetricDefinition
+  /**
+   * The metric's comparison as the builder leaves it: absent, none (a company metric is written
+   * whole, so an absent comparison is one removed).
+   */
+  readonly comparison?: Comparison
   /** The company metric edited, or undefined for a new one. */
   readonly metricId: string | undefined
   /** Answer with the saved metric's id. */
@@ -24,8 +29,18 @@ export interface CompanyLayoutDetail {
   respondWith(saved: Promise<readonly LayoutItem[]>): void
 }
 
+/** A company metric to take off the dashboard: out of the document's metrics and its layout. */
+export interface CompanyRemoveDetail {
+  readonly metricId: string
+  /** Its name, as the confirmation showed it. */
+  readonly name: string
+  /** Answer once the document is saved without it. */
+  respondWith(saved: Promise<unknown>): void
+}
+
 export const COMPANY_METRIC_EVENT = 'strata-company-metric'
 export const COMPANY_LAYOUT_EVENT = 'strata-company-layout'
+export const COMPANY_REMOVE_EVENT = 'strata-company-remove'
 
 /** Whether the element is in the company's mode. */
 export const inCompanyMode = (element: Element): boolean => element.hasAttribute('company-mode')

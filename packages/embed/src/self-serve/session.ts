@@ -5,6 +5,7 @@ import type { MetricState } from '../embed-controller.js'
 import type { MetricChange } from '../events.js'
 import { CardSummaries } from './ai/ai-summary.js'
 import { SelfServeApi } from './builder/metric-api.js'
+import { COMPANY_REMOVE_EVENT, companySave, inCompanyMode } from './company-mode.js'
 import { companyUpdateNote } from './company-update-note.js'
 import { type CardAction, CONFIRM, type ConfirmRequest, cardActions } from './menus/card-actions.js'
 import { plusIcon } from './metric-icons.js'
@@ -96,6 +97,9 @@ export class SelfServeSession implements SelfServeSessionApi {
         case 'hide':
           await this.api.deleteMetric(metricId)
           break
+        case 'remove':
+          await companySave(this.host.element, COMPANY_REMOVE_EVENT, { metricId, name })
+          break
         case 'archive':
           await this.api.archiveMetric(metricId)
           break
@@ -115,7 +119,9 @@ export class SelfServeSession implements SelfServeSessionApi {
           await this.api.publishMetric(metricId)
           break
       }
-      await this.host.reload(action === 'delete' || action === 'hide' || action === 'archive' ? undefined : metricId)
+      await this.host.reload(
+        action === 'delete' || action === 'hide' || action === 'archive' || action === 'remove' ? undefined : metricId,
+      )
       this.host.changed({ action, metricId })
       this.overlay?.notify(DONE[action](name))
     } catch (e) {
@@ -178,13 +184,15 @@ export class SelfServeSession implements SelfServeSessionApi {
     const embed = this.host.embed()
     const summarize = embed?.ai?.summary === true
     const rows = embed?.permissions.underlyingData === true
-    if (!embed || (cardActions(embed.permissions, metric).length === 0 && !summarize && !rows)) return nothing
+    if (!embed) return nothing
+    const actions = cardActions(embed.permissions, metric, inCompanyMode(this.host.element))
+    if (actions.length === 0 && !summarize && !rows) return nothing
     return html`<strata-card-menu
       part="card-menu"
       exportparts="card-menu-button, card-menu-panel"
       .session=${this}
       .metric=${metric}
-      .actions=${cardActions(embed.permissions, metric)}
+      .actions=${actions}
       .summarize=${summarize}
       .rows=${rows}
       .busy=${this.busy.has(metric.metricId)}
@@ -229,6 +237,7 @@ const DONE: Record<Exclude<CardAction, 'edit'> | Restore | 'keep', (name: string
   archive: (n) => `“${n}” was archived. Restore it from Archived.`,
   unarchive: (n) => `“${n}” is back on the dashboard.`,
   publish: (n) => `“${n}” is now shared with everyone in your organisation.`,
+  remove: (n) => `“${n}” was removed from the dashboard.`,
 }
 const FAILED: Record<CardAction | Restore | 'keep', string> = {
   edit: 'Could not edit',
@@ -240,4 +249,5 @@ const FAILED: Record<CardAction | Restore | 'keep', string> = {
   archive: 'Could not archive',
   unarchive: 'Could not restore',
   publish: 'Could not publish',
+  remove: 'Could not remove',
 }

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import { expect } from 'vitest'
 
 /** Where the studio's screenshots go (looked at by hand; docs/studio.md shows some of them). */
@@ -73,4 +73,25 @@ export async function checkAccessibility(page: Page, screen: string): Promise<st
   }
   expect(stops.length, `${screen}: nothing reachable with Tab`).toBeGreaterThan(0)
   return stops
+}
+
+/**
+ * Screenshots of one control in view at both widths, `<name>-<width>.png` in `dir`: the viewport
+ * (not the full page), as a control inside a dialog that scrolls within itself is not on a
+ * full-page shot. The dialog around it must not scroll sideways.
+ */
+export async function shootControl(page: Page, name: string, control: Locator, dir = STUDIO_SHOTS): Promise<void> {
+  mkdirSync(dir, { recursive: true })
+  const before = page.viewportSize() ?? { width: 1440, height: 900 }
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
+    await control.scrollIntoViewIfNeeded()
+    await page.screenshot({ path: join(dir, `${name}-${width}.png`) })
+    const overflow = await control.evaluate((c) => {
+      const dialog = c.closest('dialog')
+      return dialog ? dialog.scrollWidth - dialog.clientWidth : 0
+    })
+    expect(overflow, `${name} at ${width}px scrolls sideways`).toBeLessThanOrEqual(0)
+  }
+  await page.setViewportSize(before)
 }

@@ -90,6 +90,35 @@ describe.skipIf(!hasPg).each(storeKinds)('self-serve metrics on %s', (store) => 
     expect((await ok('GET', embed, '', acme)).metrics).toHaveLength(4)
   })
 
+  it('previews with a comparison (the studio’s builder) without saving one, and refuses an unknown period', async () => {
+    const embed = await embedWith(FULL)
+    const acme = await tokenFor('acme')
+    const orders = {
+      name: 'Orders',
+      chart: { type: 'single-value', y: ['orders'] },
+      query: { from: `${wh.schema}.orders`, measures: [{ name: 'orders', aggregate: 'count' }] },
+    }
+    const plain = await ok('POST', embed, '/preview', acme, { metric: orders })
+    expect(plain).not.toHaveProperty('comparisonValue')
+    const compared = await ok('POST', embed, '/preview', acme, {
+      metric: orders,
+      comparison: { period: 'previous-year' },
+    })
+    expect(compared.data).toEqual(plain.data)
+    expect(typeof compared.comparisonValue).toBe('number')
+    // the metric itself still refuses a comparison: an end user's definition has none
+    expectError(
+      await rt('POST', embed, '/preview', acme, { metric: { ...orders, comparison: { period: 'previous-year' } } }),
+      400,
+      'INVALID_REQUEST_BODY',
+    )
+    expectError(
+      await rt('POST', embed, '/preview', acme, { metric: orders, comparison: { period: 'last-week' } }),
+      400,
+      'INVALID_REQUEST_BODY',
+    )
+  })
+
   it('answers the visible model: no tenant column, no hidden table or column', async () => {
     await a.ok('PUT', '/api/v2/data-app/datamarts', a.serviceToken, {
       datamartName: 'sales',

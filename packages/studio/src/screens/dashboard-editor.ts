@@ -1,3 +1,4 @@
+import type { Comparison } from '@strata/contract/document'
 import { html, nothing } from 'lit'
 import type { DataAppItem } from '../api/client.js'
 import {
@@ -12,6 +13,7 @@ import {
 } from '../api/dashboards.js'
 import { StudioError } from '../api/errors.js'
 import { messageOf, StudioElement } from '../ui/base.js'
+import { type BuiltMetric, builtFields, withBuiltMetric, withoutMetric } from './document-edits.js'
 
 type Tab = 'build' | 'filters' | 'sql' | 'preview'
 const TABS: readonly { id: Tab; label: string }[] = [
@@ -21,17 +23,18 @@ const TABS: readonly { id: Tab; label: string }[] = [
   { id: 'preview', label: 'Preview as a tenant' },
 ]
 
-/** What the element's builder saves in company mode (its definition). */
-interface BuiltMetric {
-  readonly name: string
-  readonly chart: Metric['chart']
-  readonly query: Metric['query']
-  readonly formats?: Metric['formats']
-}
+/** What the element's builder saves in company mode: its definition and the comparison it leaves. */
 interface CompanyMetricEvent {
   readonly metric: BuiltMetric
+  readonly comparison?: Comparison
   readonly metricId: string | undefined
   respondWith(saved: Promise<string>): void
+}
+/** The card menu's "Remove from dashboard" in company mode. */
+interface CompanyRemoveEvent {
+  readonly metricId: string
+  readonly name: string
+  respondWith(saved: Promise<unknown>): void
 }
 interface CompanyLayoutEvent {
   readonly layout: readonly LayoutItem[]
@@ -113,7 +116,18 @@ export class StudioDashboard extends StudioElement {
   }
 
   private onMetric = (e: CustomEvent<CompanyMetricEvent>): void => {
-    e.detail.respondWith(this.saveMetric(e.detail.metric, e.detail.metricId))
+    e.detail.respondWith(this.saveMetric(e.detail.metric, e.detail.metricId, e.detail.comparison))
+  }
+
+  private onRemove = (e: CustomEvent<CompanyRemoveEvent>): void => {
+    const { metricId, name } = e.detail
+    e.detail.respondWith(
+      (async () => {
+        const doc = this.doc
+        if (!doc) throw new Error('The dashboard is not loaded')
+        await this.write(withoutMetric(doc, metricId), `“${name}” removed from the dashboard.`)
+      })(),
+    )
   }
 
   private onLayout = (e: CustomEvent<CompanyLayoutEvent>): void => {
@@ -131,24 +145,14 @@ export class StudioDashboard extends StudioElement {
   }
 
   /** A metric from the builder into the company's document: replaces the one edited, or is added under the others. */
-  async saveMetric(built: BuiltMetric, editing: string | undefined): Promise<string> {
+  async saveMetric(built: BuiltMetric, editing: string | undefined, comparison?: Comparison): Promise<string> {
     const doc = this.doc
     if (!doc) throw new Error('The dashboard is not loaded')
-    const fields = {
-      name: built.name,
-      chart: built.chart,
-      query: built.query,
-      ...(built.formats ? { formats: built.formats } : {}),
-    }
     if (editing) {
-      const metrics = doc.metrics.map((m) => {
-        if (m.metricId !== editing) return m
-        const { formats: _old, ...rest } = m
-        return { ...rest, ...fields }
-      })
-      await this.write({ ...doc, metrics }, `“${built.name}” saved to the dashboard.`)
+      await this.write(withBuiltMetric(doc, editing, built, comparison), `“${built.name}” saved to the dashboard.`)
       return editing
     }
+    const fields = builtFields(built, comparison)
     const metricId = freeId(slug(built.name), doc.metrics)
     const layout = doc.layout ?? []
     const place = { metricId, ...nextPlace(layout) }
@@ -229,9 +233,10 @@ export class StudioDashboard extends StudioElement {
           return html`${this.tenantBar(apps)}<div class="empty"><strong>Pick a tenant to build with</strong>
             <p>Type a tenant above and <strong>Show this tenant</strong>: the builder shows its rows while you build.</p></div>`
         }
-        return html`${this.tenantBar(apps)}<p class="lead">Use <strong>New metric</strong> and <strong>Edit layout</strong> on the dashboard: what you save there is saved into this dashboard for every tenant.</p>
+        return html`${this.tenantBar(apps)}<p class="lead">Use <strong>New metric</strong> and <strong>Edit layout</strong> on the dashboard, and a card's <strong>⋯</strong> menu to edit or remove it: what you save there is saved into this dashboard for every tenant.</p>
           <studio-embed-view .api=${this.api} .request=${this.author} company label="Dashboard being built"
-            @strata-company-metric=${this.onMetric} @strata-company-layout=${this.onLayout}></studio-embed-view>
+            @strata-company-metric=${this.onMetric} @strata-company-layout=${this.onLayout}
+            @strata-company-remove=${this.onRemove}></studio-embed-view>
           ${doc.metrics.length === 0 ? html`<p class="muted">No metric yet: <strong>New metric</strong> on the dashboard above adds the first.</p>` : nothing}`
       case 'filters':
         return html`<studio-dashboard-filters .api=${this.api} .editor=${this} .doc=${doc}></studio-dashboard-filters>`

@@ -3,6 +3,7 @@ import type {
   Aggregate,
   ChartType,
   ColumnFormat,
+  ComparisonPeriod,
   MetricDefinition,
   MetricQuery,
   Model,
@@ -69,6 +70,8 @@ export interface BuilderState {
   readonly name: string
   readonly visibility?: Visibility
   readonly formats?: Readonly<Record<string, ColumnFormat>>
+  /** The comparison chosen (kept in the definition only where the chart draws it: formats.ts). */
+  readonly comparison?: ComparisonPeriod
   readonly nextKey: number
 }
 
@@ -392,7 +395,7 @@ export function suggestedName(model: Model | undefined, state: BuilderState): st
 }
 
 export interface Problem {
-  /** `table`, `fields`, `chart`, `limit`, `name`, or `filter-<key>`. */
+  /** `table`, `fields`, `chart`, `limit`, `name`, `filter-<key>` or `format-<output name>`. */
   readonly where: string
   readonly message: string
 }
@@ -474,6 +477,11 @@ export function toDefinition(state: BuilderState, model: Model | undefined): Def
       problems.push({ where: 'limit', message: `A whole number from 1 to ${MAX_LIMIT.toLocaleString('en-US')}.` })
     else limit = n
   }
+  const outputs = new Set(names.map((n) => n.name))
+  for (const [name, f] of Object.entries(state.formats ?? {})) {
+    if (outputs.has(name) && f.style === 'currency' && !/^[A-Z]{3}$/.test(f.currency ?? ''))
+      problems.push({ where: `format-${name}`, message: 'A currency needs its three-letter code (USD, EUR, JPY).' })
+  }
   if (problems.length) return { ok: false, problems }
 
   const dimensions = state.dimensions.map((d) => ({
@@ -489,7 +497,6 @@ export function toDefinition(state: BuilderState, model: Model | undefined): Def
     ...(m.table ? { table: m.table } : {}),
   }))
   const orderBy = sortOf(state, type, dimensions, measures)
-  const outputs = new Set(names.map((n) => n.name))
   const formats = state.formats
     ? Object.fromEntries(Object.entries(state.formats).filter(([k]) => outputs.has(k)))
     : undefined
@@ -530,8 +537,15 @@ function sortOf(
   return []
 }
 
-/** The builder's state for a saved definition (editing it): names and formats are kept. */
-export function fromDefinition(def: MetricDefinition, model: Model | undefined): BuilderState {
+/**
+ * The builder's state for a saved definition (editing it): names and formats are kept, and the
+ * company metric's comparison (which is not part of a definition) when it has one.
+ */
+export function fromDefinition(
+  def: MetricDefinition,
+  model: Model | undefined,
+  comparison?: ComparisonPeriod,
+): BuilderState {
   let key = 1
   const q = def.query
   const state0: Pick<BuilderState, 'table'> = { table: q.from }
@@ -575,6 +589,7 @@ export function fromDefinition(def: MetricDefinition, model: Model | undefined):
     chart: def.chart.type,
     name: def.name,
     ...(def.formats ? { formats: def.formats } : {}),
+    ...(comparison ? { comparison } : {}),
     nextKey: key,
   }
 }

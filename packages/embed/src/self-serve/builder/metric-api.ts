@@ -1,5 +1,5 @@
 import type { RuntimeClient } from '../../api/client.js'
-import type { MetricDefinition, Model, QueryResult } from '../../api/types.js'
+import type { Comparison, MetricDefinition, Model, QueryResult } from '../../api/types.js'
 
 /** `{ data: { metricId }, error: null }`: what every metric change answers. */
 interface MetricIdAnswer {
@@ -26,11 +26,12 @@ export class SelfServeApi {
     metric: MetricDefinition,
     dashboardFilter?: Readonly<Record<string, unknown>>,
     signal?: AbortSignal,
+    comparison?: Comparison,
   ): Promise<QueryResult> {
     return this.client.call<QueryResult>(
       'POST',
       '/preview',
-      { metric, ...(dashboardFilter ? { dashboardFilter } : {}) },
+      { metric, ...(dashboardFilter ? { dashboardFilter } : {}), ...(comparison ? { comparison } : {}) },
       signal,
     )
   }

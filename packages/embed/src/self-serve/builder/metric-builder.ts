@@ -2,7 +2,7 @@ import { isShapedChart } from '@strata/contract/chart-fit'
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit'
 import { property, state } from 'lit/decorators.js'
 import { isAbortError, StrataApiError } from '../../api/errors.js'
-import type { ChartType, MetricDefinition, Model, QueryResult, RuntimeMetric } from '../../api/types.js'
+import type { ChartType, Comparison, MetricDefinition, Model, QueryResult, RuntimeMetric } from '../../api/types.js'
 import type { Visual } from '../../charts/build.js'
 import type { MetricState } from '../../embed-controller.js'
 import { renderMetricBody } from '../../render/card.js'
@@ -11,7 +11,7 @@ import { styles } from '../../styles/index.js'
 import { aiStyles } from '../ai/ai.styles.js'
 import { AiAsk } from '../ai/ai-ask.js'
 import { buttonStyles, dialogStyles } from '../common.styles.js'
-import { COMPANY_METRIC_EVENT, companySave } from '../company-mode.js'
+import { COMPANY_METRIC_EVENT, companySave, inCompanyMode } from '../company-mode.js'
 import type { ConfirmRequest } from '../menus/card-actions.js'
 import { chartIcon, closeIcon } from '../metric-icons.js'
 import type { BuilderElement, SelfServeSession } from '../session.js'
@@ -28,6 +28,7 @@ import {
   choicesOf,
   emptyState,
   fromDefinition,
+  outputNames,
   type Problem,
   selectTable,
   suggestedName,
@@ -37,6 +38,9 @@ import {
 } from './builder-state.js'
 import { type FieldTarget, ROWS, renderFields, renderQuery } from './builder-view.js'
 import { FieldDrag } from './field-drag.js'
+import { formatStyles } from './format.styles.js'
+import { formatControlId, renderComparison, renderFormats } from './format-view.js'
+import { comparisonOf } from './formats.js'
 import { BuilderValues } from './value-picker.js'
 
 const PREVIEW_DEBOUNCE_MS = 350
@@ -70,7 +74,7 @@ interface Drawn {
  * cards' own code, name it and save it. Escape closes it; focus goes back to what opened it.
  */
 export class StrataMetricBuilder extends LitElement implements BuilderElement {
-  static override styles = [...styles, buttonStyles, dialogStyles, builderStyles, aiStyles]
+  static override styles = [...styles, buttonStyles, dialogStyles, builderStyles, formatStyles, aiStyles]
 
   @property({ attribute: false }) session: SelfServeSession | undefined
 
@@ -151,7 +155,9 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
     this.values.reset()
     this.preview = { status: 'idle' }
     this.previewKey = ''
-    this.s = metric?.definition ? fromDefinition(metric.definition, this.model) : emptyState()
+    this.s = metric?.definition
+      ? fromDefinition(metric.definition, this.model, metric.comparison?.period)
+      : emptyState()
     const priv = this.session?.host.embed()?.privateMetrics
     if (!metric && priv?.available) this.s = { ...this.s, visibility: priv.byDefault ? 'private' : 'shared' }
     this.baseline = choicesOf(this.s)
@@ -170,7 +176,10 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
       const clean = !this.changed()
       if (!this.s.table && this.model.tables[0]) this.s = selectTable(this.s, this.model.tables[0].name)
       else if (this.editing?.definition)
-        this.s = { ...fromDefinition(this.editing.definition, this.model), ...pick(this.s) }
+        this.s = {
+          ...fromDefinition(this.editing.definition, this.model, this.editing.comparison?.period),
+          ...pick(this.s),
+        }
       if (clean) this.baseline = choicesOf(this.s)
       this.schedulePreview()
     } catch (e) {
@@ -249,10 +258,21 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
     return r.ok ? [] : r.problems
   }
 
+  /** Whether the builder saves into the company's document (the studio): a comparison can be set there. */
+  private get company(): boolean {
+    return this.session ? inCompanyMode(this.session.host.element) : false
+  }
+
+  /** The comparison the metric is saved and previewed with (the company's mode only). */
+  private comparison(): Comparison | undefined {
+    return this.company ? comparisonOf(this.s) : undefined
+  }
+
   private schedulePreview(): void {
     const r = this.model ? toDefinition(this.s, this.model) : undefined
+    const comparison = this.comparison()
     // the name alone changed: the data is the same (the preview's title reads the state)
-    const key = r?.ok ? JSON.stringify({ ...r.metric, name: '' }) : ''
+    const key = r?.ok ? JSON.stringify({ ...r.metric, name: '', comparison }) : ''
     if (key && key === this.previewKey && (this.preview.status === 'ready' || this.preview.status === 'loading')) return
     this.previewKey = key
     clearTimeout(this.timer)
@@ -268,19 +288,19 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
           ? this.preview.last
           : undefined
     if (this.preview.status !== 'loading') this.preview = last ? { status: 'loading', last } : { status: 'loading' }
-    this.timer = setTimeout(() => void this.runPreview(r.metric), PREVIEW_DEBOUNCE_MS)
+    this.timer = setTimeout(() => void this.runPreview(r.metric, comparison), PREVIEW_DEBOUNCE_MS)
   }
 
-  private async runPreview(metric: MetricDefinition): Promise<void> {
+  private async runPreview(metric: MetricDefinition, comparison: Comparison | undefined): Promise<void> {
     const session = this.session
     if (!session) return
     this.abort?.abort()
     const abort = new AbortController()
     this.abort = abort
     try {
-      const result = await session.api.preview(metric, session.host.dashboardFilter(), abort.signal)
+      const result = await session.api.preview(metric, session.host.dashboardFilter(), abort.signal, comparison)
       if (abort.signal.aborted) return
-      const runtime = runtimeMetricOf(metric, this.editing?.metricId)
+      const runtime = runtimeMetricOf(metric, this.editing?.metricId, comparison)
       this.preview = { status: 'ready', metric: runtime, result, visual: session.host.visual(runtime, result) }
     } catch (e) {
       if (isAbortError(e) || abort.signal.aborted) return
@@ -306,9 +326,11 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
     this.saveError = undefined
     try {
       const editing = this.editing
+      const comparison = this.comparison()
       const company = companySave<string>(session.host.element, COMPANY_METRIC_EVENT, {
         metric: r.metric,
         metricId: editing?.metricId,
+        ...(comparison ? { comparison } : {}),
       })
       const metricId = company
         ? await company
@@ -436,6 +458,12 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
     const type = chartOf(s)
     const suggested = suggestedName(this.model, s) || 'New metric'
     const priv = this.session?.host.embed()?.privateMetrics
+    const formatView = {
+      model: this.model,
+      state: s,
+      showAll: this.showAll,
+      update: (next: BuilderState) => this.update_(next),
+    }
     return html`<div>
         <label class="bd-label" for="bd-name">Name</label>
         <input
@@ -471,6 +499,8 @@ export class StrataMetricBuilder extends LitElement implements BuilderElement {
         ${this.renderUnfitCharts(type)}
       </fieldset>
       ${this.renderPreview(problems)}
+      ${this.company ? renderComparison(formatView) : nothing}
+      ${renderFormats(formatView, problems)}
       ${
         priv?.available && !this.editing
           ? html`<fieldset class="bd-visibility">
@@ -582,11 +612,15 @@ function focusTarget(p: Problem, s: BuilderState): string {
   if (p.where === 'limit') return 'bd-limit'
   if (p.where.startsWith('filter-')) return `bd-${p.where}-value`
   if (p.where === 'chart') return `bd-chart-${chartOf(s)}`
+  if (p.where.startsWith('format-')) {
+    const output = outputNames(s).find((o) => `format-${o.name}` === p.where)
+    if (output) return formatControlId(output.key, 'currency')
+  }
   return 'bd-field-search'
 }
 
 /** The definition as the card will see it (chart, formats, time grains). */
-function runtimeMetricOf(metric: MetricDefinition, metricId = 'preview'): RuntimeMetric {
+function runtimeMetricOf(metric: MetricDefinition, metricId = 'preview', comparison?: Comparison): RuntimeMetric {
   const grains = Object.fromEntries(
     (metric.query.dimensions ?? []).flatMap((d) => (d.timeGrain ? [[d.name, d.timeGrain] as const] : [])),
   )
@@ -595,6 +629,7 @@ function runtimeMetricOf(metric: MetricDefinition, metricId = 'preview'): Runtim
     name: metric.name,
     chart: { ...metric.chart, y: metric.chart.y ? [...metric.chart.y] : undefined },
     ...(metric.formats ? { formats: metric.formats } : {}),
+    ...(comparison ? { comparison } : {}),
     ...(Object.keys(grains).length ? { timeGrains: grains } : {}),
     origin: 'tenant',
     isPublished: false,

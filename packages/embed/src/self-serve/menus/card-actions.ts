@@ -1,14 +1,17 @@
 import type { Permissions, RuntimeMetric } from '../../api/types.js'
 
-export type CardAction = 'edit' | 'reset' | 'archive' | 'publish' | 'delete' | 'hide'
+export type CardAction = 'edit' | 'reset' | 'archive' | 'publish' | 'delete' | 'hide' | 'remove'
 
 /**
  * A card's menu, in order: Edit (update, and a definition the builder can edit), Reset to the
  * company's version (update; this tenant's version of a company metric), Archive,
  * Publish (manage; this user's private metric), then Delete (a tenant's metric) or Hide (a
- * company metric: DELETE hides it for this tenant), both under the delete capability.
+ * company metric: DELETE hides it for this tenant), both under the delete capability. In the
+ * company's mode (the studio authoring the document), Edit and "Remove from dashboard", which
+ * takes the metric out of the company's document (company-mode.ts).
  */
-export function cardActions(p: Permissions, m: RuntimeMetric): CardAction[] {
+export function cardActions(p: Permissions, m: RuntimeMetric, company = false): CardAction[] {
+  if (company) return [...(p.metricUpdate && m.definition ? (['edit'] as const) : []), 'remove']
   const actions: CardAction[] = []
   if (p.metricUpdate && m.definition) actions.push('edit')
   if (p.metricUpdate && m.tenantVersion) actions.push('reset')
@@ -25,6 +28,7 @@ export const ACTION_LABELS: Record<CardAction, string> = {
   publish: 'Share with everyone',
   delete: 'Delete',
   hide: 'Hide',
+  remove: 'Remove from dashboard',
 }
 
 export interface ConfirmRequest {
@@ -53,6 +57,12 @@ export const CONFIRM: Partial<Record<CardAction, (name: string) => ConfirmReques
     title: 'Hide this metric?',
     message: `“${name}” will no longer show on this dashboard for your organisation.`,
     confirm: 'Hide',
+    danger: true,
+  }),
+  remove: (name) => ({
+    title: 'Remove this metric from the dashboard?',
+    message: `“${name}” and its card will be taken out of the company's dashboard, for every tenant. The cards after it move up to fill its place.`,
+    confirm: 'Remove',
     danger: true,
   }),
   reset: (name) => ({

@@ -25,11 +25,15 @@ const ICONS: Record<CardAction, TemplateResult> = {
   publish: html`${shareIcon}`,
   delete: html`${trashIcon}`,
   hide: html`${eyeOffIcon}`,
+  remove: html`${trashIcon}`,
 }
+
+const isDestructive = (a: CardAction) => a === 'delete' || a === 'hide' || a === 'remove'
 
 /**
  * A card's "⋯" menu (`<strata-card-menu>`): the actions the permissions allow on this metric
- * (see permissions.ts). Delete, Hide and Share ask for confirmation first.
+ * (see permissions.ts). Delete, Hide, Remove from dashboard and Share ask for
+ * confirmation first.
  */
 export class StrataCardMenu extends PopupElement {
   static override styles = [...styles, menuStyles]
@@ -53,12 +57,12 @@ export class StrataCardMenu extends PopupElement {
 
   override render(): TemplateResult {
     const name = this.metric?.name ?? ''
-    const destructive = this.actions.filter((a) => a === 'delete' || a === 'hide')
-    const other = this.actions.filter((a) => a !== 'delete' && a !== 'hide')
+    const destructive = this.actions.filter(isDestructive)
+    const other = this.actions.filter((a) => !isDestructive(a))
     const item = (a: CardAction) => html`<button
       type="button"
       role="menuitem"
-      class="menu-item ${a === 'delete' || a === 'hide' ? 'danger' : ''}"
+      class="menu-item ${isDestructive(a) ? 'danger' : ''}"
       data-action=${a}
       @click=${() => this.run(a)}
     >

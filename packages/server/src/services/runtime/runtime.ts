@@ -74,6 +74,7 @@ export function runtimeMetric(
     name: m.name,
     chart: m.chart,
     ...(formats && Object.keys(formats).length > 0 ? { formats } : {}),
+    ...(m.comparison ? { comparison: m.comparison } : {}),
     ...(Object.keys(grains).length ? { timeGrains: grains } : {}),
     // a pivot table totals only what adds up (sums and counts), so it needs to know how each measure aggregates
     ...(m.chart.type === 'pivot' && m.query?.measures?.length

@@ -1,3 +1,4 @@
+import type { Comparison } from '@strata/contract/document'
 import type { EndUserMetricDefinition, SelfServeModel } from '@strata/contract/self-serve'
 import type { GuestClaims } from '../../auth/principal.js'
 import { ApiError, badRequest } from '../../errors.js'
@@ -24,6 +25,8 @@ export interface PreviewInput {
   readonly metric: EndUserMetricDefinition
   readonly dashboardFilter?: Readonly<Record<string, unknown>> | undefined
   readonly metricFilter?: Readonly<Record<string, unknown>> | undefined
+  /** Run as a metric with this comparison runs (the answer's comparisonValue); nothing is saved. */
+  readonly comparison?: Comparison | undefined
 }
 
 /** Preview's stand-in id on a dashboard embed (never stored: saved metrics get newMetricId). */
@@ -59,7 +62,11 @@ export class SelfServeMetrics {
     }
     const metricId = embed.metricId ?? PREVIEW_ID
     const { definition } = checkDefinition(input.metric, await this.visible(claims, opened), metricId)
-    const candidate = this.withDefinition(claims, opened, metricId, definition, embed.metricId !== null)
+    const candidate = withComparison(
+      this.withDefinition(claims, opened, metricId, definition, embed.metricId !== null),
+      metricId,
+      input.comparison,
+    )
     return this.runtime.run(claims, candidate, {
       metricId,
       ...(input.dashboardFilter ? { dashboardFilter: input.dashboardFilter } : {}),
@@ -310,4 +317,14 @@ export class SelfServeMetrics {
       metricId,
     })
   }
+}
+
+/** The candidate with the preview's comparison on its metric (a metric with no measure has none to compare). */
+function withComparison(opened: Opened, metricId: string, comparison: Comparison | undefined): Opened {
+  if (!comparison) return opened
+  const { dashboard } = opened
+  const metrics = dashboard.document.metrics.map((m) =>
+    m.metricId === metricId && m.query?.measures?.length ? { ...m, comparison } : m,
+  )
+  return { ...opened, dashboard: { ...dashboard, document: { ...dashboard.document, metrics } } }
 }

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import { expect } from 'vitest'
 
 /** Where the studio's screenshots go (looked at by hand; docs/studio.md shows some of them). */
@@ -20,6 +20,37 @@ export async function shootBoth(page: Page, name: string): Promise<void> {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
     expect(overflow, `${name} at ${width}px scrolls sideways`).toBeLessThanOrEqual(0)
   }
+  await page.setViewportSize(before)
+}
+
+/**
+ * Where the screenshots of docs/studio.md are written: `STUDIO_DOCS_IMAGES=docs/images/studio`
+ * (from the repository root) retakes them in place; by default they go to `STUDIO_SHOTS/docs/`,
+ * to be looked at first.
+ */
+export const STUDIO_DOCS_IMAGES = process.env.STUDIO_DOCS_IMAGES ?? join(STUDIO_SHOTS, 'docs')
+
+/**
+ * A screenshot for docs/studio.md, `<file>.png`: the whole page at `width` (1440 by default), the
+ * part of the page in `clip` (its top, say), or one element of it (`part`).
+ */
+export async function docsImage(
+  page: Page,
+  file: string,
+  options: {
+    readonly width?: number
+    readonly clip?: { readonly width: number; readonly height: number }
+    readonly part?: Locator
+  } = {},
+): Promise<void> {
+  mkdirSync(STUDIO_DOCS_IMAGES, { recursive: true })
+  const before = page.viewportSize() ?? { width: 1440, height: 900 }
+  const width = options.width ?? 1440
+  await page.setViewportSize({ width, height: width < 600 ? 844 : 900 })
+  const path = join(STUDIO_DOCS_IMAGES, `${file}.png`)
+  if (options.part) await options.part.screenshot({ path })
+  else if (options.clip) await page.screenshot({ path, clip: { x: 0, y: 0, ...options.clip } })
+  else await page.screenshot({ path, fullPage: true })
   await page.setViewportSize(before)
 }
 

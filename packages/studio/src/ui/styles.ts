@@ -104,7 +104,7 @@ export const studioStyles = css`
     table.columns thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
     table.columns tr { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 0.25rem 0.75rem; align-items: center; padding: 0.6rem 0.8rem; border-bottom: 1px solid var(--line); }
     table.columns tr:last-child { border-bottom: 0; }
-    table.columns td { display: block; border: 0; padding: 0; width: auto; }
+    table.columns td, table.columns td.col-label, table.columns td.col-hide { display: block; border: 0; padding: 0; width: auto; }
     table.columns td.col-name { grid-column: 1 / -1; }
     .hide-col span { display: inline; }
   }

@@ -81,11 +81,11 @@ export class StudioApp extends StudioElement {
   override render() {
     switch (this.phase) {
       case 'loading':
-        return html`<div class="auth"><p role="status">Loading the studio…</p></div>`
+        return html`<main class="auth"><p role="status">Loading the studio…</p></main>`
       case 'unreachable':
-        return html`<div class="auth"><div class="card"><h1>Strata studio</h1>
+        return html`<main class="auth"><div class="card"><h1>Strata studio</h1>
           <p class="notice error" role="alert">${this.notice}</p>
-          <button class="primary" @click=${() => location.reload()}>Try again</button></div></div>`
+          <button class="primary" @click=${() => location.reload()}>Try again</button></div></main>`
       case 'create':
       case 'signin':
         return html`<studio-auth .api=${this.api} .mode=${this.phase} .notice=${this.notice}

@@ -53,11 +53,15 @@ export const filters = css`
   .control:hover:not(:disabled):not([readonly]) {
     border-color: color-mix(in srgb, var(--_primary) 40%, var(--_border));
   }
-  .control:focus-visible,
   .control:focus {
     outline: none;
     border-color: var(--_primary);
     box-shadow: 0 0 0 3px color-mix(in srgb, var(--_primary) 20%, transparent);
+  }
+  /* from the keyboard, a solid ring: the pale halo alone is too faint to find the focus by */
+  .control:focus-visible {
+    outline: 2px solid var(--_primary);
+    outline-offset: 1px;
   }
   .control[readonly],
   .control:disabled {

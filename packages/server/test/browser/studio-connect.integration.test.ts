@@ -1,5 +1,4 @@
 /// <reference lib="dom" />
-import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ACCESS, salesDocument } from '../helpers/analytics.js'
@@ -7,7 +6,7 @@ import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
 import { createPasswordDatabase, type PasswordDatabase } from '../helpers/mariadb-user.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
-import { checkAccessibility, STUDIO_SHOTS, shootBoth } from '../helpers/studio.js'
+import { checkAccessibility, docsImage, shootBoth } from '../helpers/studio.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
 /**
@@ -95,10 +94,7 @@ describe.skipIf(!hasChromium || !hasPostgres || !hasMaria)('the studio: edit, re
     expect(await page.getByLabel('Type').isDisabled()).toBe(true)
     await checkAccessibility(page, 'datasource edit')
     await shootBoth(page, '20-datasource-edit')
-    await page.screenshot({
-      path: join(STUDIO_SHOTS, 'docs-datasource-edit.png'),
-      clip: { x: 0, y: 0, width: 1440, height: 760 },
-    })
+    await docsImage(page, 'datasource-edit', { clip: { width: 1440, height: 760 } })
   })
 
   it('names the refused field under its input: a stored password is not sent to a new host', async () => {
@@ -112,6 +108,7 @@ describe.skipIf(!hasChromium || !hasPostgres || !hasMaria)('the studio: edit, re
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('cred-password')
     await checkAccessibility(page, 'datasource edit (field error)')
     await shootBoth(page, '21-datasource-edit-field-error')
+    await docsImage(page, 'datasource-edit-error-390', { width: 390 })
   })
 
   it('keeps the stored password when it is left empty: saved after a tested connection, and it still connects', async () => {
@@ -157,10 +154,7 @@ describe.skipIf(!hasChromium || !hasPostgres || !hasMaria)('the studio: edit, re
     await checkAccessibility(page, 'datasource synced')
     await shootBoth(page, '23-sync-result')
     // the top of the page, for docs/studio.md
-    await page.screenshot({
-      path: join(STUDIO_SHOTS, 'docs-sync-result.png'),
-      clip: { x: 0, y: 0, width: 1440, height: 420 },
-    })
+    await docsImage(page, 'datasource-sync', { clip: { width: 1440, height: 420 } })
     // again, nothing changed: it says so
     await page.getByRole('button', { name: 'Sync tables' }).click()
     await expect.poll(() => result.textContent()).toMatch(/Nothing changed since the last sync/)
@@ -229,7 +223,7 @@ describe.skipIf(!hasChromium || !hasPostgres || !hasMaria)('the studio: edit, re
     await page.getByLabel('Name', { exact: true }).fill('sales')
     await checkAccessibility(page, 'datamart form with a relationship')
     await shootBoth(page, '25-datamart-relationship')
-    await page.locator('section.relationships').screenshot({ path: join(STUDIO_SHOTS, 'docs-relationships.png') })
+    await docsImage(page, 'datamart-relationships', { part: page.locator('section.relationships') })
     await page.getByRole('button', { name: 'Create the datamart' }).click()
     await page.getByRole('cell', { name: 'sales' }).waitFor()
     const list = await api('GET', '/api/v2/data-app/datamarts?expandDetails=true')

@@ -5,7 +5,7 @@ import { salesDocument, salesRelationships, salesTables } from '../helpers/analy
 import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
-import { checkAccessibility, shootBoth } from '../helpers/studio.js'
+import { checkAccessibility, docsImage, shootBoth } from '../helpers/studio.js'
 import { startSnippetSite } from '../helpers/studio-snippets.js'
 import { allowOrigin, copySnippet, signIn } from '../helpers/studio-steps.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
@@ -111,6 +111,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: embed a dashboard, sn
     await page.getByLabel('Name', { exact: true }).fill('Sales for customers')
     await underlying.check()
     await shootBoth(page, '21-embed-form')
+    await docsImage(page, 'embed-form')
     await page.getByRole('button', { name: 'Create the embed' }).click()
     await page.getByRole('heading', { name: 'Sales for customers' }).waitFor()
     embedId = /emb_[0-9a-f]+/.exec((await page.locator('.lead code').textContent()) ?? '')?.[0] ?? ''
@@ -137,6 +138,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: embed a dashboard, sn
     await expect.poll(() => page.getByLabel('Build their own metrics (self-serve)').isChecked()).toBe(true)
     await checkAccessibility(page, 'embed detail')
     await shootBoth(page, '22-embed-detail')
+    await docsImage(page, 'embed-settings-snippets')
   })
 
   it('copies each snippet; none holds a key', async () => {
@@ -200,6 +202,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: embed a dashboard, sn
     }
     await checkAccessibility(page, 'whitelist error')
     await shootBoth(page, '23-whitelist-error')
+    await docsImage(page, 'whitelist-error-390', { width: 390 })
     await page.getByRole('textbox', { name: 'Origin' }).fill('app.example.com')
     await page.getByRole('button', { name: 'Add the origin' }).click()
     await page.getByRole('listitem').filter({ hasText: 'app.example.com' }).waitFor()
@@ -218,6 +221,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: embed a dashboard, sn
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('fresh-key-heading')
     await checkAccessibility(page, 'new key')
     await shootBoth(page, '24-key-once')
+    await docsImage(page, 'data-app-new-key-390', { width: 390 })
     await page.getByRole('button', { name: 'Copy the key' }).click()
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key)
     // the key works
@@ -253,8 +257,8 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: embed a dashboard, sn
     // a reload after creating does not announce the creation again
     expect(await page.getByText('Embed created.').count()).toBe(0)
     await page.getByRole('button', { name: 'Delete this embed' }).click()
-    await page.getByRole('alert').filter({ hasText: 'Delete Sales for customers?' }).waitFor()
-    // the confirmation has the focus, on the safe choice
+    await page.getByRole('alertdialog', { name: 'Delete Sales for customers?' }).waitFor()
+    // the confirmation (a modal dialog) has the focus, on the safe choice
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Keep it')
     await shootBoth(page, '27-embed-delete-confirm')
     await page.getByRole('button', { name: 'Delete for good' }).click()

@@ -5,7 +5,7 @@ import { salesDocument } from '../helpers/analytics.js'
 import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
-import { checkAccessibility, shootBoth } from '../helpers/studio.js'
+import { checkAccessibility, docsImage, shootBoth } from '../helpers/studio.js'
 import { type AdminApi, type AdminCall, STUDIO_ADMIN, studioCompany } from '../helpers/studio-company.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
@@ -195,6 +195,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: tenant list, token re
     await page.getByRole('button', { name: 'Save changes' }).click()
     await page.getByText('Datamart bare saved.').waitFor()
     await shootBoth(page, 'datamarts-saved')
+    await docsImage(page, 'datamarts-saved')
 
     const [listed] = (await api('GET', '/api/v2/data-app/datamarts')).data.filter(
       (d: { name: string }) => d.name === 'bare',

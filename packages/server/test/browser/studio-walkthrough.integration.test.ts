@@ -4,7 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
-import { checkAccessibility, STUDIO_SHOTS, shootBoth } from '../helpers/studio.js'
+import { checkAccessibility, docsImage, STUDIO_SHOTS, shootBoth } from '../helpers/studio.js'
+import {
+  addPostgresDatasource,
+  createAccount,
+  createDataApp,
+  createWorkspace,
+  dismissKey,
+  openScreen,
+  signIn,
+  syncTables,
+} from '../helpers/studio-steps.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
 /**
@@ -80,6 +90,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: from a fresh server t
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).name)).toBe('firstName')
     await checkAccessibility(page, 'create account')
     await shootBoth(page, '01-create-account')
+    await docsImage(page, 'create-account')
     // a weak password: the server's rule, in a sentence that says what to fix
     await page.getByLabel('Your first name').fill(ADMIN.firstName)
     await page.getByLabel('Company').fill(ADMIN.company)
@@ -88,9 +99,8 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: from a fresh server t
     await page.getByRole('button', { name: 'Create the account and sign in' }).click()
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/Something in the form is not right/)
     await shootBoth(page, '02-create-account-error')
-    await page.getByLabel('Password').fill(ADMIN.password)
-    await page.getByRole('button', { name: 'Create the account and sign in' }).click()
-    await page.getByRole('heading', { name: 'Datasources' }).waitFor()
+    // nothing was created: the first visit's form again, filled in right
+    await createAccount(page, server.url, ADMIN)
     expect(errors).toEqual([]) // the CSP refused nothing (no inline style or script)
     // the access token is in memory only; the refresh token per tab; nothing in localStorage
     const stored = await page.evaluate(() => ({ local: localStorage.length, session: Object.keys(sessionStorage) }))
@@ -122,6 +132,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: from a fresh server t
     expect(await page.getByLabel('Password', { exact: true }).getAttribute('type')).toBe('password')
     await checkAccessibility(page, 'datasource form')
     await shootBoth(page, '04-datasource-form')
+    await docsImage(page, 'datasource-form')
     // another type's form: MongoDB's, with its CA field (a PEM text area), then back to PostgreSQL
     await page.getByLabel('Type').selectOption('mongodb')
     await page.getByText(/^More options/).click()
@@ -143,34 +154,32 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: from a fresh server t
       .poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 })
       .toMatch(/Strata could not connect with these details\. Check the host, port/)
     await shootBoth(page, '05-datasource-connection-error')
-    await page.getByLabel('Port', { exact: true }).fill(String(c.port))
-    await page.getByRole('button', { name: 'Test connection and save' }).click()
-    await page.getByRole('heading', { name: 'warehouse' }).waitFor({ timeout: 20_000 })
-    await page.getByRole('heading', { name: `${c.schema}.orders` }).waitFor()
+    // nothing was stored: the datasource added from the list, as a person does it
+    await openScreen(page, 'Datasources')
+    await page.getByText('No datasource yet').waitFor()
+    await addPostgresDatasource(page, 'warehouse', c, 'orders')
     expect(await page.getByRole('table', { name: `Columns of ${c.schema}.orders` }).textContent()).toMatch(/tenant/)
     await checkAccessibility(page, 'datasource tables')
     await shootBoth(page, '06-datasource-tables')
+    await docsImage(page, 'datasource-tables')
   })
 
   it('syncs: a table created since appears, with the progress and the result announced', async () => {
     await warehouse.query(`create table ${warehouse.schema}.refunds (id integer, tenant text, amount numeric)`)
-    await page.getByRole('button', { name: 'Sync tables' }).click()
-    await expect
-      .poll(() => page.getByRole('status').allTextContents())
-      .toContainEqual(expect.stringMatching(/Synced warehouse in \d+\.\d s: 3 tables/))
+    expect(await syncTables(page, 'warehouse')).toMatch(/Synced warehouse in \d+\.\d s: 3 tables/)
     await page.getByRole('heading', { name: `${warehouse.schema}.refunds` }).waitFor()
     await shootBoth(page, '07-datasource-synced')
   })
 
   it('lists the datasource', async () => {
-    await page.getByRole('navigation').getByRole('link', { name: 'Datasources' }).click()
+    await openScreen(page, 'Datasources')
     await page.getByRole('link', { name: 'warehouse' }).waitFor()
     await checkAccessibility(page, 'datasources')
     await shootBoth(page, '08-datasources')
   })
 
   it('creates a datamart: tables picked, the tenant column, a hidden column and a label', async () => {
-    await page.getByRole('navigation').getByRole('link', { name: 'Datamarts' }).click()
+    await openScreen(page, 'Datamarts')
     await page.getByText('No datamart yet').waitFor()
     await checkAccessibility(page, 'datamarts (empty)')
     await shootBoth(page, '09-datamarts-empty')
@@ -188,6 +197,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: from a fresh server t
     await page.getByLabel('Name', { exact: true }).fill('sales')
     await checkAccessibility(page, 'datamart form')
     await shootBoth(page, '10-datamart-form')
+    await docsImage(page, 'datamart-form')
     await page.getByRole('button', { name: 'Create the datamart' }).click()
     await page.getByRole('heading', { name: 'Datamarts' }).waitFor()
     await page.getByRole('cell', { name: 'sales' }).waitFor()
@@ -218,27 +228,23 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: from a fresh server t
   })
 
   it('creates a workspace on the datamart', async () => {
-    await page.getByRole('navigation').getByRole('link', { name: 'Workspaces' }).click()
+    await openScreen(page, 'Workspaces')
     await page.getByText('No workspace yet').waitFor()
     await checkAccessibility(page, 'workspaces (empty)')
     await shootBoth(page, '12-workspaces-empty')
-    await page.getByLabel('Name', { exact: true }).fill('main')
-    await page.getByRole('button', { name: 'Create the workspace' }).click()
-    await page.getByRole('cell', { name: 'main', exact: true }).waitFor()
+    await createWorkspace(page, 'main')
     await shootBoth(page, '13-workspaces')
   })
 
   it('creates a data app: its key is shown once, with a copy button, and never again', async () => {
-    await page.getByRole('navigation').getByRole('link', { name: 'Data apps' }).click()
+    await openScreen(page, 'Data apps')
     await page.getByText('No data app yet').waitFor()
     await checkAccessibility(page, 'data apps (empty)')
-    await page.getByLabel('Name', { exact: true }).fill('salesapp')
-    await page.getByRole('button', { name: 'Create the data app' }).click()
-    const key = await page.getByTestId('new-key').textContent()
-    expect(key).toMatch(/^sk_/)
+    const key = await createDataApp(page, 'salesapp')
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('key-heading')
     await checkAccessibility(page, 'data app key')
     await shootBoth(page, '14-data-app-key')
+    await docsImage(page, 'data-app-key-390', { width: 390 })
     // the key works on the data app's routes
     const embeds = await fetch(`${server.url}/api/v2/data-app/embeds`, { headers: { authorization: `Bearer ${key}` } })
     expect(embeds.status).toBe(200)
@@ -246,9 +252,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: from a fresh server t
     await page.getByLabel('Name', { exact: true }).fill('salesapp')
     await page.getByRole('button', { name: 'Create the data app' }).click()
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/A data app has this name already/)
-    await page.getByRole('button', { name: 'I have saved it' }).click()
-    expect(await page.getByTestId('new-key').count()).toBe(0)
-    expect(await page.content()).not.toContain(key)
+    await dismissKey(page, key)
     await shootBoth(page, '15-data-apps')
   })
 
@@ -282,9 +286,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: from a fresh server t
     await page.getByRole('button', { name: 'Sign in' }).click()
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/The password is not right/)
     await shootBoth(page, '18-sign-in-error')
-    await page.getByLabel('Password').fill(ADMIN.password)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.getByRole('heading', { name: 'Datasources' }).waitFor()
+    await signIn(page, server.url, ADMIN)
     // a reload resumes the session (refresh token in this tab's sessionStorage)
     await page.reload()
     await page.getByRole('heading', { name: 'Datasources' }).waitFor()

@@ -78,7 +78,10 @@ export async function addPostgresDatasource(
 export async function syncTables(page: Page, name: string): Promise<string> {
   await page.getByRole('button', { name: 'Sync tables' }).click()
   const done = new RegExp(`Synced ${name} in \\d+\\.\\d s: \\d+ tables?`)
-  await expect.poll(() => page.getByRole('status').allTextContents()).toContainEqual(expect.stringMatching(done))
+  // a sync reads the warehouse's schema: seconds on a busy machine, not the poll's default second
+  await expect
+    .poll(() => page.getByRole('status').allTextContents(), { timeout: 20_000 })
+    .toContainEqual(expect.stringMatching(done))
   return (await page.getByRole('status').allTextContents()).find((t) => done.test(t)) ?? ''
 }
 

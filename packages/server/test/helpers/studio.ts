@@ -24,6 +24,37 @@ export async function shootBoth(page: Page, name: string): Promise<void> {
 }
 
 /**
+ * Where the screenshots of docs/studio.md are written: `STUDIO_DOCS_IMAGES=docs/images/studio`
+ * (from the repository root) retakes them in place; by default they go to `STUDIO_SHOTS/docs/`,
+ * to be looked at first.
+ */
+export const STUDIO_DOCS_IMAGES = process.env.STUDIO_DOCS_IMAGES ?? join(STUDIO_SHOTS, 'docs')
+
+/**
+ * A screenshot for docs/studio.md, `<file>.png`: the whole page at `width` (1440 by default), the
+ * part of the page in `clip` (its top, say), or one element of it (`part`).
+ */
+export async function docsImage(
+  page: Page,
+  file: string,
+  options: {
+    readonly width?: number
+    readonly clip?: { readonly width: number; readonly height: number }
+    readonly part?: Locator
+  } = {},
+): Promise<void> {
+  mkdirSync(STUDIO_DOCS_IMAGES, { recursive: true })
+  const before = page.viewportSize() ?? { width: 1440, height: 900 }
+  const width = options.width ?? 1440
+  await page.setViewportSize({ width, height: width < 600 ? 844 : 900 })
+  const path = join(STUDIO_DOCS_IMAGES, `${file}.png`)
+  if (options.part) await options.part.screenshot({ path })
+  else if (options.clip) await page.screenshot({ path, clip: { x: 0, y: 0, ...options.clip } })
+  else await page.screenshot({ path, fullPage: true })
+  await page.setViewportSize(before)
+}
+
+/**
  * The accessibility checks every screen passes: one h1; every form control with an accessible
  * name (a label, aria-label or aria-labelledby); every button and link with a name; alerts in
  * role=alert; and keyboard focus visible (an outline) on the first few stops of the Tab order.

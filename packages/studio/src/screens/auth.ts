@@ -49,7 +49,7 @@ export class StudioAuth extends StudioElement {
 
   override render() {
     const create = this.mode === 'create'
-    return html`<div class="auth"><div class="card">
+    return html`<main class="auth"><div class="card">
       <h1>${create ? 'Welcome to Strata' : 'Sign in to the studio'}</h1>
       <p class="lead">${
         create
@@ -80,6 +80,6 @@ export class StudioAuth extends StudioElement {
         <button class="primary" type="submit" ?disabled=${this.busy}>
           ${this.busy ? 'Please wait…' : create ? 'Create the account and sign in' : 'Sign in'}</button>
       </form>
-    </div></div>`
+    </div></main>`
   }
 }

@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit'
 import type { ApiKeyItem } from '../api/client.js'
 import { copyText, messageOf, StudioElement } from '../ui/base.js'
+import { confirmDialog, showConfirm } from '../ui/confirm.js'
 import { originProblem } from './origin.js'
 
 /**
@@ -75,10 +76,20 @@ export class StudioDataAppDetail extends StudioElement {
     }
   }
 
-  private async askRevoke(key: string): Promise<void> {
+  /** The control that opened the confirmation, to give the focus back to when it closes. */
+  private opener: HTMLElement | undefined
+
+  private async askRevoke(key: string, e: Event): Promise<void> {
+    this.opener = e.currentTarget as HTMLElement
     this.revoking = key
     await this.updateComplete
-    this.querySelector<HTMLElement>('.keep-key')?.focus()
+    showConfirm(this)
+  }
+
+  private async keepKey(): Promise<void> {
+    this.revoking = ''
+    await this.updateComplete
+    this.opener?.focus()
   }
 
   private async revoke(key: string): Promise<void> {
@@ -89,7 +100,11 @@ export class StudioDataAppDetail extends StudioElement {
       this.revoking = ''
       this.keys = await this.api.apiKeys(this.name)
       this.status = `Key ${key} is revoked, with every guest token it minted.`
+      // its row is gone: the focus goes to the form that creates the next key
+      await this.updateComplete
+      this.querySelector<HTMLElement>('#key-name')?.focus()
     } catch (err) {
+      this.revoking = ''
       this.error = messageOf(err)
     } finally {
       this.busy = false
@@ -167,15 +182,10 @@ export class StudioDataAppDetail extends StudioElement {
                   k,
                 ) => html`<tr><td>${k.name}${k.description ? html`<br /><span class="muted">${k.description}</span>` : nothing}</td>
                   <td><code class="key-id">${k.key}_••••••</code></td><td class="muted">${new Date(k.createdAt).toLocaleString()}</td>
-                  <td>${
-                    this.revoking === k.key
-                      ? html`<span role="alert">Revoke ${k.name}? Tokens it minted stop at once.</span>
-                        <div class="actions tight"><button class="danger" ?disabled=${this.busy} @click=${() => this.revoke(k.key)}>Revoke for good</button>
-                        <button class="keep-key" @click=${() => (this.revoking = '')}>Keep it</button></div>`
-                      : html`<button @click=${() => this.askRevoke(k.key)} aria-label="Revoke key ${k.name}">Revoke</button>`
-                  }</td></tr>`,
+                  <td><button @click=${(e: Event) => this.askRevoke(k.key, e)} aria-label="Revoke key ${k.name}">Revoke</button></td></tr>`,
               )}</tbody></table></div>`
       }
+      ${this.renderRevoke()}
       <form @submit=${this.createKey} aria-label="New API key" class="inline-form">
         <div class="field"><label for="key-name">Key name</label> <span class="req" aria-hidden="true">*</span>
           <input id="key-name" name="keyName" required maxlength="100" aria-describedby="key-name-hint" spellcheck="false" />
@@ -184,6 +194,19 @@ export class StudioDataAppDetail extends StudioElement {
           <input id="key-desc" name="description" maxlength="500" /></div>
         <button class="primary" type="submit" ?disabled=${this.busy}>Create a key</button>
       </form>`
+  }
+
+  private renderRevoke() {
+    const k = this.keys?.find((x) => x.key === this.revoking)
+    if (!k) return nothing
+    return confirmDialog({
+      heading: `Revoke key ${k.name}?`,
+      text: 'Your backend can no longer mint guest tokens with it, and the tokens it minted stop at once. This cannot be undone.',
+      confirm: 'Revoke for good',
+      busy: this.busy,
+      onConfirm: () => void this.revoke(k.key),
+      onKeep: () => void this.keepKey(),
+    })
   }
 
   private renderWhitelist() {

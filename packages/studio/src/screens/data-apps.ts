@@ -90,7 +90,7 @@ export class StudioDataApps extends StudioElement {
         headers: ['Name', 'Embeds', 'Created'],
         row: (a) =>
           html`<tr><td><a href="#/data-apps/${encodeURIComponent(a.name)}">${a.name}</a></td>
-            <td><a href="#/embeds?app=${encodeURIComponent(a.name)}" aria-label="${a.embedCount} embeds of ${a.name}">${a.embedCount}</a></td><td class="muted">${new Date(a.createdAt).toLocaleString()}</td></tr>`,
+            <td><a href="#/embeds?app=${encodeURIComponent(a.name)}" aria-label="${embeds(a.embedCount)} of ${a.name}">${embeds(a.embedCount)}</a></td><td class="muted">${new Date(a.createdAt).toLocaleString()}</td></tr>`,
       })}
       <h2>New data app</h2>
       <form @submit=${this.submit} aria-label="New data app">
@@ -101,3 +101,6 @@ export class StudioDataApps extends StudioElement {
       </form>`
   }
 }
+
+/** The embeds cell says what it counts: it reads alone when a narrow screen stacks the row. */
+const embeds = (n: number) => `${n} ${n === 1 ? 'embed' : 'embeds'}`

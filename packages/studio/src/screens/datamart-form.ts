@@ -294,21 +294,21 @@ export class StudioDatamartForm extends StudioElement {
               ${t.columns.map((c) => html`<option value=${c.name} ?selected=${c.name === choice.clientColumn}>${c.name}</option>`)}
             </select>
             <small id="tenant-${id}">Rows are filtered to the tenant (clientId) of the guest token by this column.</small></div>
-          <div class="table-wrap"><table><caption class="sr-only">Columns of ${key}</caption>
+          <div class="table-wrap"><table class="columns"><caption class="sr-only">Columns of ${key}</caption>
             <thead><tr><th scope="col">Column</th><th scope="col">Label</th><th scope="col">Hidden</th></tr></thead>
             <tbody>${t.columns.map(
-              (c) => html`<tr><td>${c.name} <span class="tag">${c.dataType}</span></td>
-                <td><input aria-label="Label of ${c.name}" placeholder=${c.name} .value=${choice.labels.get(c.name) ?? ''} @input=${(
+              (c) => html`<tr><td class="col-name">${c.name} <span class="tag">${c.dataType}</span></td>
+                <td class="col-label"><input aria-label="Label of ${c.name}" placeholder=${c.name} .value=${choice.labels.get(c.name) ?? ''} @input=${(
                   e: Event,
                 ) => {
                   choice.labels.set(c.name, (e.target as HTMLInputElement).value)
                 }} /></td>
-                <td><input type="checkbox" aria-label="Hide ${c.name}" ?checked=${choice.hidden.has(c.name)} @change=${(
+                <td class="col-hide"><label class="hide-col"><input type="checkbox" aria-label="Hide ${c.name}" ?checked=${choice.hidden.has(c.name)} @change=${(
                   e: Event,
                 ) => {
                   if ((e.target as HTMLInputElement).checked) choice.hidden.add(c.name)
                   else choice.hidden.delete(c.name)
-                }} /></td></tr>`,
+                }} /><span aria-hidden="true">Hidden</span></label></td></tr>`,
             )}</tbody></table></div></fieldset>`
           : nothing
       }`

@@ -45,7 +45,11 @@ export class StudioDatamarts extends StudioElement {
                       (t) =>
                         html`<div>${t.schemaName}.${t.tableName} <span class="muted">(${t.clientColumn ?? 'no tenant column'})</span></div>`,
                     )}</td>
-                    <td>${(d.datamartRelationships ?? []).length || html`<span class="muted">none</span>`}</td></tr>`,
+                    <td>${relationships((d.datamartRelationships ?? []).length)}</td></tr>`,
       })}`
   }
 }
+
+/** The relationships cell says what it counts: it reads alone when a narrow screen stacks the row. */
+const relationships = (n: number) =>
+  n === 0 ? html`<span class="muted">No relationship</span>` : `${n} relationship${n === 1 ? '' : 's'}`

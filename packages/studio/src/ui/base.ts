@@ -44,7 +44,8 @@ export const go = (route: string): void => {
 /**
  * A list screen's list: "Loading…" until the items come (nothing when loading failed: the screen
  * shows its error), the empty state when there is none, else a table with a caption for screen
- * readers, the column headers and a row per item.
+ * readers, the column headers and a row per item (below 600 px each row's cells stack, so that
+ * no column is cut off at the right).
  */
 export function listView<T>(list: {
   readonly items: readonly T[] | undefined
@@ -56,7 +57,7 @@ export function listView<T>(list: {
 }): TemplateResult | typeof nothing {
   if (list.items === undefined) return list.error ? nothing : html`<p role="status">Loading…</p>`
   if (list.items.length === 0) return list.empty
-  return html`<div class="table-wrap"><table><caption class="sr-only">${list.caption}</caption>
+  return html`<div class="table-wrap"><table class="stack"><caption class="sr-only">${list.caption}</caption>
     <thead><tr>${list.headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
     <tbody>${list.items.map(list.row)}</tbody></table></div>`
 }

@@ -9,7 +9,10 @@ export const dashboardStyles = css`
   form.wide + .empty, form.wide + .notice { margin-top: 1.25rem; }
   .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 200px), 1fr)); gap: 0 1rem; }
   .tenant-bar { max-width: none; padding: 1rem; border: 1px solid var(--line); border-radius: 10px; background: var(--soft); margin: 0 0 1rem; }
-  .tenant-bar .row { display: flex; flex-wrap: wrap; gap: 0.75rem 1rem; align-items: flex-end; }
+  /* labels on one line, the inputs and the button on the next (the tenant field's hint below it must not push the others down) */
+  .tenant-bar .row { display: flex; flex-wrap: wrap; gap: 0.75rem 1rem; align-items: flex-start; }
+  .tenant-bar .row > button { margin-top: calc(1.5em + 0.25rem); }
+  @media (max-width: 600px) { .tenant-bar .row > button { margin-top: 0; } }
   .tenant-bar .field { flex: 1 1 220px; margin-bottom: 0; }
   .tenant-bar small { display: block; color: var(--muted); margin-top: 0.4rem; }
   .tabs { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0 0 1.25rem; border-bottom: 1px solid var(--line); padding-bottom: 0.75rem; }

@@ -73,7 +73,11 @@ export const studioStyles = css`
   input, select, textarea { font: inherit; width: 100%; padding: 0.55rem 0.7rem; border: 1px solid #9ca3af; border-radius: 8px; background: #fff; color: var(--ink); min-height: 44px; }
   textarea { min-height: 6rem; }
   .check { display: flex; gap: 0.6rem; align-items: center; margin: 0 0 1rem; min-height: 44px; }
-  .check input { width: 1.25rem; min-height: 1.25rem; height: 1.25rem; }
+  .check input { width: 1.25rem; min-height: 1.25rem; height: 1.25rem; flex: none; }
+  /* a group of radios or checkboxes: even rows, no extra space under the last one */
+  fieldset.choices .check { margin: 0; }
+  fieldset.choices .check + .check { border-top: 1px solid var(--soft); }
+  fieldset.choices .field { margin: 0.75rem 0 0; }
   .req { color: var(--danger); }
   fieldset { border: 1px solid var(--line); border-radius: 10px; padding: 1rem; margin: 0 0 1rem; min-width: 0; }
   legend { font-weight: 600; padding: 0 0.35rem; }
@@ -89,6 +93,21 @@ export const studioStyles = css`
   .rel-join { grid-column: 1 / -1; }
   .rel-join small { overflow-wrap: anywhere; }
   @media (max-width: 560px) { .rel-grid { grid-template-columns: minmax(0, 1fr); } }
+  /* a datamart table's columns: below 600 px each column is a block, its label input the full width */
+  table.columns td.col-label { width: 55%; }
+  table.columns td.col-hide { width: 6rem; }
+  .hide-col { display: inline-flex; align-items: center; gap: 0.5rem; min-height: 44px; }
+  .hide-col input { width: 1.25rem; height: 1.25rem; min-height: 1.25rem; }
+  .hide-col span { display: none; }
+  @media (max-width: 600px) {
+    table.columns, table.columns tbody { display: block; }
+    table.columns thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+    table.columns tr { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 0.25rem 0.75rem; align-items: center; padding: 0.6rem 0.8rem; border-bottom: 1px solid var(--line); }
+    table.columns tr:last-child { border-bottom: 0; }
+    table.columns td, table.columns td.col-label, table.columns td.col-hide { display: block; border: 0; padding: 0; width: auto; }
+    table.columns td.col-name { grid-column: 1 / -1; }
+    .hide-col span { display: inline; }
+  }
   .empty-inline { color: var(--muted); border: 1px dashed var(--line); border-radius: 8px; padding: 0.75rem 1rem; }
 
   /* sync */
@@ -146,7 +165,14 @@ export const studioStyles = css`
     table.stack td { display: block; border: 0; padding: 0.2rem 0.8rem; }
   }
 
+  /* confirmations */
+  dialog.confirm { border: 1px solid var(--line); border-radius: 12px; padding: 1.25rem 1.5rem; width: min(92vw, 460px); color: var(--ink); }
+  dialog.confirm h2 { margin-top: 0; }
+  dialog.confirm .actions { margin-top: 1rem; }
+  dialog.confirm::backdrop { background: rgb(17 24 39 / 0.45); }
+
   /* sign-in */
+  main.auth { max-width: none; }
   .auth { min-height: 100vh; display: grid; place-items: center; padding: 1.5rem; background: var(--soft); }
   .card { background: #fff; border: 1px solid var(--line); border-radius: 14px; padding: 2rem; width: 100%; max-width: 440px; }
   .card form { max-width: none; }

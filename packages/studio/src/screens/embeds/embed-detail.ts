@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit'
 import type { AccessSettings, EmbedItem } from '../../api/client.js'
 import { copyText, go, messageOf, StudioElement } from '../../ui/base.js'
+import { confirmDialog, showConfirm } from '../../ui/confirm.js'
 import { accessFieldset, accessFromForm } from './access-form.js'
 import { htmlSnippet, nodeSnippet, reactSnippet, type SnippetInput } from './snippets.js'
 
@@ -89,11 +90,17 @@ export class StudioEmbedDetail extends StudioElement {
     }
   }
 
-  /** The confirmation takes the focus (on the safe choice), so a keyboard user is not left on the page's top. */
+  /** The confirmation takes the focus (on the safe choice); keeping the embed gives it back to the button. */
   private async askDelete(): Promise<void> {
     this.confirming = true
     await this.updateComplete
-    this.querySelector<HTMLElement>('#keep-embed')?.focus()
+    showConfirm(this)
+  }
+
+  private async keep(): Promise<void> {
+    this.confirming = false
+    await this.updateComplete
+    this.querySelector<HTMLElement>('#delete-embed')?.focus()
   }
 
   private async deleteEmbed(): Promise<void> {
@@ -104,6 +111,7 @@ export class StudioEmbedDetail extends StudioElement {
     } catch (err) {
       this.error = messageOf(err)
       this.busy = false
+      this.confirming = false
     }
   }
 
@@ -151,13 +159,19 @@ export class StudioEmbedDetail extends StudioElement {
           <pre data-snippet=${s.id} tabindex="0" aria-label="${s.title} snippet"><code>${text}</code></pre></section>`
       })}
       <h2>Delete</h2>
+      <p class="muted">Deleting the embed keeps its dashboard.</p>
+      <button class="danger" id="delete-embed" @click=${this.askDelete}>Delete this embed</button>
       ${
         this.confirming
-          ? html`<div class="notice error" role="alert"><p>Delete ${title}? Pages that show it stop at once, and its guest tokens stop working.</p>
-              <div class="actions"><button class="danger" ?disabled=${this.busy} @click=${this.deleteEmbed}>Delete for good</button>
-              <button id="keep-embed" @click=${() => (this.confirming = false)}>Keep it</button></div></div>`
-          : html`<p class="muted">Deleting the embed keeps its dashboard.</p>
-              <button class="danger" @click=${this.askDelete}>Delete this embed</button>`
+          ? confirmDialog({
+              heading: `Delete ${title}?`,
+              text: 'Pages that show it stop at once, and its guest tokens stop working. Its dashboard is kept.',
+              confirm: 'Delete for good',
+              busy: this.busy,
+              onConfirm: () => void this.deleteEmbed(),
+              onKeep: () => void this.keep(),
+            })
+          : nothing
       }`
   }
 }

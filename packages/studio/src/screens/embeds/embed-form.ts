@@ -105,7 +105,7 @@ export class StudioEmbedForm extends StudioElement {
           <select id="embed-dash" @change=${(e: Event) => this.pickDashboard((e.target as HTMLSelectElement).value).catch((err) => (this.error = messageOf(err)))}>
             ${this.dashboards.map((d) => html`<option value=${d.externalDashboardId} ?selected=${d.externalDashboardId === this.dashboard}>${d.name}</option>`)}
           </select></div>
-        <fieldset><legend>Show</legend>
+        <fieldset class="choices"><legend>Show</legend>
           <label class="check"><input type="radio" name="kind" value="dashboard" ?checked=${this.kind === 'dashboard'} @change=${() => (this.kind = 'dashboard')} /> The whole dashboard</label>
           <label class="check"><input type="radio" name="kind" value="metric" ?checked=${this.kind === 'metric'} @change=${() => (this.kind = 'metric')} /> One metric of it</label>
           ${

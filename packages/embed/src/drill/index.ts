@@ -1,4 +1,4 @@
-import { html, nothing, type TemplateResult } from 'lit'
+import type { nothing, TemplateResult } from 'lit'
 import type { Drill, DrillFilter, RuntimeFilter, RuntimeMetric } from '../api/types.js'
 import { resolveAxes } from '../charts/axes.js'
 import { categoriesOf } from '../charts/build.js'
@@ -10,8 +10,8 @@ import { formatTime, humanise, labelOf } from '../lib/format.js'
 import { chipsFor, decodeDrills, writeDrillParam } from './chips-url.js'
 import { GRAIN_PLURAL, nextGrain, periodOf } from './periods.js'
 import { type ChartPoint, eventPlace, highlight, placeOf, pointsOf, rowOf } from './points.js'
-import { drillStyles } from './styles.js'
 import { accepts, sameColumn, scalar, valueFor } from './values.js'
+import { chipsView, type MenuItem, menuView, type OpenMenu, trailView } from './views.js'
 
 /** What the dashboard gives the drill module (loaded on the first click on a data point). */
 export interface DrillHost {
@@ -33,23 +33,6 @@ export interface DrillHost {
   viewRows(metric: RuntimeMetric, opener: HTMLElement | null, drill: Drill, label: string): void
   requestUpdate(): void
 }
-
-interface MenuItem {
-  readonly id: string
-  readonly label: string
-  run(): void
-}
-
-interface OpenMenu {
-  readonly metricId: string
-  readonly x: number
-  readonly y: number
-  readonly title: string
-  readonly items: readonly MenuItem[]
-  readonly opener: HTMLElement | null
-}
-
-const MENU_WIDTH = 260
 
 /**
  * Drill-down (docs/web-component.md#drill-down): the menu a click, a tap or Enter on a data point
@@ -228,79 +211,22 @@ export class DrillSession {
   /** A card's breadcrumbs while its time series is drilled: "All months › March 2026". */
   trail(m: MetricState): TemplateResult | typeof nothing {
     const id = m.metric.metricId
-    const levels = this.host.state.levelsOf(id)
-    if (levels.length === 0) return nothing
-    const first = levels[0] as DrillLevel
-    const top = m.metric.timeGrains?.[first.dimension]
-    const topLabel = `All ${top && top in GRAIN_PLURAL ? GRAIN_PLURAL[top as keyof typeof GRAIN_PLURAL] : 'periods'}`
-    const crumbs = [topLabel, ...levels.map((l) => l.label)]
-    return html`${drillStyles}<nav class="drill-trail" part="drill-breadcrumbs" aria-label="Drill-down of ${m.metric.name}">
-      <ol>
-        ${crumbs.map((c, i) =>
-          i === crumbs.length - 1
-            ? html`<li><span aria-current="page">${c}</span></li>`
-            : html`<li>
-                <button type="button" part="drill-breadcrumb" @click=${() => this.up(id, i)}>${c}</button
-                ><span class="sep" aria-hidden="true">›</span>
-              </li>`,
-        )}
-      </ol>
-      <span class="hint">Esc: up one level</span>
-    </nav>`
+    return trailView(m.metric, this.host.state.levelsOf(id), (depth) => this.up(id, depth))
   }
 
   /** The chips of drilled values no dashboard filter holds (one row, under the filter bar). */
   chips(): TemplateResult | typeof nothing {
-    const chips = this.host.state.chips
-    if (chips.length === 0) return nothing
-    return html`${drillStyles}<div class="drill-chips" part="drill-chips" role="group" aria-label="Drill-down filters">
-      <span class="drill-chips-label">Drilled into</span>
-      ${chips.map(
-        (c, i) => html`<button
-          type="button"
-          class="drill-chip"
-          part="drill-chip"
-          aria-label="Remove drill filter ${c.label}"
-          @click=${() => this.removeChip(i)}
-        >
-          <span>${c.label}</span><span aria-hidden="true">×</span>
-        </button>`,
-      )}
-    </div>`
+    return chipsView(this.host.state.chips, (i) => this.removeChip(i))
   }
 
   /** The open menu (rendered once, at the end of the element) and the live announcement. */
   menu(): TemplateResult {
-    const o = this.open
-    const left = o ? Math.max(8, Math.min(o.x, window.innerWidth - MENU_WIDTH - 8)) : 0
-    const top = o ? Math.max(8, Math.min(o.y + 8, window.innerHeight - (56 + o.items.length * 44))) : 0
-    return html`${drillStyles}<span class="sr-only" role="status" aria-live="polite">${this.announce}</span>
-      ${
-        o
-          ? html`<div
-            class="drill-menu"
-            part="drill-menu"
-            role="menu"
-            aria-label=${o.title}
-            style="left:${left}px;top:${top}px"
-            @keydown=${(e: KeyboardEvent) => this.menuKey(e)}
-          >
-            <div class="drill-menu-title" aria-hidden="true">${o.title}</div>
-            ${o.items.map(
-              (item) => html`<button
-                type="button"
-                role="menuitem"
-                part="drill-menu-item"
-                data-action=${item.id}
-                tabindex="-1"
-                @click=${() => this.choose(item)}
-              >
-                ${item.label}
-              </button>`,
-            )}
-          </div>`
-          : nothing
-      }`
+    return menuView(
+      this.open,
+      this.announce,
+      (e) => this.menuKey(e),
+      (item) => this.choose(item),
+    )
   }
 
   /** The chips in effect, as the `drills` property and `strata-drill-change` give them. */

@@ -330,7 +330,7 @@ describe.skipIf(!hasChromium)('drill-down on scatter, combo, <strata-metric>, an
     const body = sent.bodies.find((q) => q.metricId === 'revenue_by_category' && q.drill)
     expect(body?.drill).toEqual({ filters: [{ table: 'main.orders', column: 'category', value: categories[1] }] })
     await finished(page, 'revenue_by_category', 'm')
-    await page.screenshot({ path: `${SHOTS}/metric-chip-1440.png` })
+    await page.screenshot({ path: `${SHOTS}/metric-chip-1440.png`, clip: { x: 0, y: 0, width: 1440, height: 420 } })
     // "See these rows" loads the rows dialog on demand (a single metric has no card menu)
     const bar = await barOf(page, 'revenue_by_category', 0, 'm')
     await page.mouse.click(bar.x, bar.y)
@@ -443,6 +443,13 @@ describe.skipIf(!hasChromium)('drill-down on scatter, combo, <strata-metric>, an
     expect(await card(page, 'orders').locator('[part~="value"]').textContent()).toBe(ordersShown)
     await page.locator('#d [part~="drill-chips"]').scrollIntoViewIfNeeded()
     await page.screenshot({ path: `${SHOTS}/chips-restored-1440.png` })
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.locator('#d [part~="drill-chips"]').scrollIntoViewIfNeeded()
+    await finished(page, 'revenue_by_month')
+    await page.locator('#d [part~="drill-chips"]').scrollIntoViewIfNeeded()
+    await page.screenshot({ path: `${SHOTS}/chips-restored-390.png` })
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    await page.setViewportSize({ width: 1440, height: 1000 })
 
     // the property: the page sets chips (no event: the page did it), then clears them
     const before = changes.length
@@ -605,6 +612,25 @@ describe.skipIf(!hasChromium)('drill-down on scatter, combo, <strata-metric>, an
     expect(await dialog.boundingBox()).toEqual(boxBefore)
     releasePage()
     await expect.poll(() => dialog.locator('.count').textContent().then(norm)).toMatch(/^Rows 101–200 of [\d,]+$/)
+    // on a 390 px phone: the same dimmed rows and footer, the dialog filling the screen
+    await page.setViewportSize({ width: 390, height: 844 })
+    let releasePhone: () => void = () => {}
+    const heldPhone = new Promise<void>((r) => {
+      releasePhone = r
+    })
+    await page.unroute('**/underlying')
+    await page.route('**/underlying', async (route) => {
+      await heldPhone
+      await route.continue()
+    })
+    const phoneBox = await dialog.boundingBox()
+    await dialog.locator('#previous').click()
+    await expect.poll(opacity).toBeLessThan(0.5)
+    expect(await dialog.locator('.count').textContent().then(norm)).toMatch(/Loading page 1…$/)
+    expect(await dialog.boundingBox()).toEqual(phoneBox)
+    await page.screenshot({ path: `${SHOTS}/rows-paging-390.png` })
+    releasePhone()
+    await expect.poll(() => body.getAttribute('aria-busy')).toBe('false')
     await page.close()
   }, 120_000)
 })

@@ -10,8 +10,7 @@ import { hasChromium } from '../helpers/chromium.js'
  * the drill menu (click, finger, keyboard); `<strata-metric>` drills into chips of its own, its
  * time series and its rows; drill chips reach the page (the `strata-drill-change` event, the
  * `drills` property, the URL's `strata-drill` param, round-tripped on reload) and a hostile URL or
- * property cannot widen anything; the rows dialog dims the shown rows while a new sort or page
- * loads. Screenshots under STRATA_SHOTS (default /tmp/shots-drill2), each after ECharts'
+ * property cannot widen anything. Screenshots under STRATA_SHOTS (default /tmp/shots-drill2), each after ECharts'
  * `finished`.
  */
 const SHOTS = process.env.STRATA_SHOTS ?? '/tmp/shots-drill2'
@@ -554,83 +553,4 @@ describe.skipIf(!hasChromium)('drill-down on scatter, combo, <strata-metric>, an
     expect(lockedSent.every((q) => q.drill === undefined)).toBe(true)
     await lockedPage.close()
   }, 180_000)
-
-  it('the rows dialog dims the rows shown while a new sort or page loads, without moving', async () => {
-    const page = await host(dashboard(token))
-    const c = card(page, 'revenue_by_category')
-    await c.locator('[part~="card-menu-button"]').click()
-    await page.locator('#d [part~="card-menu-panel"] [data-action="rows"]').click()
-    const dialog = page.locator('#d [part~="underlying-dialog"]')
-    await dialog.locator('tbody tr').first().waitFor()
-    const body = dialog.locator('.body')
-    const firstRow = () => dialog.locator('tbody tr').first().textContent()
-    const shown = await firstRow()
-    const boxBefore = await dialog.boundingBox()
-    // hold the next answer until the test has looked
-    let release: () => void = () => {}
-    const held = new Promise<void>((r) => {
-      release = r
-    })
-    await page.route('**/underlying', async (route) => {
-      await held
-      await route.continue()
-    })
-    const heading = dialog.locator('th button').nth(1)
-    const column = (await heading.getAttribute('data-column')) ?? ''
-    await heading.click()
-    await expect.poll(() => body.getAttribute('aria-busy')).toBe('true')
-    // the old rows stay, dimmed; the heading already says the new order; the footer says what loads
-    expect(await firstRow()).toBe(shown)
-    const opacity = () => dialog.locator('tbody').evaluate((el) => Number(getComputedStyle(el).opacity))
-    await expect.poll(opacity).toBeLessThan(0.5)
-    expect(await dialog.locator('th').nth(1).getAttribute('aria-sort')).toBe('ascending')
-    expect(await dialog.locator('.count').textContent().then(norm)).toMatch(
-      new RegExp(`^Rows 1–100 of [\\d,]+ · Sorting by ${column}…$`),
-    )
-    expect(await dialog.locator('[part~="underlying-progress"]').count()).toBe(1)
-    expect(await dialog.boundingBox()).toEqual(boxBefore)
-    await page.screenshot({ path: `${SHOTS}/rows-sorting-1440.png` })
-    release()
-    await expect.poll(() => body.getAttribute('aria-busy')).toBe('false')
-    await expect.poll(opacity).toBe(1)
-    expect(await dialog.locator('[part~="underlying-progress"]').count()).toBe(0)
-    // paging: the same
-    let releasePage: () => void = () => {}
-    const heldPage = new Promise<void>((r) => {
-      releasePage = r
-    })
-    await page.unroute('**/underlying')
-    await page.route('**/underlying', async (route) => {
-      await heldPage
-      await route.continue()
-    })
-    const sorted = await firstRow()
-    await dialog.locator('#next').click()
-    await expect.poll(() => body.getAttribute('aria-busy')).toBe('true')
-    expect(await firstRow()).toBe(sorted)
-    expect(await dialog.locator('.count').textContent().then(norm)).toMatch(/^Rows 1–100 of [\d,]+ · Loading page 2…$/)
-    expect(await dialog.boundingBox()).toEqual(boxBefore)
-    releasePage()
-    await expect.poll(() => dialog.locator('.count').textContent().then(norm)).toMatch(/^Rows 101–200 of [\d,]+$/)
-    // on a 390 px phone: the same dimmed rows and footer, the dialog filling the screen
-    await page.setViewportSize({ width: 390, height: 844 })
-    let releasePhone: () => void = () => {}
-    const heldPhone = new Promise<void>((r) => {
-      releasePhone = r
-    })
-    await page.unroute('**/underlying')
-    await page.route('**/underlying', async (route) => {
-      await heldPhone
-      await route.continue()
-    })
-    const phoneBox = await dialog.boundingBox()
-    await dialog.locator('#previous').click()
-    await expect.poll(opacity).toBeLessThan(0.5)
-    expect(await dialog.locator('.count').textContent().then(norm)).toMatch(/Loading page 1…$/)
-    expect(await dialog.boundingBox()).toEqual(phoneBox)
-    await page.screenshot({ path: `${SHOTS}/rows-paging-390.png` })
-    releasePhone()
-    await expect.poll(() => body.getAttribute('aria-busy')).toBe('false')
-    await page.close()
-  }, 120_000)
 })

@@ -3,13 +3,14 @@ import { html, LitElement, nothing, type PropertyValues, type TemplateResult } f
 import { property, state } from 'lit/decorators.js'
 import { repeat } from 'lit/directives/repeat.js'
 import { styleMap } from 'lit/directives/style-map.js'
-import type { LayoutItem, QueryResult, RuntimeEmbed, RuntimeFilter } from './api/types.js'
+import type { DrillFilter, LayoutItem, QueryResult, RuntimeEmbed, RuntimeFilter } from './api/types.js'
 import { buildVisual, drawnUpFront, type Visual } from './charts/build.js'
 import { loadShapedCharts } from './charts/load-shaped.js'
 import { shapedLoaded } from './charts/shaped.js'
 import type { DrillSession } from './drill/index.js'
 import { EmbedController, type HostState, type MetricState } from './embed-controller.js'
 import { emit } from './events.js'
+import { pageUrl } from './filter-state.js'
 import { defaultBaseUrl, normalizeBaseUrl } from './lib/base-url.js'
 import type { FilterValue } from './lib/filters.js'
 import { parseOptions, type StrataOptions } from './lib/options.js'
@@ -40,6 +41,7 @@ const VIEWS = 'strata-views'
  * @fires strata-ready - `{ embedId, metrics }` once every metric has been drawn (or settled as empty or failed) the first time.
  * @fires strata-error - `{ code, message, status, metricId?, reason? }` when a call fails (not for an expired token), and once when the element stops: the embed is gone (`reason: "EMBED_GONE"`) or renewing the token kept failing (`TOKEN_REFRESH_FAILED`).
  * @fires strata-filter-change - `{ filters }` after the end user changes a filter: every filter's value in effect.
+ * @fires strata-drill-change - `{ drills }` after the end user adds or removes a drill chip: every chip in effect, as the `drills` property.
  * @fires strata-token-expired - `{ embedId }` when the token stops working; set a new `token` to carry on.
  * @fires strata-metric-change - `{ action, metricId }` after the end user created, edited, deleted, hid, archived, restored or shared a metric.
  *
@@ -62,6 +64,7 @@ const VIEWS = 'strata-views'
  * @csspart new-metric-button - "New metric" (opens the metric builder).
  * @csspart card-menu - A card's actions menu element (View underlying data, Edit, Archive, Share, Delete or Hide); also `card-menu-button` (its ⋯ button) and `card-menu-panel`.
  * @csspart underlying-dialog - The dialog of a card's underlying rows (docs/web-component.md#underlying-data).
+ * @csspart drill-menu - The drill-down menu (docs/web-component.md#drill-down); also `drill-menu-item`, `drill-chips`, `drill-chip`, `drill-breadcrumbs`, `drill-breadcrumb`.
  * @csspart ai-summary - The AI summary line under a card's chart (`data-state`: loading, ready, stale, error); also `ai-summary-refresh` and `ai-summary-dismiss`.
  * @csspart archived-button - The toolbar's "Archived" button; also `archived-list`, the list it opens.
  * @csspart sidebar-toggle - The "Metrics" button that opens the list of metrics.
@@ -151,7 +154,7 @@ export class StrataDashboard extends LitElement {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>()
   /** The self-serve UI (builder, card menus), loaded on demand when the permissions call for it. */
   private selfServe: { session: SelfServeSessionApi; client: unknown } | undefined
-  private selfServeLoading = false
+  private selfServeLoading: Promise<void> | undefined
   @state() private search: Record<string, string> = {}
   /** The pickers' values from the server, per API client (a new embed or token source starts afresh). */
   private pickerValues: { client: unknown; options: FilterOptions } | undefined
@@ -167,6 +170,12 @@ export class StrataDashboard extends LitElement {
   private drillSession: DrillSession | undefined
   private drillLoading: Promise<DrillSession | undefined> | undefined
 
+  constructor() {
+    super()
+    // chips from the URL or the `drills` property are checked by the drill module, loaded for them
+    this.controller.restoreDrills = (raw) => this.loadDrill().then((d) => d?.restore(raw) ?? false)
+  }
+
   /** Every filter's value in effect (pinned, chosen or default). */
   get filters(): Readonly<Record<string, FilterValue>> {
     return this.controller.filters.effective
@@ -175,6 +184,17 @@ export class StrataDashboard extends LitElement {
   /** `loading`, `ready`, `empty`, `error`, `expired`, `unavailable` or `disconnected` (also on the `data-state` attribute). */
   get state(): HostState {
     return this.controller.state
+  }
+
+  /**
+   * The drill chips in effect, `{ table, column, value }` each. Set it to restore chips a page kept
+   * (an entry on a column no shown metric drills on, or of the wrong form, is dropped).
+   */
+  get drills(): readonly DrillFilter[] {
+    return this.controller.drill.chips.map((c) => c.filter)
+  }
+  set drills(value: readonly DrillFilter[]) {
+    this.controller.setDrills(value)
   }
 
   /** Sets a filter as the end user would (undefined: back to its default); ignored for pinned or read-only filters. */
@@ -232,14 +252,16 @@ export class StrataDashboard extends LitElement {
     this.loadSelfServe()
   }
 
-  /** Loads the self-serve chunk once the embed says the token may use it (never for a single metric). */
-  private loadSelfServe(): void {
+  /**
+   * Loads the self-serve chunk once the embed says the token may use it (a single metric only
+   * `onDemand`: its underlying rows, from the drill menu).
+   */
+  private loadSelfServe(onDemand = false): Promise<void> | undefined {
     const embed = this.controller.embed
     const client = this.controller.api
-    if (!embed || !client || this.single || this.metricId || embed.embedType === 'metric') return
-    if (!wantsSelfServe(embed) || this.selfServe?.client === client || this.selfServeLoading) return
-    this.selfServeLoading = true
-    import('./self-serve/index.js')
+    if (!embed || !client || this.selfServe?.client === client) return undefined
+    if (!onDemand && (this.single || this.metricId || embed.embedType === 'metric' || !wantsSelfServe(embed))) return
+    this.selfServeLoading ??= import('./self-serve/index.js')
       .then((mod: SelfServeModule) => {
         if (this.controller.api === client)
           this.selfServe = { session: mod.createSession(this.selfServeHost()), client }
@@ -253,9 +275,17 @@ export class StrataDashboard extends LitElement {
         })
       })
       .finally(() => {
-        this.selfServeLoading = false
+        this.selfServeLoading = undefined
         this.requestUpdate()
       })
+    return this.selfServeLoading
+  }
+
+  /** "See these rows" from the drill menu: the self-serve chunk's dialog (loaded first on a single metric). */
+  private async viewRows(...args: Parameters<SelfServeSessionApi['viewRows']>): Promise<void> {
+    await this.loadSelfServe(true)
+    await this.updateComplete
+    this.selfServe?.session.viewRows(...args)
   }
 
   private selfServeHost(): SelfServeHost {
@@ -388,14 +418,16 @@ export class StrataDashboard extends LitElement {
         this.drillSession = mod.createDrill({
           element: this,
           state: c.drill,
-          filters: () => c.filters.filters,
+          // a single metric drills into chips of its own, never the dashboard's filters
+          filters: () => (this.isSingle ? [] : c.filters.filters),
           editable: () => c.filters.isEditable,
-          canSeeRows: () => c.embed?.permissions.underlyingData === true && this.selfServe !== undefined,
+          canSeeRows: () => c.embed?.permissions.underlyingData === true,
           locale: () => this.locale,
+          metrics: () => c.visibleMetrics(),
+          url: () => (this.parsedOptions.syncUrl === false ? undefined : pageUrl()),
           setFilter: (name, value) => this.applyFilter(name, value, false),
           changed: (metricId) => c.drillChanged(metricId),
-          viewRows: (metric, opener, drill, label) =>
-            this.selfServe?.session.viewRows(metric, opener, drill, label) ?? false,
+          viewRows: (...args) => void this.viewRows(...args),
           requestUpdate: () => this.requestUpdate(),
         })
         this.requestUpdate()
@@ -414,17 +446,20 @@ export class StrataDashboard extends LitElement {
     return this.drillLoading
   }
 
+  /** Whether the element shows one metric (`<strata-metric>`, a `metric-id`, a metric embed). */
+  private get isSingle(): boolean {
+    return this.single || Boolean(this.metricId) || this.controller.embed?.embedType === 'metric'
+  }
+
   /** What a card's points and rows do: drill-down when the end user may filter and the metric names its columns. */
-  private cardDrill(single: boolean): CardDrill | undefined {
-    const embed = this.controller.embed
-    if (single || !embed?.permissions.endUserDashboardFilter) return undefined
+  private cardDrill(): CardDrill | undefined {
+    if (!this.controller.embed?.permissions.endUserDashboardFilter) return undefined
     const withDrill = (run: (d: DrillSession) => void) => {
       if (this.drillSession) run(this.drillSession)
       else void this.loadDrill().then((d) => d && run(d))
     }
     return {
-      // a scatter's points are numbered per series, not per row: it has no drill yet
-      on: (m) => m.metric.drillColumns !== undefined && m.status !== 'error' && m.metric.chart.type !== 'scatter',
+      on: (m) => m.metric.drillColumns !== undefined && m.status !== 'error',
       chart: (m) => (params, event, el) => withDrill((d) => d.pickChart(m, params, event, el)),
       chartKey: (m, e, el) => {
         if (this.drillSession) this.drillSession.chartKey(m, e, el)
@@ -447,7 +482,7 @@ export class StrataDashboard extends LitElement {
   override render(): TemplateResult {
     const c = this.controller
     const embed = c.embed
-    const single = this.single || Boolean(this.metricId) || embed?.embedType === 'metric'
+    const single = this.isSingle
     const o = this.parsedOptions
     const vars: Record<string, string> = { ...themeToCssVars(this.parsedTheme) }
     if (o.height) vars[single ? '--strata-metric-height' : 'height'] = o.height
@@ -506,7 +541,7 @@ export class StrataDashboard extends LitElement {
           }
         : {}),
       edit: editing ? lv?.editor.card : undefined,
-      drill: editing ? undefined : this.cardDrill(single),
+      drill: editing ? undefined : this.cardDrill(),
       unfilteredBy: (m: MetricState) => {
         const names = m.metric.unfiltered ?? []
         const effective = c.filters.effective
@@ -581,7 +616,7 @@ export class StrataDashboard extends LitElement {
           : nothing
       }
       ${showFilters ? renderFilterBar(this.filterBarHost()) : nothing}
-      ${this.drillSession && !single ? this.drillSession.chips() : nothing}
+      ${this.drillSession ? this.drillSession.chips() : nothing}
       <div class="body">
         ${
           shared
@@ -601,7 +636,7 @@ export class StrataDashboard extends LitElement {
         }
       </div>
       ${lv ? lv.editor.renderLive() : nothing}
-      ${selfServe ? selfServe.overlays() : nothing}
+      ${selfServe ? selfServe.overlays() : single && this.selfServe ? this.selfServe.session.overlays() : nothing}
       ${this.drillSession ? this.drillSession.menu() : nothing}
     `
   }

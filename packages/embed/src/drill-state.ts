@@ -18,6 +18,8 @@ export interface DrillLevel {
 
 /** At most this many chips (the server takes ten drill filters, a card's levels included). */
 export const MAX_CHIPS = 6
+/** The page URL's search param of the chips (drill/chips-url.ts), beside the filters' own. */
+export const DRILL_PARAM = 'strata-drill'
 /** At most this many levels on one card (year → quarter → month → week → day). */
 const MAX_LEVELS = 4
 
@@ -45,6 +47,11 @@ export class DrillState {
     if (before && JSON.stringify(before.filter.value) === JSON.stringify(chip.filter.value)) return false
     this.list = [...this.list.filter((c) => !same(c.filter)), chip].slice(-MAX_CHIPS)
     return true
+  }
+
+  /** Every chip at once (restored from the URL or the `drills` property). */
+  setChips(chips: readonly DrillChip[]): void {
+    this.list = chips.slice(-MAX_CHIPS)
   }
 
   removeChip(index: number): boolean {

@@ -2,7 +2,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit'
 import { RuntimeClient } from './api/client.js'
 import { EMBED_GONE, isAbortError, StrataApiError } from './api/errors.js'
 import type { LayoutItem, QueryResult, RuntimeEmbed, RuntimeMetric, SavedView } from './api/types.js'
-import { DrillState } from './drill-state.js'
+import { DRILL_PARAM, DrillState } from './drill-state.js'
 import { emit } from './events.js'
 import { FilterState, pageUrl } from './filter-state.js'
 import { saveBlob } from './lib/save-blob.js'
@@ -53,6 +53,10 @@ export class EmbedController implements ReactiveController {
   readonly filters = new FilterState()
   /** Drill-down chips and each card's time-series levels (docs/web-component.md#drill-down). */
   readonly drill = new DrillState()
+  /** Restores chips through the drill module (the element loads it); resolves true when they changed. */
+  restoreDrills: ((raw: unknown) => Promise<boolean>) | undefined
+  /** Chips the page set (the `drills` property) before the embed was there to check them against. */
+  private wantedDrills: unknown
   private config: EmbedConfig | undefined
   private client: RuntimeClient | undefined
   private loadAbort: AbortController | undefined
@@ -130,6 +134,12 @@ export class EmbedController implements ReactiveController {
       for (const s of this.metrics.values()) s.page = 1
       this.queryAll()
     }
+  }
+
+  /** Chips from the page (the `drills` property): checked once the embed is loaded, then every card again. */
+  setDrills(raw: unknown): void {
+    if (!this.embed) this.wantedDrills = raw
+    else void this.restoreDrills?.(raw).then((changed) => changed && this.drillChanged())
   }
 
   /** Every filter back to its default (pinned ones stay as the token set them). */
@@ -279,7 +289,13 @@ export class EmbedController implements ReactiveController {
       if (abort.signal.aborted || client !== this.client) return
       this.embed = embed
       const editable = embed.permissions.endUserDashboardFilter === true
-      this.filters.open(embed.dashboard.filters, editable, config.syncUrl ? pageUrl() : undefined)
+      const url = config.syncUrl ? pageUrl() : undefined
+      this.filters.open(embed.dashboard.filters, editable, url)
+      // chips the page set or the URL holds: checked by the drill module before the first queries
+      const drills = this.wantedDrills ?? new URLSearchParams(url?.search).get(DRILL_PARAM)
+      this.wantedDrills = undefined
+      if (!keep && drills != null && editable) await this.restoreDrills?.(drills)
+      if (abort.signal.aborted || client !== this.client) return
       this.rebuildMetrics(true, keep ? new Map(this.metrics) : undefined)
     } catch (e) {
       if (isAbortError(e) || client !== this.client || abort.signal.aborted) return

@@ -1,3 +1,4 @@
+import type { DrillFilter } from './api/types.js'
 import type { FilterValue } from './lib/filters.js'
 
 /** `strata-ready`: every metric has been drawn (or has settled as empty or failed) once. */
@@ -30,6 +31,14 @@ export interface StrataFilterChangeDetail {
   readonly filters: Readonly<Record<string, FilterValue>>
 }
 
+/**
+ * `strata-drill-change`: the end user added or removed a drill chip (a value no dashboard filter
+ * holds); every chip now in effect, as the `drills` property gives them.
+ */
+export interface StrataDrillChangeDetail {
+  readonly drills: readonly DrillFilter[]
+}
+
 /** `strata-token-expired`: the token stopped working; set a new `token` to carry on. */
 export interface StrataTokenExpiredDetail {
   readonly embedId: string
@@ -60,6 +69,7 @@ export interface StrataEventMap {
   'strata-ready': CustomEvent<StrataReadyDetail>
   'strata-error': CustomEvent<StrataErrorDetail>
   'strata-filter-change': CustomEvent<StrataFilterChangeDetail>
+  'strata-drill-change': CustomEvent<StrataDrillChangeDetail>
   'strata-token-expired': CustomEvent<StrataTokenExpiredDetail>
   'strata-metric-change': CustomEvent<StrataMetricChangeDetail>
 }

@@ -7,6 +7,7 @@ export { StrataApiError } from './api/errors.js'
 export type {
   ChartConfig,
   ChartType,
+  DrillFilter,
   FilterType,
   LayoutItem,
   Permissions,
@@ -18,6 +19,7 @@ export type {
 } from './api/types.js'
 export { StrataDashboard } from './dashboard.js'
 export type {
+  StrataDrillChangeDetail,
   StrataErrorDetail,
   StrataEventMap,
   StrataFilterChangeDetail,

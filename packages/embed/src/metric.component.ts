@@ -11,6 +11,7 @@ import { StrataDashboard } from './dashboard.component.js'
  * @fires strata-ready - `{ embedId, metrics }`
  * @fires strata-error - `{ code, message, status, metricId? }`
  * @fires strata-filter-change - `{ filters }`
+ * @fires strata-drill-change - `{ drills }` (a click on its chart can add a drill chip over it)
  * @fires strata-token-expired - `{ embedId }`
  */
 export class StrataMetric extends StrataDashboard {

@@ -60,7 +60,7 @@ class EChartDirective extends AsyncDirective {
       this.chart = init(el, undefined, { renderer: 'canvas' })
       this.tooltip = new ChartTooltip(this.chart, el)
       this.chart.on('click', (p) => {
-        const params = p as { dataIndex?: number; name?: string; event?: { event?: Event } }
+        const params = p as Parameters<PickHandler>[0] & { event?: { event?: Event } }
         if (!this.element || !this.onPick) return
         this.tooltip?.hide()
         this.onPick(params, params.event?.event, this.element)
@@ -102,9 +102,12 @@ class EChartDirective extends AsyncDirective {
   }
 }
 
-/** A click or tap on a data point: ECharts' event parameters, the DOM event, the chart's element. */
+/**
+ * A click or tap on a data point: ECharts' event parameters (`data` is the point as the option
+ * gives it: a scatter's carries the index of its result row), the DOM event, the chart's element.
+ */
 export type PickHandler = (
-  params: { readonly dataIndex?: number; readonly name?: string },
+  params: { readonly dataIndex?: number; readonly name?: string; readonly data?: unknown },
   event: Event | undefined,
   element: HTMLElement,
 ) => void

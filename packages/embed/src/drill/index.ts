@@ -1,12 +1,17 @@
-import { html, nothing, type TemplateResult } from 'lit'
+import type { nothing, TemplateResult } from 'lit'
 import type { Drill, DrillFilter, RuntimeFilter, RuntimeMetric } from '../api/types.js'
 import { resolveAxes } from '../charts/axes.js'
 import { categoriesOf } from '../charts/build.js'
 import type { DrillLevel, DrillState } from '../drill-state.js'
 import type { MetricState } from '../embed-controller.js'
+import { emit } from '../events.js'
+import type { UrlAdapter } from '../filter-state.js'
 import { formatTime, humanise, labelOf } from '../lib/format.js'
+import { chipsFor, decodeDrills, writeDrillParam } from './chips-url.js'
 import { GRAIN_PLURAL, nextGrain, periodOf } from './periods.js'
-import { drillStyles } from './styles.js'
+import { type ChartPoint, eventPlace, highlight, placeOf, pointsOf, rowOf } from './points.js'
+import { accepts, sameColumn, scalar, valueFor } from './values.js'
+import { chipsView, type MenuItem, menuView, type OpenMenu, trailView } from './views.js'
 
 /** What the dashboard gives the drill module (loaded on the first click on a data point). */
 export interface DrillHost {
@@ -17,30 +22,17 @@ export interface DrillHost {
   editable(): boolean
   canSeeRows(): boolean
   locale(): string | undefined
+  /** The metrics the element shows (a chip restored from the URL must name a column of one of them). */
+  metrics(): readonly RuntimeMetric[]
+  /** The page URL the chips are mirrored in (`options.syncUrl`), or undefined. */
+  url(): UrlAdapter | undefined
   setFilter(name: string, value: unknown): void
   /** Re-queries after a drill change: every card, or `metricId`'s only. */
   changed(metricId?: string): void
-  /** "See these rows": the underlying-rows dialog under `drill`; false when it is not available. */
-  viewRows(metric: RuntimeMetric, opener: HTMLElement | null, drill: Drill, label: string): boolean
+  /** "See these rows": the underlying-rows dialog under `drill`. */
+  viewRows(metric: RuntimeMetric, opener: HTMLElement | null, drill: Drill, label: string): void
   requestUpdate(): void
 }
-
-interface MenuItem {
-  readonly id: string
-  readonly label: string
-  run(): void
-}
-
-interface OpenMenu {
-  readonly metricId: string
-  readonly x: number
-  readonly y: number
-  readonly title: string
-  readonly items: readonly MenuItem[]
-  readonly opener: HTMLElement | null
-}
-
-const MENU_WIDTH = 260
 
 /**
  * Drill-down (docs/web-component.md#drill-down): the menu a click, a tap or Enter on a data point
@@ -51,7 +43,7 @@ const MENU_WIDTH = 260
  */
 export class DrillSession {
   private open: OpenMenu | undefined
-  /** The data point focused with the arrow keys, per card. */
+  /** The data point focused with the arrow keys (its place among the chart's points), per card. */
   private readonly focused = new Map<string, number>()
   private announce = ''
 
@@ -64,9 +56,15 @@ export class DrillSession {
   }
 
   /** A click or tap on a chart's data point (ECharts' click event). */
-  pickChart(m: MetricState, params: { dataIndex?: number; name?: string }, event: Event | undefined, el: HTMLElement) {
+  pickChart(
+    m: MetricState,
+    params: { dataIndex?: number; name?: string; data?: unknown },
+    event: Event | undefined,
+    el: HTMLElement,
+  ) {
     const rows = m.result?.data ?? []
-    let index = typeof params.dataIndex === 'number' ? params.dataIndex : -1
+    // a point that names its row (a scatter's), else the category's place
+    let index = rowOf(params.data) ?? (typeof params.dataIndex === 'number' ? params.dataIndex : -1)
     const type = m.metric.chart.type
     if (type === 'pie' || type === 'doughnut' || type === 'funnel') {
       // these draw the rows with a value only: find the row by its category name
@@ -75,13 +73,13 @@ export class DrillSession {
       index = names.indexOf(params.name ?? '')
     }
     if (index < 0 || index >= rows.length) return
-    const point = pointOf(event, el)
-    this.pick(m, index, undefined, point, el, false)
+    this.pick(m, index, undefined, eventPlace(event, el), el, false)
   }
 
   /**
    * Opens the menu for row `index` of a card: by `column` (a table's cell), else by the chart's
-   * category dimension. Nothing opens when the row has no drillable dimension.
+   * dimensions (a scatter point's: the one naming the point and the one colouring its series).
+   * Nothing opens when the row has no drillable dimension.
    */
   pick(
     m: MetricState,
@@ -94,15 +92,14 @@ export class DrillSession {
     const row = m.result?.data[index]
     const columns = m.metric.drillColumns ?? {}
     if (!row) return
-    const x = resolveAxes(m.metric.chart, m.result ?? emptyResult).x
-    const dimension = [column, x, ...Object.keys(columns)].find((d) => d !== undefined && d in columns && d in row)
+    const dims = this.dimensionsOf(m, row, column)
+    const [dimension] = dims
     if (dimension === undefined) return
     const target = columns[dimension]
     if (!target) return
     const value = row[dimension]
     const grain = this.grainOf(m, dimension)
     const shown = grain ? formatTime(value, grain, this.host.locale()) : labelOf(value)
-    const label = humanise(dimension)
     const items: MenuItem[] = []
     const down = grain ? nextGrain(grain) : undefined
     const period = grain ? periodOf(value, grain) : undefined
@@ -113,50 +110,57 @@ export class DrillSession {
         run: () => this.drillDown(m, { dimension, grain: down, filter: { ...target, value: period }, label: shown }),
       })
     }
-    const filterValue: DrillFilter['value'] | undefined = period ?? scalar(value)
-    if (filterValue !== undefined && this.host.editable()) {
-      items.push({
-        id: 'filter',
-        label: `Filter by ${label} = ${shown}`,
-        run: () => this.filterBy({ ...target, value: filterValue }, `${label}: ${shown}`),
-      })
+    // each dimension's value: what "Filter by" offers, and what "See these rows" narrows to
+    const segment = dims.flatMap((dim, i) => {
+      const c = columns[dim]
+      const g = this.grainOf(m, dim)
+      const v = g ? periodOf(row[dim], g) : scalar(row[dim])
+      if (!c || v === undefined) return []
+      const text = i === 0 ? shown : g ? formatTime(row[dim], g, this.host.locale()) : labelOf(row[dim])
+      return [{ dim, filter: { ...c, value: v }, label: humanise(dim), text }]
+    })
+    if (this.host.editable()) {
+      for (const [i, s] of segment.entries()) {
+        items.push({
+          id: i === 0 ? 'filter' : `filter-${s.dim}`,
+          label: `Filter by ${s.label} = ${s.text}`,
+          run: () => this.filterBy(s.filter, `${s.label}: ${s.text}`),
+        })
+      }
     }
-    if (filterValue !== undefined && this.host.canSeeRows() && m.metric.chart.type !== 'table') {
+    if (segment.length > 0 && this.host.canSeeRows() && m.metric.chart.type !== 'table') {
       items.push({
         id: 'rows',
         label: 'See these rows',
         run: () => {
           const own = this.host.state.bodyFor(m.metric.metricId)
-          const drill: Drill = {
-            ...own,
-            filters: [...(own?.filters ?? []), { ...target, value: filterValue }],
-          }
-          this.host.viewRows(m.metric, opener, drill, `${label} = ${shown}`)
+          const drill: Drill = { ...own, filters: [...(own?.filters ?? []), ...segment.map((s) => s.filter)] }
+          this.host.viewRows(m.metric, opener, drill, segment.map((s) => `${s.label} = ${s.text}`).join(', '))
         },
       })
     }
     if (items.length === 0) return
-    this.open = { metricId: m.metric.metricId, x: at.x, y: at.y, title: `${label}: ${shown}`, items, opener }
+    const title =
+      segment.length > 0 ? segment.map((s) => `${s.label}: ${s.text}`).join(' · ') : `${humanise(dimension)}: ${shown}`
+    this.open = { metricId: m.metric.metricId, x: at.x, y: at.y, title, items, opener }
     this.host.requestUpdate()
     void this.focusMenu(keyboard)
   }
 
   /** Keys on a focused chart: ←/→ (↑/↓) move between points, Enter or Space opens the point's menu. */
   chartKey(m: MetricState, e: KeyboardEvent, el: HTMLElement): void {
-    const rows = m.result?.data.length ?? 0
-    if (rows === 0) return
+    const points = pointsOf(m, el)
+    const count = points.length
+    if (count === 0) return
     const id = m.metric.metricId
     const now = this.focused.get(id)
     const move = (to: number) => {
       e.preventDefault()
-      const next = Math.max(0, Math.min(rows - 1, to))
+      const next = Math.max(0, Math.min(count - 1, to))
+      const point = points[next] as ChartPoint
       this.focused.set(id, next)
-      highlight(el, now, next)
-      const row = m.result?.data[next]
-      const x = resolveAxes(m.metric.chart, m.result ?? emptyResult).x
-      const grain = x ? this.grainOf(m, x) : undefined
-      const name = row && x ? (grain ? formatTime(row[x], grain, this.host.locale()) : labelOf(row[x])) : ''
-      this.announce = `${name} (${next + 1} of ${rows}). Enter for options.`
+      highlight(el, now === undefined ? undefined : points[now], point)
+      this.announce = `${this.pointName(m, point.row)} (${next + 1} of ${count}). Enter for options.`
       this.host.requestUpdate()
     }
     switch (e.key) {
@@ -172,16 +176,15 @@ export class DrillSession {
         move(0)
         return
       case 'End':
-        move(rows - 1)
+        move(count - 1)
         return
       case 'Enter':
       case ' ': {
         e.preventDefault()
-        const index = now ?? 0
+        const index = Math.min(now ?? 0, count - 1)
         if (now === undefined) move(0)
-        const box = el.getBoundingClientRect()
-        const at = { x: box.left + ((index + 0.5) / rows) * box.width, y: box.top + box.height / 2 }
-        this.pick(m, index, undefined, at, el, true)
+        const point = points[index] as ChartPoint
+        this.pick(m, point.row, undefined, placeOf(el, point, index, count), el, true)
         return
       }
     }
@@ -208,79 +211,90 @@ export class DrillSession {
   /** A card's breadcrumbs while its time series is drilled: "All months › March 2026". */
   trail(m: MetricState): TemplateResult | typeof nothing {
     const id = m.metric.metricId
-    const levels = this.host.state.levelsOf(id)
-    if (levels.length === 0) return nothing
-    const first = levels[0] as DrillLevel
-    const top = m.metric.timeGrains?.[first.dimension]
-    const topLabel = `All ${top && top in GRAIN_PLURAL ? GRAIN_PLURAL[top as keyof typeof GRAIN_PLURAL] : 'periods'}`
-    const crumbs = [topLabel, ...levels.map((l) => l.label)]
-    return html`${drillStyles}<nav class="drill-trail" part="drill-breadcrumbs" aria-label="Drill-down of ${m.metric.name}">
-      <ol>
-        ${crumbs.map((c, i) =>
-          i === crumbs.length - 1
-            ? html`<li><span aria-current="page">${c}</span></li>`
-            : html`<li>
-                <button type="button" part="drill-breadcrumb" @click=${() => this.up(id, i)}>${c}</button
-                ><span class="sep" aria-hidden="true">›</span>
-              </li>`,
-        )}
-      </ol>
-      <span class="hint">Esc: up one level</span>
-    </nav>`
+    return trailView(m.metric, this.host.state.levelsOf(id), (depth) => this.up(id, depth))
   }
 
   /** The chips of drilled values no dashboard filter holds (one row, under the filter bar). */
   chips(): TemplateResult | typeof nothing {
-    const chips = this.host.state.chips
-    if (chips.length === 0) return nothing
-    return html`${drillStyles}<div class="drill-chips" part="drill-chips" role="group" aria-label="Drill-down filters">
-      <span class="drill-chips-label">Drilled into</span>
-      ${chips.map(
-        (c, i) => html`<button
-          type="button"
-          class="drill-chip"
-          part="drill-chip"
-          aria-label="Remove drill filter ${c.label}"
-          @click=${() => this.removeChip(i)}
-        >
-          <span>${c.label}</span><span aria-hidden="true">×</span>
-        </button>`,
-      )}
-    </div>`
+    return chipsView(this.host.state.chips, (i) => this.removeChip(i))
   }
 
   /** The open menu (rendered once, at the end of the element) and the live announcement. */
   menu(): TemplateResult {
-    const o = this.open
-    const left = o ? Math.max(8, Math.min(o.x, window.innerWidth - MENU_WIDTH - 8)) : 0
-    const top = o ? Math.max(8, Math.min(o.y + 8, window.innerHeight - (56 + o.items.length * 44))) : 0
-    return html`${drillStyles}<span class="sr-only" role="status" aria-live="polite">${this.announce}</span>
-      ${
-        o
-          ? html`<div
-            class="drill-menu"
-            part="drill-menu"
-            role="menu"
-            aria-label=${o.title}
-            style="left:${left}px;top:${top}px"
-            @keydown=${(e: KeyboardEvent) => this.menuKey(e)}
-          >
-            <div class="drill-menu-title" aria-hidden="true">${o.title}</div>
-            ${o.items.map(
-              (item) => html`<button
-                type="button"
-                role="menuitem"
-                part="drill-menu-item"
-                data-action=${item.id}
-                tabindex="-1"
-                @click=${() => this.choose(item)}
-              >
-                ${item.label}
-              </button>`,
-            )}
-          </div>`
-          : nothing
-      }`
+    return menuView(
+      this.open,
+      this.announce,
+      (e) => this.menuKey(e),
+      (item) => this.choose(item),
+    )
+  }
+
+  /** The chips in effect, as the `drills` property and `strata-drill-change` give them. */
+  drills(): DrillFilter[] {
+    return this.host.state.chips.map((c) => ({ ...c.filter }))
+  }
+
+  /**
+   * Chips from the page URL or the `drills` property: every chip replaced by the well-formed
+   * entries on a column the shown metrics drill on (none when the end user may not filter);
+   * the URL follows. True when the chips changed (the cards query again).
+   */
+  restore(raw: unknown): boolean {
+    const before = JSON.stringify(this.drills())
+    const chips = this.host.editable() ? chipsFor(decodeDrills(raw), this.host.metrics(), this.host.locale()) : []
+    this.host.state.setChips(chips)
+    this.writeUrl()
+    this.host.requestUpdate()
+    return JSON.stringify(this.drills()) !== before
+  }
+
+  private writeUrl(): void {
+    const url = this.host.url()
+    if (!url) return
+    const search = writeDrillParam(url.search, this.drills())
+    if (search !== url.search) url.replace(search)
+  }
+
+  /** After the end user added or removed a chip: the URL, the page's event, every card again. */
+  private chipsChanged(): void {
+    this.writeUrl()
+    emit(this.host.element, 'strata-drill-change', { drills: this.drills() })
+    this.host.changed()
+  }
+
+  /**
+   * The dimensions a row's menu drills on: a table cell's column; a scatter point's naming
+   * dimension then its series' dimension; else the chart's category (or the first drillable).
+   */
+  private dimensionsOf(m: MetricState, row: Record<string, unknown>, column: string | undefined): string[] {
+    const columns = m.metric.drillColumns ?? {}
+    const ok = (d: string | undefined): d is string => d !== undefined && d in columns && d in row
+    const chart = m.metric.chart
+    if (column === undefined && chart.type === 'scatter') {
+      const seriesBy = typeof chart.seriesBy === 'string' ? chart.seriesBy : undefined
+      const groupBy = m.result?.metaData?.groupbyColumnList ?? []
+      const point = typeof chart.x === 'string' ? chart.x : groupBy.find((d) => d !== seriesBy)
+      return [...new Set([point, seriesBy, ...groupBy].filter(ok))]
+    }
+    const x = resolveAxes(chart, m.result ?? emptyResult).x
+    const first = [column, x, ...Object.keys(columns)].find(ok)
+    return first === undefined ? [] : [first]
+  }
+
+  /** How the live region reads a point: its dimensions' values ("Customer 42, Country DE"). */
+  private pointName(m: MetricState, index: number): string {
+    const row = m.result?.data[index]
+    if (!row) return ''
+    const dims = this.dimensionsOf(m, row, undefined)
+    const names = dims.length > 0 ? dims : [resolveAxes(m.metric.chart, m.result ?? emptyResult).x]
+    return names
+      .filter((d): d is string => d !== undefined)
+      .map((d) => {
+        const grain = this.grainOf(m, d)
+        const text = grain ? formatTime(row[d], grain, this.host.locale()) : labelOf(row[d])
+        return dims.length > 1 ? `${humanise(d)} ${text}` : text
+      })
+      .join(', ')
   }
 
   private grainOf(m: MetricState, dimension: string): string | undefined {
@@ -315,14 +329,14 @@ export class DrillSession {
     }
     if (this.host.state.addChip({ filter, label })) {
       this.announce = `Filtered by ${label}`
-      this.host.changed()
+      this.chipsChanged()
     }
   }
 
   private removeChip(index: number): void {
     if (this.host.state.removeChip(index)) {
       this.announce = 'Drill filter removed'
-      this.host.changed()
+      this.chipsChanged()
       // focus stays in the row of chips, or goes to the grid when it is empty
       void this.afterRender(() => {
         const root = this.host.element.renderRoot
@@ -405,66 +419,6 @@ const emptyResult = {
   metricid: '',
   error: null,
 } as const
-
-/** A drill value from a row's cell: strings, numbers and booleans (a null or an object is not one). */
-function scalar(v: unknown): string | number | boolean | undefined {
-  if (typeof v === 'string') return v.length <= 500 ? v : undefined
-  if (typeof v === 'number' && Number.isFinite(v)) return v
-  if (typeof v === 'boolean') return v
-  return undefined
-}
-
-const tableMatches = (a: string, b: string) => a === b || a.endsWith(`.${b}`) || b.endsWith(`.${a}`)
-const sameColumn = (f: RuntimeFilter, d: DrillFilter) => f.column === d.column && tableMatches(f.table, d.table)
-
-function accepts(type: string, value: DrillFilter['value']): boolean {
-  const range = typeof value === 'object'
-  switch (type) {
-    case 'date-range':
-      return range
-    case 'multi-select':
-    case 'single-select':
-    case 'text':
-      return typeof value === 'string'
-    case 'number-range':
-      return typeof value === 'number'
-    case 'boolean':
-      return typeof value === 'boolean'
-    default:
-      return false
-  }
-}
-
-function valueFor(type: string, value: DrillFilter['value']): unknown {
-  switch (type) {
-    case 'multi-select':
-      return [value]
-    case 'number-range':
-      return { min: value, max: value }
-    default:
-      return value
-  }
-}
-
-/** Where a click or tap happened, else the middle of the element. */
-function pointOf(event: Event | undefined, el: HTMLElement): { x: number; y: number } {
-  if (event && 'clientX' in event && typeof event.clientX === 'number') {
-    return { x: event.clientX, y: (event as MouseEvent).clientY }
-  }
-  const touch = (event as TouchEvent | undefined)?.changedTouches?.[0]
-  if (touch) return { x: touch.clientX, y: touch.clientY }
-  const box = el.getBoundingClientRect()
-  return { x: box.left + box.width / 2, y: box.top + box.height / 2 }
-}
-
-type Chart = { dispatchAction(a: Record<string, unknown>): void }
-/** ECharts' own emphasis on the focused point (the instance the chart element carries). */
-function highlight(el: HTMLElement, from: number | undefined, to: number): void {
-  const chart = (el as HTMLElement & { chart?: Chart }).chart
-  if (!chart) return
-  if (from !== undefined) chart.dispatchAction({ type: 'downplay', dataIndex: from })
-  chart.dispatchAction({ type: 'highlight', dataIndex: to })
-}
 
 /** The lazily loaded module's entry. */
 export function createDrill(host: DrillHost): DrillSession {

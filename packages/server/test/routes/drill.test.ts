@@ -140,6 +140,41 @@ describe('drill-down on the demo', () => {
     expect(extra.statusCode).toBe(400)
   })
 
+  it('the rows of a segment take the same checks as a query (a drill restored from a page URL is just as untrusted)', async () => {
+    // "See these rows" on a card or a single metric, and chips from the URL or the drills property,
+    // reach the server as POST …/underlying with a drill: what a query refuses, it refuses too
+    const rows = (token: string, drill: object) =>
+      call(token, 'POST', '/underlying', { metricId: 'revenue_by_category', dashboardFilter: ALL_TIME, drill })
+    const token = await mint({ isEnableUnderlyingData: true })
+    const tenant = await rows(token, { filters: [{ table: 'main.orders', column: 'tenant', value: 'globex' }] })
+    expect(tenant.statusCode, tenant.body).toBe(400)
+    expect(tenant.body).not.toContain('globex')
+    const wrongForm = await rows(token, {
+      filters: [{ table: 'main.orders', column: 'status', value: { startDate: '2025-01-01', endDate: '2025-01-31' } }],
+    })
+    expect(wrongForm.statusCode).toBe(400)
+    const locked = await mint(
+      { isEnableUnderlyingData: true },
+      { accessPermissions: { isAllowEndUserDashboardFilter: false } },
+    )
+    const status = { filters: [{ table: 'main.orders', column: 'status', value: 'paid' }] }
+    expect((await rows(locked, status)).statusCode).toBe(403)
+    // two values at once (a scatter point: its customer and its series' country), ANDed
+    const both = {
+      filters: [
+        { table: 'main.orders', column: 'status', value: 'paid' },
+        { table: 'main.customers', column: 'country', value: 'DE' },
+      ],
+    }
+    const ok = await rows(token, both)
+    expect(ok.statusCode, ok.body).toBe(200)
+    const data = (ok.json() as { data: Row[] }).data
+    expect(data.length).toBeGreaterThan(0)
+    expect(new Set(data.map((r) => r.status))).toEqual(new Set(['paid']))
+    const paidOnly = (await rows(token, status).then((r) => r.json())) as { totalRecords: number }
+    expect((ok.json() as { totalRecords: number }).totalRecords).toBeLessThan(paidOnly.totalRecords)
+  })
+
   it('follows the end-user filter permission and the filterable columns', async () => {
     const locked = await mint({}, { accessPermissions: { isAllowEndUserDashboardFilter: false } })
     const load = (await call(locked, 'GET', '')).json() as { metrics: { drillColumns?: unknown }[] }

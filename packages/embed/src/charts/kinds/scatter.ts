@@ -47,14 +47,15 @@ export function buildScatter(metric: RuntimeMetric, result: QueryResult, ctx: Bu
   }
   const fx = formatter(mx)
   const fy = formatter(my)
-  const groups = new Map<string, { name: string; value: [number, number] }[]>()
+  // each point carries its result row (`row`): a click, a tap or the arrow keys drill on that row's dimensions
+  const groups = new Map<string, { name: string; value: [number, number]; row: number }[]>()
   result.data.forEach((row, i) => {
     const x = toNumber(row[mx])
     const y = toNumber(row[my])
     if (x === null || y === null) return
     const key = seriesNames?.[i] ?? metric.name
     const points = groups.get(key) ?? []
-    points.push({ name: names?.[i] ?? String(i + 1), value: [x, y] })
+    points.push({ name: names?.[i] ?? String(i + 1), value: [x, y], row: i })
     groups.set(key, points)
   })
   const series = [...groups].map(([name, data]) => ({

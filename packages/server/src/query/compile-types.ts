@@ -1,28 +1,13 @@
 import type { Metric } from '@strata/contract/document'
-import type { Bound } from './bind.js'
 import type { CompiledSql, Dialect } from './dialects/base.js'
 import type { AppliedFilter } from './filters.js'
 import type { SemanticModel } from './model.js'
+import type { Tenancy } from './tenancy/tenancy.js'
 import type { DataType } from './types.js'
 
-/** What the metric compiler takes and gives (shared by compile.ts and sql-metric.ts). */
+export type { Tenancy } from './tenancy/tenancy.js'
 
-export type Tenancy =
-  | { readonly kind: 'none' }
-  | {
-      readonly kind: 'table'
-      /** The tenant; a `Bound` when the statement is to be rebound per tenant (bind.ts). */
-      readonly clientId: string | Bound
-      /** Client columns by canonical table (the embed's tableTenancySettings); win over the model's. */
-      readonly clientColumns?: ReadonlyMap<string, string>
-      /** The datasource's TABLE tenancySettings: client columns hold the tenancy table's primary key. */
-      readonly tenancyTable?: {
-        readonly table: string
-        readonly clientNameColumn: string
-        readonly primaryKeyColumn: string
-      }
-    }
-  | { readonly kind: 'database'; readonly database: string }
+/** What the metric compiler takes and gives (shared by compile.ts and sql-metric.ts). */
 
 export interface CompileContext {
   readonly tenancy: Tenancy

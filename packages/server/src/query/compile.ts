@@ -9,9 +9,7 @@ import {
   col,
   derived,
   type Expr,
-  exactEq,
   grain,
-  inSubquery,
   inZone,
   item,
   join,
@@ -25,9 +23,7 @@ import {
   type Source,
   select,
   star,
-  table,
 } from './ast.js'
-import { plainValue } from './bind.js'
 import type { CompileContext, CompiledQuery, CompileInput } from './compile-types.js'
 import {
   type Env,
@@ -44,6 +40,7 @@ import { filterPath } from './filters.js'
 import { planJoins } from './joins.js'
 import { type ModelColumn, type ModelTable, resolveColumn, resolveTable } from './model.js'
 import { compileSqlMetric } from './sql-metric.js'
+import { assertTenancy, clientColumnOf, tenantCondition, tenantTable } from './tenancy/scope.js'
 import type { DataType } from './types.js'
 import { addDays, addMonths, assertTimeZone, midnight, toWall } from './zoned-time.js'
 
@@ -59,15 +56,7 @@ export function compileMetric(input: CompileInput): CompiledQuery {
       throw badRequest('page: limit must be a positive integer and offset a non-negative integer')
     }
   }
-  if (
-    context.tenancy.kind === 'database' &&
-    (typeof context.tenancy.database !== 'string' || context.tenancy.database === '')
-  ) {
-    throw badRequest('DATABASE tenancy needs a database name')
-  }
-  if (context.tenancy.kind === 'table' && typeof plainValue(context.tenancy.clientId) !== 'string') {
-    throw badRequest('TABLE tenancy needs a clientId string')
-  }
+  assertTenancy(context.tenancy)
   if (metric.sql !== undefined) return compileSqlMetric(input, metric.sql)
   if (metric.query === undefined) throw badRequest(`metric ${metric.metricId}: has neither query nor sql`)
   return new QueryCompiler(input, metric.query).compile()
@@ -311,12 +300,12 @@ class QueryCompiler {
     return ranged
   }
 
-  /** Tenancy of one table: `alias.clientColumn = :clientId`, or through the tenancy table. */
+  /** Tenancy of one table (tenancy/scope.ts); the `from` table without a client column is refused. */
   private tenancyCondition(u: Used): Expr | null {
-    const tenancy = this.input.context.tenancy
+    const { context, model, dialect } = this.input
+    const tenancy = context.tenancy
     if (tenancy.kind !== 'table' || this.clientId === null) return null
-    const column = tenancy.clientColumns?.get(u.table.key) ?? u.table.clientColumn
-    if (column === undefined || column === '') {
+    if (clientColumnOf(tenancy, u.table) === undefined) {
       if (u.table.key === this.from.key) {
         throw badRequest(
           `${this.label}: ${u.table.key} has no client column; TABLE tenancy refuses to query it rather than return every tenant's rows`,
@@ -324,28 +313,13 @@ class QueryCompiler {
       }
       return null
     }
-    const ref = col(u.alias, column)
-    const tt = tenancy.tenancyTable
-    if (tt === undefined) return exactEq(ref, this.clientId, u.table.columns.get(column)?.nativeType)
-    const t = resolveTable(this.input.model, tt.table, 'tenancySettings.tableName')
-    const lookup = select({
-      items: [item(col('tt', tt.primaryKeyColumn), tt.primaryKeyColumn)],
-      from: this.tableSource(t, 'tt'),
-      where: exactEq(col('tt', tt.clientNameColumn), this.clientId, t.columns.get(tt.clientNameColumn)?.nativeType),
-    })
-    return inSubquery(ref, lookup, tt.primaryKeyColumn)
-  }
-
-  private tableSource(t: ModelTable, alias: string): Source {
-    const tenancy = this.input.context.tenancy
-    const schema = tenancy.kind === 'database' && this.input.dialect.schemaIsDatabase ? tenancy.database : t.schema
-    return table(schema, t.name, alias)
+    return tenantCondition(tenancy, model, dialect, u.table, u.alias, this.clientId)
   }
 
   /** A used table: plain, or a derived table scoped to the tenant and carrying custom columns. */
   private source(u: Used): Source {
     const tenant = this.tenancyCondition(u)
-    const plain = this.tableSource(u.table, u.alias)
+    const plain = tenantTable(this.input.context.tenancy, this.input.dialect, u.table, u.alias)
     if (tenant === null && u.customs.size === 0) return plain
     const customs = [...u.customs.values()].map((c) => item(raw(c.sql as string), c.name))
     return derived(select({ items: [star(), ...customs], from: plain, where: tenant }), u.alias)

@@ -12,12 +12,13 @@
  */
 import { init, parseWithComments } from '@guanmingchiu/sqlparser-ts'
 import { badRequest } from '../errors.js'
-import { and, col, type Expr, exactEq, inSubquery, item, type Param, type Select, select, star, table } from './ast.js'
-import type { Tenancy } from './compile-types.js'
+import { and, type Expr, type Param, type Select, select, star } from './ast.js'
 import type { Dialect } from './dialects/base.js'
 import { type ModelTable, resolveTable, type SemanticModel } from './model.js'
 import { functionAllowed } from './sql-metric-functions.js'
 import { agreesWithParser, engineLexemes } from './sql-metric-lexis.js'
+import { tenantCondition, tenantTable } from './tenancy/scope.js'
+import type { Tenancy } from './tenancy/tenancy.js'
 import type { DialectName } from './types.js'
 
 await init()
@@ -436,14 +437,14 @@ export function scopeSqlMetric(
   const pieces: (string | Select)[] = []
   let scoped = false
   let last = 0
-  const source = (t: ModelTable, alias: string) =>
-    table(tenancy.kind === 'database' && dialect.schemaIsDatabase ? tenancy.database : t.schema, t.name, alias)
+  const source = (t: ModelTable, alias: string) => tenantTable(tenancy, dialect, t, alias)
   for (const ref of scope.tables) {
     pieces.push(text.slice(last, ref.start))
     last = ref.end
     const t = resolveTable(model, ref.key)
     const alias = ref.implicitAlias === null ? '' : ` AS ${ref.implicitAlias}`
-    const tenant = tenancy.kind === 'table' && clientId !== null ? tenantCondition(t, tenancy, clientId) : null
+    const tenant =
+      tenancy.kind === 'table' && clientId !== null ? tenantCondition(tenancy, model, dialect, t, 's', clientId) : null
     const filters = filtersOf(t)
     const condition = filters.length === 0 ? tenant : and([tenant, ...filters])
     if (condition === null) {
@@ -457,18 +458,4 @@ export function scopeSqlMetric(
   }
   pieces.push(text.slice(last))
   return { pieces, scoped }
-
-  function tenantCondition(t: ModelTable, tn: Extract<Tenancy, { kind: 'table' }>, id: Param): Expr | null {
-    const column = tn.clientColumns?.get(t.key) ?? t.clientColumn
-    if (column === undefined || column === '') return null
-    const tt = tn.tenancyTable
-    if (tt === undefined) return exactEq(col('s', column), id, t.columns.get(column)?.nativeType)
-    const lookupTable = resolveTable(model, tt.table, 'tenancySettings.tableName')
-    const lookup = select({
-      items: [item(col('tt', tt.primaryKeyColumn), tt.primaryKeyColumn)],
-      from: source(lookupTable, 'tt'),
-      where: exactEq(col('tt', tt.clientNameColumn), id, lookupTable.columns.get(tt.clientNameColumn)?.nativeType),
-    })
-    return inSubquery(col('s', column), lookup, tt.primaryKeyColumn)
-  }
 }

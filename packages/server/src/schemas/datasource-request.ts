@@ -1,7 +1,7 @@
 import { ruleDocs } from '../connectors/credentials/rules.js'
 import { credentialSchema } from '../connectors/credentials/schemas.js'
-import { TABLE_TENANCY_FIELDS, TenancySettingsSchema } from '../connectors/credentials/tenancy.js'
 import { DATASOURCE_TYPES, type DatasourceType } from '../connectors/types.js'
+import { TABLE_TENANCY_FIELDS, TenancySettingsSchema } from '../query/tenancy/settings.js'
 
 /**
  * The datasource create and update bodies as `/openapi.json` shows them: one variant per

@@ -5,11 +5,11 @@
  * packages/server/src/connectors/credentials`).
  */
 import type { TSchema } from 'typebox'
+import { TenancySettingsSchema } from '../../query/tenancy/settings.js'
 import { DATASOURCE_TYPES, type DatasourceType } from '../types.js'
 import { describeFields, fieldMeta, MAX_STRING } from './fields.js'
 import { ruleDocs } from './rules.js'
 import { credentialSchema } from './schemas.js'
-import { TenancySettingsSchema } from './tenancy.js'
 
 export const BEGIN_MARKER = '<!-- BEGIN GENERATED: credential reference (validate.test.ts, UPDATE_DOCS=1) -->'
 export const END_MARKER = '<!-- END GENERATED: credential reference -->'

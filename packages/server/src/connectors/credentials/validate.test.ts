@@ -2,11 +2,11 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { Compile } from 'typebox/compile'
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../errors.js'
+import type { TenancySettings } from '../../query/tenancy/settings.js'
 import { DATASOURCE_TYPES, type DatasourceType } from '../types.js'
 import { BEGIN_MARKER, END_MARKER, renderCredentialReference } from './docs.js'
 import { describeFields } from './fields.js'
 import { credentialSchema } from './schemas.js'
-import type { TenancySettings } from './tenancy.js'
 import {
   DatasourceBody,
   mergeTenancySettings,

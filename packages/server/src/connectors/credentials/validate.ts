@@ -10,15 +10,15 @@
 import Type, { type TObject } from 'typebox'
 import { Compile, type Validator } from 'typebox/compile'
 import { badRequest } from '../../errors.js'
+import { TABLE_TENANCY_FIELDS, type TenancySettings, TenancySettingsSchema } from '../../query/tenancy/settings.js'
 import { closestName } from '../../validation/names.js'
 import { DATASOURCE_TYPES, type DatasourceType } from '../types.js'
 import { describeFields, expectation, fieldMeta } from './fields.js'
 import { checkRules, type Violation } from './rules.js'
 import { type CredentialsByType, credentialSchema } from './schemas.js'
-import { TABLE_TENANCY_FIELDS, type TenancySettings, TenancySettingsSchema } from './tenancy.js'
 
+export type { DatabaseTenancySettings, TableTenancySettings, TenancySettings } from '../../query/tenancy/settings.js'
 export type { CredentialsByType } from './schemas.js'
-export type { DatabaseTenancySettings, TableTenancySettings, TenancySettings } from './tenancy.js'
 
 /** Validated credentials of type T (of any type when T is the whole union). */
 export type ValidCredentials<T extends DatasourceType = DatasourceType> = CredentialsByType[T]

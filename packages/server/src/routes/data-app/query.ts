@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { principalOf, requireDataAppKey } from '../../auth/hooks.js'
 import { ApiError } from '../../errors.js'
 import { MetricQueryBody, MetricQueryResult } from '../../schemas/query.js'
+import { secretKeyRequest } from '../../services/query/metric-requests.js'
 import { sendResult } from '../metric-result.js'
 import { docs } from './query.docs.js'
 
@@ -20,8 +21,7 @@ const metricQuery: FastifyPluginAsyncTypebox = async (app) => {
         schema: { ...doc, body: MetricQueryBody, response: { 200: MetricQueryResult } },
       },
       async (request, reply) => {
-        const { embedId, metricId, clientId, dashboardFilter, metricFilter, datasourceName, dataMartName, pageNumber } =
-          request.body
+        const { embedId } = request.body
         const dataApp = principalOf(request, 'dataApp')
         const embed = await embeds.get(embedId)
         const dashboard =
@@ -33,20 +33,7 @@ const metricQuery: FastifyPluginAsyncTypebox = async (app) => {
             `Embed ${embedId} is unknown for data app ${dataApp.dataAppName}`,
           )
         }
-        const result = await metricQueries.run({
-          embed,
-          dashboard,
-          metricId,
-          clientId,
-          rls: null,
-          filters: {
-            ...(dashboardFilter ? { dashboardFilter } : {}),
-            ...(metricFilter ? { metricFilter } : {}),
-            userFiltersTrusted: true,
-          },
-          hints: { datasourceName, dataMartName },
-          pageNumber,
-        })
+        const result = await metricQueries.run(secretKeyRequest(embed, dashboard, request.body))
         return sendResult(reply, result)
       },
     )

@@ -1,26 +1,24 @@
-import type { TimeGrain } from '@strata/contract/document'
 import { LRUCache } from 'lru-cache'
 import { capabilitiesOf } from '../../connectors/registry.js'
 import type { DataType } from '../../connectors/types.js'
 import { ApiError, badRequest } from '../../errors.js'
-import { bindRequest, rebind, type Scalar } from '../../query/bind.js'
-import { type CompiledQuery, type CompileInput, compileMetric, type Tenancy } from '../../query/compile.js'
-import type { CompiledSql, Dialect } from '../../query/dialects/base.js'
+import { type CompiledQuery, type CompileInput, compileMetric } from '../../query/compile.js'
+import type { Dialect } from '../../query/dialects/base.js'
 import { getDialect } from '../../query/dialects/registry.js'
 import type { DashboardDocument, Metric } from '../../query/document.js'
-import { type AppliedFilter, type FilterInputs, resolveFilters } from '../../query/filters.js'
-import { resolveTable } from '../../query/model.js'
-import type { DialectName } from '../../query/types.js'
+import { fingerprint } from '../../query/fingerprint.js'
+import { type PlanTarget, planQuery, type QueryPlan } from '../../query/plan.js'
+import { needsDatabases } from '../../query/tenancy/decide.js'
 import { dateString, toWall } from '../../query/zoned-time.js'
 import type { Dashboard, MetricCheck } from '../dashboards/dashboards.js'
 import type { Datasources } from '../datasources/datasources.js'
 import type { Embed } from '../embeds/embeds.js'
 import type { InvalidationBus } from '../events/bus.js'
 import type { Workspace, Workspaces } from '../workspaces/workspaces.js'
-import { fingerprint } from './fingerprint.js'
+import type { MetricRequest } from './metric-requests.js'
 import { ResultCache, type ResultKey } from './result-cache.js'
-import type { Source, SourceHints, Sources } from './sources.js'
-import { isShownColumn, tenantColumnsOf } from './tenant-columns.js'
+import type { Source, Sources } from './sources.js'
+import { tenancyFactsOf } from './tenancy-facts.js'
 import { TenantSlots } from './tenant-slots.js'
 
 /** The metric query result (docs/runtime-api.md#the-metric-query-result). */
@@ -40,68 +38,15 @@ export interface MetricResult {
   readonly truncated?: true
 }
 
-export interface MetricRequest {
-  readonly embed: Embed
-  readonly dashboard: Dashboard
-  readonly metricId: string
-  /** `None`: no tenancy. */
-  readonly clientId: string
-  readonly filters: FilterInputs
-  /**
-   * The guest token's rlsSettings values for this metric: every RLS variable the metric declares
-   * needs one (else 400). null: a secret-key caller, to whom RLS does not apply (it names any
-   * clientId; only guest tokens carry rlsSettings).
-   */
-  readonly rls: Readonly<Record<string, unknown>> | null
-  /** IANA; the session time zone on the engines that have one, and where presets are evaluated. */
-  readonly timezone?: string | undefined
-  readonly hints?: SourceHints
-  /** 1-based; pages of `pageSize` rows (tables). */
-  readonly pageNumber?: number | undefined
-  /** The rows behind the metric (its table's visible columns, same filters and tenancy). */
-  readonly underlying?: boolean
-  /**
-   * The underlying rows' order (with `underlying` only): a column the rows show, checked against
-   * them, so an identifier never comes from the request; the other columns break ties.
-   */
-  readonly sort?: { readonly column: string; readonly direction: 'asc' | 'desc' } | undefined
-  /** The metric is an end user's definition: how it is read against the model (self-serve/end-user-scope.ts). */
-  readonly endUser?: EndUserScope
-  /**
-   * A metric the server built for this request (a filter's distinct values, runtime/filter-values.ts),
-   * run in place of the document's `metricId`; `metricId` then only names it in keys and errors.
-   */
-  readonly metric?: Metric
-  /** false: the dashboard filters' defaults do not apply (a filter's values list every value). */
-  readonly defaults?: boolean
-  /** Drill-down: this time-grained dimension of the metric shown at another grain (checked by the caller). */
-  readonly timeGrain?: { readonly dimension: string; readonly grain: TimeGrain }
-}
-
-/**
- * An end user's definition, read where the model is known (when a request is planned): the
- * metric with its names resolved as the end user may name them, and trusted conditions ANDed
- * in besides the filters (the token's RLS on the company's metrics).
- */
-export interface EndUserScope {
-  /** What `apply` depends on besides the dashboard, the embed and the model: part of the plan key. */
-  readonly key: string
-  apply(
-    metric: Metric,
-    source: Source,
-    dialect: DialectName,
-  ): { readonly metric: Metric; readonly restrictions: readonly AppliedFilter[] }
-}
-
-const PAGE_ROWS = 100
 /** What the remembered plans may hold (their keys and bound values), the largest one kept, and how long one lives. */
 const PLANS_BYTES = 16 * 1024 * 1024
 const MAX_PLAN_BYTES = 16 * 1024
 const PLAN_TTL_MS = 60_000
 const PLAN_EVENTS: ReadonlySet<string> = new Set(['embed', 'dashboard', 'datasource', 'datamart', 'workspace'])
 
-type Prepared = Awaited<ReturnType<MetricQueries['prepare']>>
-interface Plan extends Prepared {
+interface Plan extends QueryPlan {
+  /** Where it runs. */
+  readonly source: Source
   /** The result cache's key of the request's statements, and its id (ResultCache.id). */
   readonly resultKey: ResultKey
   readonly resultId: string
@@ -296,66 +241,59 @@ export class MetricQueries {
     if (known && known.day === day) return known
     const generation = this.generation
     const prepared = await this.prepare(request)
-    const resultKey: ResultKey = {
-      datasourceId: prepared.source.datasource.id,
-      schemaVersion: prepared.source.datasource.schemaVersion,
-      database: prepared.database,
-      timezone: prepared.sessionZone,
-      ...prepared.statements.key,
-    }
+    const resultKey: ResultKey = prepared.identity
     const plan: Plan = { ...prepared, resultKey, resultId: ResultCache.id(resultKey), day }
     // a request with many long filter values is prepared each time: small next to its own cost
     if (generation === this.generation && planSize(plan, key) <= MAX_PLAN_BYTES) this.plans.set(key, plan)
     return plan
   }
 
-  private async prepare(request: MetricRequest) {
-    let declared = withoutRlsFor(
-      request,
-      request.metric ?? this.metricOf(request.embed, request.dashboard, request.metricId),
-    )
-    // an end user's definition is read against the model first (its names, the token's RLS)
-    const known = request.endUser ? await this.sourceOf(request) : undefined
-    const scoped = known && request.endUser?.apply(declared, known.source, known.dialect.name)
-    if (scoped) declared = scoped.metric
-    if (request.timeGrain) declared = regrained(declared, request.timeGrain)
-    // the request's values are checked (forms, caps) and bound before the tenancy and the compile
-    const filters = resolveFilters(request.dashboard.document, declared, request.filters, {
-      defaults: request.defaults !== false,
-    })
-    const bound = bindRequest(
-      scoped?.restrictions.length ? [...filters, ...scoped.restrictions] : filters,
-      request.rls ?? {},
-      request.clientId,
-    )
-    const { source, dialect } = known ?? (await this.sourceOf(request))
-    const metric = request.underlying ? underlyingOf(declared, source, request.embed, request.sort) : declared
-    const pageNumber = request.underlying ? (request.pageNumber ?? 1) : request.pageNumber
-    const tenancy = await this.tenancy(source, request)
-    const timezone = request.timezone ?? 'UTC'
-    const page = pageNumber === undefined ? undefined : Math.max(1, pageNumber)
-    const compiled = this.compile(
+  /**
+   * A request planned (query/plan.ts): the service gathers what the pure planner needs (the
+   * metric the embed exposes, the source and its dialect, the datasource's databases under
+   * DATABASE tenancy) and hands it its compiled-statement memo.
+   */
+  private async prepare(request: MetricRequest): Promise<QueryPlan & { readonly source: Source }> {
+    const metric = request.metric ?? this.metricOf(request.embed, request.dashboard, request.metricId)
+    const { source, dialect } = await this.sourceOf(request)
+    const settings = source.datamart?.tenancySettings ?? source.datasource.tenancySettings
+    const databases = needsDatabases(settings, request.clientId) ? await this.databasesOf(source) : undefined
+    const { endUser, underlying, sort, timeGrain } = request
+    const plan = planQuery(
       {
         metric,
-        model: source.model,
-        dialect,
-        context: {
-          tenancy: tenancy.kind === 'table' && bound.clientId ? { ...tenancy, clientId: bound.clientId } : tenancy,
-          rls: bound.rls,
-          filters: bound.filters,
-          timezone,
-          now: new Date(),
-          ...(page ? { page: { limit: PAGE_ROWS, offset: (page - 1) * PAGE_ROWS } } : {}),
-        },
+        metricId: request.metricId,
+        document: request.dashboard.document,
+        documentVersion: `${request.dashboard.id}@${request.dashboard.updatedAt}`,
+        clientId: request.clientId,
+        filters: request.filters,
+        defaults: request.defaults !== false,
+        rls: request.rls,
+        timezone: request.timezone ?? 'UTC',
+        now: new Date(),
+        pageNumber: request.pageNumber,
+        ...(underlying ? { underlying: { sort } } : {}),
+        ...(timeGrain ? { timeGrain } : {}),
+        ...(endUser ? { endUser: (m: Metric) => endUser.apply(m, source, dialect.name) } : {}),
       },
-      // the definition's fingerprint: a tenant's version of a company metric has the same id
-      `${source.version}|${request.dashboard.id}@${request.dashboard.updatedAt}|${request.metricId}#${fingerprint(declared)}|${request.underlying ? `underlying${request.sort ? `:${JSON.stringify(request.sort)}` : ''}` : 'metric'}|${request.defaults !== false}`,
+      this.targetOf(source, dialect, tenancyFactsOf(source, request.embed, databases)),
+      (input, shape) => this.compile(input, shape),
     )
-    const statements = bindStatements(compiled, bound.values, dialect)
-    const database = tenancy.kind === 'database' ? tenancy.database : undefined
-    // params.timezone is the session time zone on the types the API names (capabilities).
-    const sessionZone = capabilitiesOf(source.datasource.type).timezoneParam ? timezone : undefined
-    return { source, metric, compiled, statements, database, sessionZone }
+    return { ...plan, source }
+  }
+
+  /** Where a source's plans run. */
+  private targetOf(source: Source, dialect: Dialect, tenancy: PlanTarget['tenancy']): PlanTarget {
+    return {
+      model: source.model,
+      version: source.version,
+      dialect,
+      datasourceId: source.datasource.id,
+      schemaVersion: source.datasource.schemaVersion,
+      // params.timezone is the session time zone on the types the API names (capabilities).
+      sessionTimeZone: capabilitiesOf(source.datasource.type).timezoneParam,
+      tenancy,
+    }
   }
 
   /** The request's source and its dialect. */
@@ -383,25 +321,27 @@ export class MetricQueries {
     const source = await this.sources.resolve(workspace)
     const connector = await this.datasources.connector(source.datasource)
     const dialect = getDialect(connector.dialect)
+    const target = this.targetOf(source, dialect, null)
     const checks: MetricCheck[] = []
     for (const declared of document.metrics) {
       const { rls: _rls, ...metric } =
         declared.sql === undefined ? declared : { ...declared, sql: declared.sql.replace(PROBE_VARIABLE, 'NULL') }
       try {
-        const bound = bindRequest(resolveFilters(document, metric, {}), {}, undefined)
-        const compiled = compileMetric({
-          metric,
-          model: source.model,
-          dialect,
-          context: {
-            tenancy: { kind: 'none' },
-            rls: bound.rls,
-            filters: bound.filters,
+        const { statements } = planQuery(
+          {
+            metric,
+            metricId: declared.metricId,
+            document,
+            documentVersion: '',
+            clientId: undefined,
+            filters: {},
+            defaults: true,
+            rls: null,
             timezone: 'UTC',
             now: new Date(),
           },
-        })
-        const statements = bindStatements(compiled, bound.values, dialect)
+          target,
+        )
         for (const statement of [statements.main, statements.comparison]) {
           if (statement === undefined) continue
           const run = (sql: string) =>
@@ -464,70 +404,6 @@ export class MetricQueries {
     return compiled
   }
 
-  /**
-   * docs/tenancy.md. `None` is no tenancy, and only where none is configured: under a tenancy
-   * (datasource or datamart tenancySettings, a datamart table's client column, the embed's
-   * tableTenancySettings) it is refused, or a tenant whose id could be "None" would read every
-   * row. DATABASE: the clientId names a database the datasource really has. TABLE: the client
-   * column of every queried table, from the embed's tableTenancySettings, the datamart, or
-   * through the tenancy table.
-   */
-  private async tenancy(source: Source, request: MetricRequest): Promise<Tenancy> {
-    const { clientId } = request
-    const settings = source.datamart?.tenancySettings ?? source.datasource.tenancySettings
-    const tableSettings = request.embed.accessSettings.tableTenancySettings ?? []
-    const modelHasClientColumns = [...source.model.tables.values()].some((t) => t.clientColumn)
-    if (clientId === 'None') {
-      const owner = source.datamart ? `datamart ${source.datamart.name}` : `datasource ${source.datasource.name}`
-      const configured = settings
-        ? `${owner} has ${settings.tenancyLevel} tenancy`
-        : tableSettings.length > 0
-          ? `embed ${request.embed.embedId} has tableTenancySettings`
-          : modelHasClientColumns
-            ? `${owner} has client columns`
-            : undefined
-      if (configured === undefined) return { kind: 'none' }
-      throw new ApiError(
-        'CLIENT_ID_ERROR',
-        400,
-        `clientId: "None" means no tenancy, but ${configured}: pass the tenant's id`,
-      )
-    }
-    if (settings?.tenancyLevel === 'DATABASE') {
-      const databases = await this.databasesOf(source)
-      if (!databases.includes(clientId)) {
-        const unit = capabilitiesOf(source.datasource.type).tenancyUnit
-        throw new ApiError(
-          'CLIENT_ID_ERROR',
-          400,
-          `clientId: ${clientId} is not a ${unit} of datasource ${source.datasource.name}`,
-        )
-      }
-      return { kind: 'database', database: clientId }
-    }
-    const clientColumns = new Map<string, string>()
-    for (const [i, t] of tableSettings.entries()) {
-      clientColumns.set(
-        resolveTable(source.model, t.name, `accessSettings.tableTenancySettings[${i}].name`).key,
-        t.clientColumn,
-      )
-    }
-    if (settings?.tenancyLevel === 'TABLE') {
-      return {
-        kind: 'table',
-        clientId,
-        clientColumns,
-        tenancyTable: {
-          table: `${settings.schemaName}.${settings.tableName}`,
-          clientNameColumn: settings.tableClientNameColumn,
-          primaryKeyColumn: settings.tablePrimaryKeyColumn,
-        },
-      }
-    }
-    if (clientColumns.size > 0 || modelHasClientColumns) return { kind: 'table', clientId, clientColumns }
-    return { kind: 'none' }
-  }
-
   private async databasesOf(source: Source): Promise<readonly string[]> {
     const key = source.datasource.id
     let list = this.databases.get(key)
@@ -542,110 +418,8 @@ export class MetricQueries {
 /** A SQL metric's `{{name}}` variables, which the dry run binds as NULL. */
 const PROBE_VARIABLE = /\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}/g
 
-interface Statement {
-  readonly sql: string
-  readonly params: readonly unknown[]
-}
-
-/** The statements of one request: the compiled shape with the request's values bound, and their result-cache key. */
-function bindStatements(compiled: CompiledQuery, values: readonly Scalar[], dialect: Dialect) {
-  const bind = (c: CompiledSql): Statement => ({
-    sql: c.sql,
-    params: rebind(c.params, c.slots, values, (v) => dialect.bindValue(v)),
-  })
-  const main = bind(compiled)
-  const count = compiled.countSql ? bind(compiled.countSql) : undefined
-  const comparison = compiled.comparison ? bind(compiled.comparison) : undefined
-  return {
-    main,
-    count,
-    comparison,
-    key: {
-      sql: sqlKeyOf(compiled),
-      params: [main.params, count?.params ?? null, comparison?.params ?? null],
-    },
-  }
-}
-
-/** The result-cache SQL of a compiled metric (its statements' text), made once per compiled shape. */
-const sqlKeys = new WeakMap<CompiledQuery, string>()
-function sqlKeyOf(compiled: CompiledQuery): string {
-  let key = sqlKeys.get(compiled)
-  if (key === undefined) {
-    key = JSON.stringify([compiled.sql, compiled.countSql?.sql ?? null, compiled.comparison?.sql ?? null])
-    sqlKeys.set(compiled, key)
-  }
-  return key
-}
-
 const sqlLength = (c: CompiledQuery): number =>
   c.sql.length + (c.countSql?.sql.length ?? 0) + (c.comparison?.sql.length ?? 0) + 256
-
-/**
- * The metric as a secret-key caller (rls null) runs it: without its RLS declarations. One copy
- * per metric, so its fingerprint (a hash of the definition) is computed once, not per request.
- */
-const withoutRls = new WeakMap<Metric, Metric>()
-function withoutRlsFor(request: MetricRequest, metric: Metric): Metric {
-  if (request.rls !== null || metric.rls === undefined) return metric
-  let copy = withoutRls.get(metric)
-  if (copy === undefined) {
-    const { rls: _rls, ...rest } = metric
-    copy = rest
-    withoutRls.set(metric, copy)
-  }
-  return copy
-}
-
-/**
- * A drill-down's view of a metric: one time-grained dimension at another grain, its order kept.
- * Only a dimension that has a grain may change (400 otherwise): the rows are the same rows,
- * grouped otherwise.
- */
-export function regrained(metric: Metric, { dimension, grain }: { dimension: string; grain: TimeGrain }): Metric {
-  const dims = metric.query?.dimensions ?? []
-  if (!metric.query || !dims.some((d) => d.name === dimension && d.timeGrain !== undefined)) {
-    throw badRequest(`drill.timeGrain.dimension: ${metric.metricId} has no time-grained dimension "${dimension}"`)
-  }
-  return {
-    ...metric,
-    query: { ...metric.query, dimensions: dims.map((d) => (d.name === dimension ? { ...d, timeGrain: grain } : d)) },
-  }
-}
-
-/**
- * The underlying-data view of a metric: the distinct rows of its table's visible columns (at
- * most 50; never a hidden or a tenant column), under the metric's own conditions, filters and
- * tenancy, paged.
- */
-function underlyingOf(metric: Metric, source: Source, embed: Embed, sort?: MetricRequest['sort']): Metric {
-  if (!metric.query) throw badRequest(`Metric ${metric.metricId} is a SQL metric: it has no underlying rows to show`)
-  const table = resolveTable(source.model, metric.query.from, 'query.from')
-  const tenantColumns = tenantColumnsOf(source, embed)
-  const columns = [...table.columns.values()].filter((c) => isShownColumn(table, c, tenantColumns)).slice(0, 50)
-  // the sort names one of the columns shown (so never a tenant or hidden one); the rest keep pages stable
-  const sorted = sort && columns.find((c) => c.name === sort.column)
-  if (sort && !sorted) {
-    throw badRequest(`sort.column: the rows of ${metric.metricId} have no column "${sort.column.slice(0, 100)}"`)
-  }
-  const orderBy = sorted
-    ? [
-        { name: sorted.name, direction: sort.direction },
-        ...columns.filter((c) => c !== sorted).map((c) => ({ name: c.name, direction: 'asc' as const })),
-      ]
-    : undefined
-  const { comparison: _comparison, ...rest } = metric
-  return {
-    ...rest,
-    chart: { type: 'table' },
-    query: {
-      from: metric.query.from,
-      ...(metric.query.where ? { where: metric.query.where } : {}),
-      dimensions: columns.map((c) => ({ name: c.name, column: c.name })),
-      ...(orderBy ? { orderBy } : {}),
-    },
-  }
-}
 
 /** The calendar day in `timeZone` at `now`, remembered per zone until the next whole minute. */
 const days = new Map<string, { readonly until: number; readonly day: string }>()

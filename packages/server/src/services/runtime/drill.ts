@@ -4,7 +4,7 @@ import type { Metric } from '../../query/document.js'
 import type { DrillInput } from '../../query/filters.js'
 import { planJoins } from '../../query/joins.js'
 import { findTable, type SemanticModel } from '../../query/model.js'
-import type { MetricRequest } from '../query/metric-queries.js'
+import type { MetricRequest } from '../query/metric-requests.js'
 
 /** What a checked drill adds to a metric request. */
 export interface CheckedDrill {

@@ -4,19 +4,15 @@ import { ApiError, badRequest } from '../../errors.js'
 import type { Metric } from '../../query/document.js'
 import { filterKey } from '../../query/filters.js'
 import { findTable, resolveColumn } from '../../query/model.js'
-import type { EndUserScope, MetricQueries } from '../query/metric-queries.js'
+import { checkFilterColumns, hiddenFilters } from '../guest-access/filters.js'
+import { effective, requireCapability } from '../guest-access/permissions.js'
+import type { MetricQueries } from '../query/metric-queries.js'
+import { type EndUserScope, guestRequest } from '../query/metric-requests.js'
 import type { Sources } from '../query/sources.js'
 import { inheritedRls } from '../self-serve/inherited-rls.js'
 import { visibleModel } from '../self-serve/visible-model.js'
 import type { Workspaces } from '../workspaces/workspaces.js'
-import {
-  checkFilterColumns,
-  effective,
-  hiddenFilters,
-  type Opened,
-  type Runtime,
-  requireCapability,
-} from './runtime.js'
+import type { Opened, Runtime } from './runtime.js'
 
 /** Values are listed 100 a page (the metric engine's page); a cursor is the next page's number. */
 const PAGE_SIZE = 100
@@ -111,27 +107,17 @@ export class FilterValues {
       },
       filters: [{ name: 'search', type: 'text', column }],
     }
-    const dashboardAppFilters = claims.params.dashboardAppFilters?.find(
-      (f) => f.dashboardId === opened.dashboard.dashboardId,
-    )?.values
-    const result = await this.queries.run({
-      embed: opened.embed,
-      dashboard: opened.dashboard,
-      metricId: `values:${name}`,
-      metric,
-      clientId: claims.clientId,
-      rls: {},
-      endUser: rlsScope(claims, opened.company.document.metrics),
-      filters: {
-        ...(dashboardAppFilters ? { dashboardAppFilters } : {}),
+    const result = await this.queries.run(
+      guestRequest(claims, opened, {
+        metricId: `values:${name}`,
+        metric,
+        rls: {},
+        endUser: rlsScope(claims, opened.company.document.metrics),
         ...(search ? { metricFilter: { search } } : {}),
-        userFiltersTrusted: false,
-      },
-      defaults: false,
-      timezone: claims.params.timezone,
-      hints: { datasourceName: claims.datasourceName, dataMartName: claims.datamartName },
-      pageNumber: page,
-    })
+        defaults: false,
+        pageNumber: page,
+      }),
+    )
     const values = result.data.map((row) => plain(row.value))
     const more = page * PAGE_SIZE < result.totalRecords && page < 999
     return { data: { values, nextCursor: more ? String(page + 1) : null }, error: null }

@@ -10,15 +10,20 @@ import type {
 import type { EndUserMetricDefinition } from '@strata/contract/self-serve'
 import type { GuestClaims } from '../../auth/principal.js'
 import type { LlmProvider } from '../../config.js'
-import { ApiError, badRequest } from '../../errors.js'
+import { ApiError } from '../../errors.js'
 import type { Metric } from '../../query/document.js'
 import { filterKey } from '../../query/filters.js'
 import type { SemanticModel } from '../../query/model.js'
 import { aiAvailability } from '../ai/availability.js'
 import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
 import type { Embed, Embeds } from '../embeds/embeds.js'
+import { checkFilterColumn, hiddenFilters, pinnedValues, shownPin } from '../guest-access/filters.js'
+import { privateMetrics, visibleMetrics } from '../guest-access/metrics.js'
+import { effective, grantsSelfServe } from '../guest-access/permissions.js'
+import { checkGuestQuery } from '../guest-access/queries.js'
 import { allowedRecipients } from '../guest-tokens/report-recipients.js'
-import type { MetricQueries, MetricRequest, MetricResult } from '../query/metric-queries.js'
+import type { MetricQueries, MetricResult } from '../query/metric-queries.js'
+import { guestRequest, type MetricRequest } from '../query/metric-requests.js'
 import type { Sources } from '../query/sources.js'
 import { definitionOf } from '../self-serve/definition.js'
 import { endUserScope } from '../self-serve/end-user-scope.js'
@@ -312,16 +317,11 @@ export class Runtime {
       dataMartName: claims.datamartName,
     })
     const checked = checkDrill(drill, visibleModel(source, opened.embed))
-    const allow =
-      claims.params.accessPermissions?.dashboardFilterColumns ?? opened.embed.accessSettings.dashboardFilterColumns
-    for (const f of checked.drill ?? []) {
-      if (allow && !allow.some((t) => tableMatches(t.tableName, f.table) && t.columns.includes(f.column))) {
-        throw new ApiError('UNAUTHORIZED', 403, `Filtering on ${f.table}.${f.column} is not allowed for this token`)
-      }
-    }
+    for (const f of checked.drill ?? []) checkFilterColumn(claims, opened.embed, f.table, f.column)
     return checked
   }
 
+  /** A guest query of a metric the token may ask for (guest-access/queries.ts), as the query service runs it. */
   private metricRequest(
     claims: GuestClaims,
     opened: Opened,
@@ -330,47 +330,24 @@ export class Runtime {
     drill: CheckedDrill = {},
   ): MetricRequest {
     const { embed, dashboard } = opened
-    if (!visibleMetrics(claims, embed, dashboard).some((m) => m.metricId === request.metricId)) {
-      throw notInEmbed(request.metricId, embed)
-    }
-    const permissions = effective(claims, embed)
-    const dashboardFilter = request.dashboardFilter ?? {}
-    if (Object.keys(dashboardFilter).length > 0) {
-      if (!permissions.endUserDashboardFilter) {
-        throw new ApiError('UNAUTHORIZED', 403, 'End-user dashboard filters are not allowed for this embed')
-      }
-      checkFilterColumns(claims, embed, dashboard, dashboardFilter)
-    }
+    checkGuestQuery(claims, embed, dashboard, request)
     const byMetric = <T extends { metricId: string; values: Record<string, unknown> }>(
       list: readonly T[] | undefined,
     ) => list?.find((x) => x.metricId === request.metricId)?.values
-    const appFilters = byMetric(claims.params.appFilters)
-    const dashboardAppFilters = claims.params.dashboardAppFilters?.find(
-      (f) => f.dashboardId === dashboard.dashboardId,
-    )?.values
     const endUser = opened.overlay.origins.get(request.metricId)?.endUserDefined === true
-    return {
-      embed,
-      dashboard,
+    return guestRequest(claims, opened, {
       metricId: request.metricId,
-      clientId: claims.clientId,
       rls: endUser ? {} : (byMetric(claims.params.rlsSettings) ?? {}),
       ...(endUser ? { endUser: endUserScope(claims, embed, opened.company.document.metrics) } : {}),
-      filters: {
-        ...(appFilters ? { appFilters } : {}),
-        ...(dashboardAppFilters ? { dashboardAppFilters } : {}),
-        ...(request.dashboardFilter ? { dashboardFilter: request.dashboardFilter } : {}),
-        ...(request.metricFilter ? { metricFilter: request.metricFilter } : {}),
-        ...(drill.drill ? { drill: drill.drill } : {}),
-        userFiltersTrusted: false,
-      },
-      ...(drill.timeGrain ? { timeGrain: drill.timeGrain } : {}),
-      timezone: claims.params.timezone,
-      hints: { datasourceName: claims.datasourceName, dataMartName: claims.datamartName },
+      appFilters: byMetric(claims.params.appFilters),
+      dashboardFilter: request.dashboardFilter,
+      metricFilter: request.metricFilter,
+      drill: drill.drill,
+      timeGrain: drill.timeGrain,
       pageNumber: request.pageNumber,
       underlying,
-      ...(underlying && 'sort' in request && request.sort ? { sort: request.sort } : {}),
-    }
+      sort: 'sort' in request ? request.sort : undefined,
+    })
   }
 
   /**
@@ -438,140 +415,6 @@ function authoredOverlay(dashboard: Dashboard): Overlay {
   }
   return o
 }
-
-/**
- * Whether an embed grants any self-serve capability (create, update, delete, manage, archive,
- * layout, views): only then does it show a tenant's version of the dashboard. Decided by the
- * embed alone, so every viewer of one embed sees the same version of it.
- */
-export function grantsSelfServe(embed: Embed): boolean {
-  const a = embed.accessSettings
-  return (
-    a.isAllowMetricCreation === true ||
-    a.isAllowMetricUpdate === true ||
-    a.isAllowMetricDeletion === true ||
-    a.isAllowManageMetrics === true ||
-    a.isAllowMetricLayoutChange === true ||
-    a.isAllowCreateDashboardView === true
-  )
-}
-
-/** The one answer for a metric this token cannot see, whether or not it exists elsewhere. */
-export const notInEmbed = (metricId: string, embed: Embed): ApiError =>
-  new ApiError('EMBED_PARAM_ERROR', 400, `Metric ${metricId} is not in embed ${embed.embedId}`)
-
-/**
- * The metrics this token may see: the embed's (a metric embed has one), shared or created by
- * the token's client, and private or unpublished ones only for the user who created them.
- */
-export function visibleMetrics(claims: GuestClaims, embed: Embed, dashboard: Dashboard): readonly Metric[] {
-  const user = claims.params.userIdentifier
-  const own = (m: Metric) => m.createdByUser != null && m.createdByUser === user
-  return dashboard.document.metrics.filter(
-    (m) =>
-      (embed.metricId === null || m.metricId === embed.metricId) &&
-      (m.createdByClient == null || m.createdByClient === claims.clientId) &&
-      (m.isPublished !== false || own(m)) &&
-      (m.visibility !== 'private' || own(m)),
-  )
-}
-
-/** Whether a new metric may be private (a userIdentifier) and is by default (the dashboard says so). */
-export function privateMetrics(claims: GuestClaims, company: Dashboard): RuntimeEmbed['privateMetrics'] {
-  const available = claims.params.userIdentifier !== undefined
-  return { available, byDefault: available && company.document.isAllowPrivateMetricsByDefault === true }
-}
-
-export function effective(claims: GuestClaims, embed: Embed): EffectivePermissions {
-  const p = claims.permissions
-  const a = embed.accessSettings
-  const tokenFilter = claims.params.accessPermissions?.isAllowEndUserDashboardFilter
-  /** The embed allows it AND the token does not turn it off (an omitted flag inherits). */
-  const both = (embedAllows: boolean | undefined, tokenFlag: boolean | undefined) =>
-    embedAllows === true && tokenFlag !== false
-  return {
-    download: p.isEnableDownloadMetrics === true,
-    underlyingData: both(a.isAllowUnderlyingData, p.isEnableUnderlyingData),
-    endUserDashboardFilter: (tokenFilter ?? true) && a.isAllowEndUserDashboardFilter !== false,
-    showSideBar: p.isShowSideBar !== false,
-    showDashboardName: p.isShowDashboardName !== false,
-    metricCreation: a.isAllowMetricCreation === true && p.isDisableMetricCreation !== true,
-    metricCreationMode: a.metricCreationMode ?? 'DRAG_DROP',
-    metricUpdate: both(a.isAllowMetricUpdate, p.isEnableMetricUpdation),
-    metricDeletion: both(a.isAllowMetricDeletion, p.isEnableManageMetrics),
-    manageMetrics: both(a.isAllowManageMetrics, p.isEnableManageMetrics),
-    archiveMetrics: both(a.isAllowManageMetrics, p.isEnableArchiveMetrics),
-    customizeLayout: both(a.isAllowMetricLayoutChange, p.isEnableCustomizeLayout),
-    dashboardViews: both(a.isAllowCreateDashboardView, p.isEnableCreateDashboardView),
-    emailReports: a.isAllowEmailReports === true,
-    aiPilot: a.isAllowAiPilot === true,
-  }
-}
-
-/** 403 INSUFFICIENT_PERMISSIONS unless the embed and the token both allow `capability`. */
-export function requireCapability(claims: GuestClaims, embed: Embed, capability: Capability, what: string): void {
-  if (!effective(claims, embed)[capability]) {
-    throw new ApiError('INSUFFICIENT_PERMISSIONS', 403, `${what} is not allowed for this embed and token`)
-  }
-}
-
-/** Whether the token's hideDashboardFilters hides a filter (by its name or its label). */
-export function hiddenFilters(claims: GuestClaims): (f: { readonly name: string; readonly label?: string }) => boolean {
-  const hidden = new Set((claims.params.hideDashboardFilters ?? []).map(filterKey))
-  return (f) => hidden.has(filterKey(f.name)) || (f.label !== undefined && hidden.has(filterKey(f.label)))
-}
-
-function shownPin(pin: { value: unknown; isShowOnUrl: boolean }): PinnedFilter {
-  const sqlList = typeof pin.value === 'object' && pin.value !== null && 'sql' in pin.value
-  const shown = pin.isShowOnUrl && !sqlList
-  return { locked: true, ...(shown ? { pinned: pin.value } : {}), isShowOnUrl: pin.isShowOnUrl }
-}
-
-/** The dashboard filters the token pins (dashboardAppFilters), by lower-cased name or label. */
-function pinnedValues(
-  claims: GuestClaims,
-  dashboard: Dashboard,
-): Map<string, { value: unknown; isShowOnUrl: boolean }> {
-  const pins = new Map<string, { value: unknown; isShowOnUrl: boolean }>()
-  for (const f of claims.params.dashboardAppFilters ?? []) {
-    if (f.dashboardId !== dashboard.dashboardId) continue
-    for (const [key, value] of Object.entries(f.values)) {
-      pins.set(filterKey(key), { value, isShowOnUrl: f.isShowOnUrl ?? true })
-    }
-  }
-  return pins
-}
-
-/** dashboardFilterColumns (token first, else embed): the only columns the end user may filter. */
-export function checkFilterColumns(
-  claims: GuestClaims,
-  embed: Embed,
-  dashboard: Dashboard,
-  values: Readonly<Record<string, unknown>>,
-): void {
-  const allow = claims.params.accessPermissions?.dashboardFilterColumns ?? embed.accessSettings.dashboardFilterColumns
-  const hidden = hiddenFilters(claims)
-  for (const key of Object.keys(values)) {
-    const k = filterKey(key)
-    const filter = (dashboard.document.filters ?? []).find(
-      (f) => filterKey(f.name) === k || (f.label !== undefined && filterKey(f.label) === k),
-    )
-    if (!filter) throw badRequest(`dashboardFilter: no filter named "${key}"`)
-    if (hidden(filter)) {
-      throw new ApiError('UNAUTHORIZED', 403, `Filter ${filter.name} is hidden for this token`)
-    }
-    if (allow && !allow.some((t) => tableMatches(t.tableName, filter.table) && t.columns.includes(filter.column))) {
-      throw new ApiError(
-        'UNAUTHORIZED',
-        403,
-        `Filtering on ${filter.table}.${filter.column} is not allowed for this token`,
-      )
-    }
-  }
-}
-
-const tableMatches = (allowed: string, table: string): boolean =>
-  allowed === table || table.endsWith(`.${allowed}`) || allowed.endsWith(`.${table}`)
 
 /** The load's `reports`: whether report controls work, and who reports may go to (else none). */
 function reportsAvailability(claims: GuestClaims, available: boolean): { available: boolean; recipients: string[] } {

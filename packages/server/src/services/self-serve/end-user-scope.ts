@@ -1,7 +1,7 @@
 import type { GuestClaims } from '../../auth/principal.js'
 import type { Metric } from '../../query/document.js'
 import type { Embed } from '../embeds/embeds.js'
-import type { EndUserScope } from '../query/metric-queries.js'
+import type { EndUserScope } from '../query/metric-requests.js'
 import { storedDefinition } from './definition.js'
 import { inheritedRls } from './inherited-rls.js'
 import { visibleModel } from './visible-model.js'

@@ -3,17 +3,11 @@ import type { EndUserMetricDefinition, SelfServeModel } from '@strata/contract/s
 import type { GuestClaims } from '../../auth/principal.js'
 import { ApiError, badRequest } from '../../errors.js'
 import type { SemanticModel } from '../../query/model.js'
+import { notInEmbed, privateMetrics, visibleMetrics } from '../guest-access/metrics.js'
+import { effective, requireCapability } from '../guest-access/permissions.js'
 import type { MetricResult } from '../query/metric-queries.js'
 import type { Sources } from '../query/sources.js'
-import {
-  effective,
-  notInEmbed,
-  type Opened,
-  privateMetrics,
-  type Runtime,
-  requireCapability,
-  visibleMetrics,
-} from '../runtime/runtime.js'
+import type { Opened, Runtime } from '../runtime/runtime.js'
 import type { Workspaces } from '../workspaces/workspaces.js'
 import { companyFingerprint } from './company-fingerprint.js'
 import { checkDefinition, shownDefinition } from './definition.js'

@@ -1,19 +1,20 @@
 import type { SelfServeModel } from '@strata/contract/self-serve'
 import type { ModelColumn, ModelTable, SemanticModel } from '../../query/model.js'
+import { isShownColumn, tenantColumnsOf } from '../../query/tenancy/columns.js'
 import type { Embed } from '../embeds/embeds.js'
 import type { Source } from '../query/sources.js'
-import { isShownColumn, tenantColumnsOf } from '../query/tenant-columns.js'
+import { tenancyFactsOf } from '../query/tenancy-facts.js'
 import { shownName } from './definition.js'
 
 /**
  * The model an end user may see and build on (docs/runtime-api.md#the-visible-model): the source's tables and columns
- * minus hidden ones (datamart isHide) and minus every tenant column (query/tenant-columns.ts). Relationships only between visible tables.
+ * minus hidden ones (datamart isHide) and minus every tenant column (query/tenancy/columns.ts). Relationships only between visible tables.
  * Definitions are validated against this model, so a hidden or tenant column is "no column",
  * and their names are resolved in it, once (definition.ts).
  */
 export function visibleModel(source: Source, embed: Embed): SemanticModel {
   const { model } = source
-  const tenantColumns = tenantColumnsOf(source, embed)
+  const tenantColumns = tenantColumnsOf(tenancyFactsOf(source, embed))
   const tables = new Map<string, ModelTable>()
   for (const t of model.tables.values()) {
     if (t.hidden) continue

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { Metric } from '../../query/document.js'
+import type { Metric } from './document.js'
 
 /**
  * A metric definition's fingerprint, part of the compiled-statement cache key: a tenant's

@@ -4,7 +4,7 @@
  * database. The schema feeds validation and docs; `TenancySettings` is the validated shape.
  */
 import Type, { type Static } from 'typebox'
-import { choice } from './fields.js'
+import { choice } from '../../connectors/credentials/fields.js'
 
 const identifier = (label: string, description: string) =>
   Type.Optional(Type.String({ minLength: 1, maxLength: 255, label, description }))

@@ -1,15 +1,16 @@
-import { type ModelTable, resolveTable, type SemanticModel } from '../../query/model.js'
-import type { Embed } from '../embeds/embeds.js'
-import type { Source } from './sources.js'
+import { type ModelTable, resolveTable, type SemanticModel } from '../model.js'
+import type { TenancyFacts } from './decide.js'
 
 /**
- * Every tenant column of a source's model for an embed, by table key: a datamart table's
- * clientColumn, the embed's tableTenancySettings, and the client-name and key columns of the
- * tenancy table of TABLE tenancySettings. No end user ever sees or names one: the visible model
- * leaves them out, and so do the underlying rows.
+ * Every tenant column of a model, by table key: a datamart table's clientColumn, the embed's
+ * tableTenancySettings, and the client-name and key columns of the tenancy table of TABLE
+ * tenancySettings. No end user ever sees or names one: the visible model leaves them out, and
+ * so do the underlying rows.
  */
-export function tenantColumnsOf(source: Source, embed: Embed): ReadonlyMap<string, ReadonlySet<string>> {
-  const { model } = source
+export function tenantColumnsOf(
+  facts: Pick<TenancyFacts, 'model' | 'settings' | 'tableSettings'>,
+): ReadonlyMap<string, ReadonlySet<string>> {
+  const { model, settings } = facts
   const out = new Map<string, Set<string>>()
   const mark = (key: string, column: string) => {
     const set = out.get(key) ?? new Set<string>()
@@ -17,11 +18,10 @@ export function tenantColumnsOf(source: Source, embed: Embed): ReadonlyMap<strin
     out.set(key, set)
   }
   for (const t of model.tables.values()) if (t.clientColumn) mark(t.key, t.clientColumn)
-  for (const t of embed.accessSettings.tableTenancySettings ?? []) {
+  for (const t of facts.tableSettings) {
     const table = tryResolve(model, t.name)
     if (table) mark(table.key, t.clientColumn)
   }
-  const settings = source.datamart?.tenancySettings ?? source.datasource.tenancySettings
   if (settings?.tenancyLevel === 'TABLE') {
     const table = tryResolve(model, `${settings.schemaName}.${settings.tableName}`)
     if (table) {

@@ -8,7 +8,7 @@
  * answer that does not turn encryption on (ENCRYPT_ON or ENCRYPT_REQ) ends the connection
  * before anything else is written, and the pool's connect fails with `EncryptionRefused`.
  * The PRELOGIN layout: a TDS packet header (8 bytes), then options as token, big-endian offset
- * and length, closed by 0xFF; ENCRYPTION is token 0x01 (docs/datasources.md#sql-server).
+ * and length, closed by 0xFF; ENCRYPTION is token 0x01 (docs/datasources.md#tls).
  */
 import net, { type LookupFunction, type Socket } from 'node:net'
 

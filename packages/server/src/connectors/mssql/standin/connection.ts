@@ -52,10 +52,7 @@ export class Connection {
     this.#transport = new Transport(
       socket,
       (m) => this.#receive(m),
-      (err) => {
-        if (process.env.MSSQL_STANDIN_DEBUG) console.error('stand-in transport:', err)
-        socket.destroy()
-      },
+      () => socket.destroy(), // a broken packet or a refused TLS handshake ends the connection
     )
   }
 
@@ -77,14 +74,13 @@ export class Connection {
     }
     this.#queue = this.#queue
       .then(() => this.#handle(m))
-      .catch((err) => {
-        if (process.env.MSSQL_STANDIN_DEBUG) console.error('stand-in:', err)
+      .catch(() => {
+        // a message out of order (or a PostgreSQL session that failed): the connection ends
         this.socket.destroy()
       })
   }
 
   async #handle(m: Message): Promise<void> {
-    if (process.env.MSSQL_STANDIN_DEBUG) console.error('stand-in <-', this.#state, m.type, m.payload.length)
     switch (this.#state) {
       case 'prelogin':
         return this.#prelogin(m)

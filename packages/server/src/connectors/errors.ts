@@ -146,7 +146,7 @@ const CERTIFICATE_CODES = new Set([
 ])
 
 /**
- * A readable reason when `err` (or its cause: fetch wraps the socket's error) is a TLS failure:
+ * A readable reason when `err` (or what it wraps) is a TLS failure:
  * a certificate that fails verification (docs/datasources.md#tls), or a handshake that failed.
  */
 export function tlsReason(err: unknown): string | undefined {
@@ -163,7 +163,9 @@ export function tlsReason(err: unknown): string | undefined {
         ? `TLS certificate verification failed: ${message}`
         : `TLS handshake failed: ${message}`
     }
-    e = (e as { cause?: unknown }).cause
+    // fetch puts the socket's error in `cause`; mssql keeps tedious's error in `originalError`
+    const wrapper = e as { cause?: unknown; originalError?: unknown }
+    e = wrapper.originalError ?? wrapper.cause
   }
   return undefined
 }

@@ -2,6 +2,7 @@ import type { Metric } from '@strata/contract/document'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ctx, metric, model } from '../../test/fixtures/query.js'
+import { propertyRuns } from '../../test/helpers/property-runs.js'
 import { ApiError, TokenRefusal } from '../errors.js'
 import { type Bound, bindRequest, rebind, type Scalar, VALUE_LIMITS } from './bind.js'
 import { type CompiledQuery, type CompileInput, compileMetric } from './compile.js'
@@ -215,7 +216,7 @@ describe.each([...dialects.entries()])('one statement per shape on %s', (_name, 
           expect(bind(t.comparison.params, t.comparison.slots)).toEqual(d.comparison.params)
         }
       }),
-      { numRuns: 200 },
+      propertyRuns(200),
     )
   })
 })

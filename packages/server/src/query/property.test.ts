@@ -2,6 +2,7 @@ import type { Metric } from '@strata/contract/document'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ctx, metric, model } from '../../test/fixtures/query.js'
+import { propertyRuns } from '../../test/helpers/property-runs.js'
 import { ApiError } from '../errors.js'
 import { compileMetric } from './compile.js'
 import { dialects } from './dialects/registry.js'
@@ -176,7 +177,7 @@ describe.each([...dialects.entries()])('hostile input on %s', (name, dialect) =>
           )
         },
       ),
-      { numRuns: 300 },
+      propertyRuns(300),
     )
     // the structure check ran on real requests, not only on refusals: about 60 of the 300 runs
     // compile (42-81 over eight runs), so the bound sits far below the random draw's spread (30
@@ -194,7 +195,7 @@ describe.each([...dialects.entries()])('hostile input on %s', (name, dialect) =>
           compileMetric({ metric: M, model: model(), dialect, context: ctx({ rls, page: { limit, offset: limit } }) }),
         )
       }),
-      { numRuns: 100 },
+      propertyRuns(100),
     )
   })
 })

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { model } from '../../test/fixtures/query.js'
+import { propertyRuns } from '../../test/helpers/property-runs.js'
 import { ApiError } from '../errors.js'
 import { dialects } from './dialects/registry.js'
 import { functionAllowed } from './sql-metric-functions.js'
@@ -313,7 +314,7 @@ describe('SQL metrics: property over comment, string and quote fragments', () =>
         }
         expect(code).not.toMatch(/secrets|load_file|lo_get/)
       }),
-      { numRuns: 400 },
+      propertyRuns(400),
     )
   })
 })

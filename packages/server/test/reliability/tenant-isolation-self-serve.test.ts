@@ -13,6 +13,7 @@ import {
 import { createTestApp, type TestContext } from '../helpers/app.js'
 import { expectError } from '../helpers/expect-error.js'
 import { createMariaWarehouse, type MariaWarehouse } from '../helpers/mariadb-warehouse.js'
+import { propertyRuns } from '../helpers/property-runs.js'
 import { requireService } from '../helpers/services.js'
 import { createPgWarehouse, type PgWarehouse, TENANTS } from '../helpers/warehouse.js'
 import { loadWarehouse, type Warehouse, writeCsv } from './ground-truth.js'
@@ -210,7 +211,7 @@ describe.skipIf(!hasPg)('tenant isolation of end users’ metrics (property: zer
             await t.app.services.store.db.deleteFrom('end_user_metrics').where('metric_id', '=', metricId).execute()
           },
         ),
-        { numRuns: RUNS },
+        propertyRuns(RUNS),
       )
       console.info(`self-serve isolation on ${backend}: ${JSON.stringify(stats)} refusals ${JSON.stringify(refusals)}`)
       // the property must reach the rows, and the exact oracle, most of the time
@@ -413,7 +414,7 @@ describe.skipIf(!hasPg)('tenant isolation of end users’ metrics (property: zer
             )
           },
         ),
-        { numRuns: ISSUE_24_RUNS, endOnFailure: true },
+        propertyRuns(ISSUE_24_RUNS, { endOnFailure: true }),
       )
       console.info(`self-serve aliases on ${backend}: ${JSON.stringify(stats)}`)
       expect(stats.collisions).toBeGreaterThan(0)
@@ -505,7 +506,7 @@ describe.skipIf(!hasPg)('tenant isolation of end users’ metrics (property: zer
             checkAnswer(backend, schema, tenant, oracle, await rt('/query', tk, { metricId }), `query ${label}`, stats)
           },
         ),
-        { numRuns: ISSUE_24_RUNS, endOnFailure: true },
+        propertyRuns(ISSUE_24_RUNS, { endOnFailure: true }),
       )
       console.info(`self-serve SQL-metric RLS on ${backend}: ${JSON.stringify(stats)}`)
       expect(stats.answered).toBeGreaterThanOrEqual(Math.ceil(ISSUE_24_RUNS / 2))

@@ -4,6 +4,7 @@ import { caught, closedPort, silentServer } from '../../../test/fixtures/net.js'
 import { ApiError } from '../../errors.js'
 import type { ConnectorOptions, MssqlCredentials } from '../types.js'
 import { MssqlConnector } from './connector.js'
+import { encryptedOnlyConnector } from './encryption-guard.js'
 import { translateMssqlError } from './errors.js'
 import { buildRequest, inputs, mssqlConfig } from './request.js'
 import { convertValue, dataTypeOfName } from './type-mapping.js'
@@ -40,6 +41,10 @@ describe('mssql connector (no server: dialect/request building only)', () => {
     expect(tls({ tlsMode: 'required' })).toMatchObject({ encrypt: true, trustServerCertificate: true })
     expect(tls({ tlsMode: 'off' })).toMatchObject({ encrypt: false })
     expect(tls({ tlsMode: 'off' }).trustServerCertificate).toBeUndefined()
+    // with TLS on, the socket is ours: a PRELOGIN answer that cannot encrypt gets no login
+    expect(tls({}).connector).toBe(encryptedOnlyConnector)
+    expect(tls({ tlsMode: 'required' }).connector).toBe(encryptedOnlyConnector)
+    expect(tls({ tlsMode: 'off' }).connector).toBeUndefined()
     const pem = { tlsCaCertificate: 'CA', tlsClientCertificate: 'CERT', tlsClientKey: 'KEY' }
     expect(tls(pem)).toMatchObject({
       encrypt: true,

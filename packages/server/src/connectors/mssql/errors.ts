@@ -10,6 +10,7 @@ import {
   type TranslationContext,
   translateDriverError,
 } from '../errors.js'
+import { EncryptionRefused } from './encryption-guard.js'
 
 const CONNECTION_CODES = new Set(['ELOGIN', 'ESOCKET', 'ECONNCLOSED', 'EINSTLOOKUP', 'ENOTOPEN', 'ENOCONN'])
 /** Server error numbers that mean the login or database is unusable. */
@@ -34,14 +35,35 @@ export function isConnectionFailure(err: unknown): boolean {
   )
 }
 
+/** The first error along the wrappers (mssql's `originalError`, tedious's `cause`) that `test` picks. */
+function along(err: unknown, test: (e: unknown) => boolean): unknown {
+  for (let e = err, depth = 0; e !== null && typeof e === 'object' && depth < 4; depth++) {
+    if (test(e)) return e
+    const wrapper = e as { originalError?: unknown; cause?: unknown }
+    e = wrapper.originalError ?? wrapper.cause
+  }
+  return undefined
+}
+
+/** Why a connect failed over encryption, in our settings' words; undefined when it did not. */
+function encryptionReason(err: unknown): string | undefined {
+  const refused = along(err, (e) => e instanceof EncryptionRefused)
+  if (refused instanceof EncryptionRefused) return refused.message
+  // tedious with encrypt off, to a server that requires encryption
+  if (along(err, (e) => errorCode(e) === 'EENCRYPT') !== undefined)
+    return 'the server requires encryption: set tlsMode to verify (or required)'
+  return undefined
+}
+
 export const MSSQL_ERRORS: DriverErrors = {
   // ECANCEL: our request.cancel() at the deadline; ETIMEOUT: the driver's own request timeout.
   isTimeout: (err) => errorCode(err) === 'ECANCEL' || errorCode(err) === 'ETIMEOUT',
   isConnectionFailure,
   connectionReason: (err, message, connecting) =>
-    connecting && errorCode(err) === 'ETIMEOUT'
+    encryptionReason(err) ??
+    (connecting && errorCode(err) === 'ETIMEOUT'
       ? `connection timed out (${message})`
-      : (networkReason(inner(err)) ?? message),
+      : (networkReason(inner(err)) ?? message)),
 }
 
 /** With `connecting: true` (a pool's connect), every failure is a connection failure. */

@@ -7,6 +7,7 @@ import sql from 'mssql'
 import { BACKSTOP_TIMEOUT_MS, IDLE_TIMEOUT_MS } from '../shared/execution.js'
 import { resolveTlsMode, type TlsMode } from '../shared/tls.js'
 import type { ConnectorOptions, MssqlCredentials } from '../types.js'
+import { encryptedOnlyConnector } from './encryption-guard.js'
 
 /**
  * `isDisableDatabase: true` leaves the database out of the login, so the server uses the login's
@@ -36,7 +37,8 @@ export function mssqlConfig(credentials: MssqlCredentials, options: ConnectorOpt
 /**
  * TLS (docs/datasources.md#tls): verify by default (Azure SQL presents a publicly trusted
  * certificate); `required` for a server with a self-signed certificate; the CA and client pair
- * go to the secure context tedious builds.
+ * go to the secure context tedious builds. Either way a server that answers it cannot encrypt
+ * is refused before the login (encryption-guard.ts).
  */
 function tlsOptions(c: MssqlCredentials, mode: TlsMode): NonNullable<sql.config['options']> {
   if (mode === 'off') return { encrypt: false }
@@ -49,6 +51,8 @@ function tlsOptions(c: MssqlCredentials, mode: TlsMode): NonNullable<sql.config[
     encrypt: true,
     trustServerCertificate: mode === 'required',
     ...(Object.keys(details).length === 0 ? {} : { cryptoCredentialsDetails: details }),
+    // a server that answers it cannot encrypt gets no login (encryption-guard.ts)
+    connector: encryptedOnlyConnector,
   }
 }
 

@@ -8,6 +8,7 @@
 import { DuckDBInstance } from '@duckdb/node-api'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { propertyRuns } from '../../../test/helpers/property-runs.js'
 import { TrinoTemporal } from '../../query/dialects/trino.js'
 import { stringLiteral, trinoLiteral } from './literals.js'
 
@@ -85,7 +86,7 @@ describe('Trino string literals', () => {
           }
         },
       ),
-      { numRuns: 150 },
+      propertyRuns(150),
     )
   })
 

@@ -171,6 +171,17 @@ describe('buildVisual: single-value', () => {
       tone: 'good',
     })
     expect(v.summary).toBe('Revenue: $1,250, up 25.0% compared with the previous period')
+    expect(v).toMatchObject({ lastYear: false })
+  })
+  it('says when the comparison is with the same period a year before', () => {
+    const r = result([{ revenue: '900' }], [['revenue', 'number']], { comparisonValue: 1000 })
+    const m = {
+      ...metric({ type: 'single-value', y: ['revenue'] }, 'Revenue'),
+      comparison: { period: 'previous-year' as const },
+    }
+    const v = buildVisual(m, r, ctx)
+    expect(v).toMatchObject({ kind: 'single-value', lastYear: true, changeText: '▼ 10%' })
+    expect(v.summary).toBe('Revenue: 900, down 10.0% compared with the same period a year before')
   })
   it('a drop is bad news unless lower is better; no comparison, no change', () => {
     const r = result([{ churn: 8 }], [['churn', 'number']], { comparisonValue: 10 })

@@ -55,6 +55,8 @@ export type Visual =
       readonly changeText: string | null
       /** Whether the change is good news (`chart.lowerIsBetter` flips it); null without a change. */
       readonly tone: 'good' | 'bad' | 'neutral' | null
+      /** The comparison is with the same period a year before (`comparison.period: previous-year`). */
+      readonly lastYear: boolean
       readonly summary: string
     }
   | {
@@ -441,10 +443,11 @@ function buildSingleValue(metric: RuntimeMetric, result: QueryResult, ctx: Build
   const changeText = change === null ? null : formatChange(change, ctx.locale)
   const better = chart.lowerIsBetter === true ? -1 : 1
   const tone = change === null ? null : change * better > 0 ? 'good' : change * better < 0 ? 'bad' : 'neutral'
+  const lastYear = metric.comparison?.period === 'previous-year'
   const words =
     change === null
       ? ''
-      : `, ${change > 0 ? 'up' : change < 0 ? 'down' : 'unchanged'} ${formatNumber(Math.abs(change), { locale: ctx.locale, decimals: 1 })}% compared with the previous period`
+      : `, ${change > 0 ? 'up' : change < 0 ? 'down' : 'unchanged'} ${formatNumber(Math.abs(change), { locale: ctx.locale, decimals: 1 })}% compared with ${lastYear ? 'the same period a year before' : 'the previous period'}`
   return {
     kind: 'single-value',
     label: column ?? metric.name,
@@ -454,6 +457,7 @@ function buildSingleValue(metric: RuntimeMetric, result: QueryResult, ctx: Build
     change,
     changeText,
     tone,
+    lastYear,
     summary: `${metric.name}: ${fullText}${words}`,
   }
 }

@@ -162,7 +162,7 @@ function renderVisual(host: CardHost, m: MetricState, visual: Visual): TemplateR
           visual.changeText
             ? html`<div class="sv-change ${visual.tone}" part="change" aria-hidden="true">
               <span class="pill">${visual.changeText}</span
-              ><span class="sv-vs"><span class="long">vs previous period</span><span class="short">vs prev. period</span></span>
+              ><span class="sv-vs"><span class="long">vs ${visual.lastYear ? 'a year before' : 'previous period'}</span><span class="short">vs ${visual.lastYear ? 'last year' : 'prev. period'}</span></span>
             </div>`
             : nothing
         }

@@ -187,6 +187,13 @@ describe('drill-down on the demo', () => {
       { accessPermissions: { dashboardFilterColumns: [{ tableName: 'main.orders', columns: ['channel'] }] } },
     )
     expect((await call(narrow, 'POST', '/query', { metricId: 'revenue', drill })).statusCode).toBe(403)
+    // the load offers no drill on a column the token may not filter (it would be refused)
+    const narrowLoad = (await call(narrow, 'GET', '')).json() as {
+      metrics: { metricId: string; drillColumns?: Record<string, { table: string; column: string }> }[]
+    }
+    const narrowBy = Object.fromEntries(narrowLoad.metrics.map((m) => [m.metricId, m.drillColumns]))
+    expect(narrowBy.revenue_by_category).toBeUndefined()
+    expect(narrowBy.top_customers).toBeUndefined()
     const channel = { filters: [{ table: 'main.orders', column: 'channel', value: 'Web' }] }
     expect((await call(narrow, 'POST', '/query', { metricId: 'revenue', drill: channel })).statusCode).toBe(200)
   })

@@ -33,10 +33,15 @@ export function pinnedValues(
   return pins
 }
 
+/** Whether dashboardFilterColumns (token first, else embed) let the end user filter on `table.column`. */
+export function mayFilterColumn(claims: GuestClaims, embed: Embed, table: string, column: string): boolean {
+  const allow = claims.params.accessPermissions?.dashboardFilterColumns ?? embed.accessSettings.dashboardFilterColumns
+  return !allow || allow.some((t) => tableMatches(t.tableName, table) && t.columns.includes(column))
+}
+
 /** 403 unless dashboardFilterColumns (token first, else embed) let the end user filter on `table.column`. */
 export function checkFilterColumn(claims: GuestClaims, embed: Embed, table: string, column: string): void {
-  const allow = claims.params.accessPermissions?.dashboardFilterColumns ?? embed.accessSettings.dashboardFilterColumns
-  if (allow && !allow.some((t) => tableMatches(t.tableName, table) && t.columns.includes(column))) {
+  if (!mayFilterColumn(claims, embed, table, column)) {
     throw new ApiError('UNAUTHORIZED', 403, `Filtering on ${table}.${column} is not allowed for this token`)
   }
 }

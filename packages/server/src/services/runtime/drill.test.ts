@@ -71,8 +71,22 @@ describe('drill inputs are checked against the visible model', () => {
         },
       },
       visible,
+      () => true,
     )
     expect(columns).toEqual({ id: { table: 'public.orders', column: 'id' } })
+  })
+
+  it('names no column the token may not filter (a drill on it would be refused)', () => {
+    const metric = {
+      metricId: 'm',
+      name: 'm',
+      chart: { type: 'table' as const },
+      query: { from: 'public.orders', dimensions: [{ name: 'id', column: 'id' }] },
+    }
+    expect(drillColumns(metric, visible, (_table, column) => column !== 'id')).toBeUndefined()
+    expect(drillColumns(metric, visible, (table) => table === 'public.orders')).toEqual({
+      id: { table: 'public.orders', column: 'id' },
+    })
   })
 
   it('lists the visible tables a drill chip narrows a metric by: its own and those it reaches; none for SQL', () => {

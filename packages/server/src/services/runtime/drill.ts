@@ -51,9 +51,14 @@ export function checkDrill(drill: Drill, visible: SemanticModel): CheckedDrill {
 /**
  * The load's `drillColumns` of a metric: each dimension of a query metric that reads a visible
  * column (by the table and column a drill filter names), so the element knows what a click on a
- * bar, slice or row filters by. A SQL metric has none (its columns are not the model's).
+ * bar, slice or row filters by. A column outside the token's filterable columns is left out (a
+ * drill on it would be refused), and a SQL metric has none (its columns are not the model's).
  */
-export function drillColumns(metric: Metric, visible: SemanticModel): RuntimeMetric['drillColumns'] {
+export function drillColumns(
+  metric: Metric,
+  visible: SemanticModel,
+  mayFilter: (table: string, column: string) => boolean,
+): RuntimeMetric['drillColumns'] {
   const query = metric.query
   if (!query) return undefined
   const out: Record<string, { table: string; column: string }> = {}
@@ -61,7 +66,7 @@ export function drillColumns(metric: Metric, visible: SemanticModel): RuntimeMet
     const table = findTable(visible, d.table ?? query.from)
     const column =
       table?.columns.get(d.column) ?? [...(table?.columns.values() ?? [])].find((c) => c.alias === d.column)
-    if (table && column) out[d.name] = { table: table.key, column: column.name }
+    if (table && column && mayFilter(table.key, column.name)) out[d.name] = { table: table.key, column: column.name }
   }
   return Object.keys(out).length > 0 ? out : undefined
 }

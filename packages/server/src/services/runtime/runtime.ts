@@ -17,7 +17,7 @@ import type { SemanticModel } from '../../query/model.js'
 import { aiAvailability } from '../ai/availability.js'
 import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
 import type { Embed, Embeds } from '../embeds/embeds.js'
-import { checkFilterColumn, hiddenFilters, pinnedValues, shownPin } from '../guest-access/filters.js'
+import { checkFilterColumn, hiddenFilters, mayFilterColumn, pinnedValues, shownPin } from '../guest-access/filters.js'
 import { privateMetrics, visibleMetrics } from '../guest-access/metrics.js'
 import { effective, grantsSelfServe } from '../guest-access/permissions.js'
 import { checkGuestQuery } from '../guest-access/queries.js'
@@ -166,7 +166,7 @@ export class Runtime {
           model,
         )
         if (!visible || !model) return runtime
-        const columns = drillColumns(m, visible)
+        const columns = drillColumns(m, visible, (table, column) => mayFilterColumn(claims, embed, table, column))
         return {
           ...runtime,
           ...(columns ? { drillColumns: columns } : {}),

@@ -81,7 +81,7 @@ function bodyOf(visual: Visual, width: number, o: CardOptions): Body {
     case 'echarts':
       return chartBody(visual, width, o.chartHeight, theme)
     case 'single-value':
-      return singleValueBody(visual, width, theme)
+      return singleValueBody(visual, width, theme, visual.lastYear ? 'vs a year before' : undefined)
     case 'trend':
       return trendBody(visual, width, theme)
     case 'table':
@@ -125,7 +125,7 @@ function chartBody(
   return { svg: `<g>${chart}</g>${legend.join('')}`, height: items.length ? y + 18 : height }
 }
 
-/** The value, as large as the card allows (44px at most), and the change pill with "vs previous period". */
+/** The value, as large as the card allows (44px at most), and the change pill with what it compares with. */
 function singleValueBody(
   visual: Extract<Visual, { kind: 'single-value' | 'trend' }>,
   width: number,

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto'
-import type { FastifyBaseLogger } from 'fastify'
 import type { EmailReportRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
+import { PollLoop } from '../scheduling/poll-loop.js'
 import { definitionOf, failureText, ReportStopped, type Reports } from './reports.js'
 import { nextRun, retryDelay } from './schedule.js'
 
@@ -19,8 +18,6 @@ export interface SchedulerOptions {
 /** Reports claimed per look; the rest wait for the next one. */
 const BATCH = 20
 
-type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>
-
 /**
  * Sends due reports, once across every instance on the same metadata store: a report is sent
  * by the instance whose conditional UPDATE takes its lease (`leased_by`, `lease_until`) for the
@@ -29,44 +26,13 @@ type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>
  * mid-send leaves a lease that expires after `leaseMs`, then the report is due again (so a
  * crash between the SMTP server's acceptance and the UPDATE can repeat a send, never lose one).
  */
-export class ReportScheduler {
-  readonly instanceId = randomUUID()
-  private timer: NodeJS.Timeout | undefined
-  private running: Promise<void> | undefined
-  private stopped = false
-  private log: Log | undefined
-
+export class ReportScheduler extends PollLoop {
   constructor(
     private readonly store: Store,
     private readonly reports: Reports,
     private readonly options: SchedulerOptions,
-  ) {}
-
-  start(log: Log): void {
-    if (this.timer || this.stopped) return
-    this.log = log
-    this.timer = setInterval(() => this.poll(), this.options.pollMs)
-    this.timer.unref()
-  }
-
-  /** Stops polling and waits for the run in flight (graceful shutdown). */
-  async stop(): Promise<void> {
-    this.stopped = true
-    if (this.timer) clearInterval(this.timer)
-    this.timer = undefined
-    await this.running
-  }
-
-  private poll(): void {
-    if (this.running || this.stopped) return
-    this.running = this.tick()
-      .then(
-        () => undefined,
-        (err: unknown) => this.log?.error({ err: failureText(err) }, 'email reports: scheduler pass failed'),
-      )
-      .finally(() => {
-        this.running = undefined
-      })
+  ) {
+    super(options.pollMs, 'email reports', failureText)
   }
 
   /** One pass: claims the reports due at `now` and sends each; returns the ids this instance sent or tried. */

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto'
-import type { FastifyBaseLogger } from 'fastify'
 import type { RollupRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
+import { PollLoop } from '../scheduling/poll-loop.js'
 import { failureText, type Rollups } from './rollups.js'
 
 export interface RollupSchedulerOptions {
@@ -14,8 +13,6 @@ export interface RollupSchedulerOptions {
 /** Rollups claimed per look; the rest wait for the next one. */
 const BATCH = 10
 
-type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>
-
 /**
  * Builds due rollups, once across every instance on the same metadata store, the way email
  * reports are sent: the instance whose conditional UPDATE takes the lease (`leased_by`,
@@ -24,45 +21,13 @@ type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>
  * that dies mid-build leaves a lease that expires after `leaseMs`; then the rollup is due again.
  * Builds run one at a time per instance, in the background: no request ever waits for one.
  */
-export class RollupScheduler {
-  readonly instanceId = randomUUID()
-  private timer: NodeJS.Timeout | undefined
-  private running: Promise<void> | undefined
-  private stopped = false
-  private log: Log | undefined
-
+export class RollupScheduler extends PollLoop {
   constructor(
     private readonly store: Store,
     private readonly rollups: Rollups,
     private readonly options: RollupSchedulerOptions,
-  ) {}
-
-  start(log: Log): void {
-    if (this.timer || this.stopped) return
-    this.log = log
-    this.timer = setInterval(() => this.poll(), this.options.pollMs)
-    this.timer.unref()
-  }
-
-  /** Stops polling and waits for the build in flight (graceful shutdown). */
-  async stop(): Promise<void> {
-    this.stopped = true
-    if (this.timer) clearInterval(this.timer)
-    this.timer = undefined
-    await this.running
-  }
-
-  /** Looks now (a refresh request): a pass already running is left to finish. */
-  poll(): void {
-    if (this.running || this.stopped) return
-    this.running = this.tick()
-      .then(
-        () => undefined,
-        (err: unknown) => this.log?.error({ err: failureText(err) }, 'rollups: scheduler pass failed'),
-      )
-      .finally(() => {
-        this.running = undefined
-      })
+  ) {
+    super(options.pollMs, 'rollups', failureText)
   }
 
   /** One pass: syncs the state rows, claims the rollups due at `now` and builds each; the names it built or tried. */

@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_EMBED, dashboardReady, useBrowserSuite } from '../helpers/browser.js'
 import { hasChromium } from '../helpers/chromium.js'
+import { type EChart, norm } from '../helpers/echart.js'
 
 /**
  * Drill-down in the end user's dashboard (issue 28): a click on a bar sets the dashboard filter
@@ -17,28 +18,7 @@ import { hasChromium } from '../helpers/chromium.js'
  */
 const SHOTS = process.env.STRATA_SHOTS ?? '/tmp/shots-drill'
 const FLAGS = { isEnableUnderlyingData: true }
-/** An element's text as it reads: runs of white space as one space, trimmed. */
-const norm = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim()
-
 type Dashboard = HTMLElement & { filters: Record<string, unknown> }
-type EChart = {
-  getOption(): { series: { type: string; data: unknown[] }[] }
-  convertToPixel(finder: object, value: unknown[]): number[]
-  getModel(): {
-    getSeriesByIndex(i: number): {
-      getData(): {
-        getItemLayout(i: number): {
-          cx: number
-          cy: number
-          r: number
-          r0: number
-          startAngle: number
-          endAngle: number
-        }
-      }
-    }
-  }
-}
 
 describe.skipIf(!hasChromium)('drill-down in Chromium', () => {
   const b = useBrowserSuite()

@@ -4,6 +4,7 @@ import type { BrowserContextOptions, Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_EMBED, dashboardReady, useBrowserSuite } from '../helpers/browser.js'
 import { hasChromium } from '../helpers/chromium.js'
+import { type EChart, norm } from '../helpers/echart.js'
 
 /**
  * Drill-down beyond bars, slices and rows (issue 28): a scatter's points and a combo's bars open
@@ -16,16 +17,7 @@ import { hasChromium } from '../helpers/chromium.js'
 const SHOTS = process.env.STRATA_SHOTS ?? '/tmp/shots-drill2'
 const FLAGS = { isEnableUnderlyingData: true }
 const DRILL_PARAM = 'strata-drill'
-const norm = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim()
-
 type Drill = { table: string; column: string; value: unknown }
-type Series = { name: string; type: string; data: unknown[] }
-type EChart = {
-  getOption(): { series: Series[] }
-  convertToPixel(finder: object, value: unknown): number[]
-  on(event: string, handler: () => void): void
-  off(event: string, handler: () => void): void
-}
 
 const orders = { name: 'orders', aggregate: 'count' }
 const revenue = { name: 'revenue', aggregate: 'sum', column: 'amount' }

@@ -6,6 +6,7 @@ import { dashboardReady, useBrowserSuite } from '../helpers/browser.js'
 import { hasChromium } from '../helpers/chromium.js'
 import { demoCompany } from '../helpers/demo-company.js'
 import { settled } from '../helpers/docs-images.js'
+import { type EChart as Chart, norm } from '../helpers/echart.js'
 import {
   deepFocus,
   filtersOf,
@@ -32,26 +33,6 @@ import {
  */
 const SHOTS = process.env.STRATA_SHOTS ?? '/tmp/shots-sweep'
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }
-const norm = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim()
-
-type Chart = {
-  getOption(): { series: { type: string; data: unknown[] }[]; xAxis?: { data?: string[] }[] }
-  convertToPixel(finder: object, value: unknown[]): number[]
-  getModel(): {
-    getSeriesByIndex(i: number): {
-      getData(): {
-        getItemLayout(i: number): {
-          cx: number
-          cy: number
-          r: number
-          r0: number
-          startAngle: number
-          endAngle: number
-        }
-      }
-    }
-  }
-}
 
 describe.skipIf(!hasChromium)('more issue 28 controls on a second-origin host page', () => {
   const b = useBrowserSuite()

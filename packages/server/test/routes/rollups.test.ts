@@ -5,7 +5,7 @@
  * on the warehouse), the tenant column always kept, an incremental refresh rewriting only its
  * window, a failed build recorded (never thrown into a request), and the routes' contract.
  */
-import { readdirSync, statSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -14,6 +14,7 @@ import { RollupScheduler } from '../../src/services/rollups/scheduler.js'
 import { type Analytics, salesDocument, setupAnalytics } from '../helpers/analytics.js'
 import { createTestApp, type TestContext } from '../helpers/app.js'
 import { expectError } from '../helpers/expect-error.js'
+import { filesOf, readParquet } from '../helpers/rollups.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
 let ctx: TestContext
@@ -52,17 +53,6 @@ const importDoc = (dashboardId: string, document: object) =>
     importDashboardData: document,
   })
 
-async function readParquet(files: string[]): Promise<Record<string, unknown>[]> {
-  const conn = await duck.connect()
-  try {
-    const list = files.map((f) => `'${f.replaceAll("'", "''")}'`).join(', ')
-    const reader = await conn.runAndReadAll(`SELECT * FROM read_parquet([${list}])`)
-    return reader.getRowObjectsJson() as Record<string, unknown>[]
-  } finally {
-    conn.closeSync()
-  }
-}
-
 async function dashboardRowId(id: string): Promise<string> {
   const row = await ctx.app.services.store.db
     .selectFrom('dashboards')
@@ -70,16 +60,6 @@ async function dashboardRowId(id: string): Promise<string> {
     .where('dashboard_id', '=', id)
     .executeTakeFirstOrThrow()
   return row.id
-}
-
-function filesOf(dir: string): string[] {
-  const out: string[] = []
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) out.push(...filesOf(path))
-    else out.push(path)
-  }
-  return out.sort()
 }
 
 async function organizationDir(): Promise<string> {
@@ -234,10 +214,11 @@ describe('building', () => {
       '2026-07.parquet',
       '2026-08.parquet',
     ])
-    const rows = await readParquet(files)
+    const rows = await readParquet(duck, files)
     expect(Object.keys(rows[0] ?? {})).toEqual(expect.arrayContaining(['tenant', `${wh.schema}.customers.tenant`]))
     expect(daily(rows, wh.schema)).toEqual(await warehouseDaily())
     const status = await readParquet(
+      duck,
       filesOf(join(await organizationDir(), await dashboardRowId('rolled'), 'by_status')),
     )
     const expected = await wh.query<{ status: string; tenant: string; top: number }>(
@@ -260,7 +241,7 @@ describe('building', () => {
     expect(built).toContain('orders_daily')
     const changed = filesOf(dir).filter((f) => statSync(f).mtimeMs !== mtimes.get(f))
     expect(changed.map((f) => f.slice(dir.length + 1))).toEqual(['2026-07.parquet', '2026-08.parquet'])
-    const rows = await readParquet(filesOf(dir))
+    const rows = await readParquet(duck, filesOf(dir))
     const july = (list: string[]) => list.filter((r) => r.startsWith('["2026-07'))
     const january = (list: string[]) => list.filter((r) => r.startsWith('["2026-01'))
     const now = await warehouseDaily()

@@ -6,7 +6,7 @@ import type { Dialect } from '../../query/dialects/base.js'
 import type { SemanticModel } from '../../query/model.js'
 import type { RollupPlan } from './definition.js'
 import { ALL_PARTITION, partitionOf, rebuiltFrom, refreshStart } from './partitions.js'
-import { rollupStatement } from './statement.js'
+import { resultAlias, rollupColumns, rollupStatement } from './statement.js'
 import type { RollupFileKey, RollupStorage } from './storage.js'
 
 /** One file a build left: a time partition (of one tenant database, with DATABASE tenancy). */
@@ -107,19 +107,17 @@ export async function buildRollup(
       )
     }
     const types = new Map(result.columns.map((c) => [c.name, c.dataType]))
-    const columns = [
-      ...(plan.time ? [plan.time.name] : []),
-      ...plan.dimensions.map((d) => d.name),
-      ...plan.measures.map((m) => m.name),
-    ]
-    const typed = columns.map((name) => ({ name, type: typeOf(name, types.get(name), plan) }))
+    const columns = rollupColumns(plan)
+    const aliases = columns.map((_, i) => resultAlias(i))
+    const typed = columns.map((name, i) => ({ name, type: typeOf(name, types.get(resultAlias(i)), plan) }))
     const byPartition = new Map<string, unknown[][]>()
     for (const row of result.rows) {
-      const partition = plan.time ? partitionOf(row[plan.time.name]) : ALL_PARTITION
+      // the time bucket is the first column
+      const partition = plan.time ? partitionOf(row[resultAlias(0)]) : ALL_PARTITION
       // a bucket that began before the refresh start lives in a kept partition
       if (!rebuiltFrom(partition, since)) continue
       const list = byPartition.get(partition) ?? []
-      list.push(columns.map((c) => row[c] ?? null))
+      list.push(aliases.map((c) => row[c] ?? null))
       byPartition.set(partition, list)
     }
     const mine = input.previous.filter((p) => p.tenant === tenant)

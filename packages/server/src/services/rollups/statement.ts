@@ -29,8 +29,27 @@ export interface BuildScope {
 }
 
 /**
+ * The rollup's columns in the order of the build's result: the time bucket, the dimensions, the
+ * measures. Their names (`schema.table.column` for a joined table's) can pass an engine's limits
+ * on result names (PostgreSQL cuts them at 63 bytes; some engines refuse a `.` in them), so the
+ * result calls them `c0`, `c1`… (`resultAlias`) and the builder names them from this list.
+ */
+export function rollupColumns(plan: RollupPlan): string[] {
+  return [
+    ...(plan.time ? [plan.time.name] : []),
+    ...plan.dimensions.map((d) => d.name),
+    ...plan.measures.map((m) => m.name),
+  ]
+}
+
+/** The name of the result's `i`th column (`rollupColumns(plan)[i]`). */
+export function resultAlias(i: number): string {
+  return `c${i}`
+}
+
+/**
  * The rollup's GROUP BY on the warehouse, in the datasource's dialect: the time bucket
- * (the dialect's truncation), then the dimensions, then the measures; joined tables through the
+ * (the dialect's truncation), then the dimensions, then the measures, named `c0`, `c1`…; joined tables through the
  * model's relationships, custom columns evaluated over their table as the metric compiler does.
  * Identifiers come from the model and are quoted by the dialect; the one value (`since`) is bound.
  * No tenant condition: the rollup holds every tenant's groups, told apart by the client column.
@@ -75,11 +94,12 @@ export function rollupStatement(
     )
   }
   const items: SelectItem[] = []
-  if (plan.time) items.push(item(grain(plan.time.grain, col('t0', plan.time.column)), plan.time.name))
-  for (const d of plan.dimensions) items.push(item(col(aliasOf(d.table), d.column), d.name))
+  const as = () => resultAlias(items.length)
+  if (plan.time) items.push(item(grain(plan.time.grain, col('t0', plan.time.column)), as()))
+  for (const d of plan.dimensions) items.push(item(col(aliasOf(d.table), d.column), as()))
   const groupBy = items.map((_, i) => i)
   for (const m of plan.measures) {
-    items.push(item(agg(m.aggregate, m.column === undefined ? null : col('t0', m.column)), m.name))
+    items.push(item(agg(m.aggregate, m.column === undefined ? null : col('t0', m.column)), as()))
   }
   let where: Expr | null = null
   if (scope.since !== undefined && plan.time) {

@@ -1,0 +1,61 @@
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { DuckDBInstance } from '@duckdb/node-api'
+import type { FastifyInstance } from 'fastify'
+
+/** Every file under `dir` (recursively), sorted; none when it does not exist. */
+export function filesOf(dir: string): string[] {
+  const out: string[] = []
+  let entries: import('node:fs').Dirent[]
+  try {
+    entries = readdirSync(dir, { withFileTypes: true })
+  } catch {
+    return out
+  }
+  for (const entry of entries) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) out.push(...filesOf(path))
+    else out.push(path)
+  }
+  return out.sort()
+}
+
+/** The rows of Parquet files, read with a DuckDB of the test process, values as JSON. */
+export async function readParquet(duck: DuckDBInstance, files: string[]): Promise<Record<string, unknown>[]> {
+  if (files.length === 0) return []
+  const conn = await duck.connect()
+  try {
+    const list = files.map((f) => `'${f.replaceAll("'", "''")}'`).join(', ')
+    const reader = await conn.runAndReadAll(`SELECT * FROM read_parquet([${list}], union_by_name = true)`)
+    return reader.getRowObjectsJson() as Record<string, unknown>[]
+  } finally {
+    conn.closeSync()
+  }
+}
+
+/** The store's row of dashboard `dashboardId` (in workspace `workspaceName`, when given). */
+export async function dashboardRow(
+  app: FastifyInstance,
+  dashboardId: string,
+  workspaceName?: string,
+): Promise<{ id: string; organization_id: string }> {
+  let query = app.services.store.db
+    .selectFrom('dashboards')
+    .innerJoin('workspaces', 'workspaces.id', 'dashboards.workspace_id')
+    .select(['dashboards.id as id', 'dashboards.organization_id as organization_id'])
+    .where('dashboards.dashboard_id', '=', dashboardId)
+  if (workspaceName !== undefined) query = query.where('workspaces.name', '=', workspaceName)
+  return query.executeTakeFirstOrThrow()
+}
+
+/** The local folder of a rollup's files: DATA_DIR/rollups/<organization>/<dashboard row>/<rollup>. */
+export async function rollupDir(
+  app: FastifyInstance,
+  dataDir: string,
+  dashboardId: string,
+  rollup: string,
+  workspaceName?: string,
+): Promise<string> {
+  const row = await dashboardRow(app, dashboardId, workspaceName)
+  return join(dataDir, 'rollups', row.organization_id, row.id, rollup)
+}

@@ -204,6 +204,7 @@ export async function createServices(config: Config, log?: EngineLog): Promise<S
       timeoutMs: config.rollupBuildTimeoutMs,
       memoryLimitMb: config.duckdbMemoryLimitMb,
     },
+    bus,
   )
   const rollupScheduler =
     config.rollupPollMs > 0

@@ -7,11 +7,11 @@ import type { RollupStatus } from '../../schemas/rollups.js'
 import type { RollupRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import type { Datasources } from '../datasources/datasources.js'
+import type { InvalidationBus } from '../events/bus.js'
 import type { Sources } from '../query/sources.js'
 import type { Workspaces } from '../workspaces/workspaces.js'
 import { type BuildLimits, buildRollup, type RollupPartition } from './builder.js'
-import type { RollupPlan } from './definition.js'
-import { plansOf } from './plans.js'
+import { failureText, NEVER, RollupStateSync } from './state-sync.js'
 import type { RollupStorage } from './storage.js'
 
 export interface RollupOptions extends BuildLimits {
@@ -19,11 +19,8 @@ export interface RollupOptions extends BuildLimits {
   readonly maxRollups: number
 }
 
-/** A time no rollup is due before: a rollup over the limit or that cannot be planned waits for a change. */
-const NEVER = '9999-12-31T00:00:00.000Z'
-
 /**
- * Rollups: keeps one state row per rollup the dashboards declare (`sync`), answers the routes
+ * Rollups: keeps one state row per rollup the dashboards declare (`catchUp`, state-sync.ts), answers the routes
  * (`list`, `refresh`), and builds one rollup when the scheduler (scheduler.ts) holds its lease
  * (`build`). A build never runs inside a request: `refresh` only makes the rollup due now.
  */
@@ -36,47 +33,22 @@ export class Rollups {
     private readonly engine: EngineHost,
     readonly storage: RollupStorage,
     private readonly options: RollupOptions,
-  ) {}
+    bus?: InvalidationBus,
+  ) {
+    this.state = new RollupStateSync(store, workspaces, sources, storage, options.maxRollups)
+    bus?.on((event) => this.state.onEvent(event))
+  }
 
-  /**
-   * Reconciles the state rows with the documents (of one organization, or all): a new rollup
-   * gets a row due now; a changed definition (fingerprint) is due now and `stale` until rebuilt;
-   * a rollup no longer declared loses its row and its files.
-   */
-  async sync(organizationId?: string, at: Date = new Date()): Promise<void> {
-    let query = this.store.db
-      .selectFrom('dashboards')
-      .select(['id', 'organization_id', 'workspace_id', 'document'])
-      .where('document', 'like', '%"rollups":%')
-    if (organizationId !== undefined) query = query.where('organization_id', '=', organizationId)
-    const dashboards = await query.execute()
-    const declared = new Map<string, Set<string>>()
-    for (const d of dashboards) {
-      const doc = JSON.parse(d.document) as DashboardDocument
-      if (doc.rollups === undefined) continue
-      const names = new Set<string>()
-      declared.set(d.id, names)
-      for (const p of await this.planned(d.workspace_id, doc)) {
-        names.add(p.name)
-        await this.upsert(d.id, d.organization_id, p, at)
-      }
-    }
-    let rows = this.store.db.selectFrom('rollups').select(['dashboard_row_id', 'name', 'partitions'])
-    if (organizationId !== undefined) rows = rows.where('organization_id', '=', organizationId)
-    for (const r of await rows.execute()) {
-      if (declared.get(r.dashboard_row_id)?.has(r.name)) continue
-      await this.store.db
-        .deleteFrom('rollups')
-        .where('dashboard_row_id', '=', r.dashboard_row_id)
-        .where('name', '=', r.name)
-        .execute()
-      for (const p of JSON.parse(r.partitions) as RollupPartition[]) await this.storage.remove(p.location)
-    }
+  private readonly state: RollupStateSync
+
+  /** Brings the state rows up to date with the documents changed since the last look (state-sync.ts). */
+  async catchUp(at: Date = new Date()): Promise<void> {
+    await this.state.catchUp(at)
   }
 
   /** Every rollup of the organization's dashboards, with its state. */
   async list(organizationId: string, at: Date = new Date()): Promise<RollupStatus[]> {
-    await this.sync(organizationId, at)
+    await this.state.catchUp(at)
     const rows = await this.store.db
       .selectFrom('rollups')
       .innerJoin('dashboards', 'dashboards.id', 'rollups.dashboard_row_id')
@@ -115,7 +87,8 @@ export class Rollups {
         `dashboardId: no dashboard ${input.dashboardId} in workspace ${workspace.name}`,
       )
     }
-    await this.sync(organizationId, at)
+    await this.state.catchUp(at)
+    await this.state.syncDashboard(dashboard.id, at)
     const ours = () =>
       this.store.db.selectFrom('rollups').selectAll().where('dashboard_row_id', '=', dashboard.id).orderBy('name')
     const rows = await (input.rollup === undefined ? ours() : ours().where('name', '=', input.rollup)).execute()
@@ -157,7 +130,7 @@ export class Rollups {
         .where('id', '=', row.dashboard_row_id)
         .executeTakeFirstOrThrow()
       const doc = JSON.parse(dashboard.document) as DashboardDocument
-      const found = (await this.planned(dashboard.workspace_id, doc)).find((p) => p.name === row.name)
+      const found = (await this.state.planned(dashboard.workspace_id, doc)).find((p) => p.name === row.name)
       if (found?.plan === undefined) throw new Error(found?.error ?? `the dashboard no longer declares ${row.name}`)
       const plan = found.plan
       const workspace = await this.workspaces.get(dashboard.workspace_id)
@@ -191,7 +164,7 @@ export class Rollups {
         }
       }
       const ended = new Date()
-      await mine()
+      const recorded = await mine()
         .set({
           ...release,
           state: 'ready',
@@ -205,7 +178,8 @@ export class Rollups {
           last_error: null,
           updated_at: ended.toISOString(),
         })
-        .execute()
+        .executeTakeFirst()
+      if (Number(recorded.numUpdatedRows) === 0) await this.dropIfGone(row)
       return 'ready'
     } catch (err) {
       const ended = new Date()
@@ -225,96 +199,30 @@ export class Rollups {
     }
   }
 
+  /**
+   * A build whose state row went while it ran (its dashboard deleted, or the rollup taken out of
+   * the document) leaves files nobody lists: they are removed.
+   */
+  private async dropIfGone(row: RollupRow): Promise<void> {
+    const still = await this.store.db
+      .selectFrom('rollups')
+      .select('name')
+      .where('dashboard_row_id', '=', row.dashboard_row_id)
+      .where('name', '=', row.name)
+      .executeTakeFirst()
+    if (still === undefined) await this.storage.removeRollup(row.organization_id, row.dashboard_row_id, row.name)
+  }
+
   private async everyOf(row: RollupRow): Promise<number> {
     const d = await this.store.db
       .selectFrom('dashboards')
       .select(['workspace_id', 'document'])
       .where('id', '=', row.dashboard_row_id)
       .executeTakeFirstOrThrow()
-    const p = (await this.planned(d.workspace_id, JSON.parse(d.document) as DashboardDocument)).find(
+    const p = (await this.state.planned(d.workspace_id, JSON.parse(d.document) as DashboardDocument)).find(
       (x) => x.name === row.name,
     )
     return p?.plan?.everyMs ?? 3_600_000
-  }
-
-  /** The document's rollups planned against its workspace's model now. */
-  private async planned(
-    workspaceId: string,
-    doc: DashboardDocument,
-  ): Promise<{ name: string; plan?: RollupPlan; error?: string }[]> {
-    try {
-      const source = await this.sources.resolve(await this.workspaces.get(workspaceId))
-      return plansOf(doc, source.model)
-    } catch (err) {
-      const error = failureText(err)
-      return Array.isArray(doc.rollups) ? doc.rollups.map((r) => ({ name: r.name, error })) : []
-    }
-  }
-
-  private async upsert(
-    dashboardRowId: string,
-    organizationId: string,
-    p: { name: string; plan?: RollupPlan; error?: string },
-    at: Date,
-  ): Promise<void> {
-    const iso = at.toISOString()
-    const fingerprint = p.plan?.fingerprint ?? 'invalid'
-    const existing = await this.store.db
-      .selectFrom('rollups')
-      .selectAll()
-      .where('dashboard_row_id', '=', dashboardRowId)
-      .where('name', '=', p.name)
-      .executeTakeFirst()
-    if (existing === undefined) {
-      const count = await this.store.db
-        .selectFrom('rollups')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-      const over = Number(count.n) >= this.options.maxRollups
-      const error = over
-        ? `${this.options.maxRollups} rollups exist already (ROLLUP_MAX_COUNT); this one is not built`
-        : (p.error ?? null)
-      const row: RollupRow = {
-        dashboard_row_id: dashboardRowId,
-        name: p.name,
-        organization_id: organizationId,
-        fingerprint,
-        state: error ? 'failed' : 'stale',
-        rows: 0,
-        bytes: 0,
-        partitions: '[]',
-        built_fingerprint: null,
-        last_refresh_at: null,
-        data_as_of: null,
-        next_refresh_at: error ? NEVER : iso,
-        last_error: error,
-        leased_by: null,
-        lease_until: null,
-        created_at: iso,
-        updated_at: iso,
-      }
-      // two instances may sync at once: the second insert of the same key is a no-op
-      await this.store.db
-        .insertInto('rollups')
-        .values(row)
-        .onConflict((oc) => oc.columns(['dashboard_row_id', 'name']).doNothing())
-        .execute()
-      return
-    }
-    if (existing.fingerprint === fingerprint) return
-    await this.store.db
-      .updateTable('rollups')
-      .set({
-        fingerprint,
-        state: p.error ? 'failed' : existing.state === 'building' ? 'building' : 'stale',
-        last_error: p.error ?? existing.last_error,
-        next_refresh_at: p.error ? NEVER : iso,
-        updated_at: iso,
-      })
-      .where('dashboard_row_id', '=', dashboardRowId)
-      .where('name', '=', p.name)
-      .where('fingerprint', '=', existing.fingerprint)
-      .execute()
   }
 }
 
@@ -334,10 +242,4 @@ export function statusOf(row: RollupRow, workspaceName: string, dashboardId: str
       row.data_as_of === null ? null : Math.max(0, Math.round((at.getTime() - Date.parse(row.data_as_of)) / 1000)),
     lastError: row.last_error,
   }
-}
-
-/** An error as one line for the state row: an ApiError's message, a driver's message, never a stack. */
-export function failureText(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err)
-  return text.split('\n')[0]?.slice(0, 1000) ?? 'failed'
 }

@@ -1,7 +1,8 @@
 import type { RollupRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import { PollLoop } from '../scheduling/poll-loop.js'
-import { failureText, type Rollups } from './rollups.js'
+import type { Rollups } from './rollups.js'
+import { failureText } from './state-sync.js'
 
 export interface RollupSchedulerOptions {
   /** How often each instance looks for due rollups (ROLLUP_POLL_INTERVAL_MS). */
@@ -32,7 +33,7 @@ export class RollupScheduler extends PollLoop {
 
   /** One pass: syncs the state rows, claims the rollups due at `now` and builds each; the names it built or tried. */
   async tick(now: Date = new Date()): Promise<string[]> {
-    await this.rollups.sync(undefined, now)
+    await this.rollups.catchUp(now)
     const at = now.toISOString()
     const due = await this.store.db
       .selectFrom('rollups')

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, rename, rm, stat } from 'node:fs/promises'
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
 import { dirname, join, relative, sep } from 'node:path'
 
 /** One file of a rollup: a time partition, for one tenant database with DATABASE tenancy. */
@@ -16,8 +16,8 @@ export interface RollupFileKey {
 /**
  * Where rollup files live. A build writes each file to a local staging path (the engine process
  * writes it there), then publishes it under its final name in one step, so a reader sees the old
- * file or the new one, never half of one. The local-disk store is the one implemented; an S3
- * store (several instances sharing the files) implements the same four methods.
+ * file or the new one, never half of one. Two implementations: the local disk (below) and S3
+ * (s3-storage.ts), which several instances share.
  */
 export interface RollupStorage {
   readonly kind: 'local' | 's3'
@@ -29,6 +29,32 @@ export interface RollupStorage {
   discard(staged: string): Promise<void>
   /** Removes a published file (a partition that no longer exists); absent already is fine. */
   remove(location: string): Promise<void>
+  /** Removes every file of a rollup (it is no longer declared). */
+  removeRollup(organizationId: string, dashboardRowId: string, rollup: string): Promise<void>
+  /** Removes every file of a dashboard's rollups (the dashboard was deleted). */
+  removeDashboard(organizationId: string, dashboardRowId: string): Promise<void>
+  /**
+   * A local path of a published file that DuckDB in the engine process can read: the file itself
+   * on local disk, a downloaded copy of the object from S3.
+   */
+  localPath(location: string): Promise<string>
+  /** The rollups that have files here, to find those whose state row is gone (a sweep). */
+  stored(): Promise<readonly StoredRollup[]>
+}
+
+/** Whose files a folder (or key prefix) holds. */
+export interface StoredRollup {
+  readonly organizationId: string
+  readonly dashboardRowId: string
+  readonly rollup: string
+}
+
+/** One path segment of an id or a rollup name, refused when it could leave its folder. */
+export function safeSegment(p: string): string {
+  if (p === '' || p === '.' || p === '..' || p.includes('/') || p.includes('\\')) {
+    throw new Error(`unsafe rollup path segment ${JSON.stringify(p)}`)
+  }
+  return p
 }
 
 /** A tenant database's name as one safe path segment (every other byte as `_xx`). */
@@ -41,11 +67,7 @@ export function fileLocation(key: RollupFileKey): string {
   const parts = [key.organizationId, key.dashboardRowId, key.rollup]
   if (key.tenant !== undefined) parts.push(tenantSegment(key.tenant))
   parts.push(`${key.partition}.parquet`)
-  for (const p of parts)
-    if (p === '' || p === '.' || p === '..' || p.includes('/') || p.includes('\\')) {
-      throw new Error(`unsafe rollup path segment ${JSON.stringify(p)}`)
-    }
-  return parts.join('/')
+  return parts.map(safeSegment).join('/')
 }
 
 /**
@@ -84,5 +106,39 @@ export class LocalRollupStorage implements RollupStorage {
 
   async remove(location: string): Promise<void> {
     await rm(this.pathOf(location), { force: true })
+  }
+
+  async localPath(location: string): Promise<string> {
+    return this.pathOf(location)
+  }
+
+  async removeRollup(organizationId: string, dashboardRowId: string, rollup: string): Promise<void> {
+    const dir = [organizationId, dashboardRowId, rollup].map(safeSegment).join('/')
+    await rm(this.pathOf(dir), { recursive: true, force: true })
+  }
+
+  async removeDashboard(organizationId: string, dashboardRowId: string): Promise<void> {
+    await rm(this.pathOf([organizationId, dashboardRowId].map(safeSegment).join('/')), { recursive: true, force: true })
+  }
+
+  async stored(): Promise<StoredRollup[]> {
+    const out: StoredRollup[] = []
+    for (const organizationId of await folders(this.root)) {
+      for (const dashboardRowId of await folders(join(this.root, organizationId))) {
+        for (const rollup of await folders(join(this.root, organizationId, dashboardRowId))) {
+          out.push({ organizationId, dashboardRowId, rollup })
+        }
+      }
+    }
+    return out
+  }
+}
+
+/** The sub-folders of `dir` (none when it does not exist). */
+async function folders(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name)
+  } catch {
+    return []
   }
 }

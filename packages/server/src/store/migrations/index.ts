@@ -8,6 +8,7 @@ import { tenantCopyBase } from './006-tenant-copy-base.js'
 import { dashboardMetadata } from './007-dashboard-metadata.js'
 import { silentTls } from './008-silent-tls.js'
 import { rollups } from './009-rollups.js'
+import { dashboardsUpdated } from './010-dashboards-updated.js'
 
 /** Every migration, in order. Names are permanent: never rename or reorder one that shipped. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '007-dashboard-metadata': dashboardMetadata,
   '008-silent-tls': silentTls,
   '009-rollups': rollups,
+  '010-dashboards-updated': dashboardsUpdated,
 }

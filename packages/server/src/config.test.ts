@@ -98,6 +98,46 @@ describe('parseConfig', () => {
     expect(parseConfig({ FILE_UPLOAD_LIMIT: '2048' }).fileUploadLimit).toBe(2048)
   })
 
+  it('keeps rollups on local disk unless ROLLUP_S3_BUCKET is set; reads ROLLUP_S3_* with it', () => {
+    expect(parseConfig({}).rollupS3).toBeUndefined()
+    expect(parseConfig({ ROLLUP_S3_BUCKET: 'team-rollups' }).rollupS3).toEqual({
+      bucket: 'team-rollups',
+      prefix: '',
+      region: 'us-east-1',
+      endpoint: undefined,
+      accessKeyId: undefined,
+      secretAccessKey: undefined,
+    })
+    const env = {
+      ROLLUP_S3_BUCKET: 'team-rollups',
+      ROLLUP_S3_PREFIX: '/strata/prod/',
+      ROLLUP_S3_REGION: 'eu-west-1',
+      ROLLUP_S3_ENDPOINT: 'https://minio.internal:9000',
+      ROLLUP_S3_ACCESS_KEY_ID: 'AKIA',
+      ROLLUP_S3_SECRET_ACCESS_KEY: 'secret',
+    }
+    expect(parseConfig(env).rollupS3).toEqual({
+      bucket: 'team-rollups',
+      prefix: 'strata/prod',
+      region: 'eu-west-1',
+      endpoint: 'https://minio.internal:9000',
+      accessKeyId: 'AKIA',
+      secretAccessKey: 'secret',
+    })
+    const refused: [Record<string, string>, RegExp][] = [
+      [{ ROLLUP_S3_PREFIX: 'x' }, /ROLLUP_S3_PREFIX needs ROLLUP_S3_BUCKET/],
+      [{ ROLLUP_S3_BUCKET: 'Bad_Bucket' }, /must be an S3 bucket name/],
+      [{ ROLLUP_S3_BUCKET: 'ok-bucket', ROLLUP_S3_ENDPOINT: 'ftp://h' }, /ROLLUP_S3_ENDPOINT must be an http/],
+      [{ ROLLUP_S3_BUCKET: 'ok-bucket', ROLLUP_S3_ENDPOINT: 'http://u:p@h' }, /ROLLUP_S3_ENDPOINT/],
+      [{ ROLLUP_S3_BUCKET: 'ok-bucket', ROLLUP_S3_ACCESS_KEY_ID: 'AKIA' }, /must be set together/],
+      [{ ROLLUP_S3_BUCKET: 'ok-bucket', ROLLUP_S3_PREFIX: 'a/../b' }, /must not hold/],
+    ]
+    for (const [e, message] of refused) {
+      expect(() => parseConfig(e)).toThrow(ConfigError)
+      expect(() => parseConfig(e)).toThrow(message)
+    }
+  })
+
   it('reads SMTP_URL and EMAIL_FROM together', () => {
     const env = { SMTP_URL: 'smtps://u:p@mail.example.com:465', EMAIL_FROM: 'Strata <reports@example.com>' }
     expect(parseConfig(env).email).toEqual({

@@ -58,6 +58,17 @@ export interface Config {
   readonly rollupMaxRows: number
   /** A build's warehouse query is cancelled after this long. */
   readonly rollupBuildTimeoutMs: number
+  /** Rollup files on S3, shared by the instances (ROLLUP_S3_*); undefined: under DATA_DIR/rollups. */
+  readonly rollupS3:
+    | {
+        readonly bucket: string
+        readonly prefix: string
+        readonly region: string
+        readonly endpoint: string | undefined
+        readonly accessKeyId: string | undefined
+        readonly secretAccessKey: string | undefined
+      }
+    | undefined
   readonly adminEmail: string | undefined
   readonly adminPassword: string | undefined
   /** Largest accepted request body in bytes. */
@@ -162,6 +173,45 @@ function emailConfig(env: Env): Config['email'] {
     throw new ConfigError('EMAIL_FROM must be an email address, optionally as "Name <address>"')
   }
   return { smtpUrl, from }
+}
+
+/**
+ * ROLLUP_S3_BUCKET turns on S3 storage of rollups; the prefix, region, endpoint (an S3-compatible
+ * service, http or https) and static keys (both or neither: without them the AWS SDK's default
+ * chain) go with it.
+ */
+function rollupS3Config(env: Env): Config['rollupS3'] {
+  const bucket = text(env, 'ROLLUP_S3_BUCKET')
+  const others = ['PREFIX', 'REGION', 'ENDPOINT', 'ACCESS_KEY_ID', 'SECRET_ACCESS_KEY'].map((n) => `ROLLUP_S3_${n}`)
+  if (bucket === undefined) {
+    const stray = others.find((n) => text(env, n) !== undefined)
+    if (stray !== undefined) throw new ConfigError(`${stray} needs ROLLUP_S3_BUCKET`)
+    return undefined
+  }
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    throw new ConfigError(`ROLLUP_S3_BUCKET must be an S3 bucket name, got "${bucket}"`)
+  }
+  const endpoint = text(env, 'ROLLUP_S3_ENDPOINT')
+  if (endpoint !== undefined && !/^https?:\/\/[^/@\s]+(\/.*)?$/.test(endpoint)) {
+    throw new ConfigError('ROLLUP_S3_ENDPOINT must be an http:// or https:// URL without a user name or password')
+  }
+  const accessKeyId = text(env, 'ROLLUP_S3_ACCESS_KEY_ID')
+  const secretAccessKey = text(env, 'ROLLUP_S3_SECRET_ACCESS_KEY')
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new ConfigError('ROLLUP_S3_ACCESS_KEY_ID and ROLLUP_S3_SECRET_ACCESS_KEY must be set together')
+  }
+  const prefix = (text(env, 'ROLLUP_S3_PREFIX') ?? '').replace(/^\/+|\/+$/g, '')
+  if (prefix.split('/').some((p) => p === '.' || p === '..')) {
+    throw new ConfigError('ROLLUP_S3_PREFIX must not hold "." or ".." segments')
+  }
+  return {
+    bucket,
+    prefix,
+    region: text(env, 'ROLLUP_S3_REGION') ?? 'us-east-1',
+    endpoint,
+    accessKeyId,
+    secretAccessKey,
+  }
 }
 
 function basePath(env: Env): string {
@@ -325,6 +375,7 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     rollupMaxCount: integer(env, 'ROLLUP_MAX_COUNT', 100, 0, 100_000),
     rollupMaxRows: integer(env, 'ROLLUP_MAX_ROWS', 1_000_000, 1, 100_000_000),
     rollupBuildTimeoutMs: integer(env, 'ROLLUP_BUILD_TIMEOUT_MS', 600_000, 1000, 86_400_000),
+    rollupS3: rollupS3Config(env),
     adminEmail,
     adminPassword,
     bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),

@@ -30,6 +30,7 @@ import { Reports } from './reports/reports.js'
 import { ReportScheduler } from './reports/scheduler.js'
 import { checkRollups } from './rollups/definition.js'
 import { Rollups } from './rollups/rollups.js'
+import { S3RollupStorage } from './rollups/s3-storage.js'
 import { RollupScheduler } from './rollups/scheduler.js'
 import { LocalRollupStorage } from './rollups/storage.js'
 import { FilterValues } from './runtime/filter-values.js'
@@ -197,7 +198,9 @@ export async function createServices(config: Config, log?: EngineLog): Promise<S
     sources,
     datasources,
     engine,
-    new LocalRollupStorage(join(config.dataDir, 'rollups')),
+    config.rollupS3
+      ? new S3RollupStorage(config.rollupS3, join(config.dataDir, 'rollups-s3'))
+      : new LocalRollupStorage(join(config.dataDir, 'rollups')),
     {
       maxRollups: config.rollupMaxCount,
       maxRows: config.rollupMaxRows,

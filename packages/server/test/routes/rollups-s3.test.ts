@@ -3,9 +3,10 @@
  * PostgreSQL store share one bucket. A rollup is built once across them; both read the same
  * files through its manifest (a local copy each, as the engine's DuckDB reads them), equal to the
  * warehouse's GROUP BY; a rebuild switches the manifest to new objects and deletes the old ones;
- * deleting the dashboard empties its prefix.
+ * deleting the dashboard empties its prefix and each instance's read copies.
  */
 import { randomBytes } from 'node:crypto'
+import { join } from 'node:path'
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -15,7 +16,7 @@ import type { S3RollupStorage } from '../../src/services/rollups/s3-storage.js'
 import { RollupScheduler } from '../../src/services/rollups/scheduler.js'
 import { type Analytics, salesDocument, setupAnalytics } from '../helpers/analytics.js'
 import { createTestApp, type TestContext } from '../helpers/app.js'
-import { readParquet } from '../helpers/rollups.js'
+import { filesOf, readParquet } from '../helpers/rollups.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
 const BUCKET = 'rollups'
@@ -163,6 +164,8 @@ describe('rollups on S3, shared by two instances', () => {
 
   it('deleting the dashboard empties its prefix in the bucket', async () => {
     expect((await keys()).length).toBeGreaterThan(0)
+    // both instances hold read copies (the previous tests read through each)
+    for (const ctx of [one, two]) expect(filesOf(join(ctx.config.dataDir, 'rollups-s3', 'read')).length).toBe(16)
     const res = await a.call(
       'DELETE',
       '/api/v2/data-app/dashboard?workspaceName=main&dashboardId=shared',
@@ -171,5 +174,8 @@ describe('rollups on S3, shared by two instances', () => {
     expect(res.statusCode, res.body).toBe(200)
     await one.app.services.rollups.catchUp()
     expect(await keys()).toEqual([])
+    // each instance's read copies go at its next pass
+    await two.app.services.rollups.catchUp()
+    for (const ctx of [one, two]) expect(filesOf(join(ctx.config.dataDir, 'rollups-s3', 'read'))).toEqual([])
   }, 120_000)
 })

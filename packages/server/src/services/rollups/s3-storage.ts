@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
-import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import type { S3Client } from '@aws-sdk/client-s3'
 import {
@@ -27,6 +27,11 @@ export interface RollupS3Config {
 }
 
 const MANIFEST = 'manifest.json'
+/** A read copy of a replaced object is kept this long after its download, for queries that chose it. */
+const COPY_GRACE_MS = 10 * 60_000
+
+/** A read copy's file name: objects never change under a key. */
+const copyName = (key: string) => `${createHash('sha256').update(key).digest('hex').slice(0, 40)}.parquet`
 
 /** A rollup's manifest: each file's location (as the state rows name it) → the object holding it now. */
 interface Manifest {
@@ -44,7 +49,9 @@ interface Manifest {
  * build lease (scheduler.ts).
  *
  * Readers on this instance get a local copy (`localPath`): objects never change under a key, so
- * a copy is downloaded once into `cacheDir` and kept while the manifest names it.
+ * a copy is downloaded once into `cacheDir/read/<organization>/<dashboard>/<rollup>/` and kept
+ * while the manifest names it (and ten minutes after, for queries that chose it); the copies of a
+ * rollup removed here go with it.
  */
 export class S3RollupStorage implements RollupStorage {
   readonly kind = 's3' as const
@@ -97,10 +104,13 @@ export class S3RollupStorage implements RollupStorage {
 
   async removeRollup(organizationId: string, dashboardRowId: string, rollup: string): Promise<void> {
     await this.removePrefix(this.rollupPrefix(organizationId, dashboardRowId, rollup))
+    await rm(this.copiesOf(organizationId, dashboardRowId, rollup), { recursive: true, force: true })
   }
 
   async removeDashboard(organizationId: string, dashboardRowId: string): Promise<void> {
     await this.removePrefix(`${this.root()}${safeSegment(organizationId)}/${safeSegment(dashboardRowId)}/`)
+    const copies = join(this.cacheDir, 'read', safeSegment(organizationId), safeSegment(dashboardRowId))
+    await rm(copies, { recursive: true, force: true })
   }
 
   async stored(): Promise<StoredRollup[]> {
@@ -124,14 +134,13 @@ export class S3RollupStorage implements RollupStorage {
   async localPath(location: string): Promise<string> {
     const [organizationId, dashboardRowId, rollup] = location.split('/') as [string, string, string]
     const folder = this.rollupPrefix(organizationId, dashboardRowId, rollup)
+    const copies = this.copiesOf(organizationId, dashboardRowId, rollup)
     for (let attempt = 0; ; attempt++) {
-      const entry = (await this.manifest(folder)).files[location]
+      const manifest = await this.manifest(folder)
+      const entry = manifest.files[location]
       if (entry === undefined) throw new Error(`no rollup file ${location}`)
-      const path = join(
-        this.cacheDir,
-        'read',
-        `${createHash('sha256').update(entry.key).digest('hex').slice(0, 40)}.parquet`,
-      )
+      await this.prune(copies, manifest)
+      const path = join(copies, copyName(entry.key))
       try {
         await stat(path)
         return path
@@ -146,6 +155,31 @@ export class S3RollupStorage implements RollupStorage {
         if (attempt < 2 && (err as { name?: string }).name === 'NoSuchKey') continue
         throw err
       }
+    }
+  }
+
+  /** This instance's folder of read copies of one rollup's objects. */
+  private copiesOf(organizationId: string, dashboardRowId: string, rollup: string): string {
+    return join(this.cacheDir, 'read', ...[organizationId, dashboardRowId, rollup].map(safeSegment))
+  }
+
+  /**
+   * Drops read copies of objects the manifest no longer names, once they are older than
+   * COPY_GRACE_MS (a query that chose one a moment ago may still open it).
+   */
+  private async prune(copies: string, manifest: Manifest): Promise<void> {
+    const named = new Set(Object.values(manifest.files).map((f) => copyName(f.key)))
+    let entries: string[]
+    try {
+      entries = await readdir(copies)
+    } catch {
+      return
+    }
+    for (const name of entries) {
+      if (named.has(name) || !name.endsWith('.parquet')) continue
+      const path = join(copies, name)
+      const { mtimeMs } = await stat(path).catch(() => ({ mtimeMs: Date.now() }))
+      if (Date.now() - mtimeMs > COPY_GRACE_MS) await rm(path, { force: true })
     }
   }
 
@@ -211,7 +245,7 @@ export class S3RollupStorage implements RollupStorage {
   private async download(key: string, path: string): Promise<void> {
     const { GetObjectCommand } = await import('@aws-sdk/client-s3')
     const res = await (await this.s3()).send(new GetObjectCommand({ Bucket: this.config.bucket, Key: key }))
-    await mkdir(join(this.cacheDir, 'read'), { recursive: true })
+    await mkdir(dirname(path), { recursive: true })
     const partial = `${path}.${randomUUID()}.tmp`
     try {
       await pipeline(res.Body as NodeJS.ReadableStream, createWriteStream(partial))

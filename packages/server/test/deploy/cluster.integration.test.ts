@@ -20,10 +20,10 @@ import { startSmtp, type TestSmtp } from '../helpers/smtp.js'
 import { ACCESS_SETTINGS, csvDataset, expectOk, setupFilesAnalytics } from '../reliability/live.js'
 
 /**
- * The multi-instance promises (revocation, shared rate limit, reports sent once, no acknowledged
- * write lost when a replica dies) through deploy/compose.yaml: its three Strata replicas (image,
- * environment, volume as the file declares them) and its nginx (deploy/nginx.conf), run with
- * podman. What this machine imposes, and so what differs from `compose up`: every container uses
+ * The multi-instance promises (revocation, shared rate limit, reports sent once, rollups built
+ * once, no acknowledged write lost when a replica dies) through deploy/compose.yaml: its three
+ * Strata replicas (image, environment, volume as the file declares them) and its nginx
+ * (deploy/nginx.conf), run with podman. What this machine imposes, and so what differs from `compose up`: every container uses
  * host networking (this VM gives containers no other network), so each replica gets its own
  * PORT and nginx's upstreams and listen port are rewritten from `strata-N:8080` to
  * `127.0.0.1:<port>`; PostgreSQL and Redis are the machine's own (a fresh database per run)
@@ -103,6 +103,7 @@ describe.runIf(available)('the compose cluster: three replicas behind nginx, one
       EMAIL_FROM: 'reports@example.com',
       REPORT_POLL_INTERVAL_MS: '100',
       EMAIL_RATE_LIMIT: '0',
+      ROLLUP_POLL_INTERVAL_MS: '200',
     }
     const mount = `${files}:/data/files:ro`
     // as the file orders them: strata-1 (which applies the migrations) first, the others once it is ready
@@ -313,6 +314,69 @@ describe.runIf(available)('the compose cluster: three replicas behind nginx, one
     await new Promise((resolve) => setTimeout(resolve, 1_000))
     const recipients = smtp.received.flatMap((m) => m.rcptTo).sort()
     expect(recipients).toEqual(ids.map((_, i) => `r${i}@example.com`).sort())
+  })
+
+  it('builds each rollup a dashboard declares once, whichever replica takes it', async () => {
+    // the sales dashboard again, with rollups derived from its metrics, imported through nginx
+    const exported = expectOk(
+      await request(lb, 'POST', '/api/v2/data-app/export-dashboard', {
+        token: creds.serviceToken,
+        headers: admin,
+        body: { workspaceName: 'main', dashboardId: 'sales-overview' },
+      }),
+      'export',
+    )
+    expectOk(
+      await request(lb, 'POST', '/api/v2/data-app/import-dashboard', {
+        token: creds.serviceToken,
+        headers: admin,
+        body: {
+          workspaceName: 'main',
+          dashboardId: 'rolled-up',
+          importDashboardData: { ...exported.data, rollups: 'auto' },
+        },
+      }),
+      'import',
+    )
+    const store = new pg.Client({ connectionString: databaseUrl })
+    await store.connect()
+    let rows: { name: string; state: string; leased_by: string | null; last_error: string | null }[] = []
+    try {
+      // the three replicas (polling every 200 ms) race for each rollup's lease
+      const deadline = Date.now() + 60_000
+      for (;;) {
+        rows = (
+          await store.query(
+            `select r.name, r.state, r.leased_by, r.last_error from rollups r
+               join dashboards d on d.id = r.dashboard_row_id where d.dashboard_id = 'rolled-up' order by r.name`,
+          )
+        ).rows
+        if (rows.length > 0 && rows.every((r) => r.state !== 'stale' && r.state !== 'building')) break
+        if (Date.now() > deadline) throw new Error(`rollups not built in 60 s: ${JSON.stringify(rows)}`)
+        await new Promise((resolve) => setTimeout(resolve, 200))
+      }
+    } finally {
+      await store.end()
+    }
+    expect(rows.length).toBeGreaterThan(0)
+    for (const r of rows)
+      expect(r, JSON.stringify(r)).toMatchObject({ state: 'ready', leased_by: null, last_error: null })
+    // a few more passes of every replica: nothing is built again (the next refresh is a day away)
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    const built: string[] = []
+    for (const service of REPLICAS) {
+      const logs = await podman('logs', names[service] as string)
+      for (const line of logs.split('\n')) {
+        if (!line.includes('"rollup built"')) continue
+        built.push((JSON.parse(line) as { rollup: string }).rollup)
+      }
+    }
+    expect(built.sort()).toEqual(rows.map((r) => r.name).sort())
+    const listed = expectOk(
+      await request(lb, 'GET', '/api/v2/data-app/rollups', { token: creds.serviceToken, headers: admin }),
+      'list',
+    ).data as { dashboardId: string; state: string }[]
+    expect(listed.filter((r) => r.dashboardId === 'rolled-up').map((r) => r.state)).toEqual(rows.map(() => 'ready'))
   })
 
   it('killing one replica mid-load loses no acknowledged write, and no request beyond those in flight on it', async () => {

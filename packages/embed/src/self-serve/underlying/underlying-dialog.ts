@@ -172,6 +172,11 @@ export class StrataUnderlyingDialog extends LitElement {
         width: 16px;
         height: 16px;
       }
+      @media (pointer: coarse), (max-width: 599px) {
+        th button {
+          min-height: 44px;
+        }
+      }
       @media (max-width: 560px) {
         dialog {
           width: 100vw;

@@ -64,6 +64,7 @@ const VIEWS = 'strata-views'
  * @csspart new-metric-button - "New metric" (opens the metric builder).
  * @csspart card-menu - A card's actions menu element (View underlying data, Edit, Archive, Share, Delete or Hide); also `card-menu-button` (its ⋯ button) and `card-menu-panel`.
  * @csspart underlying-dialog - The dialog of a card's underlying rows (docs/web-component.md#underlying-data).
+ * @csspart underlying-progress - The bar over its rows while a new sort or page loads (they stay, dimmed).
  * @csspart drill-menu - The drill-down menu (docs/web-component.md#drill-down); also `drill-menu-item`, `drill-chips`, `drill-chip`, `drill-breadcrumbs`, `drill-breadcrumb`.
  * @csspart ai-summary - The AI summary line under a card's chart (`data-state`: loading, ready, stale, error); also `ai-summary-refresh` and `ai-summary-dismiss`.
  * @csspart archived-button - The toolbar's "Archived" button; also `archived-list`, the list it opens.

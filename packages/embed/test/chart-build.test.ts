@@ -214,7 +214,8 @@ describe('buildVisual: table', () => {
     expect(v).toMatchObject({
       kind: 'table',
       columns: [
-        { name: 'id', numeric: true },
+        // an id is written as is and aligned as text (the column-formats rule), a quantity to the right
+        { name: 'id', numeric: false },
         { name: 'name', numeric: false },
         { name: 'amount', numeric: true },
         { name: 'paid', numeric: false },

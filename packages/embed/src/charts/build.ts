@@ -466,10 +466,13 @@ function buildTable(metric: RuntimeMetric, result: QueryResult, ctx: BuildContex
   const names = columnsOf(result)
   const columns = names.map((name) => {
     const t = dataTypeOf(result, name)
+    // an identifier, a code or a year is written as is and aligned as text, not as a quantity
+    const written = asWritten(formatOf(metric, name) ?? inferColumnFormat(name, t ?? 'unknown'))
     return {
       name,
       label: humanise(name),
-      numeric: isNumericType(t) || (t === undefined && result.data.some((r) => typeof r[name] === 'number')),
+      numeric:
+        !written && (isNumericType(t) || (t === undefined && result.data.some((r) => typeof r[name] === 'number'))),
     }
   })
   const cells = columnFormatters(metric, result, names, ctx.locale)

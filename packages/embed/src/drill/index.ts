@@ -6,11 +6,13 @@ import type { DrillLevel, DrillState } from '../drill-state.js'
 import type { MetricState } from '../embed-controller.js'
 import { emit } from '../events.js'
 import type { UrlAdapter } from '../filter-state.js'
-import { formatTime, humanise, labelOf } from '../lib/format.js'
+import { humanise } from '../lib/format.js'
 import { chipsFor, decodeDrills, writeDrillParam } from './chips-url.js'
+import { dimensionsOf, emptyResult, grainOf, pointName, segmentsOf, valueText } from './dimensions.js'
+import { menuKey } from './menu-keys.js'
 import { GRAIN_PLURAL, nextGrain, periodOf } from './periods.js'
 import { type ChartPoint, eventPlace, highlight, placeOf, pointsOf, rowOf } from './points.js'
-import { accepts, sameColumn, scalar, valueFor } from './values.js'
+import { accepts, sameColumn, valueFor } from './values.js'
 import { chipsView, type MenuItem, menuView, type OpenMenu, trailView } from './views.js'
 
 /** What the dashboard gives the drill module (loaded on the first click on a data point). */
@@ -92,14 +94,16 @@ export class DrillSession {
     const row = m.result?.data[index]
     const columns = m.metric.drillColumns ?? {}
     if (!row) return
-    const dims = this.dimensionsOf(m, row, column)
+    const levels = this.host.state.levelsOf(m.metric.metricId)
+    const locale = this.host.locale()
+    const dims = dimensionsOf(m, row, column)
     const [dimension] = dims
     if (dimension === undefined) return
     const target = columns[dimension]
     if (!target) return
     const value = row[dimension]
-    const grain = this.grainOf(m, dimension)
-    const shown = grain ? formatTime(value, grain, this.host.locale()) : labelOf(value)
+    const grain = grainOf(m, levels, dimension)
+    const shown = valueText(m, levels, row, dimension, locale)
     const items: MenuItem[] = []
     const down = grain ? nextGrain(grain) : undefined
     const period = grain ? periodOf(value, grain) : undefined
@@ -111,14 +115,7 @@ export class DrillSession {
       })
     }
     // each dimension's value: what "Filter by" offers, and what "See these rows" narrows to
-    const segment = dims.flatMap((dim, i) => {
-      const c = columns[dim]
-      const g = this.grainOf(m, dim)
-      const v = g ? periodOf(row[dim], g) : scalar(row[dim])
-      if (!c || v === undefined) return []
-      const text = i === 0 ? shown : g ? formatTime(row[dim], g, this.host.locale()) : labelOf(row[dim])
-      return [{ dim, filter: { ...c, value: v }, label: humanise(dim), text }]
-    })
+    const segment = segmentsOf(m, levels, row, dims, locale)
     if (this.host.editable()) {
       for (const [i, s] of segment.entries()) {
         items.push({
@@ -160,7 +157,8 @@ export class DrillSession {
       const point = points[next] as ChartPoint
       this.focused.set(id, next)
       highlight(el, now === undefined ? undefined : points[now], point)
-      this.announce = `${this.pointName(m, point.row)} (${next + 1} of ${count}). Enter for options.`
+      const name = pointName(m, this.host.state.levelsOf(id), point.row, this.host.locale())
+      this.announce = `${name} (${next + 1} of ${count}). Enter for options.`
       this.host.requestUpdate()
     }
     switch (e.key) {
@@ -262,47 +260,6 @@ export class DrillSession {
     this.host.changed()
   }
 
-  /**
-   * The dimensions a row's menu drills on: a table cell's column; a scatter point's naming
-   * dimension then its series' dimension; else the chart's category (or the first drillable).
-   */
-  private dimensionsOf(m: MetricState, row: Record<string, unknown>, column: string | undefined): string[] {
-    const columns = m.metric.drillColumns ?? {}
-    const ok = (d: string | undefined): d is string => d !== undefined && d in columns && d in row
-    const chart = m.metric.chart
-    if (column === undefined && chart.type === 'scatter') {
-      const seriesBy = typeof chart.seriesBy === 'string' ? chart.seriesBy : undefined
-      const groupBy = m.result?.metaData?.groupbyColumnList ?? []
-      const point = typeof chart.x === 'string' ? chart.x : groupBy.find((d) => d !== seriesBy)
-      return [...new Set([point, seriesBy, ...groupBy].filter(ok))]
-    }
-    const x = resolveAxes(chart, m.result ?? emptyResult).x
-    const first = [column, x, ...Object.keys(columns)].find(ok)
-    return first === undefined ? [] : [first]
-  }
-
-  /** How the live region reads a point: its dimensions' values ("Customer 42, Country DE"). */
-  private pointName(m: MetricState, index: number): string {
-    const row = m.result?.data[index]
-    if (!row) return ''
-    const dims = this.dimensionsOf(m, row, undefined)
-    const names = dims.length > 0 ? dims : [resolveAxes(m.metric.chart, m.result ?? emptyResult).x]
-    return names
-      .filter((d): d is string => d !== undefined)
-      .map((d) => {
-        const grain = this.grainOf(m, d)
-        const text = grain ? formatTime(row[d], grain, this.host.locale()) : labelOf(row[d])
-        return dims.length > 1 ? `${humanise(d)} ${text}` : text
-      })
-      .join(', ')
-  }
-
-  private grainOf(m: MetricState, dimension: string): string | undefined {
-    const levels = this.host.state.levelsOf(m.metric.metricId)
-    const last = [...levels].reverse().find((l) => l.dimension === dimension)
-    return last?.grain ?? m.metric.timeGrains?.[dimension]
-  }
-
   private drillDown(m: MetricState, level: DrillLevel): void {
     if (this.host.state.push(m.metric.metricId, level)) {
       this.focused.delete(m.metric.metricId)
@@ -362,33 +319,7 @@ export class DrillSession {
 
   private menuKey(e: KeyboardEvent): void {
     const items = [...this.host.element.renderRoot.querySelectorAll<HTMLElement>('[part~="drill-menu-item"]')]
-    const at = items.indexOf(e.composedPath()[0] as HTMLElement)
-    const go = (i: number) => {
-      e.preventDefault()
-      items[(i + items.length) % items.length]?.focus()
-    }
-    switch (e.key) {
-      case 'ArrowDown':
-        go(at + 1)
-        return
-      case 'ArrowUp':
-        go(at - 1)
-        return
-      case 'Home':
-        go(0)
-        return
-      case 'End':
-        go(items.length - 1)
-        return
-      case 'Escape':
-        e.preventDefault()
-        e.stopPropagation()
-        this.close(true)
-        return
-      case 'Tab':
-        this.close(true)
-        return
-    }
+    menuKey(e, items, (refocus) => this.close(refocus))
   }
 
   private async focusMenu(_keyboard: boolean): Promise<void> {
@@ -410,15 +341,6 @@ export class DrillSession {
     if (!inside) this.close(false)
   }
 }
-
-const emptyResult = {
-  data: [],
-  timeTaken: 0,
-  totalRecords: 0,
-  metaData: { columns: [], groupbyColumnList: [] },
-  metricid: '',
-  error: null,
-} as const
 
 /** The lazily loaded module's entry. */
 export function createDrill(host: DrillHost): DrillSession {

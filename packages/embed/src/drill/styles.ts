@@ -10,7 +10,6 @@ export const drillStyles = html`<style>
   .drill-menu [role=menuitem]{display:flex;align-items:center;width:100%;min-height:40px;padding:0 10px;border:0;border-radius:6px;background:none;color:inherit;font:inherit;text-align:left;cursor:pointer}
   .drill-menu [role=menuitem]:hover,.drill-menu [role=menuitem]:focus-visible{background:color-mix(in srgb,var(--_primary) 12%,transparent);outline:none}
   .drill-menu [role=menuitem]:focus-visible{box-shadow:inset 0 0 0 2px var(--_primary)}
-  @media (pointer:coarse){.drill-menu [role=menuitem]{min-height:44px}}
   .drill-chips{display:flex;flex-wrap:wrap;align-items:center;gap:6px;padding:0 0 10px}
   .drill-chips-label{color:var(--_muted);font-size:12px}
   .drill-chip{display:inline-flex;align-items:center;gap:6px;max-width:100%;min-height:32px;padding:2px 10px;border:1px solid color-mix(in srgb,var(--_primary) 40%,var(--_border));border-radius:999px;background:color-mix(in srgb,var(--_primary) 10%,var(--_surface));color:inherit;font:inherit;font-size:13px;cursor:pointer}
@@ -23,4 +22,5 @@ export const drillStyles = html`<style>
   .drill-trail [aria-current]{padding:0 6px;color:var(--_text);font-weight:600}
   .drill-trail .hint{white-space:nowrap}
   @media (max-width:480px){.drill-trail .hint{display:none}}
+  @media (pointer:coarse),(max-width:599px){.drill-menu [role=menuitem],.drill-chip,.drill-trail button,.drill-trail [aria-current]{min-height:44px}.drill-trail [aria-current]{display:inline-flex;align-items:center}}
 </style>`

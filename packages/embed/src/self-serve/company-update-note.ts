@@ -63,6 +63,21 @@ export class StrataCompanyUpdateNote extends LitElement {
         outline-offset: 2px;
         border-radius: 2px;
       }
+      /* a finger's size on touch and narrow screens: each answer 44 px tall, the text still a link */
+      @media (pointer: coarse), (max-width: 599px) {
+        .note {
+          padding-block: 0;
+          gap: 0 16px;
+        }
+        .text {
+          flex-basis: 100%;
+          padding-top: 8px;
+        }
+        .link {
+          min-height: 44px;
+          padding: 0 2px;
+        }
+      }
     `,
   ]
 

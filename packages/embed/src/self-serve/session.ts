@@ -219,7 +219,7 @@ export class SelfServeSession implements SelfServeSessionApi {
   overlays(): TemplateResult {
     return html`<strata-self-serve-overlay .session=${this}></strata-self-serve-overlay>${
       this.host.embed()?.permissions.underlyingData
-        ? html`<strata-underlying-dialog exportparts="underlying-dialog" .session=${this}></strata-underlying-dialog>`
+        ? html`<strata-underlying-dialog exportparts="underlying-dialog, underlying-progress" .session=${this}></strata-underlying-dialog>`
         : nothing
     }`
   }

@@ -132,6 +132,16 @@ describe.skipIf(!hasChromium)('the company updated a metric, and no hole beside 
     // the id: digits only, no group separator, though it is over 1,000 on the demo's data
     expect(first[0]?.trim()).toMatch(/^\d{4,}$/)
     expect(first[1]?.trim()).toMatch(/^\$[\d,]+\.\d{2}$/)
+    // the id aligned as text, the money as a quantity (on the right)
+    const align = (i: number) =>
+      card
+        .locator('tbody tr')
+        .first()
+        .locator('td')
+        .nth(i)
+        .evaluate((el) => getComputedStyle(el).textAlign)
+    expect(await align(0)).not.toBe('right')
+    expect(await align(1)).toBe('right')
     await card.scrollIntoViewIfNeeded()
     await docsImage(page, 'column-formats', { target: card })
     await page.close()

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_EMBED, dashboardReady, useBrowserSuite } from '../helpers/browser.js'
 import { hasChromium } from '../helpers/chromium.js'
-import { type EChart, norm } from '../helpers/echart.js'
+import { pointOf as chartPoint, norm } from '../helpers/echart.js'
 
 /**
  * Drill-down in the end user's dashboard (issue 28): a click on a bar sets the dashboard filter
@@ -79,29 +79,8 @@ describe.skipIf(!hasChromium)('drill-down in Chromium', () => {
   const filters = (page: Page) => page.evaluate(() => (document.getElementById('d') as Dashboard).filters)
 
   /** Where data point `index` of a card's chart is drawn, in page coordinates. */
-  async function pointOf(page: Page, metricId: string, index: number): Promise<{ x: number; y: number }> {
-    const chart = card(page, metricId).locator('[part~="chart"]')
-    await chart.scrollIntoViewIfNeeded()
-    const box = await chart.boundingBox()
-    if (!box) throw new Error(`no chart for ${metricId}`)
-    const [x, y] = await chart.evaluate((el, i) => {
-      const c = (el as HTMLElement & { chart: EChart }).chart
-      const series = c.getOption().series[0]
-      if (!series) return [0, 0]
-      if (series.type === 'pie') {
-        const l = c.getModel().getSeriesByIndex(0).getData().getItemLayout(i)
-        const mid = (l.startAngle + l.endAngle) / 2
-        const r = (l.r + l.r0) / 2
-        return [l.cx + r * Math.cos(mid), l.cy + r * Math.sin(mid)]
-      }
-      const raw = series.data[i]
-      const v = typeof raw === 'object' && raw !== null && 'value' in raw ? (raw as { value: number }).value : raw
-      const top = c.convertToPixel({ seriesIndex: 0 }, [i, v])
-      const base = c.convertToPixel({ seriesIndex: 0 }, [i, 0])
-      return series.type === 'line' ? [top[0], top[1]] : [top[0], ((top[1] ?? 0) + (base[1] ?? 0)) / 2]
-    }, index)
-    return { x: box.x + (x ?? 0), y: box.y + (y ?? 0) }
-  }
+  const pointOf = (page: Page, metricId: string, index: number) =>
+    chartPoint(card(page, metricId).locator('[part~="chart"]'), index)
   /**
    * Clicks data point `index` until `action` shows in the drill menu: a chart that has just been
    * redrawn animates its bars and points into place, so the point is aimed at again (3 tries).

@@ -4,7 +4,7 @@ import type { BrowserContextOptions, Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_EMBED, dashboardReady, useBrowserSuite } from '../helpers/browser.js'
 import { hasChromium } from '../helpers/chromium.js'
-import { type EChart, norm } from '../helpers/echart.js'
+import { type EChart, norm, pointOf } from '../helpers/echart.js'
 
 /**
  * Drill-down beyond bars, slices and rows (issue 28): a scatter's points and a combo's bars open
@@ -124,16 +124,7 @@ describe.skipIf(!hasChromium)('drill-down on scatter, combo, <strata-metric>, an
     const chart = chartOf(page, metricId, id)
     await chart.scrollIntoViewIfNeeded()
     await finished(page, metricId, id)
-    const box = await chart.boundingBox()
-    if (!box) throw new Error('no chart')
-    const at = await chart.evaluate((el, i) => {
-      const c = (el as HTMLElement & { chart: EChart }).chart
-      const v = c.getOption().series[0]?.data[i] as number
-      const top = c.convertToPixel({ seriesIndex: 0 }, [i, v])
-      const base = c.convertToPixel({ seriesIndex: 0 }, [i, 0])
-      return [top[0] ?? 0, ((top[1] ?? 0) + (base[1] ?? 0)) / 2]
-    }, index)
-    return { x: box.x + (at[0] ?? 0), y: box.y + (at[1] ?? 0) }
+    return pointOf(chart, index)
   }
 
   /** The request bodies of the queries a page sends from now on. */

@@ -6,7 +6,7 @@ import { dashboardReady, useBrowserSuite } from '../helpers/browser.js'
 import { hasChromium } from '../helpers/chromium.js'
 import { demoCompany } from '../helpers/demo-company.js'
 import { settled } from '../helpers/docs-images.js'
-import { type EChart as Chart, norm } from '../helpers/echart.js'
+import { type EChart as Chart, pointOf as chartPoint, norm } from '../helpers/echart.js'
 import {
   deepFocus,
   filtersOf,
@@ -68,25 +68,7 @@ describe.skipIf(!hasChromium)('more issue 28 controls on a second-origin host pa
     const chart = card(page, metricId).locator('[part~="chart"]')
     await chart.scrollIntoViewIfNeeded()
     await settled(page)
-    const box = await chart.boundingBox()
-    if (!box) throw new Error(`no chart for ${metricId}`)
-    const [x, y] = await chart.evaluate((el, i) => {
-      const c = (el as HTMLElement & { chart: Chart }).chart
-      const series = c.getOption().series[0]
-      if (!series) return [0, 0]
-      if (series.type === 'pie') {
-        const l = c.getModel().getSeriesByIndex(0).getData().getItemLayout(i)
-        const mid = (l.startAngle + l.endAngle) / 2
-        const r = (l.r + l.r0) / 2
-        return [l.cx + r * Math.cos(mid), l.cy + r * Math.sin(mid)]
-      }
-      const raw = series.data[i]
-      const v = typeof raw === 'object' && raw !== null && 'value' in raw ? (raw as { value: number }).value : raw
-      const top = c.convertToPixel({ seriesIndex: 0 }, [i, v])
-      const base = c.convertToPixel({ seriesIndex: 0 }, [i, 0])
-      return [top[0], ((top[1] ?? 0) + (base[1] ?? 0)) / 2]
-    }, index)
-    return { x: box.x + (x ?? 0), y: box.y + (y ?? 0) }
+    return chartPoint(chart, index)
   }
 
   it("the builder's value picker: the tenant's values searched and paged on the server, typed text kept, by keyboard and by a tap", async () => {

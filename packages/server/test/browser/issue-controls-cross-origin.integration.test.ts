@@ -11,8 +11,8 @@ import { filtersOf, hostErrors, inDashboard, useSecondOrigin } from '../helpers/
  * server (its origin whitelisted), with one server and one browser: the dashboard multi-select's
  * value picker (searched on the server, picked with the keyboard), the underlying rows sorted by
  * the server across pages, a token's misspelt filter as a plain sentence, the Hidden list's
- * Restore, a tenant's pivot table and trend drawn, and a touch pass on a 390 px phone (picker and
- * card menu → rows by taps). Screenshots at 1440 and 390 px under STRATA_SHOTS (default /tmp/shots-sweep).
+ * Restore, a tenant's pivot table and trend drawn, a touch pass on a 390 px phone (picker and
+ * card menu → rows by taps), and "Not filtered by Country" on the SQL metric, the filter set by taps. Screenshots at 1440 and 390 px under STRATA_SHOTS (default /tmp/shots-sweep).
  */
 const SHOTS = process.env.STRATA_SHOTS ?? '/tmp/shots-sweep'
 const FLAGS = { isEnableUnderlyingData: true, isEnableDownloadMetrics: true }
@@ -161,6 +161,29 @@ describe.skipIf(!hasChromium)('issue 28 controls on a second-origin host page', 
     await page.screenshot({ path: `${SHOTS}/touch-rows-390.png` })
     await dialog(page).locator('#close').tap()
     await expect.poll(() => dialog(page).evaluate((d) => (d as HTMLDialogElement).open)).toBe(false)
+    expect(await hostErrors(page)).toEqual([])
+    await page.close()
+  }, 90_000)
+
+  it('"Not filtered by Country" on the SQL metric that ignores Country, the filter set by taps on a phone', async () => {
+    const page = await site.open(await b.mint('acme', {}), PHONE)
+    const note = (metricId: string) => inDashboard(page, `[data-metric-id="${metricId}"] [part~="unfiltered-note"]`)
+    expect(await note('orders_by_channel').count()).toBe(0)
+    const trigger = inDashboard(page, '[data-filter="country"] [part~="filter-control"]').first()
+    await trigger.tap()
+    await expect.poll(async () => (await optionLabels(page, 'country')).length).toBeGreaterThan(0)
+    await inDashboard(page, '[data-filter="country"] [role="option"]').first().tap()
+    await expect.poll(async () => (await filtersOf(page)).country).toEqual([expect.stringMatching(/^[A-Z]{2}$/)])
+    await page.keyboard.press('Escape')
+    await dashboardReady(page)
+    // the SQL metric that does not read Country says so; a metric that takes Country does not
+    await expect
+      .poll(async () => ((await note('orders_by_channel').textContent()) ?? '').trim())
+      .toBe('Not filtered by Country')
+    expect(await note('orders_by_channel').getAttribute('role')).toBe('note')
+    expect(await note('revenue_by_category').count()).toBe(0)
+    await note('orders_by_channel').scrollIntoViewIfNeeded()
+    await page.screenshot({ path: `${SHOTS}/touch-not-filtered-390.png` })
     expect(await hostErrors(page)).toEqual([])
     await page.close()
   }, 90_000)

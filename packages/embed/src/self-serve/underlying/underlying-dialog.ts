@@ -96,6 +96,48 @@ export class StrataUnderlyingDialog extends LitElement {
       tbody tr:nth-child(even) td {
         background: color-mix(in srgb, var(--_text, #111827) 2.5%, transparent);
       }
+      /* while a new sort or page loads, the rows shown stay in place, dimmed, under a moving bar */
+      .dialog-head {
+        position: relative;
+      }
+      .progress {
+        position: absolute;
+        left: 0;
+        right: 0;
+        bottom: -1px;
+        height: 2px;
+        overflow: hidden;
+        pointer-events: none;
+      }
+      .progress::before {
+        content: '';
+        position: absolute;
+        inset: 0 auto 0 0;
+        width: 35%;
+        background: var(--_primary, #2563eb);
+        animation: progress 1.1s ease-in-out infinite;
+      }
+      @keyframes progress {
+        from {
+          transform: translateX(-100%);
+        }
+        to {
+          transform: translateX(300%);
+        }
+      }
+      @media (prefers-reduced-motion: reduce) {
+        .progress::before {
+          width: 100%;
+          animation: none;
+          opacity: 0.5;
+        }
+      }
+      .body[aria-busy='true'] tbody {
+        opacity: 0.45;
+      }
+      .hint {
+        font-style: italic;
+      }
       .state {
         padding: 40px 24px;
         text-align: center;
@@ -111,8 +153,13 @@ export class StrataUnderlyingDialog extends LitElement {
       }
       .count {
         flex: 1;
+        min-width: 0;
         color: var(--_muted, #6b7280);
         font-size: 13px;
+        /* one line, so "Loading page 2…" never pushes the buttons down */
+        white-space: nowrap;
+        overflow: hidden;
+        text-overflow: ellipsis;
       }
       .dialog-foot {
         flex-wrap: wrap;
@@ -124,6 +171,11 @@ export class StrataUnderlyingDialog extends LitElement {
       .button svg {
         width: 16px;
         height: 16px;
+      }
+      @media (pointer: coarse), (max-width: 599px) {
+        th button {
+          min-height: 44px;
+        }
       }
       @media (max-width: 560px) {
         dialog {
@@ -155,6 +207,8 @@ export class StrataUnderlyingDialog extends LitElement {
   @state() private loading = false
   @state() private downloading = false
   @state() private sort: Sort | undefined
+  /** What is loading while the rows shown stay (dimmed): "Sorting by amount…", "Loading page 2…". */
+  @state() private pending: string | undefined
   private returnTo: HTMLElement | null = null
   /** The drill-down the rows are under (the card's, or a clicked segment's: "See these rows"). */
   private drill: Drill | undefined
@@ -215,13 +269,14 @@ export class StrataUnderlyingDialog extends LitElement {
     )
   }
 
-  private async load(page: number): Promise<void> {
+  private async load(page: number, pending?: string): Promise<void> {
     const metric = this.metric
     if (!metric) return
     this.abort?.abort()
     const abort = new AbortController()
     this.abort = abort
     this.loading = true
+    this.pending = pending
     this.error = undefined
     try {
       const result = await this.fetchPage(metric.metricId, page, abort.signal)
@@ -233,7 +288,10 @@ export class StrataUnderlyingDialog extends LitElement {
       this.error = e instanceof StrataApiError ? e : new StrataApiError('CLIENT_ERROR', 0, String(e))
       this.session?.host.report(this.error)
     } finally {
-      if (this.abort === abort) this.loading = false
+      if (this.abort === abort) {
+        this.loading = false
+        this.pending = undefined
+      }
     }
   }
 
@@ -285,7 +343,7 @@ export class StrataUnderlyingDialog extends LitElement {
           ? { column, direction: 'descending' }
           : undefined
     // the server sorts every page: a new order starts again at its first page
-    void this.load(1)
+    void this.load(1, this.sort ? `Sorting by ${column}…` : 'Back to the default order…')
   }
 
   protected override updated(): void {
@@ -320,6 +378,7 @@ export class StrataUnderlyingDialog extends LitElement {
               <button type="button" id="close" class="icon-button" aria-label="Close" title="Close" @click=${() => this.close()}>
                 ${closeIcon}
               </button>
+              ${this.loading && r ? html`<div class="progress" part="underlying-progress" aria-hidden="true"></div>` : nothing}
             </div>
             <div class="body" aria-busy=${this.loading ? 'true' : 'false'}>${this.renderBody()}</div>
             <div class="dialog-foot">
@@ -329,11 +388,11 @@ export class StrataUnderlyingDialog extends LitElement {
                   : r && total
                     ? `Rows ${from.toLocaleString()}–${to.toLocaleString()} of ${total.toLocaleString()}`
                     : ''
-              }</span>
+              }${this.loading && r ? html` · <span class="hint">${this.pending ?? 'Loading…'}</span>` : nothing}</span>
               ${
                 last > 1 && !this.error
-                  ? html`<button type="button" class="button" id="previous" ?disabled=${this.loading || this.page <= 1} @click=${() => this.load(this.page - 1)}>Previous</button>
-                      <button type="button" class="button" id="next" ?disabled=${this.loading || this.page >= last} @click=${() => this.load(this.page + 1)}>Next</button>`
+                  ? html`<button type="button" class="button" id="previous" ?disabled=${this.loading || this.page <= 1} @click=${() => this.load(this.page - 1, `Loading page ${this.page - 1}…`)}>Previous</button>
+                      <button type="button" class="button" id="next" ?disabled=${this.loading || this.page >= last} @click=${() => this.load(this.page + 1, `Loading page ${this.page + 1}…`)}>Next</button>`
                   : nothing
               }
               ${

@@ -18,7 +18,7 @@ import {
 import { Client, DEFAULT_URL } from './cli/client.js'
 import { dataAppCommands } from './cli/data-app-commands.js'
 import { modelCommands, WORKSPACE_OPTIONS, warnings, workspaceBody } from './cli/model-commands.js'
-import { READ_ONLY_ACCESS } from './schemas/embeds.js'
+import { READ_ONLY_ACCESS } from './schemas/read-only-access.js'
 
 /**
  * `strata …`: a thin HTTP client of a running server for every setup step of

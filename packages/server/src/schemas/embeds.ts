@@ -1,5 +1,6 @@
 import { type TSchema, Type } from '@fastify/type-provider-typebox'
 import { BooleanString, PageNumberString } from './common.js'
+import { READ_ONLY_ACCESS } from './read-only-access.js'
 
 const Id = Type.String({ minLength: 1, maxLength: 200 })
 
@@ -38,21 +39,12 @@ const accessFields = {
 }
 type AccessField = keyof typeof accessFields
 
-/**
- * The fields accessSettings must carry on create (datamartName too, for dashboard embeds), each
- * with its most restrictive value: what an embed grants when nothing more is asked for.
- */
-export const READ_ONLY_ACCESS = {
-  isAllowEmailReports: false,
-  isAllowManageMetrics: false,
-  isAllowCreateDashboardView: false,
-  isAllowMetricCreation: false,
-  isAllowMetricDeletion: false,
-  isAllowMetricLayoutChange: false,
-  isAllowMetricUpdate: false,
-  isAllowUnderlyingData: false,
-  metricCreationMode: 'DRAG_DROP',
-} as const satisfies Partial<Record<AccessField, unknown>>
+// every read-only field is an accessSettings field of the right type (READ_ONLY_ACCESS has a module of
+// its own so that the CLI imports it without TypeBox): another name is a `never` key, and fails here
+READ_ONLY_ACCESS satisfies Partial<Record<AccessField, unknown>> &
+  Record<Exclude<keyof typeof READ_ONLY_ACCESS, AccessField>, never>
+
+export { READ_ONLY_ACCESS }
 
 /** Required inside accessSettings on create (datamartName only for dashboard embeds). */
 export const REQUIRED_ON_CREATE = Object.keys(READ_ONLY_ACCESS) as readonly (keyof typeof READ_ONLY_ACCESS)[]

@@ -247,7 +247,17 @@ function onRollup(
       context: {
         tenancy: read.tenancy.kind === 'table' ? { kind: 'table', clientId: clientId as Bound } : { kind: 'none' },
         rls: bound.rls,
-        filters: read.filters,
+        filters: [
+          ...read.filters,
+          // joined tables' client columns: the tenant, bound like the main one (exact text equality in DuckDB)
+          ...read.joinedTenants.map((column) => ({
+            table: read.model.tables.keys().next().value as string,
+            column,
+            value: clientId as unknown as string,
+            source: 'rls' as const,
+            trusted: true,
+          })),
+        ],
         timezone: request.timezone,
         now: request.now,
         ...(page ? { page: { limit: PAGE_ROWS, offset: (page - 1) * PAGE_ROWS } } : {}),

@@ -263,7 +263,7 @@ describe('chooseRollup', () => {
       measures: [{ name: 'n', aggregate: 'count' }],
     })
     expect(reason(request(byCustomer), [candidate(withCustomer)])).toMatch(
-      /public.customers, a joined table with a client column/,
+      /it joins public.customers \(LEFT\), a table with a client column of its own/,
     )
     // without tenancy the same metric is served; one not reading customers is not (no cardinality declared)
     expect(served(request(byCustomer, { tenancy: { kind: 'none' } }), [candidate(withCustomer)])).toBeTruthy()

@@ -50,6 +50,8 @@ export interface RollupRead {
   readonly measures: ReadonlyMap<string, { readonly fn: ReaggregateFn; readonly columns: readonly string[] }>
   /** The file locations to read. */
   readonly files: readonly string[]
+  /** Rollup columns holding joined tables' client columns: each must equal the tenant too. */
+  readonly joinedTenants: readonly string[]
 }
 
 export type RollupMatch =
@@ -135,7 +137,7 @@ class Reader {
   }
 
   read(): RollupRead {
-    const { metric, tenancy } = this.request
+    const { metric } = this.request
     const plan = this.plan
     const tenant = this.tenancy()
     const dimensions = (this.q.dimensions ?? []).map((d) => this.dimension(d))
@@ -154,14 +156,7 @@ class Reader {
     const { filters, ranged } = this.filters()
     const firstTemporal = this.comparison(ranged)
     this.joins()
-    if (tenancy.kind === 'table') {
-      for (const key of this.tables) {
-        const t = findTable(this.request.model, key) as ModelTable
-        if (key !== this.from.key && clientColumnOf(tenancy, t) !== undefined) {
-          refuse(`it reads ${key}, a joined table with a client column of its own`)
-        }
-      }
-    }
+    const joinedTenants = this.joinedTenants()
     if (this.zoned && !isUtc(this.request.timezone)) {
       refuse(`the request's time zone ${this.request.timezone} is not UTC, the zone the rollup's buckets are made in`)
     }
@@ -182,7 +177,32 @@ class Reader {
       tenancy: tenant.column === undefined ? { kind: 'none' } : { kind: 'table' },
       measures,
       files: tenant.files,
+      joinedTenants,
     }
+  }
+
+  /**
+   * TABLE tenancy scopes each joined table to the tenant too: an INNER joined table's client
+   * column, kept by the rollup, gets the same condition (the warehouse drops those rows alike);
+   * a LEFT joined one would blank its columns instead, which a rollup cannot redo.
+   */
+  private joinedTenants(): string[] {
+    const { tenancy, model } = this.request
+    if (tenancy.kind !== 'table') return []
+    const others = [...this.tables].filter((t) => t !== this.from.key)
+    const plan = planJoins(model, this.from.key, others)
+    if (!plan.ok) return refuse('it reads tables no longer related')
+    const out: string[] = []
+    for (const step of plan.steps) {
+      const t = findTable(model, step.table) as ModelTable
+      const client = clientColumnOf(tenancy, t)
+      if (client === undefined) continue
+      if (step.type !== 'INNER') refuse(`it joins ${t.key} (${step.type}), a table with a client column of its own`)
+      const kept = this.columnOf(t.key, client)
+      if (kept === undefined) refuse(`no column ${client} (the client column) of ${t.key}`)
+      out.push((kept as RollupColumn).name)
+    }
+    return out
   }
 
   /** The tenancy kept: the client column a rollup column, or the tenant database's own files. */
@@ -351,7 +371,7 @@ class Reader {
       this.from.key,
       [...this.tables].filter((t) => t !== this.from.key),
     )
-    if (!theirs.ok || !ours.ok) return refuse('the rollup joins tables no longer related')
+    if (!theirs.ok || !ours.ok) throw new Refusal('the rollup joins tables no longer related')
     const read = new Set(ours.steps.map((s) => s.table))
     for (const s of theirs.steps) {
       if (read.has(s.table)) continue

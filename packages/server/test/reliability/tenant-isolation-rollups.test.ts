@@ -97,14 +97,13 @@ type Result = { data: Record<string, unknown>[]; totalRecords: number; compariso
 
 const TENANTS = ['acme', 'globex', 'initech']
 const tenant = fc.oneof(
-  fc.constantFrom(...TENANTS),
-  fc.constantFrom('ACME', 'acme ', ' acme', '', "acme' OR '1'='1", 'acme%', '%', 'globex;--', 'nobody'),
-  fc.string({ maxLength: 12 }),
+  { weight: 4, arbitrary: fc.constantFrom(...TENANTS) },
+  fc.constantFrom('ACME', 'acme ', ' acme', "acme' OR '1'='1", 'acme%', '%', 'globex;--', 'nobody'),
+  fc.string({ minLength: 1, maxLength: 12 }),
 )
-const listValue = fc.oneof(
-  fc.constantFrom('paid', 'shipped', 'refunded', 'DE', 'FR', 'US', 'JP'),
-  fc.constantFrom("paid' OR 1=1 --", 'acme', '%', '', 'PAID'),
-)
+// lists of real values with hostile ones mixed in (an empty list matches no row, so never empty)
+const statuses = fc.subarray(['paid', 'shipped', 'refunded', "paid' OR 1=1 --", 'PAID', '%'], { minLength: 1 })
+const countries = fc.subarray(['DE', 'FR', 'US', 'JP', 'de', "DE') OR ('1'='1"], { minLength: 1 })
 const period = fc.constantFrom(
   { startDate: '2026-02-01', endDate: '2026-04-30' },
   { startDate: '2026-02-02', endDate: '2026-03-01' },
@@ -115,16 +114,8 @@ const period = fc.constantFrom(
   'This year',
   'Last month',
 )
-const filters = fc.record(
-  {
-    status: fc.array(listValue, { maxLength: 3 }),
-    country: fc.array(listValue, { maxLength: 3 }),
-    period,
-  },
-  { requiredKeys: [] },
-)
+const filters = fc.record({ status: statuses, country: countries, period }, { requiredKeys: [] })
 
-/** A 200's result, or the refusal (a clientId the API refuses: empty, too long) as status and code. */
 const query = async (body: object): Promise<Result | { status: number; code: string }> => {
   const res = await a.call('POST', '/api/v2/data-app/query', a.dataAppKey, { embedId, ...body })
   if (res.statusCode !== 200) {
@@ -183,7 +174,7 @@ describe.skipIf(!hasPg)('tenant isolation on rollup-served queries', () => {
             }
             return
           }
-          if (fromRollups.servedFrom === 'rollup') served++
+          if (fromRollups.servedFrom === 'rollup' && fromRollups.data.length > 0) served++
           for (const row of fromRollups.data) if ('tenant' in row) expect(row.tenant).toBe(clientId)
           const service = ctx.app.services.metricQueries
           service.serveRollups = false
@@ -196,9 +187,9 @@ describe.skipIf(!hasPg)('tenant isolation on rollup-served queries', () => {
           }
         },
       ),
-      propertyRuns(40),
+      propertyRuns(60),
     )
-    // the property is about rollup-served answers: most generated cases must have been served
-    expect(served).toBeGreaterThan(10)
+    // the property is about rollup-served answers with rows: many generated cases must be such
+    expect(served).toBeGreaterThan(15)
   }, 300_000)
 })

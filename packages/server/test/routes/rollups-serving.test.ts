@@ -9,7 +9,7 @@
 import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RollupScheduler } from '../../src/services/rollups/scheduler.js'
-import { type Analytics, embedDashboard, salesDocument, setupAnalytics } from '../helpers/analytics.js'
+import { ACCESS, type Analytics, embedDashboard, salesDocument, setupAnalytics } from '../helpers/analytics.js'
 import { createTestApp, type TestContext } from '../helpers/app.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
@@ -61,6 +61,18 @@ function servedDocument(schema: string) {
             { name: 'quarter', direction: 'asc' },
             { name: 'status', direction: 'asc' },
           ],
+        },
+      },
+      {
+        metricId: 'orders_rls',
+        name: 'Orders (RLS on status)',
+        chart: { type: 'line', x: 'month', y: ['orders'] },
+        rls: [{ variable: 'statuses', column: 'status' }],
+        query: {
+          from: orders,
+          measures: [{ name: 'orders', aggregate: 'count' }],
+          dimensions: [{ name: 'month', column: 'created_at', timeGrain: 'month' }],
+          orderBy: [{ name: 'month', direction: 'asc' }],
         },
       },
       {
@@ -241,6 +253,67 @@ describe('served from rollups', () => {
       expect(same(served)).toEqual(same(warehouse))
     })
   }
+
+  it('the runtime (guest token): RLS values land on the rollup; an end user’s own metric that fits is served too', async () => {
+    const runtimeEmbed = await embedDashboard(a, 'served', {
+      name: 'Served self-serve',
+      accessSettings: { ...ACCESS, isAllowMetricCreation: true },
+    })
+    const mint = async (clientId: string, statuses: string[]) =>
+      (
+        await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, {
+          dataAppName: 'salesapp',
+          clientId,
+          params: { rlsSettings: [{ metricId: 'orders_rls', values: { statuses } }] },
+        })
+      ).token as string
+    const call = (token: string, path: string, body: object) =>
+      a.call('POST', `/api/v2/embed/runtime/${runtimeEmbed}${path}`, token, body)
+    const runtime = async (token: string, body: object): Promise<{ served: Result; warehouse: Result }> => {
+      const service = ctx.app.services.metricQueries
+      const first = await call(token, '/query', body)
+      expect(first.statusCode, first.body).toBe(200)
+      service.serveRollups = false
+      try {
+        const second = await call(token, '/query', body)
+        expect(second.statusCode, second.body).toBe(200)
+        return { served: first.json(), warehouse: second.json() }
+      } finally {
+        service.serveRollups = true
+      }
+    }
+    for (const [tenant, statuses] of [
+      ['acme', ['paid']],
+      ['globex', ['shipped', 'refunded']],
+    ] as const) {
+      const token = await mint(tenant, [...statuses])
+      const rls = await runtime(token, { metricId: 'orders_rls' })
+      expect(rls.served.servedFrom).toBe('rollup')
+      expect(same(rls.served)).toEqual(same(rls.warehouse))
+      const [row] = await wh.query<{ n: string }>(
+        `select count(*) n from ${wh.schema}.orders where tenant = $1 and status = any($2)`,
+        [tenant, statuses],
+      )
+      expect(rls.served.data.reduce((n, r) => n + Number(r.orders), 0)).toBe(Number(row?.n))
+      // an end user's own metric (self-serve) that fits a rollup
+      const saved = await call(token, '/metrics', {
+        metric: {
+          name: `Mine ${tenant}`,
+          chart: { type: 'bar' },
+          query: {
+            from: `${wh.schema}.orders`,
+            measures: [{ name: 'orders', aggregate: 'count' }],
+            dimensions: [{ name: 'status', column: 'status' }],
+            orderBy: [{ name: 'status', direction: 'asc' }],
+          },
+        },
+      })
+      expect(saved.statusCode, saved.body).toBe(200)
+      const own = await runtime(token, { metricId: saved.json().data.metricId })
+      expect(own.served.servedFrom).toBe('rollup')
+      expect(same(own.served)).toEqual(same(own.warehouse))
+    }
+  })
 
   it('a rollup whose files cannot be read falls back to the warehouse, never an error', async () => {
     const row = await ctx.app.services.store.db

@@ -8,6 +8,7 @@ import { type AppliedFilter, type FilterInputs, resolveFilters } from './filters
 import { fingerprint } from './fingerprint.js'
 import type { SemanticModel } from './model.js'
 import { chooseRollup, type RollupCandidate, type RollupRead } from './rollups/match.js'
+import { ROLLUP_TABLE } from './rollups/model.js'
 import { tenantColumnsOf } from './tenancy/columns.js'
 import { decideTenancy, type TenancyFacts } from './tenancy/decide.js'
 import type { Tenancy } from './tenancy/tenancy.js'
@@ -251,7 +252,7 @@ function onRollup(
           ...read.filters,
           // joined tables' client columns: the tenant, bound like the main one (exact text equality in DuckDB)
           ...read.joinedTenants.map((column) => ({
-            table: read.model.tables.keys().next().value as string,
+            table: ROLLUP_TABLE,
             column,
             value: clientId as unknown as string,
             source: 'rls' as const,

@@ -64,6 +64,8 @@ export const studioStyles = css`
   button[disabled] { opacity: 0.6; cursor: progress; }
   .actions { display: flex; gap: 0.75rem; flex-wrap: wrap; align-items: center; margin-top: 1.25rem; }
   .head { display: flex; justify-content: space-between; align-items: flex-start; gap: 1rem; flex-wrap: wrap; margin-bottom: 1rem; }
+  /* a heading's buttons wrapped under it (a phone): the head's gap is the space above them */
+  @media (max-width: 600px) { .head > .actions { margin-top: 0; } }
 
   form { max-width: 640px; }
   .field { display: block; margin: 0 0 1rem; }
@@ -163,7 +165,9 @@ export const studioStyles = css`
     table.stack tr { display: block; border-bottom: 1px solid var(--line); padding: 0.4rem 0; }
     table.stack tr:last-child { border-bottom: 0; }
     table.stack td { display: block; border: 0; padding: 0.2rem 0.8rem; }
+    table.stack .cell-label { display: inline-block; min-width: 7.5rem; margin-right: 0.5rem; color: var(--muted); font-size: 0.85rem; font-weight: 600; }
   }
+  .cell-label { display: none; }
 
   /* confirmations */
   dialog.confirm { border: 1px solid var(--line); border-radius: 12px; padding: 1.25rem 1.5rem; width: min(92vw, 460px); color: var(--ink); }

@@ -104,6 +104,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: tenant list, token re
     expect(await page.locator('strata-dashboard').count()).toBe(0)
     await checkAccessibility(page, 'dashboard (no data app)')
     await shootBoth(page, 'dashboard-no-data-app')
+    await docsImage(page, 'dashboard-no-data-app-390', { width: 390 })
   })
 
   it("offers the tenant column's values in the preview, searched on the server", async () => {
@@ -126,6 +127,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: tenant list, token re
     await field.fill('glo')
     await expect.poll(() => suggestions('pv-tenant')).toEqual(['globex'])
     await shootBoth(page, 'dashboard-preview-tenants')
+    await docsImage(page, 'dashboard-preview-tenants', { clip: { width: 1440, height: 900 } })
   })
 
   it('keeps drawing the preview after its token expired: the studio mints another', async () => {

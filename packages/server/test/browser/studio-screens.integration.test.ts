@@ -164,7 +164,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: every screen, by keyb
     await page.getByRole('button', { name: 'Keep it' }).click()
   }, 180_000)
 
-  it('dashboards: the list, Build, Filters, SQL metric, Preview as a tenant', async () => {
+  it('dashboards: the list, Build, Filters, SQL metric, Rollups, Preview as a tenant', async () => {
     await api('POST', '/api/v2/data-app/import-dashboard', {
       workspaceName: 'main',
       dashboardId: 'sales-overview',

@@ -1,6 +1,7 @@
+import type { RollupStatus } from '@strata/contract/rollups'
 import { html, nothing } from 'lit'
 import type { DashboardRef } from '../../api/dashboards.js'
-import { type RollupState, rollupsApi } from '../../api/rollups.js'
+import { rollupsApi } from '../../api/rollups.js'
 import { cell, messageOf, StudioElement } from '../../ui/base.js'
 import type { RollupMode } from './rollup-edits.js'
 
@@ -9,7 +10,7 @@ const POLL_MS = 1500
 /** Polling stops after this many reads without a click (a server that builds nothing leaves them due). */
 const MAX_POLLS = 200
 
-const STATES: Record<RollupState['state'], string> = {
+const STATES: Record<RollupStatus['state'], string> = {
   stale: 'Stale',
   building: 'Building',
   ready: 'Ready',
@@ -32,7 +33,7 @@ export class StudioRollupState extends StudioElement {
   ref!: DashboardRef
   /** What the saved document declares (the empty state says what to do about it). */
   declared: RollupMode = 'none'
-  items: readonly RollupState[] | undefined
+  items: readonly RollupStatus[] | undefined
   error = ''
   notice = ''
   private timer: ReturnType<typeof setTimeout> | undefined
@@ -111,7 +112,7 @@ export class StudioRollupState extends StudioElement {
           }</p></div>`
   }
 
-  private row(r: RollupState) {
+  private row(r: RollupStatus) {
     const building = r.state === 'building'
     return html`<tr data-rollup=${r.name}>
       ${cell(HEADERS[0] ?? '', html`<strong class="rollup-name">${r.name}</strong>`)}
@@ -130,7 +131,7 @@ export class StudioRollupState extends StudioElement {
 const HEADERS = ['Rollup', 'State', 'Rows', 'Size', 'Last refresh', 'Next refresh', 'Lag', 'Last error', '']
 
 /** Due now: the next build's time has come, and a scheduler will take it. */
-const due = (r: RollupState): boolean => r.nextRefreshAt !== null && Date.parse(r.nextRefreshAt) <= Date.now()
+const due = (r: RollupStatus): boolean => r.nextRefreshAt !== null && Date.parse(r.nextRefreshAt) <= Date.now()
 
 /** Bytes as people read them: 812 B, 14.2 KB, 3.1 MB. */
 export function size(bytes: number): string {

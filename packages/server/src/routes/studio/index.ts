@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
-import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { ApiError } from '../../errors.js'
+import { serveBuiltChunks } from '../built-chunks.js'
 import { studioPage } from './page.js'
 
 /**
@@ -15,9 +15,6 @@ import { studioPage } from './page.js'
  */
 export const STUDIO_CSP =
   "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-
-/** A chunk of the studio (`chunk-<hash>.js`): nothing else under /studio/ is served, so no path can climb out. */
-const CHUNK = /^chunk-[A-Za-z0-9_-]{4,64}\.js$/
 
 interface Bundle {
   readonly text: string
@@ -65,33 +62,7 @@ const studio: FastifyPluginAsyncTypebox = async (app) => {
       .send(text)
   })
 
-  const chunks = new Map<string, Promise<string>>()
-  app.get(
-    '/studio/:file',
-    {
-      schema: {
-        hide: true,
-        params: Type.Object({ file: Type.String({ maxLength: 100 }) }, { additionalProperties: false }),
-      },
-    },
-    async (request, reply) => {
-      const { file } = request.params
-      if (!CHUNK.test(file)) throw new ApiError('NOT_FOUND', 404, 'No such file in /studio/')
-      let text = chunks.get(file)
-      if (!text) {
-        text = readFile(join(dirname(createRequire(import.meta.url).resolve('@strata/studio')), file), 'utf8')
-        chunks.set(file, text)
-      }
-      const body = await text.catch(() => {
-        chunks.delete(file)
-        throw new ApiError('NOT_FOUND', 404, 'No such file in /studio/ (is the studio built? npm run build)')
-      })
-      return secured(reply)
-        .header('content-type', 'text/javascript; charset=utf-8')
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .send(body)
-    },
-  )
+  serveBuiltChunks(app, { prefix: '/studio', packageName: '@strata/studio', built: 'the studio', headers: secured })
 }
 
 export default studio

@@ -7,6 +7,8 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
+// the web component's: Lit's css`` templates without the whitespace CSS ignores
+import { minifyCss } from '../embed/minify-css.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const outdir = join(here, 'dist')
@@ -17,6 +19,7 @@ await mkdir(outdir, { recursive: true })
 for (const f of await readdir(outdir)) if (/^chunk-.*\.js(\.map)?$/.test(f)) await rm(join(outdir, f))
 
 const result = await build({
+  plugins: [minifyCss],
   entryPoints: { studio: join(here, 'src', 'index.ts') },
   outdir,
   entryNames: '[name]',

@@ -66,7 +66,8 @@ export function listView<T>(list: {
 /**
  * A cell of a stacked table (`table.stack`): below 600 px the header row is out of sight and the
  * cells stack, so each cell starts with its column's name (`.cell-label`, not shown at wider
- * widths, where the header row says it). An empty label (an actions column) shows none.
+ * widths, where the header row says it) beside its value (`.cell-value`), so a value of several
+ * lines keeps the label's indent. An empty label (an actions column) shows none.
  */
 export const cell = (label: string, content: unknown, className = ''): TemplateResult =>
-  html`<td class=${className}>${label ? html`<span class="cell-label">${label}</span>` : nothing}${content}</td>`
+  html`<td class=${className}>${label ? html`<span class="cell-label">${label}</span><span class="cell-value">${content}</span>` : content}</td>`

@@ -3,9 +3,10 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { salesDocument } from '../helpers/analytics.js'
 import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
+import { docsImage } from '../helpers/docs-images.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
-import { checkAccessibility, docsImage, shootBoth } from '../helpers/studio.js'
+import { checkAccessibility, STUDIO_DOCS, shootBoth } from '../helpers/studio.js'
 import { type AdminApi, STUDIO_ADMIN, studioCompany } from '../helpers/studio-company.js'
 import { signIn } from '../helpers/studio-steps.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
@@ -114,7 +115,11 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: rollups of a dashboar
     expect((await exported()).rollups).toBeUndefined()
     await a11y('rollups (refused)')
     await shootBoth(page, 'rollups-refused')
-    await docsImage(page, 'rollups-error-390', { width: 390, part: page.locator('fieldset.measures') })
+    await docsImage(page, 'rollups-error-390', {
+      ...STUDIO_DOCS,
+      widths: [390],
+      target: page.locator('fieldset.measures'),
+    })
 
     await column.selectOption('amount')
     expect(await column.getAttribute('aria-invalid')).toBe('false')
@@ -136,7 +141,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: rollups of a dashboar
     expect((await exported()).rollups).toEqual(byHand)
     await a11y('rollups (declared)')
     await shootBoth(page, 'rollups-declared')
-    await docsImage(page, 'rollups-form', { part: page.locator('studio-dashboard-rollups form') })
+    await docsImage(page, 'rollups-form', { ...STUDIO_DOCS, target: page.locator('studio-dashboard-rollups form') })
   }, 60_000)
 
   it('shows the build come to Ready with the warehouse’s groups, and builds again on Refresh now', async () => {
@@ -162,8 +167,12 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: rollups of a dashboar
       .poll(async () => (await states())[0]?.lastRefreshAt, { timeout: 60_000 })
       .not.toBe(before?.lastRefreshAt)
     await expect.poll(() => badge('orders_daily').textContent(), { timeout: 30_000 }).toBe('Ready')
-    await docsImage(page, 'rollups-state', { part: page.locator('studio-rollup-state') })
-    await docsImage(page, 'rollups-state-390', { width: 390, part: page.locator('studio-rollup-state') })
+    await docsImage(page, 'rollups-state', { ...STUDIO_DOCS, target: page.locator('studio-rollup-state') })
+    await docsImage(page, 'rollups-state-390', {
+      ...STUDIO_DOCS,
+      widths: [390],
+      target: page.locator('studio-rollup-state'),
+    })
   }, 120_000)
 
   it('saves Automatic as "auto", and None as no rollups', async () => {

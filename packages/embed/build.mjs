@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
+import { minifyCss } from './minify-css.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const outdir = join(here, 'dist')
@@ -16,32 +17,6 @@ const BUDGET_GZIP = 200 * 1024
 await mkdir(outdir, { recursive: true })
 // chunks of an earlier build (hashed names) would otherwise pile up
 for (const f of await readdir(outdir)) if (/^chunk-.*\.js(\.map)?$/.test(f)) await rm(join(outdir, f))
-/**
- * Lit's css`` templates reach the bundle as written (indentation, comments): this collapses them
- * (comments out, whitespace runs to one space, none around braces, semicolons and commas), which
- * keeps the entry inside its budget. Only the whitespace CSS ignores goes: no selector or value
- * changes (a space before `:` or `>` is kept, as it can mean a descendant).
- */
-const minifyCss = {
-  name: 'minify-css-templates',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8')
-      if (!source.includes('css`')) return undefined
-      const contents = source.replace(/css`([^`]*)`/g, (_, body) => {
-        const css = body
-          .replace(/\/\*[\s\S]*?\*\//g, '')
-          .replace(/\s+/g, ' ')
-          .replace(/\s*([{};])\s*/g, '$1')
-          .replace(/,\s+/g, ',')
-          .trim()
-        return `css\`${css}\``
-      })
-      return { contents, loader: 'ts' }
-    })
-  },
-}
-
 const result = await build({
   plugins: [minifyCss],
   entryPoints: { 'strata-embed': join(here, 'src', 'index.ts') },

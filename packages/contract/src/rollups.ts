@@ -7,8 +7,11 @@ import { type Static, type TLiteral, type TUnion, Type } from 'typebox'
  */
 
 const closed = { additionalProperties: false } as const
-const literals = <const T extends readonly string[]>(values: T) =>
-  Type.Union(values.map((v) => Type.Literal(v)) as unknown as { -readonly [K in keyof T]: TLiteral<T[K]> }) as TUnion<{
+const literals = <const T extends readonly string[]>(values: T, options?: { readonly description: string }) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)) as unknown as { -readonly [K in keyof T]: TLiteral<T[K]> },
+    options,
+  ) as TUnion<{
     -readonly [K in keyof T]: TLiteral<T[K]>
   }>
 
@@ -70,3 +73,35 @@ export const RollupsSchema = Type.Union([
 export type RollupMeasure = Static<typeof RollupMeasureSchema>
 export type Rollup = Static<typeof RollupSchema>
 export type Rollups = Static<typeof RollupsSchema>
+
+/** The states a rollup is in: see `RollupStatusSchema`. */
+export const ROLLUP_STATES = ['building', 'ready', 'failed', 'stale'] as const
+export type RollupStateName = (typeof ROLLUP_STATES)[number]
+
+/**
+ * One rollup's state as the rollup routes answer it (docs/rollups.md#observing): the server
+ * validates and documents its answers with this schema, the studio reads it.
+ */
+export const RollupStatusSchema = Type.Object({
+  workspaceName: Type.String(),
+  /** The external dashboard id */
+  dashboardId: Type.String(),
+  name: Type.String(),
+  state: literals(ROLLUP_STATES, {
+    description:
+      'building: a build runs; ready: the files match the definition; failed: the last build failed (lastError says why); stale: never built, or the definition changed since',
+  }),
+  rows: Type.Integer({ description: 'Rows in the files' }),
+  bytes: Type.Integer({ description: 'Bytes of the files' }),
+  partitions: Type.Integer({ description: 'Files (time partitions, per tenant database with DATABASE tenancy)' }),
+  lastRefreshAt: Type.Union([Type.String(), Type.Null()], { description: 'When the last build ended (ISO)' }),
+  nextRefreshAt: Type.Union([Type.String(), Type.Null()], {
+    description: 'When the next build is due (ISO); null: not scheduled until the definition changes',
+  }),
+  lagSeconds: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'How old the data in the files is: seconds since the last successful build started',
+  }),
+  lastError: Type.Union([Type.String(), Type.Null()]),
+})
+
+export type RollupStatus = Static<typeof RollupStatusSchema>

@@ -310,6 +310,11 @@ describe.each(storeKinds)('the client against a live server (%s store)', (store)
     expect(listed.data.map((r) => [r.workspaceName, r.dashboardId, r.name])).toEqual([
       ['main', sales.dashboardId, 'by_country'],
     ])
+    const mine = await strata.rollups.list({ workspaceName: 'main', dashboardId: sales.dashboardId })
+    expect(mine.data.map((r) => r.name)).toEqual(['by_country'])
+    expect((await strata.rollups.list({ workspaceName: 'main', dashboardId: 'no-such-dashboard' })).data).toEqual([])
+    const half = await strata.rollups.list({ workspaceName: 'main' }).catch((err: unknown) => err)
+    expect(half).toMatchObject({ status: 400, code: 'INVALID_REQUEST_BODY' })
     const refreshed = await strata.rollups.refresh({ workspaceName: 'main', dashboardId: sales.dashboardId })
     expect(refreshed.data.map((r) => r.name)).toEqual(['by_country'])
     const unknown = await strata.rollups

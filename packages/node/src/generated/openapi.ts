@@ -721,7 +721,7 @@ export interface paths {
         };
         /**
          * List rollups and their state
-         * @description Every rollup the organization's dashboards declare (docs/rollups.md), by workspace, dashboard and name: its state (building, ready, failed, stale), rows and bytes of its files, when it was last refreshed and is next due, how old its data is (`lagSeconds`) and the last build's error. Takes the service token.
+         * @description Every rollup the organization's dashboards declare (docs/rollups.md), or with `workspaceName` and `dashboardId` only that dashboard's (none when it does not exist), by workspace, dashboard and name: its state (building, ready, failed, stale), rows and bytes of its files, when it was last refreshed and is next due, how old its data is (`lagSeconds`) and the last build's error. Takes the service token.
          */
         get: operations["listRollups"];
         put?: never;
@@ -8471,7 +8471,12 @@ export interface operations {
     };
     listRollups: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description With dashboardId */
+                workspaceName?: string;
+                /** @description The external dashboard id; with workspaceName */
+                dashboardId?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8506,6 +8511,15 @@ export interface operations {
                             lastError: string | null;
                         }[];
                     };
+                };
+            };
+            /** @description - `INVALID_REQUEST_BODY`: Only one of workspaceName and dashboardId, or another query parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description - `AUTHENTICATION_ERROR`: The bearer token is missing, invalid, expired or revoked. */

@@ -1,29 +1,19 @@
-import { type Static, Type } from '@fastify/type-provider-typebox'
+import { Type } from '@fastify/type-provider-typebox'
+import { RollupStatusSchema } from '@strata/contract/rollups'
 
-/** One rollup's state (docs/rollups.md#observing). */
-export const RollupStatusSchema = Type.Object({
-  workspaceName: Type.String(),
-  /** The external dashboard id */
-  dashboardId: Type.String(),
-  name: Type.String(),
-  state: Type.Union([Type.Literal('building'), Type.Literal('ready'), Type.Literal('failed'), Type.Literal('stale')], {
-    description:
-      'building: a build runs; ready: the files match the definition; failed: the last build failed (lastError says why); stale: never built, or the definition changed since',
-  }),
-  rows: Type.Integer({ description: 'Rows in the files' }),
-  bytes: Type.Integer({ description: 'Bytes of the files' }),
-  partitions: Type.Integer({ description: 'Files (time partitions, per tenant database with DATABASE tenancy)' }),
-  lastRefreshAt: Type.Union([Type.String(), Type.Null()], { description: 'When the last build ended (ISO)' }),
-  nextRefreshAt: Type.Union([Type.String(), Type.Null()], {
-    description: 'When the next build is due (ISO); null: not scheduled until the definition changes',
-  }),
-  lagSeconds: Type.Union([Type.Integer(), Type.Null()], {
-    description: 'How old the data in the files is: seconds since the last successful build started',
-  }),
-  lastError: Type.Union([Type.String(), Type.Null()]),
-})
+/** One rollup's state (docs/rollups.md#observing): the shape the studio reads too. */
+export { type RollupStatus, RollupStatusSchema } from '@strata/contract/rollups'
 
-export type RollupStatus = Static<typeof RollupStatusSchema>
+/** Only one dashboard's rollups: both parameters, or neither (the organization's). */
+export const RollupListQuery = Type.Object(
+  {
+    workspaceName: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'With dashboardId' })),
+    dashboardId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'The external dashboard id; with workspaceName' }),
+    ),
+  },
+  { additionalProperties: false },
+)
 
 export const RollupList = Type.Object({ data: Type.Array(RollupStatusSchema) })
 

@@ -2,9 +2,10 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
+import { docsImage } from '../helpers/docs-images.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
-import { shootBoth, shootControl } from '../helpers/studio.js'
+import { STUDIO_DOCS, shootBoth, shootControl } from '../helpers/studio.js'
 import { type AdminApi, STUDIO_ADMIN, studioCompany } from '../helpers/studio-company.js'
 import { buildAsTenant, buildMetric, createDashboard, shownNumber, signIn } from '../helpers/studio-steps.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
@@ -103,6 +104,9 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: removing, reordering,
     await dialog.waitFor()
     expect(await dialog.textContent()).toContain('“Revenue by status”')
     await shootBoth(page, 'remove-confirm')
+    // the picture without the notice of the metric built before (it fades after a few seconds)
+    await expect.poll(() => el('.toast[part~="notice"]').first().textContent(), { timeout: 15_000 }).toBe('')
+    await docsImage(page, 'remove-confirm', { ...STUDIO_DOCS, height: 900 })
     await shootControl(page, 'remove-confirm-dialog', dialog)
     await page.keyboard.press('Enter')
     await dialog.waitFor({ state: 'hidden' })
@@ -188,6 +192,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: removing, reordering,
     expect(await el('.bd-preview [part~="value"]').getAttribute('title')).toMatch(/^€[\d,]+\.\d\d$/)
     expect(shownNumber((await el('.bd-preview [part~="value"]').getAttribute('title')) ?? '')).toBeCloseTo(before, 0)
     await shootBoth(page, 'builder-format-compare')
+    await docsImage(page, 'builder-format-compare', { ...STUDIO_DOCS, height: 900 })
     await shootControl(page, 'builder-compare', el('.bd-compare'))
     await shootControl(page, 'builder-formats-company', el('.bd-formats'))
     const put = saved()

@@ -3,9 +3,10 @@ import { readFileSync } from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
+import { docsImage } from '../helpers/docs-images.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
-import { checkAccessibility, shootBoth } from '../helpers/studio.js'
+import { checkAccessibility, STUDIO_DOCS, shootBoth } from '../helpers/studio.js'
 import { type AdminApi, STUDIO_ADMIN, studioCompany } from '../helpers/studio-company.js'
 import { buildAsTenant, buildMetric, signIn } from '../helpers/studio-steps.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
@@ -127,6 +128,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: authoring and preview
     for (const m of doc.metrics) expect(m.createdByClient ?? null).toBeNull()
     await checkAccessibility(page, 'dashboard build (four metrics)')
     await shootBoth(page, 'dashboard-build')
+    await docsImage(page, 'dashboard-build', STUDIO_DOCS)
   }, 120_000)
 
   it('edits the filters in a form, names the warehouse’s error for a SQL metric, then adds it', async () => {
@@ -151,6 +153,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: authoring and preview
     ])
     await a11y('dashboard filters')
     await shootBoth(page, 'dashboard-filters')
+    await docsImage(page, 'dashboard-filters-390', { ...STUDIO_DOCS, widths: [390] })
 
     await page.getByRole('button', { name: 'SQL metric' }).click()
     await page.getByLabel('Name', { exact: true }).fill('Orders per status')
@@ -162,6 +165,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: authoring and preview
     expect(await page.getByRole('alert').textContent()).toMatch(/statuz/)
     await a11y('dashboard SQL metric (refused)')
     await shootBoth(page, 'dashboard-sql-error')
+    await docsImage(page, 'dashboard-sql-metric', { ...STUDIO_DOCS, height: 900 })
     await page
       .getByLabel('SQL', { exact: true })
       .fill(`select status, count(*) as orders from ${wh.schema}.orders group by status`)
@@ -202,6 +206,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: authoring and preview
     expect(seen.acme).not.toBeCloseTo(seen.globex ?? 0, 2)
     await a11y('dashboard preview')
     await shootBoth(page, 'dashboard-preview')
+    await docsImage(page, 'dashboard-preview', STUDIO_DOCS)
   }, 60_000)
 
   it('exports the document the studio saved, equal to the same dashboard written by hand', async () => {

@@ -3,10 +3,11 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ACCESS, salesDocument } from '../helpers/analytics.js'
 import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
+import { docsImage } from '../helpers/docs-images.js'
 import { createPasswordDatabase, type PasswordDatabase } from '../helpers/mariadb-user.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
-import { checkAccessibility, docsImage, shootBoth } from '../helpers/studio.js'
+import { checkAccessibility, STUDIO_DOCS, shootBoth } from '../helpers/studio.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
 /**
@@ -94,7 +95,7 @@ describe.skipIf(!hasChromium || !hasPostgres || !hasMaria)('the studio: edit, re
     expect(await page.getByLabel('Type').isDisabled()).toBe(true)
     await checkAccessibility(page, 'datasource edit')
     await shootBoth(page, '20-datasource-edit')
-    await docsImage(page, 'datasource-edit', { clip: { width: 1440, height: 760 } })
+    await docsImage(page, 'datasource-edit', { ...STUDIO_DOCS, height: 760 })
   })
 
   it('names the refused field under its input: a stored password is not sent to a new host', async () => {
@@ -108,7 +109,7 @@ describe.skipIf(!hasChromium || !hasPostgres || !hasMaria)('the studio: edit, re
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('cred-password')
     await checkAccessibility(page, 'datasource edit (field error)')
     await shootBoth(page, '21-datasource-edit-field-error')
-    await docsImage(page, 'datasource-edit-error-390', { width: 390 })
+    await docsImage(page, 'datasource-edit-error-390', { ...STUDIO_DOCS, widths: [390] })
   })
 
   it('keeps the stored password when it is left empty: saved after a tested connection, and it still connects', async () => {
@@ -154,7 +155,7 @@ describe.skipIf(!hasChromium || !hasPostgres || !hasMaria)('the studio: edit, re
     await checkAccessibility(page, 'datasource synced')
     await shootBoth(page, '23-sync-result')
     // the top of the page, for docs/studio.md
-    await docsImage(page, 'datasource-sync', { clip: { width: 1440, height: 420 } })
+    await docsImage(page, 'datasource-sync', { ...STUDIO_DOCS, height: 420 })
     // again, nothing changed: it says so
     await page.getByRole('button', { name: 'Sync tables' }).click()
     await expect.poll(() => result.textContent()).toMatch(/Nothing changed since the last sync/)
@@ -223,7 +224,7 @@ describe.skipIf(!hasChromium || !hasPostgres || !hasMaria)('the studio: edit, re
     await page.getByLabel('Name', { exact: true }).fill('sales')
     await checkAccessibility(page, 'datamart form with a relationship')
     await shootBoth(page, '25-datamart-relationship')
-    await docsImage(page, 'datamart-relationships', { part: page.locator('section.relationships') })
+    await docsImage(page, 'datamart-relationships', { ...STUDIO_DOCS, target: page.locator('section.relationships') })
     await page.getByRole('button', { name: 'Create the datamart' }).click()
     await page.getByRole('cell', { name: 'sales' }).waitFor()
     const list = await api('GET', '/api/v2/data-app/datamarts?expandDetails=true')

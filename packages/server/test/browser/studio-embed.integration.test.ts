@@ -3,9 +3,10 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { salesDocument, salesRelationships, salesTables } from '../helpers/analytics.js'
 import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
+import { docsImage } from '../helpers/docs-images.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
-import { checkAccessibility, docsImage, shootBoth } from '../helpers/studio.js'
+import { checkAccessibility, STUDIO_DOCS, shootBoth } from '../helpers/studio.js'
 import { startSnippetSite } from '../helpers/studio-snippets.js'
 import { allowOrigin, copySnippet, signIn } from '../helpers/studio-steps.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
@@ -111,7 +112,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: embed a dashboard, sn
     await page.getByLabel('Name', { exact: true }).fill('Sales for customers')
     await underlying.check()
     await shootBoth(page, '21-embed-form')
-    await docsImage(page, 'embed-form')
+    await docsImage(page, 'embed-form', STUDIO_DOCS)
     await page.getByRole('button', { name: 'Create the embed' }).click()
     await page.getByRole('heading', { name: 'Sales for customers' }).waitFor()
     embedId = /emb_[0-9a-f]+/.exec((await page.locator('.lead code').textContent()) ?? '')?.[0] ?? ''
@@ -138,7 +139,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: embed a dashboard, sn
     await expect.poll(() => page.getByLabel('Build their own metrics (self-serve)').isChecked()).toBe(true)
     await checkAccessibility(page, 'embed detail')
     await shootBoth(page, '22-embed-detail')
-    await docsImage(page, 'embed-settings-snippets')
+    await docsImage(page, 'embed-settings-snippets', STUDIO_DOCS)
   })
 
   it('copies each snippet; none holds a key', async () => {
@@ -202,7 +203,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: embed a dashboard, sn
     }
     await checkAccessibility(page, 'whitelist error')
     await shootBoth(page, '23-whitelist-error')
-    await docsImage(page, 'whitelist-error-390', { width: 390 })
+    await docsImage(page, 'whitelist-error-390', { ...STUDIO_DOCS, widths: [390] })
     await page.getByRole('textbox', { name: 'Origin' }).fill('app.example.com')
     await page.getByRole('button', { name: 'Add the origin' }).click()
     await page.getByRole('listitem').filter({ hasText: 'app.example.com' }).waitFor()
@@ -215,13 +216,14 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: embed a dashboard, sn
 
   it('creates a key shown once, then only its id; revokes it', async () => {
     await page.getByLabel('Key name').fill('production')
+    await page.getByLabel('Description').fill('The billing backend that mints guest tokens')
     await page.getByRole('button', { name: 'Create a key' }).click()
     const key = (await page.getByTestId('fresh-key').textContent()) ?? ''
     expect(key).toMatch(/^sk_[0-9a-f]{12}_/)
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('fresh-key-heading')
     await checkAccessibility(page, 'new key')
     await shootBoth(page, '24-key-once')
-    await docsImage(page, 'data-app-new-key-390', { width: 390 })
+    await docsImage(page, 'data-app-new-key-390', { ...STUDIO_DOCS, widths: [390] })
     await page.getByRole('button', { name: 'Copy the key' }).click()
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key)
     // the key works
@@ -237,6 +239,31 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: embed a dashboard, sn
     await page.getByRole('row').filter({ hasText: 'production' }).waitFor()
     expect(await page.content()).not.toContain(key)
     await shootBoth(page, '25-keys')
+    // on a phone the row stacks: the description stays under the name, beside the "Name" label
+    const before = page.viewportSize()
+    await page.setViewportSize({ width: 390, height: 844 })
+    const left = (text: string) =>
+      page
+        .getByRole('row')
+        .filter({ hasText: 'production' })
+        .getByText(text, { exact: true })
+        .evaluate((el) => el.getBoundingClientRect().left)
+    const nameAt = await page
+      .getByRole('row')
+      .filter({ hasText: 'production' })
+      .locator('.cell-label', { hasText: 'Name' })
+      .evaluate((el) => el.getBoundingClientRect().right)
+    const described = await left('The billing backend that mints guest tokens')
+    expect(described).toBeGreaterThan(nameAt)
+    expect(described).toBe(
+      await page
+        .getByRole('row')
+        .filter({ hasText: 'production' })
+        .locator('.cell-value')
+        .first()
+        .evaluate((el) => el.getBoundingClientRect().left),
+    )
+    if (before) await page.setViewportSize(before)
     await page.getByRole('button', { name: 'Revoke key production' }).click()
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Keep it')
     await page.getByRole('button', { name: 'Revoke for good' }).click()

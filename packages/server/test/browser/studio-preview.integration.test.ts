@@ -3,9 +3,10 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { salesDocument } from '../helpers/analytics.js'
 import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
+import { docsImage } from '../helpers/docs-images.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
-import { checkAccessibility, docsImage, shootBoth } from '../helpers/studio.js'
+import { checkAccessibility, STUDIO_DOCS, shootBoth } from '../helpers/studio.js'
 import { type AdminApi, type AdminCall, STUDIO_ADMIN, studioCompany } from '../helpers/studio-company.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
@@ -104,6 +105,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: tenant list, token re
     expect(await page.locator('strata-dashboard').count()).toBe(0)
     await checkAccessibility(page, 'dashboard (no data app)')
     await shootBoth(page, 'dashboard-no-data-app')
+    await docsImage(page, 'dashboard-no-data-app-390', { ...STUDIO_DOCS, widths: [390] })
   })
 
   it("offers the tenant column's values in the preview, searched on the server", async () => {
@@ -126,6 +128,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: tenant list, token re
     await field.fill('glo')
     await expect.poll(() => suggestions('pv-tenant')).toEqual(['globex'])
     await shootBoth(page, 'dashboard-preview-tenants')
+    await docsImage(page, 'dashboard-preview-tenants', { ...STUDIO_DOCS, height: 900 })
   })
 
   it('keeps drawing the preview after its token expired: the studio mints another', async () => {
@@ -195,7 +198,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: tenant list, token re
     await page.getByRole('button', { name: 'Save changes' }).click()
     await page.getByText('Datamart bare saved.').waitFor()
     await shootBoth(page, 'datamarts-saved')
-    await docsImage(page, 'datamarts-saved')
+    await docsImage(page, 'datamarts-saved', STUDIO_DOCS)
 
     const [listed] = (await api('GET', '/api/v2/data-app/datamarts')).data.filter(
       (d: { name: string }) => d.name === 'bare',

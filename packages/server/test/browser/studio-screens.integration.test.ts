@@ -164,7 +164,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: every screen, by keyb
     await page.getByRole('button', { name: 'Keep it' }).click()
   }, 180_000)
 
-  it('dashboards: the list, Build, Filters, SQL metric, Preview as a tenant', async () => {
+  it('dashboards: the list, Build, Filters, SQL metric, Rollups, Preview as a tenant', async () => {
     await api('POST', '/api/v2/data-app/import-dashboard', {
       workspaceName: 'main',
       dashboardId: 'sales-overview',
@@ -183,6 +183,12 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: every screen, by keyb
     await page.getByRole('button', { name: 'SQL metric' }).click()
     await page.getByRole('button', { name: 'Run on the warehouse' }).waitFor()
     await look('a11y-dashboard-sql')
+    // the rollups panel (a chunk loaded when its tab opens): the empty state, then a declared rollup's form
+    await page.getByRole('button', { name: 'Rollups' }).click()
+    await page.getByText('No rollup yet').waitFor()
+    await page.getByRole('radio', { name: 'Declared', exact: true }).check()
+    await page.getByRole('group', { name: 'Measures' }).waitFor()
+    await look('a11y-dashboard-rollups')
     await page.getByRole('button', { name: 'Preview as a tenant' }).click()
     await page.locator('#pv-tenant').fill('globex')
     await page.getByRole('button', { name: 'Preview', exact: true }).click()

@@ -2,9 +2,10 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
+import { docsImage } from '../helpers/docs-images.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
-import { checkAccessibility, docsImage, STUDIO_SHOTS, shootBoth } from '../helpers/studio.js'
+import { checkAccessibility, STUDIO_DOCS, STUDIO_SHOTS, shootBoth } from '../helpers/studio.js'
 import {
   addPostgresDatasource,
   createAccount,
@@ -90,7 +91,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: from a fresh server t
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).name)).toBe('firstName')
     await checkAccessibility(page, 'create account')
     await shootBoth(page, '01-create-account')
-    await docsImage(page, 'create-account')
+    await docsImage(page, 'create-account', STUDIO_DOCS)
     // a weak password: the server's rule, in a sentence that says what to fix
     await page.getByLabel('Your first name').fill(ADMIN.firstName)
     await page.getByLabel('Company').fill(ADMIN.company)
@@ -132,7 +133,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: from a fresh server t
     expect(await page.getByLabel('Password', { exact: true }).getAttribute('type')).toBe('password')
     await checkAccessibility(page, 'datasource form')
     await shootBoth(page, '04-datasource-form')
-    await docsImage(page, 'datasource-form')
+    await docsImage(page, 'datasource-form', STUDIO_DOCS)
     // another type's form: MongoDB's, with its CA field (a PEM text area), then back to PostgreSQL
     await page.getByLabel('Type').selectOption('mongodb')
     await page.getByText(/^More options/).click()
@@ -161,7 +162,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: from a fresh server t
     expect(await page.getByRole('table', { name: `Columns of ${c.schema}.orders` }).textContent()).toMatch(/tenant/)
     await checkAccessibility(page, 'datasource tables')
     await shootBoth(page, '06-datasource-tables')
-    await docsImage(page, 'datasource-tables')
+    await docsImage(page, 'datasource-tables', STUDIO_DOCS)
   })
 
   it('syncs: a table created since appears, with the progress and the result announced', async () => {
@@ -197,7 +198,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: from a fresh server t
     await page.getByLabel('Name', { exact: true }).fill('sales')
     await checkAccessibility(page, 'datamart form')
     await shootBoth(page, '10-datamart-form')
-    await docsImage(page, 'datamart-form')
+    await docsImage(page, 'datamart-form', STUDIO_DOCS)
     await page.getByRole('button', { name: 'Create the datamart' }).click()
     await page.getByRole('heading', { name: 'Datamarts' }).waitFor()
     await page.getByRole('cell', { name: 'sales' }).waitFor()
@@ -244,7 +245,7 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: from a fresh server t
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('key-heading')
     await checkAccessibility(page, 'data app key')
     await shootBoth(page, '14-data-app-key')
-    await docsImage(page, 'data-app-key-390', { width: 390 })
+    await docsImage(page, 'data-app-key-390', { ...STUDIO_DOCS, widths: [390] })
     // the key works on the data app's routes
     const embeds = await fetch(`${server.url}/api/v2/data-app/embeds`, { headers: { authorization: `Bearer ${key}` } })
     expect(embeds.status).toBe(200)

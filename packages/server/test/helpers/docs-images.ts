@@ -4,9 +4,11 @@ import { join } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 
 /**
- * The screenshots docs/web-component.md shows, taken by the browser tests that walk to each
- * state: with `STRATA_DOCS_IMAGES=<folder>` (docs/images to retake them) a test writes
- * `<name>-<width>.png` there under the name the page uses; without it, nothing is written.
+ * The screenshots the docs show (docs/web-component.md's in docs/images, docs/studio.md's in
+ * docs/images/studio), taken by the browser tests that walk to each state: with
+ * `STRATA_DOCS_IMAGES=<folder>` (`$PWD/docs/images` to retake them in place) a test writes each
+ * image there under the name the page uses; without it, nothing is written unless the call names
+ * a folder of its own (`otherwise`: the studio's go to `STUDIO_SHOTS/docs/`, to be looked at).
  */
 export const DOCS_IMAGES = process.env.STRATA_DOCS_IMAGES
 
@@ -19,6 +21,14 @@ export interface DocsImageOptions {
   readonly height?: number
   /** The whole page, past the first screen. */
   readonly fullPage?: boolean
+  /** A folder inside the images' folder (`studio`). */
+  readonly folder?: string
+  /** Write `<name>.png` as named (for one width) instead of `<name>-<width>.png`. */
+  readonly exactName?: boolean
+  /** The viewport's height at desktop widths (1000 px by default; a 390 px phone is 844 px high). */
+  readonly desktopHeight?: number
+  /** The images' folder when STRATA_DOCS_IMAGES is unset (by default nothing is written then). */
+  readonly otherwise?: string
 }
 
 const VIEWPORT_HEIGHT: Record<number, number> = { 390: 844 }
@@ -61,15 +71,20 @@ export async function settled(page: Page): Promise<void> {
   await frames()
 }
 
-/** The page (or `target`) at each width, once settled, when STRATA_DOCS_IMAGES names a folder. */
+/**
+ * The page (or `target`) at each width, once settled, into STRATA_DOCS_IMAGES (or `otherwise`),
+ * under `folder` when one is named.
+ */
 export async function docsImage(page: Page, name: string, options: DocsImageOptions = {}): Promise<void> {
-  if (!DOCS_IMAGES) return
-  mkdirSync(DOCS_IMAGES, { recursive: true })
+  const root = DOCS_IMAGES ?? options.otherwise
+  if (!root) return
+  const dir = options.folder ? join(root, options.folder) : root
+  mkdirSync(dir, { recursive: true })
   const before = page.viewportSize()
   for (const width of options.widths ?? [1440, 390]) {
-    await page.setViewportSize({ width, height: VIEWPORT_HEIGHT[width] ?? 1000 })
+    await page.setViewportSize({ width, height: VIEWPORT_HEIGHT[width] ?? options.desktopHeight ?? 1000 })
     await settled(page)
-    const path = join(DOCS_IMAGES, `${name}-${width}.png`)
+    const path = join(dir, options.exactName ? `${name}.png` : `${name}-${width}.png`)
     if (options.target) {
       await options.target.scrollIntoViewIfNeeded()
       await settled(page)
@@ -77,7 +92,7 @@ export async function docsImage(page: Page, name: string, options: DocsImageOpti
     } else {
       await page.screenshot({
         path,
-        fullPage: options.fullPage === true,
+        fullPage: options.fullPage === true && !options.height,
         ...(options.height ? { clip: { x: 0, y: 0, width, height: options.height } } : {}),
       })
     }

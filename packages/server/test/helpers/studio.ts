@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 import { expect } from 'vitest'
+import type { DocsImageOptions } from './docs-images.js'
 
 /** Where the studio's screenshots go (looked at by hand; docs/studio.md shows some of them). */
 export const STUDIO_SHOTS = process.env.STUDIO_SHOTS ?? '/tmp/shots-studio'
@@ -24,34 +25,19 @@ export async function shootBoth(page: Page, name: string): Promise<void> {
 }
 
 /**
- * Where the screenshots of docs/studio.md are written: `STUDIO_DOCS_IMAGES=docs/images/studio`
- * (from the repository root) retakes them in place; by default they go to `STUDIO_SHOTS/docs/`,
- * to be looked at first.
+ * How docsImage() (test/helpers/docs-images.ts) takes the pictures of docs/studio.md: the whole
+ * page at 1440 px (a 900 px high window), written as `<name>.png` to `studio/` in
+ * STRATA_DOCS_IMAGES (`$PWD/docs/images` retakes them in place), or to `STUDIO_SHOTS/docs/studio/`
+ * to be looked at first. A call narrows it: `{ ...STUDIO_DOCS, widths: [390] }`, `height` for the
+ * top of the page, `target` for one element.
  */
-export const STUDIO_DOCS_IMAGES = process.env.STUDIO_DOCS_IMAGES ?? join(STUDIO_SHOTS, 'docs')
-
-/**
- * A screenshot for docs/studio.md, `<file>.png`: the whole page at `width` (1440 by default), the
- * part of the page in `clip` (its top, say), or one element of it (`part`).
- */
-export async function docsImage(
-  page: Page,
-  file: string,
-  options: {
-    readonly width?: number
-    readonly clip?: { readonly width: number; readonly height: number }
-    readonly part?: Locator
-  } = {},
-): Promise<void> {
-  mkdirSync(STUDIO_DOCS_IMAGES, { recursive: true })
-  const before = page.viewportSize() ?? { width: 1440, height: 900 }
-  const width = options.width ?? 1440
-  await page.setViewportSize({ width, height: width < 600 ? 844 : 900 })
-  const path = join(STUDIO_DOCS_IMAGES, `${file}.png`)
-  if (options.part) await options.part.screenshot({ path })
-  else if (options.clip) await page.screenshot({ path, clip: { x: 0, y: 0, ...options.clip } })
-  else await page.screenshot({ path, fullPage: true })
-  await page.setViewportSize(before)
+export const STUDIO_DOCS: DocsImageOptions = {
+  folder: 'studio',
+  exactName: true,
+  fullPage: true,
+  widths: [1440],
+  desktopHeight: 900,
+  otherwise: join(STUDIO_SHOTS, 'docs'),
 }
 
 /**

@@ -292,6 +292,33 @@ describe('GET /api/v2/data-app/rollups and POST /api/v2/data-app/rollups/refresh
     )
   })
 
+  it("list one dashboard's rollups when workspaceName and dashboardId name it, the organization's without them", async () => {
+    const list = async (query: string) =>
+      ((await a.ok('GET', `/api/v2/data-app/rollups${query}`, a.serviceToken)).data as Record<string, unknown>[]).map(
+        (r) => `${r.workspaceName}/${r.dashboardId}/${r.name}`,
+      )
+    const all = await list('')
+    expect(all).toEqual(expect.arrayContaining(['main/rolled/by_status', 'main/rolled/orders_daily']))
+    expect(all.some((r) => r.startsWith('main/auto/'))).toBe(true)
+    expect(await list('?workspaceName=main&dashboardId=rolled')).toEqual([
+      'main/rolled/by_status',
+      'main/rolled/orders_daily',
+    ])
+    const auto = await list('?workspaceName=main&dashboardId=auto')
+    expect(auto.length).toBeGreaterThan(0)
+    expect(auto).toEqual(all.filter((r) => r.startsWith('main/auto/')))
+    expect(await list('?workspaceName=main&dashboardId=nope')).toEqual([])
+    expect(await list('?workspaceName=nope&dashboardId=rolled')).toEqual([])
+  })
+
+  it('refuse a list query with only one of workspaceName and dashboardId, or another parameter', async () => {
+    const get = (query: string) => a.call('GET', `/api/v2/data-app/rollups${query}`, a.serviceToken)
+    expectError(await get('?workspaceName=main'), 400, 'INVALID_REQUEST_BODY', /workspaceName and dashboardId/)
+    expectError(await get('?dashboardId=rolled'), 400, 'INVALID_REQUEST_BODY', /workspaceName and dashboardId/)
+    expectError(await get('?workspaceName=main&dashboardId=rolled&extra=1'), 400, 'INVALID_REQUEST_BODY')
+    expectError(await get('?workspaceName=&dashboardId=rolled'), 400, 'INVALID_REQUEST_BODY')
+  })
+
   it('answer 202 with the state of each rollup made due now', async () => {
     const res = await refresh({ workspaceName: 'main', dashboardId: 'rolled' })
     expect(res.statusCode, res.body).toBe(202)

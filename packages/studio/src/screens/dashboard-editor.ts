@@ -15,11 +15,12 @@ import { StudioError } from '../api/errors.js'
 import { messageOf, StudioElement } from '../ui/base.js'
 import { type BuiltMetric, builtFields, withBuiltMetric, withoutMetric } from './document-edits.js'
 
-type Tab = 'build' | 'filters' | 'sql' | 'preview'
+type Tab = 'build' | 'filters' | 'sql' | 'rollups' | 'preview'
 const TABS: readonly { id: Tab; label: string }[] = [
   { id: 'build', label: 'Build' },
   { id: 'filters', label: 'Filters' },
   { id: 'sql', label: 'SQL metric' },
+  { id: 'rollups', label: 'Rollups' },
   { id: 'preview', label: 'Preview as a tenant' },
 ]
 
@@ -59,6 +60,7 @@ export class StudioDashboard extends StudioElement {
     clientId: { state: true },
     dataAppName: { state: true },
     author: { state: true },
+    rollupsLoaded: { state: true },
   }
   workspaceName = ''
   dashboardId = ''
@@ -71,6 +73,8 @@ export class StudioDashboard extends StudioElement {
   dataAppName = ''
   /** The authoring token's request: new when the tenant or the data app changes. */
   author: PreviewRequest | undefined
+  /** The rollups panel is a chunk of its own, loaded the first time its tab opens. */
+  rollupsLoaded = false
 
   private get ref(): DashboardRef {
     return { workspaceName: this.workspaceName, dashboardId: this.dashboardId }
@@ -199,12 +203,24 @@ export class StudioDashboard extends StudioElement {
     return html`<div class="tabs" role="group" aria-label="Dashboard parts">
         ${TABS.map(
           (t) =>
-            html`<button type="button" aria-pressed=${this.tab === t.id ? 'true' : 'false'} @click=${() => {
-              this.tab = t.id
-            }}>${t.label}</button>`,
+            html`<button type="button" aria-pressed=${this.tab === t.id ? 'true' : 'false'} @click=${() => this.open(t.id)}>${t.label}</button>`,
         )}
       </div>
       ${this.tabBody(doc, apps)}`
+  }
+
+  private open(tab: Tab): void {
+    this.tab = tab
+    if (tab === 'rollups' && !this.rollupsLoaded) {
+      import('./rollups/index.js')
+        .then(({ defineRollups }) => {
+          defineRollups()
+          this.rollupsLoaded = true
+        })
+        .catch(() => {
+          this.error = 'The rollups panel did not load. Reload the page and try again.'
+        })
+    }
   }
 
   /** The tenant whose rows the builder shows, and the data app whose token draws them. */
@@ -242,6 +258,10 @@ export class StudioDashboard extends StudioElement {
         return html`<studio-dashboard-filters .api=${this.api} .editor=${this} .doc=${doc}></studio-dashboard-filters>`
       case 'sql':
         return html`<studio-sql-metric .api=${this.api} .editor=${this} .doc=${doc}></studio-sql-metric>`
+      case 'rollups':
+        return this.rollupsLoaded
+          ? html`<studio-dashboard-rollups .api=${this.api} .editor=${this} .doc=${doc}></studio-dashboard-rollups>`
+          : html`<h2>Rollups</h2><p role="status">Loading…</p>`
       case 'preview':
         return html`<studio-dashboard-preview .api=${this.api} .editor=${this} .doc=${doc}
           .base=${{ ...this.ref, dataAppName: this.dataAppName, clientId: this.clientId }}></studio-dashboard-preview>`

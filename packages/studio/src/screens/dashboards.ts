@@ -107,9 +107,11 @@ export class StudioDashboards extends StudioElement {
         }</p></div>`,
         caption: 'Dashboards',
         headers: ['Dashboard', 'Workspace', 'Id'],
-        row: (d) =>
-          html`<tr><td><a href="#/dashboards/${encodeURIComponent(d.workspaceName)}/${encodeURIComponent(d.dashboardId)}">${d.name}</a></td>
-            <td>${d.workspaceName}</td><td class="muted">${d.dashboardId}</td></tr>`,
+        cells: (d) => [
+          html`<a href="#/dashboards/${encodeURIComponent(d.workspaceName)}/${encodeURIComponent(d.dashboardId)}">${d.name}</a>`,
+          d.workspaceName,
+          html`<span class="muted">${d.dashboardId}</span>`,
+        ],
       })}
       ${
         none

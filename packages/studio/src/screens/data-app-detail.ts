@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit'
 import type { ApiKeyItem } from '../api/client.js'
-import { copyText, messageOf, StudioElement } from '../ui/base.js'
+import { cell, copyText, messageOf, StudioElement } from '../ui/base.js'
 import { confirmDialog, showConfirm } from '../ui/confirm.js'
 import { originProblem } from './origin.js'
 
@@ -180,8 +180,8 @@ export class StudioDataAppDetail extends StudioElement {
               <tbody>${this.keys.map(
                 (
                   k,
-                ) => html`<tr><td>${k.name}${k.description ? html`<br /><span class="muted">${k.description}</span>` : nothing}</td>
-                  <td><code class="key-id">${k.key}_••••••</code></td><td class="muted">${new Date(k.createdAt).toLocaleString()}</td>
+                ) => html`<tr>${cell('Name', html`${k.name}${k.description ? html`<br /><span class="muted">${k.description}</span>` : nothing}`)}
+                  ${cell('Key id', html`<code class="key-id">${k.key}_••••••</code>`)}${cell('Created', html`<span class="muted">${new Date(k.createdAt).toLocaleString()}</span>`)}
                   <td><button @click=${(e: Event) => this.askRevoke(k.key, e)} aria-label="Revoke key ${k.name}">Revoke</button></td></tr>`,
               )}</tbody></table></div>`
       }

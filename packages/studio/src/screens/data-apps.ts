@@ -88,9 +88,11 @@ export class StudioDataApps extends StudioElement {
         empty: html`<div class="empty"><strong>No data app yet</strong><p>Create one below to get the API key your backend uses.</p></div>`,
         caption: 'Data apps',
         headers: ['Name', 'Embeds', 'Created'],
-        row: (a) =>
-          html`<tr><td><a href="#/data-apps/${encodeURIComponent(a.name)}">${a.name}</a></td>
-            <td><a href="#/embeds?app=${encodeURIComponent(a.name)}" aria-label="${embeds(a.embedCount)} of ${a.name}">${embeds(a.embedCount)}</a></td><td class="muted">${new Date(a.createdAt).toLocaleString()}</td></tr>`,
+        cells: (a) => [
+          html`<a href="#/data-apps/${encodeURIComponent(a.name)}">${a.name}</a>`,
+          html`<a href="#/embeds?app=${encodeURIComponent(a.name)}" aria-label="${embeds(a.embedCount)} of ${a.name}">${embeds(a.embedCount)}</a>`,
+          html`<span class="muted">${new Date(a.createdAt).toLocaleString()}</span>`,
+        ],
       })}
       <h2>New data app</h2>
       <form @submit=${this.submit} aria-label="New data app">

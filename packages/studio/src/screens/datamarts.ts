@@ -37,15 +37,15 @@ export class StudioDatamarts extends StudioElement {
                 <a class="button primary" href="#/datamarts/new">Create a datamart</a></div>`,
         caption: 'Datamarts',
         headers: ['Name', 'Datasource', 'Tables (tenant column)', 'Relationships'],
-        row: (
-          d,
-        ) => html`<tr><td><a href="#/datamarts/${encodeURIComponent(d.name)}" aria-label="Edit datamart ${d.name}">${d.name}</a></td>
-                    <td>${d.companyIntegration.name}</td>
-                    <td>${(d.datamartTables ?? []).map(
-                      (t) =>
-                        html`<div>${t.schemaName}.${t.tableName} <span class="muted">(${t.clientColumn ?? 'no tenant column'})</span></div>`,
-                    )}</td>
-                    <td>${relationships((d.datamartRelationships ?? []).length)}</td></tr>`,
+        cells: (d) => [
+          html`<a href="#/datamarts/${encodeURIComponent(d.name)}" aria-label="Edit datamart ${d.name}">${d.name}</a>`,
+          d.companyIntegration.name,
+          html`<div class="cell-value">${(d.datamartTables ?? []).map(
+            (t) =>
+              html`<div>${t.schemaName}.${t.tableName} <span class="muted">(${t.clientColumn ?? 'no tenant column'})</span></div>`,
+          )}</div>`,
+          relationships((d.datamartRelationships ?? []).length),
+        ],
       })}`
   }
 }

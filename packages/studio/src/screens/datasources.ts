@@ -34,9 +34,11 @@ export class StudioDatasources extends StudioElement {
                 <a class="button primary" href="#/datasources/new">Add a datasource</a></div>`,
         caption: 'Datasources',
         headers: ['Name', 'Type', 'Added'],
-        row: (d) => html`<tr><td><a href="#/datasources/${encodeURIComponent(d.name)}">${d.name}</a></td>
-                    <td><span class="tag">${d.datasourceType}</span></td>
-                    <td class="muted">${new Date(d.createdAt).toLocaleString()}</td></tr>`,
+        cells: (d) => [
+          html`<a href="#/datasources/${encodeURIComponent(d.name)}">${d.name}</a>`,
+          html`<span class="tag">${d.datasourceType}</span>`,
+          html`<span class="muted">${new Date(d.createdAt).toLocaleString()}</span>`,
+        ],
       })}`
   }
 }

@@ -62,10 +62,11 @@ export class StudioWorkspaces extends StudioElement {
         empty: html`<div class="empty"><strong>No workspace yet</strong><p>Create one below for your first datamart.</p></div>`,
         caption: 'Workspaces',
         headers: ['Name', 'Data', 'Created'],
-        row: (
-          w,
-        ) => html`<tr><td>${w.name}</td><td>${w.datamartName ?? w.datasourceName} <span class="tag">${w.connectionType.toLowerCase()}</span></td>
-                    <td class="muted">${new Date(w.createdAt).toLocaleString()}</td></tr>`,
+        cells: (w) => [
+          w.name,
+          html`${w.datamartName ?? w.datasourceName} <span class="tag">${w.connectionType.toLowerCase()}</span>`,
+          html`<span class="muted">${new Date(w.createdAt).toLocaleString()}</span>`,
+        ],
       })}
       <h2>New workspace</h2>
       ${

@@ -44,8 +44,9 @@ export const go = (route: string): void => {
 /**
  * A list screen's list: "Loading…" until the items come (nothing when loading failed: the screen
  * shows its error), the empty state when there is none, else a table with a caption for screen
- * readers, the column headers and a row per item (below 600 px each row's cells stack, so that
- * no column is cut off at the right).
+ * readers, the column headers and a row per item, its cells from `cells` (below 600 px each row's
+ * cells stack, so that no column is cut off at the right, and each cell then starts with its
+ * column's name: see `cell`).
  */
 export function listView<T>(list: {
   readonly items: readonly T[] | undefined
@@ -53,11 +54,20 @@ export function listView<T>(list: {
   readonly empty: TemplateResult
   readonly caption: string
   readonly headers: readonly string[]
-  readonly row: (item: T) => TemplateResult
+  readonly cells: (item: T) => readonly unknown[]
 }): TemplateResult | typeof nothing {
   if (list.items === undefined) return list.error ? nothing : html`<p role="status">Loading…</p>`
   if (list.items.length === 0) return list.empty
   return html`<div class="table-wrap"><table class="stack"><caption class="sr-only">${list.caption}</caption>
     <thead><tr>${list.headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
-    <tbody>${list.items.map(list.row)}</tbody></table></div>`
+    <tbody>${list.items.map((item) => html`<tr>${list.cells(item).map((c, i) => cell(list.headers[i] ?? '', c))}</tr>`)}</tbody></table></div>`
 }
+
+/**
+ * A cell of a stacked table (`table.stack`): below 600 px the header row is out of sight and the
+ * cells stack, so each cell starts with its column's name (`.cell-label`, not shown at wider
+ * widths, where the header row says it) beside its value (`.cell-value`), so a value of several
+ * lines keeps the label's indent. An empty label (an actions column) shows none.
+ */
+export const cell = (label: string, content: unknown, className = ''): TemplateResult =>
+  html`<td class=${className}>${label ? html`<span class="cell-label">${label}</span><span class="cell-value">${content}</span>` : content}</td>`

@@ -64,6 +64,8 @@ export const studioStyles = css`
   button[disabled] { opacity: 0.6; cursor: progress; }
   .actions { display: flex; gap: 0.75rem; flex-wrap: wrap; align-items: center; margin-top: 1.25rem; }
   .head { display: flex; justify-content: space-between; align-items: flex-start; gap: 1rem; flex-wrap: wrap; margin-bottom: 1rem; }
+  /* a heading's buttons wrapped under it (a phone): the head's gap is the space above them */
+  @media (max-width: 600px) { .head > .actions { margin-top: 0; } }
 
   form { max-width: 640px; }
   .field { display: block; margin: 0 0 1rem; }
@@ -82,7 +84,7 @@ export const studioStyles = css`
   fieldset { border: 1px solid var(--line); border-radius: 10px; padding: 1rem; margin: 0 0 1rem; min-width: 0; }
   legend { font-weight: 600; padding: 0 0.35rem; }
 
-  .field .field-error, .field-error { display: block; color: var(--danger); font-weight: 600; margin: 0.3rem 0 0; }
+  .field .field-error, .field-error { display: block; color: var(--danger) !important; font-weight: 600; margin: 0.3rem 0 0; }
   [aria-invalid='true'] { border-color: var(--danger); border-width: 2px; }
 
   /* datamart relationships */
@@ -153,8 +155,6 @@ export const studioStyles = css`
   code { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
   .origins { list-style: none; padding: 0; margin: 0 0 1rem; max-width: 640px; }
   .origins li { display: flex; justify-content: space-between; align-items: center; gap: 1rem; padding: 0.35rem 0; border-bottom: 1px solid var(--line); }
-  .field-error { color: var(--danger) !important; font-weight: 600; }
-  input[aria-invalid='true'] { border-color: var(--danger); }
   .actions.tight { margin-top: 0.5rem; }
   .inline-form { margin-top: 1rem; }
   .key-id { white-space: nowrap; }
@@ -163,7 +163,11 @@ export const studioStyles = css`
     table.stack tr { display: block; border-bottom: 1px solid var(--line); padding: 0.4rem 0; }
     table.stack tr:last-child { border-bottom: 0; }
     table.stack td { display: block; border: 0; padding: 0.2rem 0.8rem; }
+    table.stack td:has(> .cell-label) { display: flex; align-items: baseline; gap: 0.5rem; }
+    table.stack .cell-label { display: block; flex: none; min-width: 7.5rem; color: var(--muted); font-size: 0.85rem; font-weight: 600; }
+    table.stack .cell-value { min-width: 0; }
   }
+  .cell-label { display: none; }
 
   /* confirmations */
   dialog.confirm { border: 1px solid var(--line); border-radius: 12px; padding: 1.25rem 1.5rem; width: min(92vw, 460px); color: var(--ink); }

@@ -5,8 +5,9 @@ export const docs = operations('rollups', {
   listRollups: {
     summary: 'List rollups and their state',
     description:
-      "Every rollup the organization's dashboards declare (docs/rollups.md), by workspace, dashboard and name: its state (building, ready, failed, stale), rows and bytes of its files, when it was last refreshed and is next due, how old its data is (`lagSeconds`) and the last build's error. Takes the service token.",
+      "Every rollup the organization's dashboards declare (docs/rollups.md), or with `workspaceName` and `dashboardId` only that dashboard's (none when it does not exist), by workspace, dashboard and name: its state (building, ready, failed, stale), rows and bytes of its files, when it was last refreshed and is next due, how old its data is (`lagSeconds`) and the last build's error. Takes the service token.",
     auth: SERVICE_TOKEN,
+    errors: [[400, 'INVALID_REQUEST_BODY', 'Only one of workspaceName and dashboardId, or another query parameter.']],
     returns: 'The rollups with their state.',
   },
   refreshRollups: {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { principalOf, requireServiceToken } from '../../auth/hooks.js'
-import { RollupList, RollupRefreshBody, RollupRefreshResponse } from '../../schemas/rollups.js'
+import { RollupList, RollupListQuery, RollupRefreshBody, RollupRefreshResponse } from '../../schemas/rollups.js'
 import { docs } from './rollups.docs.js'
 
 /** Rollups' state and refresh (docs/rollups.md); the organization's service token. */
@@ -10,8 +10,8 @@ const rollups: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/api/v2/data-app/rollups',
-    { schema: { ...docs.listRollups, response: { 200: RollupList } } },
-    async (request) => ({ data: await service.list(principalOf(request, 'service').organizationId) }),
+    { schema: { ...docs.listRollups, querystring: RollupListQuery, response: { 200: RollupList } } },
+    async (request) => ({ data: await service.list(principalOf(request, 'service').organizationId, request.query) }),
   )
   app.post(
     '/api/v2/data-app/rollups/refresh',

@@ -1,14 +1,11 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
 import { ApiError } from '../../errors.js'
 import { PRIMARY_ORGANIZATION_ID } from '../../services/admin/admin-accounts.js'
 import { DEMO } from '../../services/demo/seed.js'
+import { serveBuiltChunks } from '../built-chunks.js'
 import { demoPage } from './page.js'
-
-/** A chunk of the web component (`chunk-<hash>.js`): nothing else under /sdk/ is served, so no path can climb out. */
-const CHUNK = /^chunk-[A-Za-z0-9_-]{4,64}\.js$/
 
 /** The two tenants the demo page shows side by side. */
 export const DEMO_PAGE_TENANTS = ['acme', 'globex'] as const
@@ -61,35 +58,12 @@ const demo: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   // Chunks: the self-serve UI (builder, card menu) the entry loads with import(), and code both share.
-  const chunks = new Map<string, Promise<string>>()
-  app.get(
-    '/sdk/:file',
-    {
-      schema: {
-        hide: true,
-        params: Type.Object({ file: Type.String({ maxLength: 100 }) }, { additionalProperties: false }),
-      },
-    },
-    async (request, reply) => {
-      const { file } = request.params
-      if (!CHUNK.test(file)) throw new ApiError('NOT_FOUND', 404, 'No such file in /sdk/')
-      let text = chunks.get(file)
-      if (!text) {
-        const dir = dirname(createRequire(import.meta.url).resolve('@strata/embed'))
-        text = readFile(join(dir, file), 'utf8')
-        chunks.set(file, text)
-      }
-      const body = await text.catch(() => {
-        chunks.delete(file)
-        throw new ApiError('NOT_FOUND', 404, 'No such file in /sdk/ (is the web component built? npm run build)')
-      })
-      return reply
-        .header('content-type', 'text/javascript; charset=utf-8')
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .header('access-control-allow-origin', '*')
-        .send(body)
-    },
-  )
+  serveBuiltChunks(app, {
+    prefix: '/sdk',
+    packageName: '@strata/embed',
+    built: 'the web component',
+    headers: (reply) => reply.header('access-control-allow-origin', '*'),
+  })
 
   // `GET /` (under BASE_PATH too): the demo when it is on, else the API reference (issue 13).
   app.get('/', { schema: { hide: true } }, async (_request, reply) =>

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { ApiError } from '../../errors.js'
+import { serveBuiltChunks } from '../built-chunks.js'
 import { studioPage } from './page.js'
 
 /**
@@ -23,7 +24,9 @@ interface Bundle {
 /**
  * `/studio` (the page) and `/studio/studio.js` (its module, packages/studio): the company's web
  * app over the API (docs/studio.md). The page is never cached; the module is cached as immutable
- * under the content hash the page names (`?v=`), and briefly without it.
+ * under the content hash the page names (`?v=`), and briefly without it. The chunks the module
+ * imports (`/studio/chunk-<hash>.js`: the rollups panel, loaded when its tab opens, and the code
+ * it shares with the entry) are named by their content hash, so cached as immutable.
  */
 const studio: FastifyPluginAsyncTypebox = async (app) => {
   const { config } = app.services
@@ -58,6 +61,8 @@ const studio: FastifyPluginAsyncTypebox = async (app) => {
       .header('cache-control', request.query.v === version ? 'public, max-age=31536000, immutable' : 'no-cache')
       .send(text)
   })
+
+  serveBuiltChunks(app, { prefix: '/studio', packageName: '@strata/studio', built: 'the studio', headers: secured })
 }
 
 export default studio

@@ -47,16 +47,30 @@ export class Rollups {
     await this.state.catchUp(at)
   }
 
-  /** Every rollup of the organization's dashboards, with its state. */
-  async list(organizationId: string, at: Date = new Date()): Promise<RollupStatus[]> {
+  /**
+   * Every rollup of the organization's dashboards, or of the one dashboard `only` names (both
+   * names or neither: 400 otherwise), with its state. A dashboard that does not exist has none.
+   */
+  async list(
+    organizationId: string,
+    only: { readonly workspaceName?: string | undefined; readonly dashboardId?: string | undefined } = {},
+    at: Date = new Date(),
+  ): Promise<RollupStatus[]> {
+    if ((only.workspaceName === undefined) !== (only.dashboardId === undefined))
+      throw badRequest('workspaceName and dashboardId go together: give both, or neither')
     await this.state.catchUp(at)
-    const rows = await this.store.db
+    let query = this.store.db
       .selectFrom('rollups')
       .innerJoin('dashboards', 'dashboards.id', 'rollups.dashboard_row_id')
       .innerJoin('workspaces', 'workspaces.id', 'dashboards.workspace_id')
       .selectAll('rollups')
       .select(['dashboards.dashboard_id as external_id', 'workspaces.name as workspace_name'])
       .where('rollups.organization_id', '=', organizationId)
+    if (only.workspaceName !== undefined && only.dashboardId !== undefined)
+      query = query
+        .where('workspaces.name', '=', only.workspaceName)
+        .where('dashboards.dashboard_id', '=', only.dashboardId)
+    const rows = await query
       .orderBy('workspaces.name')
       .orderBy('dashboards.dashboard_id')
       .orderBy('rollups.name')

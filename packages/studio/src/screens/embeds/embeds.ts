@@ -55,11 +55,12 @@ export class StudioEmbeds extends StudioElement {
                 <p>Create one for a dashboard of a workspace; you then get the snippets for your pages.</p></div>`,
               caption: `Embeds of ${this.app}`,
               headers: ['Name', 'Shows', 'Embed id'],
-              row: (e) => html`<tr>
-                <td><a href="#/embeds/${encodeURIComponent(this.app)}/${encodeURIComponent(e.embedId)}">${e.name}</a></td>
-                <td>${e.externalMetric?.name ?? e.externalDashboard?.name ?? e.embedMetadata.dashboardId ?? ''}
-                  <span class="tag">${e.embedType}</span></td>
-                <td><code>${e.embedId}</code></td></tr>`,
+              cells: (e) => [
+                html`<a href="#/embeds/${encodeURIComponent(this.app)}/${encodeURIComponent(e.embedId)}">${e.name}</a>`,
+                html`${e.externalMetric?.name ?? e.externalDashboard?.name ?? e.embedMetadata.dashboardId ?? ''}
+                  <span class="tag">${e.embedType}</span>`,
+                html`<code>${e.embedId}</code>`,
+              ],
             })}`
       }`
   }

@@ -17,6 +17,7 @@ export function result(
     },
     metricid: 'm',
     error: null,
+    servedFrom: 'warehouse',
   }
 }
 

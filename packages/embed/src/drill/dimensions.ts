@@ -26,6 +26,8 @@ export const emptyResult = {
   metaData: { columns: [], groupbyColumnList: [] },
   metricid: '',
   error: null,
+  // nothing was asked of the warehouse for it
+  servedFrom: 'cache',
 } as const
 
 /** The grain a card's time dimension is drawn at now: the deepest drill level on it, else the metric's. */

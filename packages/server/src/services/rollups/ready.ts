@@ -24,8 +24,11 @@ interface ReadyRow {
  * The ready rollups of each dashboard, as metric queries may use them: a small in-memory view
  * (bounded, 30 s at most), dropped for a dashboard when one of its rollups starts or ends a
  * build or the dashboard changes (bus events, from every instance with Redis), so the hot path
- * never queries the store. A rollup is offered only when its state is `ready` and the
- * fingerprint its files were built for is the one the document and model give now.
+ * never queries the store. A rollup is offered when it has files of a successful build and the
+ * fingerprint they were built for is the one the document and model give now, whatever its
+ * state now: while it is rebuilt (or after a refresh failed) the last build answers, as its
+ * files are replaced one at a time and never half written; a read that fails goes to the
+ * warehouse. A rollup never built, or built for another definition, is not offered.
  */
 export class ReadyRollups {
   private readonly rows = new LRUCache<string, Promise<readonly ReadyRow[]>>({ max: MAX_DASHBOARDS, ttl: TTL_MS })
@@ -80,10 +83,9 @@ export class ReadyRollups {
       .selectFrom('rollups')
       .select(['name', 'fingerprint', 'built_fingerprint', 'rows', 'partitions', 'data_as_of'])
       .where('dashboard_row_id', '=', dashboardRowId)
-      .where('state', '=', 'ready')
       .execute()
     return rows
-      .filter((r) => r.built_fingerprint !== null && r.built_fingerprint === r.fingerprint)
+      .filter((r) => r.built_fingerprint !== null && r.built_fingerprint === r.fingerprint && r.data_as_of !== null)
       .map((r) => ({
         name: r.name,
         fingerprint: r.fingerprint,

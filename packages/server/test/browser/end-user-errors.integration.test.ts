@@ -146,15 +146,19 @@ describe.skipIf(!hasChromium)('end-user errors and layout without holes in Chrom
         const root = document.getElementById('d')!.shadowRoot!
         return [...root.querySelectorAll<HTMLElement>('[part~="card"][data-state="error"]')].map((card) => {
           const box = card.getBoundingClientRect()
-          const button = card.querySelector<HTMLElement>('[part~="retry-button"]')!.getBoundingClientRect()
+          const retry = card.querySelector<HTMLElement>('[part~="retry-button"]')!
+          const button = retry.getBoundingClientRect()
+          // inside the card and inside every box between them that clips its content
+          const clippers = [box]
+          for (let el = retry.parentElement; el && el !== card; el = el.parentElement)
+            if (getComputedStyle(el).overflow !== 'visible') clippers.push(el.getBoundingClientRect())
           return {
             id: card.dataset.metricId,
             text: card.textContent ?? '',
-            inside:
-              button.top >= box.top &&
-              button.bottom <= box.bottom &&
-              button.left >= box.left &&
-              button.right <= box.right,
+            inside: clippers.every(
+              (k) =>
+                button.top >= k.top && button.bottom <= k.bottom && button.left >= k.left && button.right <= k.right,
+            ),
             buttonHeight: button.height,
           }
         })

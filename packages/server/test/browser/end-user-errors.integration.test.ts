@@ -109,6 +109,7 @@ describe.skipIf(!hasChromium)('end-user errors and layout without holes in Chrom
     expect(logged.some((l) => l.startsWith('strata: ') && l.includes('no filter named "Categori"'))).toBe(true)
     await shoot(page, 'error-dashboard')
     await docsImage(page, 'friendly-error-dashboard', { widths: [1440], height: 420 })
+    await docsImage(page, 'friendly-error-dashboard', { widths: [390], focus: page.locator('#d >> [part~="error"]') })
     await page.close()
   }, 90_000)
 
@@ -173,6 +174,10 @@ describe.skipIf(!hasChromium)('end-user errors and layout without holes in Chrom
     expect(logged.some((l) => l.includes('metric revenue: developer detail about revenue'))).toBe(true)
     await shoot(page, 'error-short-cards')
     await docsImage(page, 'friendly-error-short-cards', { widths: [1440], height: 380 })
+    await docsImage(page, 'friendly-error-short-cards', {
+      widths: [390],
+      focus: page.locator('#d >> [part~="card"][data-metric-id="orders"]'),
+    })
     await page.close()
   }, 90_000)
 
@@ -242,6 +247,7 @@ describe.skipIf(!hasChromium)('end-user errors and layout without holes in Chrom
     await page.locator('[part~="hidden-button"]').click()
     await shoot(page, 'hidden-list')
     await docsImage(page, 'hidden-list', { widths: [1440], height: 380 })
+    await docsImage(page, 'hidden-list', { widths: [390], focus: page.locator('[part~="hidden-list"]') })
     await page.locator('[part~="hidden-list"] button', { hasText: 'Restore' }).click()
     await page.waitForFunction(
       () => document.getElementById('d')!.shadowRoot!.querySelector('[data-metric-id="orders"]') !== null,

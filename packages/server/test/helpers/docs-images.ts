@@ -19,6 +19,8 @@ export interface DocsImageOptions {
   readonly height?: number
   /** The whole page, past the first screen. */
   readonly fullPage?: boolean
+  /** Scrolled into view before the screen (or its `height`) is taken. */
+  readonly focus?: Locator
 }
 
 const VIEWPORT_HEIGHT: Record<number, number> = { 390: 844 }
@@ -75,6 +77,10 @@ export async function docsImage(page: Page, name: string, options: DocsImageOpti
       await settled(page)
       await options.target.screenshot({ path })
     } else {
+      if (options.focus) {
+        await options.focus.scrollIntoViewIfNeeded()
+        await settled(page)
+      }
       await page.screenshot({
         path,
         fullPage: options.fullPage === true,

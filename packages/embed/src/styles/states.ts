@@ -84,12 +84,21 @@ export const states = css`
   .error {
     color: var(--_negative);
   }
-  /* A short card gives up the icon, then the sentence and the code, never the retry */
+  /* A short card gives up the icon, then the sentence and the code, never the retry: centred
+     while it fits (the auto margins), kept at the bottom when even the gaps do not (flex-end), so
+     what overflows is above the button, never the button */
   .card .error {
     min-height: 0;
     gap: 4px;
     padding: 0;
     overflow: hidden;
+    justify-content: flex-end;
+  }
+  .card .error > :first-child {
+    margin-top: auto;
+  }
+  .card .error > :last-child {
+    margin-bottom: auto;
   }
   .card .error > * {
     flex: 0 1 auto;

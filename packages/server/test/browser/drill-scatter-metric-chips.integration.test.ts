@@ -4,6 +4,7 @@ import type { BrowserContextOptions, Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_EMBED, dashboardReady, useBrowserSuite } from '../helpers/browser.js'
 import { hasChromium } from '../helpers/chromium.js'
+import { docsImage } from '../helpers/docs-images.js'
 import { type EChart, norm, pointOf } from '../helpers/echart.js'
 
 /**
@@ -313,6 +314,7 @@ describe.skipIf(!hasChromium)('drill-down on scatter, combo, <strata-metric>, an
     expect(body?.drill).toEqual({ filters: [{ table: 'main.orders', column: 'category', value: categories[1] }] })
     await finished(page, 'revenue_by_category', 'm')
     await page.screenshot({ path: `${SHOTS}/metric-chip-1440.png`, clip: { x: 0, y: 0, width: 1440, height: 420 } })
+    await docsImage(page, 'drill-metric', { widths: [390], height: 420 })
     // "See these rows" loads the rows dialog on demand (a single metric has no card menu)
     const bar = await barOf(page, 'revenue_by_category', 0, 'm')
     await page.mouse.click(bar.x, bar.y)

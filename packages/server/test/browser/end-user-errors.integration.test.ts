@@ -109,6 +109,7 @@ describe.skipIf(!hasChromium)('end-user errors and layout without holes in Chrom
     expect(logged.some((l) => l.startsWith('strata: ') && l.includes('no filter named "Categori"'))).toBe(true)
     await shoot(page, 'error-dashboard')
     await docsImage(page, 'friendly-error-dashboard', { widths: [1440], height: 420 })
+    await docsImage(page, 'friendly-error-dashboard', { widths: [390], focus: page.locator('#d >> [part~="error"]') })
     await page.close()
   }, 90_000)
 
@@ -146,15 +147,19 @@ describe.skipIf(!hasChromium)('end-user errors and layout without holes in Chrom
         const root = document.getElementById('d')!.shadowRoot!
         return [...root.querySelectorAll<HTMLElement>('[part~="card"][data-state="error"]')].map((card) => {
           const box = card.getBoundingClientRect()
-          const button = card.querySelector<HTMLElement>('[part~="retry-button"]')!.getBoundingClientRect()
+          const retry = card.querySelector<HTMLElement>('[part~="retry-button"]')!
+          const button = retry.getBoundingClientRect()
+          // inside the card and inside every box between them that clips its content
+          const clippers = [box]
+          for (let el = retry.parentElement; el && el !== card; el = el.parentElement)
+            if (getComputedStyle(el).overflow !== 'visible') clippers.push(el.getBoundingClientRect())
           return {
             id: card.dataset.metricId,
             text: card.textContent ?? '',
-            inside:
-              button.top >= box.top &&
-              button.bottom <= box.bottom &&
-              button.left >= box.left &&
-              button.right <= box.right,
+            inside: clippers.every(
+              (k) =>
+                button.top >= k.top && button.bottom <= k.bottom && button.left >= k.left && button.right <= k.right,
+            ),
             buttonHeight: button.height,
           }
         })
@@ -169,6 +174,10 @@ describe.skipIf(!hasChromium)('end-user errors and layout without holes in Chrom
     expect(logged.some((l) => l.includes('metric revenue: developer detail about revenue'))).toBe(true)
     await shoot(page, 'error-short-cards')
     await docsImage(page, 'friendly-error-short-cards', { widths: [1440], height: 380 })
+    await docsImage(page, 'friendly-error-short-cards', {
+      widths: [390],
+      focus: page.locator('#d >> [part~="card"][data-metric-id="orders"]'),
+    })
     await page.close()
   }, 90_000)
 
@@ -238,6 +247,7 @@ describe.skipIf(!hasChromium)('end-user errors and layout without holes in Chrom
     await page.locator('[part~="hidden-button"]').click()
     await shoot(page, 'hidden-list')
     await docsImage(page, 'hidden-list', { widths: [1440], height: 380 })
+    await docsImage(page, 'hidden-list', { widths: [390], focus: page.locator('[part~="hidden-list"]') })
     await page.locator('[part~="hidden-list"] button', { hasText: 'Restore' }).click()
     await page.waitForFunction(
       () => document.getElementById('d')!.shadowRoot!.querySelector('[data-metric-id="orders"]') !== null,

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { dashboardReady, useBrowserSuite } from '../helpers/browser.js'
 import { hasChromium } from '../helpers/chromium.js'
+import { docsImage } from '../helpers/docs-images.js'
 
 /**
  * The dashboard filters' value pickers and the "Not filtered by …" note (issue 28, items 3
@@ -81,6 +82,10 @@ describe.skipIf(!hasChromium)('filter value pickers in Chromium', () => {
       .toBe('false')
     for (const s of searches.slice(1)) expect('soft'.startsWith(s)).toBe(true)
     await shoot(page, 'picker-search')
+    await docsImage(page, 'value-picker', {
+      widths: [390],
+      focus: inDashboard(page, '[data-filter="category"] [role="listbox"]'),
+    })
 
     const before = queries.length
     await page.keyboard.press('ArrowDown')
@@ -128,6 +133,7 @@ describe.skipIf(!hasChromium)('filter value pickers in Chromium', () => {
     expect(await note.getAttribute('aria-label')).toContain('ignores the Country filter')
     await note.scrollIntoViewIfNeeded()
     await shoot(page, 'unfiltered-note')
+    await docsImage(page, 'not-filtered-by', { widths: [390], focus: note })
 
     // clearing Country takes the note away
     await trigger.focus()

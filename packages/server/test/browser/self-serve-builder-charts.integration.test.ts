@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { useBrowserSuite } from '../helpers/browser.js'
 import { ARTIFACTS, hasChromium } from '../helpers/chromium.js'
+import { docsImage } from '../helpers/docs-images.js'
 
 /**
  * The builder picks the chart types with a shape (issue 28, item 8) in Chromium on the demo: for
@@ -126,7 +127,10 @@ describe.skipIf(!hasChromium)('the builder’s chart types in Chromium', () => {
       expect(await page.locator(`#d #bd-chart-${p.chart}`).isDisabled(), p.chart).toBe(false)
       await page.locator(`#d #bd-chart-${p.chart}`).check()
       await page.locator('#d .bd-preview[data-state="ready"]').waitFor({ timeout: 20_000 })
-      if (p.chart === 'pivot') await shoot(page, 'builder-chart-types')
+      if (p.chart === 'pivot') {
+        await shoot(page, 'builder-chart-types')
+        await docsImage(page, 'builder-chart-types', { widths: [390], focus: page.locator('#d #bd-chart-pivot') })
+      }
       await page.locator('#d #bd-name').fill(p.name)
       await page.locator('#d #bd-save').click()
 
@@ -145,6 +149,12 @@ describe.skipIf(!hasChromium)('the builder’s chart types in Chromium', () => {
     // every card drawn on one page
     await page.locator('#d [part~="card"][data-chart-type="trend"]').scrollIntoViewIfNeeded()
     await shoot(page, 'builder-chart-cards')
+    // the last save's notice gone, so it covers no card
+    await page.locator('#d [part~="notice"]').waitFor({ state: 'hidden', timeout: 15_000 })
+    await docsImage(page, 'builder-chart-cards', {
+      widths: [390],
+      focus: page.locator('#d [part~="card"][data-chart-type="funnel"]'),
+    })
     await page.close()
   }, 240_000)
 })

@@ -29,6 +29,8 @@ export interface DocsImageOptions {
   readonly desktopHeight?: number
   /** The images' folder when STRATA_DOCS_IMAGES is unset (by default nothing is written then). */
   readonly otherwise?: string
+  /** Scrolled into view before the screen (or its `height`) is taken. */
+  readonly focus?: Locator
 }
 
 const VIEWPORT_HEIGHT: Record<number, number> = { 390: 844 }
@@ -90,6 +92,10 @@ export async function docsImage(page: Page, name: string, options: DocsImageOpti
       await settled(page)
       await options.target.screenshot({ path })
     } else {
+      if (options.focus) {
+        await options.focus.scrollIntoViewIfNeeded()
+        await settled(page)
+      }
       await page.screenshot({
         path,
         fullPage: options.fullPage === true && !options.height,

@@ -23,12 +23,14 @@ import { Embeds } from './embeds/embeds.js'
 import { InvalidationBus } from './events/bus.js'
 import { GuestTokens } from './guest-tokens/guest-tokens.js'
 import { WorkspaceGuestTokens } from './guest-tokens/workspace-tokens.js'
-import { MetricQueries } from './query/metric-queries.js'
+import { MetricQueries, type QueryLog } from './query/metric-queries.js'
 import { Sources } from './query/sources.js'
 import { type Mailer, smtpMailer } from './reports/mailer.js'
 import { Reports } from './reports/reports.js'
 import { ReportScheduler } from './reports/scheduler.js'
 import { checkRollups } from './rollups/definition.js'
+import { RollupReader } from './rollups/reader.js'
+import { ReadyRollups } from './rollups/ready.js'
 import { Rollups } from './rollups/rollups.js'
 import { RollupScheduler } from './rollups/scheduler.js'
 import { LocalRollupStorage } from './rollups/storage.js'
@@ -94,7 +96,7 @@ export interface Services {
   close(): Promise<void>
 }
 
-export async function createServices(config: Config, log?: EngineLog): Promise<Services> {
+export async function createServices(config: Config, log?: EngineLog & QueryLog): Promise<Services> {
   const keyring = loadKeyring(config.encryptionKey, config.dataDir)
   mkdirSync(config.filesRoot, { recursive: true })
   const store = await openStore(config)
@@ -119,12 +121,19 @@ export async function createServices(config: Config, log?: EngineLog): Promise<S
   const datamarts = new Datamarts(store, datasources, bus)
   const workspaces = new Workspaces(store, datasources, datamarts, bus)
   const sources = new Sources(datasources, datamarts)
+  const rollupStorage = new LocalRollupStorage(join(config.dataDir, 'rollups'))
   const metricQueries = new MetricQueries(sources, datasources, workspaces, bus, {
     queryTimeoutMs: config.queryTimeoutMs,
     rowLimit: config.queryRowLimit,
     tenantConcurrency: config.tenantQueryConcurrency,
     cacheTtlMs: config.resultCacheTtlMs,
     redis,
+    rollups: {
+      ready: new ReadyRollups(store, bus),
+      reader: new RollupReader(engine, rollupStorage, config.duckdbMemoryLimitMb),
+      serve: config.rollupServe,
+    },
+    ...(log ? { log } : {}),
   })
   const endUserMetrics = new EndUserMetricStore(store, bus)
   const dashboards = new Dashboards(
@@ -197,13 +206,14 @@ export async function createServices(config: Config, log?: EngineLog): Promise<S
     sources,
     datasources,
     engine,
-    new LocalRollupStorage(join(config.dataDir, 'rollups')),
+    rollupStorage,
     {
       maxRollups: config.rollupMaxCount,
       maxRows: config.rollupMaxRows,
       timeoutMs: config.rollupBuildTimeoutMs,
       memoryLimitMb: config.duckdbMemoryLimitMb,
     },
+    bus,
   )
   const rollupScheduler =
     config.rollupPollMs > 0

@@ -7,6 +7,7 @@ import type { RollupStatus } from '../../schemas/rollups.js'
 import type { RollupRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import type { Datasources } from '../datasources/datasources.js'
+import type { InvalidationBus } from '../events/bus.js'
 import type { Sources } from '../query/sources.js'
 import type { Workspaces } from '../workspaces/workspaces.js'
 import { type BuildLimits, buildRollup, type RollupPartition } from './builder.js'
@@ -36,6 +37,8 @@ export class Rollups {
     private readonly engine: EngineHost,
     readonly storage: RollupStorage,
     private readonly options: RollupOptions,
+    /** Told when a build starts and ends: metric queries stop or start using the rollup. */
+    private readonly bus?: InvalidationBus,
   ) {}
 
   /**
@@ -150,6 +153,8 @@ export class Rollups {
         .where('name', '=', row.name)
         .where('leased_by', '=', holder)
     const release = { leased_by: null, lease_until: null }
+    const changed = () => this.bus?.publish({ kind: 'rollup', dashboardRowId: row.dashboard_row_id }).catch(() => {})
+    await changed() // building: not used until it is ready again
     try {
       const dashboard = await this.store.db
         .selectFrom('dashboards')
@@ -206,6 +211,7 @@ export class Rollups {
           updated_at: ended.toISOString(),
         })
         .execute()
+      await changed()
       return 'ready'
     } catch (err) {
       const ended = new Date()
@@ -221,6 +227,7 @@ export class Rollups {
           updated_at: ended.toISOString(),
         })
         .execute()
+      await changed()
       return 'failed'
     }
   }

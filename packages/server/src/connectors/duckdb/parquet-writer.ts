@@ -2,13 +2,12 @@
  * Writes rows to a Parquet file with DuckDB, in the engine process (engine-host/child.ts): the
  * server sends the rows and the column types across the process boundary and never loads
  * DuckDB. Used by rollups (services/rollups/), whose builds group on the warehouse and keep the
- * result as Parquet. Each call opens a throwaway in-memory instance, loads the rows into a
- * typed table with bound parameters, and COPYs it to `path` (which the caller then publishes
- * under its final name: a reader never sees a half-written file).
+ * result as Parquet. Each call opens a throwaway in-memory instance, appends the rows to a typed
+ * table with DuckDB's appender, and COPYs it to `path` (which the caller then publishes under its
+ * final name: a reader never sees a half-written file).
  */
-import { DuckDBInstance, quotedIdentifier } from '@duckdb/node-api'
+import { type DuckDBAppender, DuckDBInstance, quotedIdentifier, timestampTZValue } from '@duckdb/node-api'
 import { literal } from './engine.js'
-import { toDuckParam } from './values.js'
 
 /** The column types a rollup file holds. */
 export const PARQUET_TYPES = ['VARCHAR', 'BIGINT', 'DOUBLE', 'BOOLEAN', 'DATE', 'TIMESTAMP'] as const
@@ -22,9 +21,6 @@ export interface WriteParquetArgs {
   readonly memoryLimitMb: number
 }
 
-/** Rows per INSERT statement (DuckDB binds at most 65535 parameters per statement). */
-const BATCH_PARAMS = 30_000
-
 async function writeParquet(args: WriteParquetArgs): Promise<{ rows: number }> {
   const types = new Set<string>(PARQUET_TYPES)
   if (args.columns.length === 0) throw new Error('a Parquet file needs at least one column')
@@ -37,16 +33,16 @@ async function writeParquet(args: WriteParquetArgs): Promise<{ rows: number }> {
       await conn.run(
         `CREATE TABLE ${table} (${args.columns.map((c) => `${quotedIdentifier(c.name)} ${c.type}`).join(', ')})`,
       )
-      const width = args.columns.length
-      const perBatch = Math.max(1, Math.floor(BATCH_PARAMS / width))
-      for (let at = 0; at < args.rows.length; at += perBatch) {
-        const batch = args.rows.slice(at, at + perBatch)
-        let n = 0
-        const tuples = batch.map(() => `(${args.columns.map((c) => `CAST($${++n} AS ${c.type})`).join(', ')})`)
-        const insert = await conn.prepare(`INSERT INTO ${table} VALUES ${tuples.join(', ')}`)
-        insert.bind(batch.flatMap((row) => args.columns.map((_, i) => toDuckParam(row[i] ?? null))))
-        await insert.run()
-        insert.destroySync()
+      const appender = await conn.createAppender('rollup')
+      try {
+        const width = args.columns.length
+        for (const row of args.rows) {
+          for (let i = 0; i < width; i++) append(appender, row[i])
+          appender.endRow()
+        }
+        appender.flushSync()
+      } finally {
+        appender.closeSync()
       }
       await conn.run(`COPY ${table} TO ${await literal(conn, args.path)} (FORMAT parquet, COMPRESSION zstd)`)
       return { rows: args.rows.length }
@@ -56,6 +52,21 @@ async function writeParquet(args: WriteParquetArgs): Promise<{ rows: number }> {
   } finally {
     instance.closeSync()
   }
+}
+
+/**
+ * Appends one value as the JS type it has (text, double, boolean, bigint); the appender converts
+ * it to the column's type with DuckDB's own cast, as `CAST(value AS type)` would: an ISO text to
+ * a DATE or TIMESTAMP, a decimal's text or a double to BIGINT, NULL as NULL.
+ */
+function append(appender: DuckDBAppender, value: unknown): void {
+  if (value === null || value === undefined) appender.appendNull()
+  else if (typeof value === 'string') appender.appendVarchar(value)
+  else if (typeof value === 'number') appender.appendDouble(value)
+  else if (typeof value === 'boolean') appender.appendBoolean(value)
+  else if (typeof value === 'bigint') appender.appendBigInt(value)
+  else if (value instanceof Date) appender.appendTimestampTZ(timestampTZValue(BigInt(value.getTime()) * 1000n))
+  else appender.appendVarchar(JSON.stringify(value))
 }
 
 export const PARQUET_HANDLERS = { 'duckdb.writeParquet': writeParquet } as const

@@ -325,6 +325,10 @@ export const MetricQueryResultSchema = Type.Object(
     }),
     metricid: Type.String(),
     error: Type.Null(),
+    servedFrom: Type.Union([Type.Literal('cache'), Type.Literal('rollup'), Type.Literal('warehouse')], {
+      description:
+        'Where the rows came from: the result cache, a rollup of the dashboard (docs/rollups.md), or the warehouse',
+    }),
   },
   {
     description:

@@ -52,6 +52,8 @@ export interface Config {
   readonly reportRetryBaseMs: number
   /** Rollups (docs/rollups.md#configuration): how often each instance looks for due builds (0: never builds). */
   readonly rollupPollMs: number
+  /** Ready rollups answer the metric queries they fit (ROLLUP_SERVE); off: every query goes to the warehouse. */
+  readonly rollupServe: boolean
   /** Rollups the store holds at most; more are listed as failed and never built. */
   readonly rollupMaxCount: number
   /** Rows one rollup build may hold; a GROUP BY that returns more fails the build. */
@@ -372,6 +374,7 @@ export function parseConfig(env: Env, cwd: string = process.cwd()): Config {
     reportPollMs: integer(env, 'REPORT_POLL_INTERVAL_MS', 30_000, 100, 3_600_000),
     reportRetryBaseMs: integer(env, 'REPORT_RETRY_BASE_MS', 60_000, 100, 3_600_000),
     rollupPollMs: integer(env, 'ROLLUP_POLL_INTERVAL_MS', 30_000, 0, 3_600_000),
+    rollupServe: boolean(env, 'ROLLUP_SERVE', true),
     rollupMaxCount: integer(env, 'ROLLUP_MAX_COUNT', 100, 0, 100_000),
     rollupMaxRows: integer(env, 'ROLLUP_MAX_ROWS', 1_000_000, 1, 100_000_000),
     rollupBuildTimeoutMs: integer(env, 'ROLLUP_BUILD_TIMEOUT_MS', 600_000, 1000, 86_400_000),

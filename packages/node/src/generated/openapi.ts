@@ -8191,6 +8191,8 @@ export interface operations {
                         };
                         metricid: string;
                         error: null;
+                        /** @description Where the rows came from: the result cache, a rollup of the dashboard (docs/rollups.md), or the warehouse */
+                        servedFrom: "cache" | "rollup" | "warehouse";
                     };
                 };
             };

@@ -56,6 +56,18 @@ export interface Aggregate {
   /** null: COUNT(*) */
   readonly arg: Expr | null
 }
+/**
+ * A measure read back from pre-aggregated columns (a rollup): sum and min/max as they are,
+ * count as the sum of the counts (0 over no rows, an integer), avg as the sum of the sums over
+ * the sum of the counts.
+ */
+export interface Reaggregate {
+  readonly kind: 'reaggregate'
+  readonly fn: ReaggregateFn
+  /** The column it reads; avg: the sum's, then the count's. */
+  readonly args: readonly Expr[]
+}
+export type ReaggregateFn = 'sum' | 'count' | 'min' | 'max' | 'avg'
 export interface TimeGrainExpr {
   readonly kind: 'time-grain'
   readonly grain: TimeGrain
@@ -130,6 +142,7 @@ export type Expr =
   | RawSql
   | Param
   | Aggregate
+  | Reaggregate
   | TimeGrainExpr
   | TimezoneExpr
   | Compare
@@ -208,6 +221,8 @@ export const exactParam = (value: unknown): Param => freeze({ ...param(value), e
 /** A UTC instant compared with a column read in the session's zone (see Param.sessionZoned). */
 export const sessionZonedParam = (value: unknown): Param => freeze({ ...param(value), sessionZoned: true })
 export const agg = (fn: AggregateFn, arg: Expr | null): Aggregate => freeze({ kind: 'aggregate', fn, arg })
+export const reaggregate = (fn: ReaggregateFn, args: readonly Expr[]): Reaggregate =>
+  freeze({ kind: 'reaggregate', fn, args: Object.freeze([...args]) })
 export const grain = (g: TimeGrain, expr: Expr): TimeGrainExpr => freeze({ kind: 'time-grain', grain: g, expr })
 export const inZone = (expr: Expr, zone: Param, nativeType: string): TimezoneExpr =>
   freeze({ kind: 'timezone', expr, zone, nativeType })

@@ -1,4 +1,5 @@
-import type { Metric } from '@strata/contract/document'
+import type { Measure, Metric } from '@strata/contract/document'
+import type { ReaggregateFn } from './ast.js'
 import type { CompiledSql, Dialect } from './dialects/base.js'
 import type { AppliedFilter } from './filters.js'
 import type { SemanticModel } from './model.js'
@@ -25,6 +26,11 @@ export interface CompileInput {
   readonly model: SemanticModel
   readonly dialect: Dialect
   readonly context: CompileContext
+  /**
+   * The model's columns hold pre-aggregated values (a rollup, query/rollups/): how each measure
+   * aggregates them again, by the columns of `from` it reads.
+   */
+  readonly reaggregate?: (measure: Measure) => { readonly fn: ReaggregateFn; readonly columns: readonly string[] }
 }
 
 export interface CompiledQuery extends CompiledSql {

@@ -18,6 +18,7 @@ import {
   type Param,
   param,
   raw,
+  reaggregate,
   type Select,
   type SelectItem,
   type Source,
@@ -155,7 +156,14 @@ class QueryCompiler {
       if (m.column === undefined && m.aggregate !== 'count')
         throw badRequest(`${at}.column: ${m.aggregate} needs a column`)
       const t = m.column === undefined ? null : this.target(m.table, m.column, at)
-      items.push(item(agg(m.aggregate, t?.expr ?? null), m.name))
+      const again = this.input.reaggregate?.(m)
+      const expr = again
+        ? reaggregate(
+            again.fn,
+            again.columns.map((c) => this.target(undefined, c, at).expr),
+          )
+        : agg(m.aggregate, t?.expr ?? null)
+      items.push(item(expr, m.name))
       const type: DataType =
         m.aggregate === 'count' || m.aggregate === 'count-distinct'
           ? 'integer'

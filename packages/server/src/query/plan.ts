@@ -1,11 +1,14 @@
 import type { TimeGrain } from '@strata/contract/document'
-import { bindRequest, rebind, type Scalar } from './bind.js'
+import { type Bound, bindRequest, rebind, type Scalar } from './bind.js'
 import { type CompiledQuery, type CompileInput, compileMetric } from './compile.js'
 import type { CompiledSql, Dialect } from './dialects/base.js'
+import { DuckdbDialect } from './dialects/duckdb.js'
 import type { DashboardDocument, Metric } from './document.js'
 import { type AppliedFilter, type FilterInputs, resolveFilters } from './filters.js'
 import { fingerprint } from './fingerprint.js'
 import type { SemanticModel } from './model.js'
+import { chooseRollup, type RollupCandidate, type RollupRead } from './rollups/match.js'
+import { ROLLUP_TABLE } from './rollups/model.js'
 import { tenantColumnsOf } from './tenancy/columns.js'
 import { decideTenancy, type TenancyFacts } from './tenancy/decide.js'
 import type { Tenancy } from './tenancy/tenancy.js'
@@ -61,6 +64,8 @@ export interface PlanTarget {
   readonly sessionTimeZone: boolean
   /** null: no tenancy (the dry run of an authored document). */
   readonly tenancy: TenancyFacts | null
+  /** The dashboard's ready rollups; absent: rollups are not considered (the dry run, rollups off). */
+  readonly rollups?: readonly RollupCandidate[] | undefined
 }
 
 /** One statement with the request's values bound. */
@@ -82,15 +87,20 @@ export interface ResultIdentity {
   readonly sql: string
   /** The statements' bound values. */
   readonly params: readonly unknown[]
+  /** Served from a rollup: its name and build (absent: the warehouse). */
+  readonly rollup?: string | undefined
 }
 
 /**
- * A stored rollup the plan can be answered from instead of the warehouse, and the statement
- * that reads it. The planner chooses none yet: every plan goes to the warehouse.
+ * The rollup a plan is answered from instead of the warehouse (query/rollups/): the request's
+ * statements compiled in DuckDB over the rollup's files, and their result's identity.
  */
 export interface RollupChoice {
-  readonly rollupId: string
-  readonly statement: Statement
+  readonly name: string
+  /** File locations under the rollups root. */
+  readonly files: readonly string[]
+  readonly statements: QueryPlan['statements']
+  readonly identity: ResultIdentity
 }
 
 /** A request planned: what runs, where, with which values, and what identifies its result. */
@@ -110,6 +120,8 @@ export interface QueryPlan {
   readonly identity: ResultIdentity
   /** The rollup this plan is served from; undefined: the warehouse. */
   readonly rollup?: RollupChoice | undefined
+  /** Why the warehouse answers (no rollup fits); undefined when rollups were not considered or one fits. */
+  readonly rollupReason?: string | undefined
 }
 
 /**
@@ -149,6 +161,8 @@ export function planQuery(request: PlanRequest, target: PlanTarget, compile: Com
       : { kind: 'none' }
   const page = pageNumber === undefined ? undefined : Math.max(1, pageNumber)
   const view = underlying ? `underlying${underlying.sort ? `:${JSON.stringify(underlying.sort)}` : ''}` : 'metric'
+  // the definition's fingerprint: a tenant's version of a company metric has the same id
+  const shape = `${target.version}|${request.documentVersion}|${request.metricId}#${fingerprint(declared)}|${view}|${request.defaults}`
   const compiled = compile(
     {
       metric,
@@ -163,25 +177,107 @@ export function planQuery(request: PlanRequest, target: PlanTarget, compile: Com
         ...(page ? { page: { limit: PAGE_ROWS, offset: (page - 1) * PAGE_ROWS } } : {}),
       },
     },
-    // the definition's fingerprint: a tenant's version of a company metric has the same id
-    `${target.version}|${request.documentVersion}|${request.metricId}#${fingerprint(declared)}|${view}|${request.defaults}`,
+    shape,
   )
   const statements = bindStatements(compiled, bound.values, dialect)
   const database = tenancy.kind === 'database' ? tenancy.database : undefined
   const sessionZone = target.sessionTimeZone ? request.timezone : undefined
+  const identity = {
+    datasourceId: target.datasourceId,
+    schemaVersion: target.schemaVersion,
+    database,
+    timezone: sessionZone,
+  }
+  // after the warehouse's compile: a request it refuses is refused, whatever rollups exist
+  const match =
+    target.rollups === undefined
+      ? undefined
+      : chooseRollup(
+          {
+            metric,
+            model,
+            tenancy,
+            filters: bound.filters,
+            timezone: request.timezone,
+            now: request.now,
+            underlying: underlying !== undefined,
+            dialect,
+          },
+          target.rollups,
+        )
+  const rollup = match?.ok
+    ? onRollup(match.read, { tenancy, bound, request, page, identity, compile, shape })
+    : undefined
   return {
     metric,
     compiled,
     statements: { main: statements.main, count: statements.count, comparison: statements.comparison },
     database,
     sessionZone,
-    identity: {
-      datasourceId: target.datasourceId,
-      schemaVersion: target.schemaVersion,
-      database,
-      timezone: sessionZone,
-      ...statements.key,
+    identity: { ...identity, ...statements.key },
+    ...(rollup ? { rollup } : {}),
+    ...(match && !match.ok ? { rollupReason: match.reason } : {}),
+  }
+}
+
+/** Rollups are read by DuckDB in the engine process, whatever the warehouse. */
+const ROLLUP_DIALECT = new DuckdbDialect()
+
+/** The request compiled on the rollup's one table, its values bound as on the warehouse. */
+function onRollup(
+  read: RollupRead,
+  at: {
+    readonly tenancy: Tenancy
+    readonly bound: ReturnType<typeof bindRequest>
+    readonly request: PlanRequest
+    readonly page: number | undefined
+    readonly identity: Omit<ResultIdentity, 'sql' | 'params'>
+    readonly compile: Compile
+    readonly shape: string
+  },
+): RollupChoice {
+  const { bound, request, page } = at
+  const { plan, builtAt } = read.rollup
+  const clientId = bound.clientId
+  if (read.tenancy.kind === 'table' && clientId === undefined) throw new Error('TABLE tenancy without a client')
+  const compiled = at.compile(
+    {
+      metric: read.metric,
+      model: read.model,
+      dialect: ROLLUP_DIALECT,
+      context: {
+        tenancy: read.tenancy.kind === 'table' ? { kind: 'table', clientId: clientId as Bound } : { kind: 'none' },
+        rls: bound.rls,
+        filters: [
+          ...read.filters,
+          // joined tables' client columns: the tenant, bound like the main one (exact text equality in DuckDB)
+          ...read.joinedTenants.map((column) => ({
+            table: ROLLUP_TABLE,
+            column,
+            value: clientId as unknown as string,
+            source: 'rls' as const,
+            trusted: true,
+          })),
+        ],
+        timezone: request.timezone,
+        now: request.now,
+        ...(page ? { page: { limit: PAGE_ROWS, offset: (page - 1) * PAGE_ROWS } } : {}),
+      },
+      reaggregate: (m) => {
+        const again = read.measures.get(m.name)
+        if (again === undefined) throw new Error(`rollup ${plan.name}: no reading of measure ${m.name}`)
+        return again
+      },
     },
+    `rollup:${plan.name}@${plan.fingerprint}|${at.shape}`,
+  )
+  const statements = bindStatements(compiled, bound.values, ROLLUP_DIALECT)
+  const name = `${plan.name}@${builtAt}`
+  return {
+    name: plan.name,
+    files: read.files,
+    statements: { main: statements.main, count: statements.count, comparison: statements.comparison },
+    identity: { ...at.identity, ...statements.key, rollup: `${name}:${read.files.join(',')}` },
   }
 }
 

@@ -29,6 +29,7 @@ const results: Record<string, MetricResult> = {
     },
     metricid: 'by_"region"',
     error: null,
+    servedFrom: 'rollup',
   },
   'a comparison, no rows, cut at the row cap': {
     data: [],
@@ -38,6 +39,7 @@ const results: Record<string, MetricResult> = {
     metaData: { columns: [], groupbyColumnList: [] },
     metricid: 'kpi',
     error: null,
+    servedFrom: 'cache',
     truncated: true,
   },
 }

@@ -38,7 +38,7 @@ function textsOf(result: MetricResult): Texts {
   const written: Texts = {
     of: result,
     head: known?.head ?? `{"data":${JSON.stringify(result.data)},"timeTaken":`,
-    tail: `,"totalRecords":${number(result.totalRecords)},"metaData":${JSON.stringify({ columns: result.metaData.columns.map(({ name, dataType }) => ({ name, dataType })), groupbyColumnList: result.metaData.groupbyColumnList })},"metricid":${JSON.stringify(result.metricid)},"error":null${comparison}}`,
+    tail: `,"totalRecords":${number(result.totalRecords)},"metaData":${JSON.stringify({ columns: result.metaData.columns.map(({ name, dataType }) => ({ name, dataType })), groupbyColumnList: result.metaData.groupbyColumnList })},"metricid":${JSON.stringify(result.metricid)},"error":null,"servedFrom":${JSON.stringify(result.servedFrom)}${comparison}}`,
   }
   texts.set(result.data, written)
   return written
@@ -49,6 +49,7 @@ const sameTail = (a: MetricResult, b: MetricResult): boolean =>
   a.totalRecords === b.totalRecords &&
   a.metricid === b.metricid &&
   a.comparisonValue === b.comparisonValue &&
+  a.servedFrom === b.servedFrom &&
   a.metaData.columns === b.metaData.columns &&
   a.metaData.groupbyColumnList === b.metaData.groupbyColumnList
 

@@ -23,12 +23,14 @@ import { Embeds } from './embeds/embeds.js'
 import { InvalidationBus } from './events/bus.js'
 import { GuestTokens } from './guest-tokens/guest-tokens.js'
 import { WorkspaceGuestTokens } from './guest-tokens/workspace-tokens.js'
-import { MetricQueries } from './query/metric-queries.js'
+import { MetricQueries, type QueryLog } from './query/metric-queries.js'
 import { Sources } from './query/sources.js'
 import { type Mailer, smtpMailer } from './reports/mailer.js'
 import { Reports } from './reports/reports.js'
 import { ReportScheduler } from './reports/scheduler.js'
 import { checkRollups } from './rollups/definition.js'
+import { RollupReader } from './rollups/reader.js'
+import { ReadyRollups } from './rollups/ready.js'
 import { Rollups } from './rollups/rollups.js'
 import { S3RollupStorage } from './rollups/s3-storage.js'
 import { RollupScheduler } from './rollups/scheduler.js'
@@ -95,7 +97,7 @@ export interface Services {
   close(): Promise<void>
 }
 
-export async function createServices(config: Config, log?: EngineLog): Promise<Services> {
+export async function createServices(config: Config, log?: EngineLog & QueryLog): Promise<Services> {
   const keyring = loadKeyring(config.encryptionKey, config.dataDir)
   mkdirSync(config.filesRoot, { recursive: true })
   const store = await openStore(config)
@@ -120,12 +122,21 @@ export async function createServices(config: Config, log?: EngineLog): Promise<S
   const datamarts = new Datamarts(store, datasources, bus)
   const workspaces = new Workspaces(store, datasources, datamarts, bus)
   const sources = new Sources(datasources, datamarts)
+  const rollupStorage = config.rollupS3
+    ? new S3RollupStorage(config.rollupS3, join(config.dataDir, 'rollups-s3'))
+    : new LocalRollupStorage(join(config.dataDir, 'rollups'))
   const metricQueries = new MetricQueries(sources, datasources, workspaces, bus, {
     queryTimeoutMs: config.queryTimeoutMs,
     rowLimit: config.queryRowLimit,
     tenantConcurrency: config.tenantQueryConcurrency,
     cacheTtlMs: config.resultCacheTtlMs,
     redis,
+    rollups: {
+      ready: new ReadyRollups(store, bus),
+      reader: new RollupReader(engine, rollupStorage, config.duckdbMemoryLimitMb),
+      serve: config.rollupServe,
+    },
+    ...(log ? { log } : {}),
   })
   const endUserMetrics = new EndUserMetricStore(store, bus)
   const dashboards = new Dashboards(
@@ -198,9 +209,7 @@ export async function createServices(config: Config, log?: EngineLog): Promise<S
     sources,
     datasources,
     engine,
-    config.rollupS3
-      ? new S3RollupStorage(config.rollupS3, join(config.dataDir, 'rollups-s3'))
-      : new LocalRollupStorage(join(config.dataDir, 'rollups')),
+    rollupStorage,
     {
       maxRollups: config.rollupMaxCount,
       maxRows: config.rollupMaxRows,

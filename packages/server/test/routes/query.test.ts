@@ -28,8 +28,18 @@ describe.skipIf(!hasPg).each(storeKinds)('metric queries on %s', (store) => {
       const res = await query({ metricId: 'revenue_by_country', clientId: 'globex' }, path)
       expect(res.statusCode, res.body).toBe(200)
       const body = res.json()
-      expect(Object.keys(body).sort()).toEqual(['data', 'error', 'metaData', 'metricid', 'timeTaken', 'totalRecords'])
+      expect(Object.keys(body).sort()).toEqual([
+        'data',
+        'error',
+        'metaData',
+        'metricid',
+        'servedFrom',
+        'timeTaken',
+        'totalRecords',
+      ])
       expect(body.error).toBeNull()
+      // the dashboard declares no rollups: the warehouse, then the result cache for the same request
+      expect(body.servedFrom).toBe(path === '/api/v2/data-app/query' ? 'warehouse' : 'cache')
       expect(body.metricid).toBe('revenue_by_country')
       expect(typeof body.timeTaken).toBe('number')
       expect(body.metaData).toEqual({

@@ -50,7 +50,7 @@ export interface QueryArgs {
   readonly selectOnly: boolean
 }
 
-interface Lease {
+export interface Lease {
   readonly conn: DuckDBConnection
   timeZone: string | undefined
 }
@@ -163,7 +163,11 @@ export const DUCKDB_HANDLERS = {
   'duckdb.close': close,
 } as const
 
-async function run(lease: Lease, args: QueryArgs): Promise<QueryResult> {
+/** Runs one statement on a connection (its TimeZone set first), rows made JSON-safe; rollup-reader.ts reads rollups with it. */
+export async function run(
+  lease: Lease,
+  args: Pick<QueryArgs, 'sql' | 'params' | 'maxRows' | 'timeZone' | 'selectOnly'>,
+): Promise<QueryResult> {
   const { conn } = lease
   if (lease.timeZone !== args.timeZone) {
     lease.timeZone = undefined

@@ -5,9 +5,14 @@
  */
 import { DUCKDB_HANDLERS } from '../duckdb/engine.js'
 import { PARQUET_HANDLERS } from '../duckdb/parquet-writer.js'
+import { ROLLUP_READER_HANDLERS } from '../duckdb/rollup-reader.js'
 import { type Handler, type Request, type Response, toWire } from './protocol.js'
 
-const HANDLERS: Readonly<Record<string, Handler>> = { ...DUCKDB_HANDLERS, ...PARQUET_HANDLERS }
+const HANDLERS: Readonly<Record<string, Handler>> = {
+  ...DUCKDB_HANDLERS,
+  ...PARQUET_HANDLERS,
+  ...ROLLUP_READER_HANDLERS,
+}
 
 function answer(message: Response): void {
   process.send?.(message, undefined, undefined, () => {})

@@ -1,5 +1,5 @@
 import { badRequest } from '../../errors.js'
-import type { Expr, JoinType, OrderItem, Param, RawSql, Select, Source, TimeGrain } from '../ast.js'
+import type { Expr, JoinType, OrderItem, Param, RawSql, ReaggregateFn, Select, Source, TimeGrain } from '../ast.js'
 import type { Slot } from '../bind.js'
 import type { DialectName } from '../types.js'
 
@@ -181,6 +181,21 @@ export abstract class BaseDialect implements Dialect {
     }
   }
 
+  /** A rollup's measure aggregated again (ast.ts `Reaggregate`). */
+  reaggregate(fn: ReaggregateFn, args: readonly string[]): string {
+    const [a, b] = args
+    switch (fn) {
+      case 'sum':
+      case 'min':
+      case 'max':
+        return `${fn.toUpperCase()}(${a})`
+      case 'count':
+        return `CAST(COALESCE(SUM(${a}), 0) AS BIGINT)`
+      case 'avg':
+        return `CAST(SUM(${a}) AS DOUBLE PRECISION) / NULLIF(SUM(${b}), 0)`
+    }
+  }
+
   limitClause(limit: number | null, offset: number | null): string {
     let sql = ''
     if (limit !== null) sql += ` LIMIT ${assertCount(limit, 'limit')}`
@@ -282,6 +297,11 @@ export abstract class BaseDialect implements Dialect {
         return e.sessionZoned ? this.sessionInstant(ps.add(e)) : ps.add(e)
       case 'aggregate':
         return this.aggregate(e.fn, e.arg === null ? null : this.expr(e.arg, ps))
+      case 'reaggregate':
+        return this.reaggregate(
+          e.fn,
+          e.args.map((a) => this.expr(a, ps)),
+        )
       case 'time-grain':
         return this.timeGrain(e.grain, () => this.expr(e.expr, ps))
       case 'timezone': {

@@ -5,6 +5,8 @@ import type { Redis } from 'ioredis'
 export type Invalidation =
   | { readonly kind: 'embed'; readonly embedId: string }
   | { readonly kind: 'dashboard'; readonly dashboardRowId: string }
+  /** One of a dashboard's rollups started or ended a build: which rollups are ready changed. */
+  | { readonly kind: 'rollup'; readonly dashboardRowId: string }
   | { readonly kind: 'datasource'; readonly datasourceId: string }
   | { readonly kind: 'datamart'; readonly datamartId: string }
   | { readonly kind: 'workspace'; readonly workspaceId: string }

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache'
 import { capabilitiesOf } from '../../connectors/registry.js'
-import type { DataType } from '../../connectors/types.js'
+import type { DataType, QueryResult } from '../../connectors/types.js'
 import { ApiError, badRequest } from '../../errors.js'
 import { type CompiledQuery, type CompileInput, compileMetric } from '../../query/compile.js'
 import type { Dialect } from '../../query/dialects/base.js'
@@ -14,12 +14,22 @@ import type { Dashboard, MetricCheck } from '../dashboards/dashboards.js'
 import type { Datasources } from '../datasources/datasources.js'
 import type { Embed } from '../embeds/embeds.js'
 import type { InvalidationBus } from '../events/bus.js'
+import type { RollupReader } from '../rollups/reader.js'
+import type { ReadyRollups } from '../rollups/ready.js'
 import type { Workspace, Workspaces } from '../workspaces/workspaces.js'
 import type { MetricRequest } from './metric-requests.js'
 import { ResultCache, type ResultKey } from './result-cache.js'
 import type { Source, Sources } from './sources.js'
 import { tenancyFactsOf } from './tenancy-facts.js'
 import { TenantSlots } from './tenant-slots.js'
+
+export type ServedFrom = 'cache' | 'rollup' | 'warehouse'
+
+/** Where the service says which source answered each planned query (debug) and why a rollup read failed (warn). */
+export interface QueryLog {
+  debug(obj: Record<string, unknown>, msg: string): void
+  warn(obj: Record<string, unknown>, msg: string): void
+}
 
 /** The metric query result (docs/runtime-api.md#the-metric-query-result). */
 export interface MetricResult {
@@ -34,6 +44,8 @@ export interface MetricResult {
   }
   readonly metricid: string
   readonly error: null
+  /** Where the rows came from: the result cache, a rollup's files, or the warehouse. */
+  readonly servedFrom: ServedFrom
   /** The rows were cut at QUERY_ROW_LIMIT. Not in the body (the result has no such field): a header. */
   readonly truncated?: true
 }
@@ -42,7 +54,14 @@ export interface MetricResult {
 const PLANS_BYTES = 16 * 1024 * 1024
 const MAX_PLAN_BYTES = 16 * 1024
 const PLAN_TTL_MS = 60_000
-const PLAN_EVENTS: ReadonlySet<string> = new Set(['embed', 'dashboard', 'datasource', 'datamart', 'workspace'])
+const PLAN_EVENTS: ReadonlySet<string> = new Set([
+  'embed',
+  'dashboard',
+  'datasource',
+  'datamart',
+  'workspace',
+  'rollup',
+])
 
 interface Plan extends QueryPlan {
   /** Where it runs. */
@@ -139,8 +158,12 @@ export class MetricQueries {
       readonly tenantConcurrency: number
       readonly cacheTtlMs: number
       readonly redis: ConstructorParameters<typeof ResultCache>[1]
+      /** Rollups answer the queries they fit (docs/rollups.md); absent: never. */
+      readonly rollups?: { readonly ready: ReadyRollups; readonly reader: RollupReader; readonly serve: boolean }
+      readonly log?: QueryLog
     },
   ) {
+    this.#serveRollups = options.rollups?.serve ?? false
     this.cache = new ResultCache<Rows>(options.cacheTtlMs, options.redis)
     this.slots = new TenantSlots(options.tenantConcurrency)
     bus.on((event) => {
@@ -154,6 +177,19 @@ export class MetricQueries {
       }
       if (event.kind === 'datasource') this.databases.delete(event.datasourceId)
     })
+  }
+
+  #serveRollups: boolean
+
+  /** Whether ready rollups answer the queries they fit (ROLLUP_SERVE); switching drops the remembered plans. */
+  get serveRollups(): boolean {
+    return this.#serveRollups
+  }
+
+  set serveRollups(on: boolean) {
+    this.#serveRollups = on && this.options.rollups !== undefined
+    this.generation++
+    this.plans.clear()
   }
 
   /** Compiled statements held now: one per query shape, however many values end users send. */
@@ -172,35 +208,26 @@ export class MetricQueries {
 
   async run(request: MetricRequest): Promise<MetricResult> {
     const started = performance.now()
-    const { source, metric, compiled, statements, database, sessionZone, resultKey, resultId } =
-      await this.plan(request)
-    const { value } = await this.cache.get(
+    const plan = await this.plan(request)
+    const { metric, compiled, resultKey, resultId } = plan
+    let servedFrom: ServedFrom = 'warehouse'
+    const { value, hit } = await this.cache.get(
       resultKey,
       async () => {
-        const connector = await this.datasources.connector(source.datasource)
-        const tenant = JSON.stringify([source.datasource.id, database ?? null, request.clientId])
-        const [main, count, comparison] = await this.slots.run(tenant, this.options.queryTimeoutMs, (timeoutMs) => {
-          const run = (statement: { sql: string; params: readonly unknown[] }) =>
-            connector.execute(statement.sql, {
-              params: statement.params,
-              timeoutMs,
-              maxRows: this.options.rowLimit,
-              ...(sessionZone ? { timezone: sessionZone } : {}),
-              ...(database ? { database } : {}),
-            })
-          return Promise.all([
-            run(statements.main),
-            statements.count ? run(statements.count) : undefined,
-            statements.comparison ? run(statements.comparison) : undefined,
-          ])
-        })
-        return {
-          rows: main.rows,
-          ...(main.truncated ? { truncated: true as const } : {}),
-          columns: compiled.columns.length > 0 ? compiled.columns : main.columns,
-          ...(count ? { total: Number(Object.values(count.rows[0] ?? {})[0] ?? 0) } : {}),
-          ...(comparison ? { comparison: firstMeasure(comparison.rows[0], metric) } : {}),
+        if (plan.rollup) {
+          const rows = await this.fromRollup(plan, request).catch((err: unknown) => {
+            this.options.log?.warn(
+              { err, metricId: request.metricId, rollup: plan.rollup?.name },
+              `rollup ${plan.rollup?.name} could not be read; the warehouse answers`,
+            )
+            return undefined
+          })
+          if (rows) {
+            servedFrom = 'rollup'
+            return rows
+          }
         }
+        return this.fromWarehouse(plan, request)
       },
       resultId,
     )
@@ -212,8 +239,44 @@ export class MetricQueries {
       metaData: { columns: value.columns, groupbyColumnList: compiled.groupBy },
       metricid: request.metricId,
       error: null,
+      servedFrom: hit ? 'cache' : servedFrom,
       ...(value.truncated ? { truncated: true as const } : {}),
     }
+  }
+
+  /** The plan's statements on the warehouse, in the tenant's slot. */
+  private async fromWarehouse(plan: Plan, request: MetricRequest): Promise<Rows> {
+    const { source, metric, compiled, statements, database, sessionZone } = plan
+    const connector = await this.datasources.connector(source.datasource)
+    const tenant = JSON.stringify([source.datasource.id, database ?? null, request.clientId])
+    const [main, count, comparison] = await this.slots.run(tenant, this.options.queryTimeoutMs, (timeoutMs) => {
+      const run = (statement: { sql: string; params: readonly unknown[] }) =>
+        connector.execute(statement.sql, {
+          params: statement.params,
+          timeoutMs,
+          maxRows: this.options.rowLimit,
+          ...(sessionZone ? { timezone: sessionZone } : {}),
+          ...(database ? { database } : {}),
+        })
+      return Promise.all([
+        run(statements.main),
+        statements.count ? run(statements.count) : undefined,
+        statements.comparison ? run(statements.comparison) : undefined,
+      ])
+    })
+    return rowsOf(compiled, metric, main, count, comparison)
+  }
+
+  /** The plan's statements on its rollup's files, read by DuckDB in the engine process. */
+  private async fromRollup(plan: Plan, request: MetricRequest): Promise<Rows> {
+    const reader = this.options.rollups?.reader
+    if (!reader || !plan.rollup) throw new Error('no rollup reader')
+    const { main, count, comparison } = await reader.read(plan.rollup, {
+      timeZone: request.timezone ?? 'UTC',
+      maxRows: this.options.rowLimit,
+      timeoutMs: this.options.queryTimeoutMs,
+    })
+    return rowsOf(plan.compiled, plan.metric, main, count, comparison)
   }
 
   /**
@@ -241,7 +304,17 @@ export class MetricQueries {
     if (known && known.day === day) return known
     const generation = this.generation
     const prepared = await this.prepare(request)
-    const resultKey: ResultKey = prepared.identity
+    const resultKey: ResultKey = prepared.rollup?.identity ?? prepared.identity
+    if (prepared.rollup || prepared.rollupReason !== undefined) {
+      this.options.log?.debug(
+        {
+          metricId: request.metricId,
+          dashboardId: request.dashboard.dashboardId,
+          rollup: prepared.rollup?.name ?? null,
+        },
+        prepared.rollup ? `rollup ${prepared.rollup.name}` : `warehouse: ${prepared.rollupReason}`,
+      )
+    }
     const plan: Plan = { ...prepared, resultKey, resultId: ResultCache.id(resultKey), day }
     // a request with many long filter values is prepared each time: small next to its own cost
     if (generation === this.generation && planSize(plan, key) <= MAX_PLAN_BYTES) this.plans.set(key, plan)
@@ -259,6 +332,15 @@ export class MetricQueries {
     const settings = source.datamart?.tenancySettings ?? source.datasource.tenancySettings
     const databases = needsDatabases(settings, request.clientId) ? await this.databasesOf(source) : undefined
     const { endUser, underlying, sort, timeGrain } = request
+    const rollups =
+      this.#serveRollups && this.options.rollups && request.clientId !== undefined
+        ? await this.options.rollups.ready.of(
+            request.dashboard.id,
+            request.dashboard.document,
+            source.model,
+            source.version,
+          )
+        : undefined
     const plan = planQuery(
       {
         metric,
@@ -276,7 +358,7 @@ export class MetricQueries {
         ...(timeGrain ? { timeGrain } : {}),
         ...(endUser ? { endUser: (m: Metric) => endUser.apply(m, source, dialect.name) } : {}),
       },
-      this.targetOf(source, dialect, tenancyFactsOf(source, request.embed, databases)),
+      { ...this.targetOf(source, dialect, tenancyFactsOf(source, request.embed, databases)), rollups },
       (input, shape) => this.compile(input, shape),
     )
     return { ...plan, source }
@@ -436,6 +518,23 @@ function dayIn(timeZone: string, now: Date): string | undefined {
   if (days.size >= 1000) days.clear()
   days.set(timeZone, { until: Math.floor(at / 60_000 + 1) * 60_000, day })
   return day
+}
+
+/** A result as the cache keeps it, from the statements' results (the warehouse's or a rollup's). */
+function rowsOf(
+  compiled: CompiledQuery,
+  metric: Metric,
+  main: QueryResult,
+  count: QueryResult | undefined,
+  comparison: QueryResult | undefined,
+): Rows {
+  return {
+    rows: main.rows,
+    ...(main.truncated ? { truncated: true as const } : {}),
+    columns: compiled.columns.length > 0 ? compiled.columns : main.columns,
+    ...(count ? { total: Number(Object.values(count.rows[0] ?? {})[0] ?? 0) } : {}),
+    ...(comparison ? { comparison: firstMeasure(comparison.rows[0], metric) } : {}),
+  }
 }
 
 /** The first measure of the comparison row; an aggregate over no rows (NULL) is 0. */

@@ -14,6 +14,8 @@ export interface ResultKey {
   readonly timezone: string | undefined
   readonly sql: string
   readonly params: readonly unknown[]
+  /** Served from a rollup: which one and which build (query/plan.ts ResultIdentity). */
+  readonly rollup?: string | undefined
 }
 
 const PREFIX = 'strata:result:'
@@ -108,7 +110,9 @@ export class ResultCache<V extends object> {
 
 function canonical(key: ResultKey): string {
   return (
-    JSON.stringify([key.datasourceId, key.schemaVersion, key.database ?? null, key.timezone ?? null]) + statementOf(key)
+    JSON.stringify([key.datasourceId, key.schemaVersion, key.database ?? null, key.timezone ?? null]) +
+    (key.rollup === undefined ? '' : `rollup:${JSON.stringify(key.rollup)}`) +
+    statementOf(key)
   )
 }
 

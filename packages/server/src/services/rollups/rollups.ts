@@ -33,7 +33,8 @@ export class Rollups {
     private readonly engine: EngineHost,
     readonly storage: RollupStorage,
     private readonly options: RollupOptions,
-    bus?: InvalidationBus,
+    /** Told when a build starts and ends: metric queries stop or start using the rollup. */
+    private readonly bus?: InvalidationBus,
   ) {
     this.state = new RollupStateSync(store, workspaces, sources, storage, options.maxRollups)
     bus?.on((event) => this.state.onEvent(event))
@@ -123,6 +124,8 @@ export class Rollups {
         .where('name', '=', row.name)
         .where('leased_by', '=', holder)
     const release = { leased_by: null, lease_until: null }
+    const changed = () => this.bus?.publish({ kind: 'rollup', dashboardRowId: row.dashboard_row_id }).catch(() => {})
+    await changed() // building: not used until it is ready again
     try {
       const dashboard = await this.store.db
         .selectFrom('dashboards')
@@ -180,6 +183,7 @@ export class Rollups {
         })
         .executeTakeFirst()
       if (Number(recorded.numUpdatedRows) === 0) await this.dropIfGone(row)
+      await changed()
       return 'ready'
     } catch (err) {
       const ended = new Date()
@@ -195,6 +199,7 @@ export class Rollups {
           updated_at: ended.toISOString(),
         })
         .execute()
+      await changed()
       return 'failed'
     }
   }

@@ -50,6 +50,7 @@ const result = {
   },
   metricid: 'bar',
   error: null,
+  servedFrom: 'warehouse',
 } as MetricResult
 
 const hasPoppler = spawnSync('pdftotext', ['-v']).status === 0

@@ -8,6 +8,10 @@
  *   node bench/run.mjs --only a,b        only these scenario ids
  *   node bench/run.mjs --profile         servers run with --cpu-prof; top self-time functions in the results
  *   --rounds N --seconds S               alternating rounds and their length (default 3 × 5 s)
+ *   --rollup-rows N                      orders in the slow warehouse of the rollup rows (default 300,000)
+ *   --rollup-refresh-rows N              a table of its own of N orders for the refresh row (10000000: the
+ *                                        10M-row target; default: the same table)
+ *   --rollup-loads N                     dashboard loads of the warehouse-query row (default 1,000)
  *   --quiet                              reference only: the server at LOG_LEVEL=warn without the rate
  *                                        limiter (the shipped defaults otherwise); never the README table
  */
@@ -23,13 +27,14 @@ import { QUIET_ENV, SHIPPED_ENV } from './lib/server-env.mjs'
 import { createWarehouse, PG_URL } from './lib/warehouse.mjs'
 import { ensureWrk } from './lib/wrk.mjs'
 import { DEMO_SCENARIOS, demoScenarios } from './scenarios/demo.mjs'
+import { ROLLUP_SCENARIOS, rollupScenarios } from './scenarios/rollups.mjs'
 import { SERVER_SCENARIOS, serverScenarios } from './scenarios/server.mjs'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const SERVER = join(ROOT, 'packages/server')
 const MAIN_JS = join(SERVER, 'dist/main.js')
 const DEFAULT_OUT = join(ROOT, 'bench/results/latest.json')
-const SCENARIOS = { ...SERVER_SCENARIOS, ...DEMO_SCENARIOS }
+const SCENARIOS = { ...SERVER_SCENARIOS, ...DEMO_SCENARIOS, ...ROLLUP_SCENARIOS }
 
 const { values: args } = parseArgs({
   options: {
@@ -40,6 +45,9 @@ const { values: args } = parseArgs({
     quiet: { type: 'boolean', default: false },
     rounds: { type: 'string' },
     seconds: { type: 'string' },
+    'rollup-rows': { type: 'string' },
+    'rollup-refresh-rows': { type: 'string' },
+    'rollup-loads': { type: 'string' },
   },
 })
 
@@ -110,6 +118,9 @@ async function main() {
     warmupSeconds: smoke ? 0 : 3,
     profile: args.profile,
     quiet: args.quiet,
+    ...(args['rollup-rows'] ? { rollupRows: Number(args['rollup-rows']) } : {}),
+    ...(args['rollup-refresh-rows'] ? { rollupRefreshRows: Number(args['rollup-refresh-rows']) } : {}),
+    ...(args['rollup-loads'] ? { rollupLoads: Number(args['rollup-loads']) } : {}),
     // Kept after the run (the temp dir is not), for a closer look in Chrome DevTools.
     profileDir: join(os.tmpdir(), 'strata-bench-profiles', new Date().toISOString().replace(/[:.]/g, '-')),
   }
@@ -164,13 +175,17 @@ async function main() {
   }
 
   try {
-    const rows = smoke ? { smallRows: 2_000, bigRows: 20_000 } : { smallRows: 20_000, bigRows: 1_000_000 }
-    log(`generating data: ${rows.smallRows} and ${rows.bigRows} rows (PostgreSQL schema, Parquet file)`)
-    wh = await createWarehouse({ ...rows, dir: tmp })
-    ctx.wh = wh
+    // the sales tables of the server and demo scenarios (the rollup rows make a warehouse of their own)
+    if ([SERVER_SCENARIOS, DEMO_SCENARIOS].some((group) => Object.keys(group).some(ctx.wants))) {
+      const rows = smoke ? { smallRows: 2_000, bigRows: 20_000 } : { smallRows: 20_000, bigRows: 1_000_000 }
+      log(`generating data: ${rows.smallRows} and ${rows.bigRows} rows (PostgreSQL schema, Parquet file)`)
+      wh = await createWarehouse({ ...rows, dir: tmp })
+      ctx.wh = wh
+    }
     for (const [group, run] of [
       [SERVER_SCENARIOS, serverScenarios],
       [DEMO_SCENARIOS, demoScenarios],
+      [ROLLUP_SCENARIOS, rollupScenarios],
     ]) {
       if (!Object.keys(group).some(ctx.wants)) continue
       try {

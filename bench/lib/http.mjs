@@ -1,7 +1,7 @@
 import http from 'node:http'
 
-/** One JSON request; throws unless the answer is 200 (the bench's setup must not half-succeed). */
-export async function api(base, method, path, { body, token } = {}) {
+/** One JSON request; throws unless the answer is `status`, 200 by default (the bench's setup must not half-succeed). */
+export async function api(base, method, path, { body, token, status = 200 } = {}) {
   const headers = {}
   if (token) headers.authorization = `Bearer ${token}`
   if (body !== undefined) headers['content-type'] = 'application/json'
@@ -12,7 +12,7 @@ export async function api(base, method, path, { body, token } = {}) {
     signal: AbortSignal.timeout(120_000),
   })
   const text = await res.text()
-  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`)
+  if (res.status !== status) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`)
   return text ? JSON.parse(text) : undefined
 }
 

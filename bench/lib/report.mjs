@@ -61,6 +61,39 @@ function cells(r) {
         parts.push(`drawn ${fmt(s.drawnFirstMs)} ms first, ${fmt(s.drawnMedianMs)} ms median of ${s.loads}`)
       return [parts.join(' · ') || '–', '–', '–', `≤ ${r.target.gzipKB} KB, ≤ ${r.target.drawnMs / 1000} s`]
     }
+    case 'warehouse-queries': {
+      const served = (r) =>
+        Object.entries(r.servedFrom)
+          .map(([from, n]) => `${from} ${fmt(n)}`)
+          .join(', ')
+      return [
+        `${fmt(r.scenario.warehouseQueries)} warehouse queries with declared rollups (and ${fmt(r.builds?.slowViewQueries)} building them before), ${fmt(r.fewerPct, 1)} % fewer (auto: ${fmt(r.auto.warehouseQueries)}) · ${fmt(r.loads)} loads × 9 metrics by ${fmt(r.tenants)} tenants, answers from ${served(r.scenario)}`,
+        `${fmt(r.baseline.warehouseQueries)} without rollups (answers from ${served(r.baseline)}; ${fmt(r.baseline.seconds, 0)} s)`,
+        fmt(r.ratio, 3),
+        `≥ ${r.target.fewerPct} % fewer (≤ ${fmt(1 - r.target.fewerPct / 100, 2)})`,
+      ]
+    }
+    case 'draw-time':
+      return [
+        `${fmt(r.scenario.medianMs, 1)} ms median cold draw of 9 metrics (min ${fmt(r.scenario.minMs, 1)}, n=${r.scenario.rounds})`,
+        `${fmt(r.baseline.medianMs, 1)} ms median cache hit (min ${fmt(r.baseline.minMs, 1)})`,
+        fmt(r.ratio, 2),
+        `≤ ${r.target.ratio}`,
+      ]
+    case 'refresh-time':
+      return [
+        `${fmt(r.scenario.medianMs)} ms median refresh (min ${fmt(r.scenario.minMs)}, n=${r.scenario.rounds}) of ${fmt(r.tableRows)} rows, window ${fmt(r.windowRows)} groups`,
+        `${fmt(r.baseline.medianMs)} ms median \`GROUP BY\` on \`pg\` (min ${fmt(r.baseline.minMs)})`,
+        fmt(r.ratio, 2),
+        `≤ ${r.target.ratio}`,
+      ]
+    case 'correctness':
+      return [
+        `${fmt(r.scenario.compared)} answers of ${fmt(r.scenario.samples)} samples, ${fmt(r.scenario.fromRollup)} from a rollup, ${fmt(r.scenario.mismatches)} differ`,
+        "the warehouse's answers (rollups off)",
+        '–',
+        'all equal',
+      ]
     default:
       return ['–', '–', '–', '–']
   }

@@ -46,12 +46,7 @@ export const salesDashboard = (name, table, metrics) => ({
  * datasource over the Parquet file (the folder `lake` of the server's FILES_ROOT, wh.filesRoot).
  */
 export async function setupAnalytics(base, wh, { lake = false } = {}) {
-  const admin = await api(base, 'POST', '/api/v2/admin-account', {
-    body: { firstName: 'Bench', email: 'bench@example.com', password: 'Str0ng!Pass', companyName: 'Bench' },
-  })
-  const service = (await api(base, 'POST', '/api/v2/service-token', { body: {}, token: admin.data.accessToken })).key
-  const dataApp = await api(base, 'POST', '/api/v2/data-app', { body: { name: 'benchapp' }, token: service })
-  const key = dataApp.key
+  const { serviceToken: service, dataAppKey: key } = await createAccount(base)
   const s = wh.schema
 
   const pgDoc = salesDashboard('Sales (PostgreSQL)', `${s}.sales_small`, [byRegion('by_region', `${s}.sales_small`)])
@@ -94,30 +89,51 @@ export async function setupAnalytics(base, wh, { lake = false } = {}) {
   }
   const embeds = {}
   for (const m of marts) {
-    await api(base, 'POST', '/api/v2/data-app/datamarts', {
-      token: service,
-      body: { name: m.name, datasourceName: m.datasourceName, tableList: m.tableList },
-    })
-    await api(base, 'POST', '/api/v2/workspace', {
-      token: service,
-      body: { name: m.workspace, connectionType: 'DATAMART', datamartName: m.name },
-    })
-    await api(base, 'POST', '/api/v2/data-app/import-dashboard', {
-      token: service,
-      body: { workspaceName: m.workspace, dashboardId: m.dashboardId, importDashboardData: m.doc },
-    })
-    const embed = await api(base, 'POST', '/api/v2/data-app/embeds', {
-      token: key,
-      body: {
-        dashboardId: m.dashboardId,
-        embedType: 'dashboard',
-        workspaceName: m.workspace,
-        accessSettings: { datamartName: m.name, ...ACCESS },
-      },
-    })
-    embeds[m.workspace] = embed.id
+    await createMart(base, { serviceToken: service, dataAppKey: key }, m)
+    embeds[m.workspace] = await importDashboard(base, { serviceToken: service, dataAppKey: key }, m)
   }
   return { serviceToken: service, dataAppKey: key, embeds, marts }
+}
+
+/** The first admin, a service token and the data app `benchapp` with its secret key. */
+export async function createAccount(base) {
+  const admin = await api(base, 'POST', '/api/v2/admin-account', {
+    body: { firstName: 'Bench', email: 'bench@example.com', password: 'Str0ng!Pass', companyName: 'Bench' },
+  })
+  const serviceToken = (await api(base, 'POST', '/api/v2/service-token', { body: {}, token: admin.data.accessToken }))
+    .key
+  const dataApp = await api(base, 'POST', '/api/v2/data-app', { body: { name: 'benchapp' }, token: serviceToken })
+  return { serviceToken, dataAppKey: dataApp.key }
+}
+
+/** A datamart `m.name` over `m.tableList` of datasource `m.datasourceName`, and the workspace `m.workspace` on it. */
+export async function createMart(base, { serviceToken }, m) {
+  await api(base, 'POST', '/api/v2/data-app/datamarts', {
+    token: serviceToken,
+    body: { name: m.name, datasourceName: m.datasourceName, tableList: m.tableList },
+  })
+  await api(base, 'POST', '/api/v2/workspace', {
+    token: serviceToken,
+    body: { name: m.workspace, connectionType: 'DATAMART', datamartName: m.name },
+  })
+}
+
+/** Imports `m.doc` as dashboard `m.dashboardId` of workspace `m.workspace` and embeds it; the embed's id. */
+export async function importDashboard(base, { serviceToken, dataAppKey }, m) {
+  await api(base, 'POST', '/api/v2/data-app/import-dashboard', {
+    token: serviceToken,
+    body: { workspaceName: m.workspace, dashboardId: m.dashboardId, importDashboardData: m.doc },
+  })
+  const embed = await api(base, 'POST', '/api/v2/data-app/embeds', {
+    token: dataAppKey,
+    body: {
+      dashboardId: m.dashboardId,
+      embedType: 'dashboard',
+      workspaceName: m.workspace,
+      accessSettings: { datamartName: m.name, ...ACCESS },
+    },
+  })
+  return embed.id
 }
 
 /** A guest-token request with every `params` field of docs/guest-tokens.md#params, as a customer backend sends it. */

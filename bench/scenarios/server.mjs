@@ -36,7 +36,7 @@ const FLOORED = ['guest-token-mint', 'query-cache-hit', 'runtime-query']
  * `node dist/main.js` as in production, with its own temp DATA_DIR; --cpu-prof when profiling.
  * Its stdout, the log, goes to a file in the run's temp dir (as a process manager would write it).
  */
-async function startStrata(ctx, label, env) {
+export async function startStrata(ctx, label, env) {
   const dataDir = mkdtempSync(join(ctx.opts.tmp, `${label}-`))
   const nodeArgs = ctx.opts.profile
     ? ['--cpu-prof', `--cpu-prof-dir=${ctx.opts.profileDir}`, `--cpu-prof-name=${label}.cpuprofile`]

@@ -26,6 +26,10 @@ const SCENARIOS = [
   'self-serve-load',
   'start-to-ready',
   'web-component',
+  'rollup-warehouse-queries',
+  'rollup-cold-draw',
+  'rollup-refresh',
+  'rollup-correctness',
 ]
 
 function wrkInstalled(): boolean {
@@ -42,7 +46,7 @@ describe.skipIf(!ready)('bench smoke profile', () => {
   const dir = mkdtempSync(join(tmpdir(), 'strata-bench-smoke-'))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-  it('runs every scenario once and writes the results file', { timeout: 300_000 }, async () => {
+  it('runs every scenario once and writes the results file', { timeout: 600_000 }, async () => {
     const out = join(dir, 'results.json')
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
       const child = spawn(process.execPath, ['bench/run.mjs', '--smoke', '--out', out], {

@@ -7,7 +7,8 @@
  * its view (`main.rollup`, a temporary view of that connection alone) or opens one and makes
  * the view, runs the statements (SELECT only, values bound) and keeps the connection for the
  * next read of the same files. Files are replaced in place by a build (renamed over) and
- * `read_parquet` opens them on every statement, so a kept view always reads the current file.
+ * `read_parquet` opens and binds them on every statement, so a kept view reads the current file,
+ * columns included.
  */
 import { type DuckDBConnection, DuckDBInstance, quotedIdentifier } from '@duckdb/node-api'
 import type { QueryResult } from '../types.js'
@@ -59,15 +60,15 @@ function sandboxed(root: string, memoryLimitMb: number): Promise<DuckDBInstance>
   return instance
 }
 
-/** A connection with the view of `args.files`: a kept one (`reused`), else a new one. */
-async function take(args: ReadRollupArgs, reuse: boolean): Promise<{ kept: Kept; reused: boolean }> {
+/** A connection with the view of `args.files`: a kept one, else a new one. */
+async function take(args: ReadRollupArgs): Promise<Kept> {
   const files = JSON.stringify([args.memoryLimitMb, args.root, args.files])
   const list = idle.get(files)
-  const kept = reuse ? list?.pop() : undefined
+  const kept = list?.pop()
   if (kept !== undefined) {
     idleCount--
     if (list?.length === 0) idle.delete(files)
-    return { kept, reused: true }
+    return kept
   }
   const conn = await (await sandboxed(args.root, args.memoryLimitMb)).connect()
   try {
@@ -80,7 +81,7 @@ async function take(args: ReadRollupArgs, reuse: boolean): Promise<{ kept: Kept;
     conn.closeSync()
     throw err
   }
-  return { kept: { conn, files, timeZone: undefined }, reused: false }
+  return { conn, files, timeZone: undefined }
 }
 
 function give(kept: Kept): void {
@@ -108,22 +109,19 @@ async function readRollup(args: ReadRollupArgs): Promise<QueryResult[]> {
   if (args.files.length === 0) throw new Error('a rollup read needs at least one file')
   const dir = args.root.endsWith('/') ? args.root : `${args.root}/`
   for (const f of args.files) if (!f.startsWith(dir)) throw new Error('a rollup file is outside the rollups root')
-  for (let reuse = true; ; reuse = false) {
-    const { kept, reused } = await take(args, reuse)
-    try {
-      const out: QueryResult[] = []
-      for (const s of args.statements) {
-        const statement = { sql: s.sql, params: s.params, maxRows: args.maxRows, timeZone: args.timeZone }
-        out.push(await run(kept, { ...statement, selectOnly: true }))
-      }
-      give(kept)
-      return out
-    } catch (err) {
-      // a connection that saw an error is never reused; a kept one may have a view bound to the
-      // columns of a file since replaced: once more on a new connection
-      kept.conn.closeSync()
-      if (!reused) throw err
+  const kept = await take(args)
+  try {
+    const out: QueryResult[] = []
+    for (const s of args.statements) {
+      const statement = { sql: s.sql, params: s.params, maxRows: args.maxRows, timeZone: args.timeZone }
+      out.push(await run(kept, { ...statement, selectOnly: true }))
     }
+    give(kept)
+    return out
+  } catch (err) {
+    // a connection that saw an error is never reused
+    kept.conn.closeSync()
+    throw err
   }
 }
 

@@ -110,20 +110,25 @@ export async function buildRollup(
     const columns = rollupColumns(plan)
     const aliases = columns.map((_, i) => resultAlias(i))
     const typed = columns.map((name, i) => ({ name, type: typeOf(name, types.get(resultAlias(i)), plan) }))
+    // each partition's values column by column, as the engine process takes them
     const byPartition = new Map<string, unknown[][]>()
+    const first = resultAlias(0)
     for (const row of result.rows) {
       // the time bucket is the first column
-      const partition = plan.time ? partitionOf(row[resultAlias(0)]) : ALL_PARTITION
-      // a bucket that began before the refresh start lives in a kept partition
-      if (!rebuiltFrom(partition, since)) continue
-      const list = byPartition.get(partition) ?? []
-      list.push(aliases.map((c) => row[c] ?? null))
-      byPartition.set(partition, list)
+      const partition = plan.time ? partitionOf(row[first]) : ALL_PARTITION
+      let values = byPartition.get(partition)
+      if (values === undefined) {
+        // a bucket that began before the refresh start lives in a kept partition
+        if (!rebuiltFrom(partition, since)) continue
+        values = aliases.map(() => [])
+        byPartition.set(partition, values)
+      }
+      for (let i = 0; i < aliases.length; i++) values[i]?.push(row[aliases[i] as string] ?? null)
     }
     const mine = input.previous.filter((p) => p.tenant === tenant)
     kept.push(...mine.filter((p) => !rebuiltFrom(p.partition, since)))
     stale.push(...mine.filter((p) => rebuiltFrom(p.partition, since) && !byPartition.has(p.partition)))
-    for (const [partition, rows] of [...byPartition.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const [partition, values] of [...byPartition.entries()].sort(([a], [b]) => a.localeCompare(b))) {
       const key: RollupFileKey = {
         organizationId: input.organizationId,
         dashboardRowId: input.dashboardRowId,
@@ -133,13 +138,13 @@ export async function buildRollup(
       }
       const staged = await storage.stage(key)
       try {
-        const args: WriteParquetArgs = { path: staged, columns: typed, rows, memoryLimitMb: limits.memoryLimitMb }
+        const args: WriteParquetArgs = { path: staged, columns: typed, values, memoryLimitMb: limits.memoryLimitMb }
         await engine.call('duckdb.writeParquet', args)
         const { bytes, location } = await storage.publish(staged, key)
         written.push({
           ...(tenant !== undefined ? { tenant } : {}),
           partition,
-          rows: rows.length,
+          rows: values[0]?.length ?? 0,
           bytes,
           location,
           builtAt,

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import type { ReadRollupArgs } from '../../connectors/duckdb/rollup-reader.js'
 import type { EngineHost } from '../../connectors/engine-host/supervisor.js'
 import type { QueryResult } from '../../connectors/types.js'
@@ -22,8 +23,11 @@ export class RollupReader {
   ): Promise<{ main: QueryResult; count?: QueryResult; comparison?: QueryResult }> {
     const { main, count, comparison } = choice.statements
     const statements = [main, ...(count ? [count] : []), ...(comparison ? [comparison] : [])]
+    // a local path per file: the file itself on local disk, a read copy of an S3 object
+    const files = await Promise.all(choice.files.map(async (f) => resolve(await this.storage.localPath(f))))
     const args: ReadRollupArgs = {
-      files: await Promise.all(choice.files.map((f) => this.storage.localPath(f))),
+      root: resolve(this.storage.readRoot),
+      files,
       statements: statements.map((s) => ({ sql: s.sql, params: s.params })),
       maxRows: options.maxRows,
       timeZone: options.timeZone,

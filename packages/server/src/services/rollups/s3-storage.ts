@@ -64,6 +64,10 @@ export class S3RollupStorage implements RollupStorage {
     private readonly timeoutMs = 30_000,
   ) {}
 
+  get readRoot(): string {
+    return this.cacheDir
+  }
+
   async stage(_key: RollupFileKey): Promise<string> {
     const dir = join(this.cacheDir, 'staging')
     await mkdir(dir, { recursive: true })

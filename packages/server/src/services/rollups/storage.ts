@@ -38,6 +38,8 @@ export interface RollupStorage {
    * on local disk, a downloaded copy of the object from S3.
    */
   localPath(location: string): Promise<string>
+  /** The local folder every `localPath` is under: the only one the engine's DuckDB may read. */
+  readonly readRoot: string
   /** The rollups that have files here, to find those whose state row is gone (a sweep). */
   stored(): Promise<readonly StoredRollup[]>
 }
@@ -79,6 +81,10 @@ export class LocalRollupStorage implements RollupStorage {
   readonly kind = 'local' as const
 
   constructor(readonly root: string) {}
+
+  get readRoot(): string {
+    return this.root
+  }
 
   /** The absolute path of a published file. */
   pathOf(location: string): string {

@@ -2,12 +2,12 @@
 // npm consumers import) and hashed chunks, among them the self-serve UI (metric builder, card menu),
 // which the entry loads on demand with import() only when the token may use it.
 import { spawnSync } from 'node:child_process'
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises'
+import { mkdir, readdir, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
+import { bundleSizes, kb } from './bundle-size.mjs'
 import { minifyCss } from './minify-css.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -37,38 +37,15 @@ const result = await build({
   logLevel: 'warning',
 })
 
-const kb = (n) => `${(n / 1024).toFixed(1)} KB`
-const sizeOf = async (files) => {
-  let raw = 0
-  let gzip = 0
-  for (const f of files) {
-    const code = await readFile(join(here, f))
-    raw += code.length
-    gzip += gzipSync(code, { level: 9 }).length
-  }
-  return { raw, gzip }
-}
-// What a page loads up front: the entry and every chunk it imports statically (transitively);
-// the rest (reached only through import()) loads on demand.
-const outputs = result.metafile.outputs
-const entry = Object.keys(outputs).find((f) => f.endsWith('/strata-embed.js'))
-const initial = new Set()
-const visit = (f) => {
-  if (initial.has(f)) return
-  initial.add(f)
-  for (const i of outputs[f].imports) if (i.kind === 'import-statement') visit(i.path)
-}
-visit(entry)
-const lazy = Object.keys(outputs).filter((f) => f.endsWith('.js') && !initial.has(f))
-const main = await sizeOf([...initial])
-const onDemand = await sizeOf(lazy)
+// What a page loads up front, and the rest (loaded on demand)
+const { main, onDemand, imported, lazyFiles } = await bundleSizes(result.metafile, '/strata-embed.js', here)
 const gzip = main.gzip
 console.log(
   `dist/strata-embed.js  ${kb(main.raw)} raw, ${kb(main.gzip)} gzip (budget ${kb(BUDGET_GZIP)})` +
-    (initial.size > 1 ? ` with ${initial.size - 1} chunk(s) it imports` : ''),
+    (imported > 0 ? ` with ${imported} chunk(s) it imports` : ''),
 )
 console.log(
-  `lazy self-serve chunk(s)  ${kb(onDemand.raw)} raw, ${kb(onDemand.gzip)} gzip (${lazy.length} file(s), loaded on demand)`,
+  `lazy self-serve chunk(s)  ${kb(onDemand.raw)} raw, ${kb(onDemand.gzip)} gzip (${lazyFiles} file(s), loaded on demand)`,
 )
 if (process.argv.includes('--analyze')) {
   const { analyzeMetafile } = await import('esbuild')

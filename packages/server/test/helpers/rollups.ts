@@ -59,3 +59,23 @@ export async function rollupDir(
   const row = await dashboardRow(app, dashboardId, workspaceName)
   return join(dataDir, 'rollups', row.organization_id, row.id, rollup)
 }
+
+/**
+ * A metric result reduced to what two sources of the same answer must agree on (rows, total,
+ * comparison, and the columns unless left out), with fractional numbers to 12 significant digits:
+ * DuckDB adds doubles where PostgreSQL sums an exact numeric, so they may differ in the last bits.
+ */
+export function comparableResult(
+  r: { data: unknown; totalRecords: unknown; metaData?: unknown; comparisonValue?: unknown },
+  withColumns = true,
+): unknown {
+  const kept = {
+    data: r.data,
+    totalRecords: r.totalRecords,
+    ...(withColumns ? { metaData: r.metaData } : {}),
+    c: r.comparisonValue,
+  }
+  return JSON.parse(JSON.stringify(kept), (_k, v) =>
+    typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(12)) : v,
+  )
+}

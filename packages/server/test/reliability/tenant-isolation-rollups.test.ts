@@ -13,6 +13,7 @@ import { RollupScheduler } from '../../src/services/rollups/scheduler.js'
 import { type Analytics, embedDashboard, setupAnalytics } from '../helpers/analytics.js'
 import { createTestApp, type TestContext } from '../helpers/app.js'
 import { propertyRuns } from '../helpers/property-runs.js'
+import { comparableResult } from '../helpers/rollups.js'
 import { requireService } from '../helpers/services.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
@@ -125,10 +126,7 @@ const query = async (body: object): Promise<Result | { status: number; code: str
   return res.json()
 }
 
-const comparable = (r: Result) =>
-  JSON.parse(JSON.stringify({ data: r.data, totalRecords: r.totalRecords, c: r.comparisonValue }), (_k, v) =>
-    typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(12)) : v,
-  )
+const comparable = (r: Result) => comparableResult(r, false)
 
 describe.skipIf(!hasPg)('tenant isolation on rollup-served queries', () => {
   beforeAll(async () => {

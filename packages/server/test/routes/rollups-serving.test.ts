@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RollupScheduler } from '../../src/services/rollups/scheduler.js'
 import { ACCESS, type Analytics, embedDashboard, salesDocument, setupAnalytics } from '../helpers/analytics.js'
 import { createTestApp, type TestContext } from '../helpers/app.js'
+import { comparableResult } from '../helpers/rollups.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
 let ctx: TestContext
@@ -123,12 +124,7 @@ const query = async (body: object): Promise<Result> => {
   return res.json()
 }
 
-/** Numbers compared to 12 significant digits (a sum of doubles and PostgreSQL's exact numeric can differ in the last bits). */
-const same = (r: Result) =>
-  JSON.parse(
-    JSON.stringify({ data: r.data, totalRecords: r.totalRecords, metaData: r.metaData, c: r.comparisonValue }),
-    (_k, v) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(12)) : v),
-  )
+const same = (r: Result) => comparableResult(r)
 
 /** The request answered with serving on, then with it off: where each came from, and both answers. */
 async function both(body: object): Promise<{ served: Result; warehouse: Result }> {

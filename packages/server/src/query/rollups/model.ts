@@ -7,8 +7,11 @@ export const ROLLUP_SCHEMA = 'main'
 export const ROLLUP_VIEW = 'rollup'
 export const ROLLUP_TABLE = `${ROLLUP_SCHEMA}.${ROLLUP_VIEW}`
 
-/** The Parquet type the builder writes for each of our types (services/rollups/builder.ts), as DuckDB names it. */
-const NATIVE: Readonly<Record<DataType, string>> = {
+/**
+ * The column type a rollup's files hold for each of our types, as DuckDB names it: the builder
+ * writes these (services/rollups/builder.ts) and the model below reads them, from this one table.
+ */
+export const ROLLUP_COLUMN_TYPE = {
   string: 'VARCHAR',
   integer: 'BIGINT',
   number: 'DOUBLE',
@@ -17,7 +20,7 @@ const NATIVE: Readonly<Record<DataType, string>> = {
   datetime: 'TIMESTAMP',
   json: 'VARCHAR',
   unknown: 'VARCHAR',
-}
+} as const satisfies Readonly<Record<DataType, string>>
 
 /**
  * A model of one table, the rollup: its time bucket (a date, or a timestamp for hours), its
@@ -38,7 +41,7 @@ export function rollupModel(
     columns.set(name, {
       name,
       dataType,
-      nativeType: NATIVE[dataType],
+      nativeType: ROLLUP_COLUMN_TYPE[dataType],
       hidden: false,
       isTimezoneConversion: false,
       ...(from?.label !== undefined ? { label: from.label } : {}),

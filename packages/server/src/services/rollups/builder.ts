@@ -4,6 +4,7 @@ import type { Connector, DataType } from '../../connectors/types.js'
 import { ApiError } from '../../errors.js'
 import type { Dialect } from '../../query/dialects/base.js'
 import type { SemanticModel } from '../../query/model.js'
+import { ROLLUP_COLUMN_TYPE } from '../../query/rollups/model.js'
 import type { RollupPlan } from './definition.js'
 import { ALL_PARTITION, partitionOf, rebuiltFrom, refreshStart } from './partitions.js'
 import { resultAlias, rollupColumns, rollupStatement } from './statement.js'
@@ -50,16 +51,7 @@ export interface BuildResult {
   readonly incremental: boolean
 }
 
-const PARQUET_TYPE: Readonly<Record<DataType, ParquetType>> = {
-  string: 'VARCHAR',
-  integer: 'BIGINT',
-  number: 'DOUBLE',
-  boolean: 'BOOLEAN',
-  date: 'DATE',
-  datetime: 'TIMESTAMP',
-  json: 'VARCHAR',
-  unknown: 'VARCHAR',
-}
+const PARQUET_TYPE: Readonly<Record<DataType, ParquetType>> = ROLLUP_COLUMN_TYPE
 
 /**
  * Builds a rollup: runs its GROUP BY through the datasource's connector (per tenant database

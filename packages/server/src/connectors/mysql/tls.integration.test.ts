@@ -4,16 +4,10 @@
  * (test/standins/tls-mariadb.ts): the modes off, required and verify, the CA field, host-name
  * checking, and client-certificate authentication (REQUIRE X509).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPrivateCa, type PrivateCa } from '../../../test/standins/private-ca.js'
-import {
-  CERT_USER,
-  startTlsMariadb,
-  type TlsMariadb,
-  tlsMariadbAvailable,
-  USER,
-} from '../../../test/standins/tls-mariadb.js'
-import { ApiError } from '../../errors.js'
+import { describe, expect, it } from 'vitest'
+import { connectionFailure, tlsServerRun } from '../../../test/helpers/tls-server.js'
+import { CERT_USER, startTlsMariadb, tlsMariadbAvailable, USER } from '../../../test/standins/tls-mariadb.js'
+import type { ApiError } from '../../errors.js'
 import type { ConnectorOptions, MysqlCredentials } from '../types.js'
 import { MysqlConnector, type MysqlFamily } from './connector.js'
 
@@ -26,25 +20,12 @@ if (!tlsMariadbAvailable) {
 }
 
 describe.skipIf(!tlsMariadbAvailable)('mysql connector over TLS (a private CA, a real MariaDB)', () => {
-  let ca: PrivateCa
-  let otherCa: PrivateCa
-  let server: TlsMariadb
-  beforeAll(async () => {
-    ca = createPrivateCa()
-    otherCa = createPrivateCa('Another CA')
-    // Names 127.0.0.1 only: `localhost` reaches the same server under a name it does not carry.
-    server = await startTlsMariadb(ca, ca.issueServer('mariadb-server', ['IP:127.0.0.1']))
-  }, 90_000)
-  afterAll(async () => {
-    await server?.stop()
-    ca?.close()
-    otherCa?.close()
-  })
+  const run = tlsServerRun('mariadb-server', startTlsMariadb, 90_000)
 
   const credentials = (extra: Partial<MysqlCredentials>): MysqlCredentials => ({
     name: 'mariadb-tls',
     host: '127.0.0.1',
-    port: server.port,
+    port: run.server.port,
     user: USER,
     password: '',
     ...extra,
@@ -64,22 +45,12 @@ describe.skipIf(!tlsMariadbAvailable)('mysql connector over TLS (a private CA, a
     }
   }
 
-  async function failure(extra: Partial<MysqlCredentials>): Promise<ApiError> {
-    const error = await connect(extra).then(
-      () => undefined,
-      (e: unknown) => e,
-    )
-    expect(error).toBeInstanceOf(ApiError)
-    const api = error as ApiError
-    expect(api.code, api.message).toBe('DATASOURCE_CONNECTION_ERROR')
-    expect(api.status).toBe(400)
-    return api
-  }
+  const failure = (extra: Partial<MysqlCredentials>): Promise<ApiError> => connectionFailure(connect(extra))
 
   it('verify with the private CA connects, encrypted', async () => {
-    expect(await connect({ tlsMode: 'verify', tlsCaCertificate: ca.cert })).toMatch(/\w/)
+    expect(await connect({ tlsMode: 'verify', tlsCaCertificate: run.ca.cert })).toMatch(/\w/)
     // a CA alone asks for verify
-    expect(await connect({ tlsCaCertificate: ca.cert })).toMatch(/\w/)
+    expect(await connect({ tlsCaCertificate: run.ca.cert })).toMatch(/\w/)
   })
 
   it('verify without the CA fails, naming certificate verification', async () => {
@@ -87,12 +58,12 @@ describe.skipIf(!tlsMariadbAvailable)('mysql connector over TLS (a private CA, a
   })
 
   it('verify with a CA that did not sign the certificate fails', async () => {
-    const error = await failure({ tlsMode: 'verify', tlsCaCertificate: otherCa.cert })
+    const error = await failure({ tlsMode: 'verify', tlsCaCertificate: run.otherCa.cert })
     expect(error.message).toMatch(/TLS certificate verification failed/)
   })
 
   it('verify fails when the certificate does not name the host', async () => {
-    const error = await failure({ host: 'localhost', tlsMode: 'verify', tlsCaCertificate: ca.cert })
+    const error = await failure({ host: 'localhost', tlsMode: 'verify', tlsCaCertificate: run.ca.cert })
     expect(error.message).toMatch(/TLS certificate verification failed.*altnames/)
   })
 
@@ -108,16 +79,16 @@ describe.skipIf(!tlsMariadbAvailable)('mysql connector over TLS (a private CA, a
   })
 
   it('a client certificate authenticates (REQUIRE X509)', async () => {
-    const client = ca.issueClient('mariadb-client', CERT_USER)
-    const cert = { tlsCaCertificate: ca.cert, tlsClientCertificate: client.cert, tlsClientKey: client.key }
+    const client = run.ca.issueClient('mariadb-client', CERT_USER)
+    const cert = { tlsCaCertificate: run.ca.cert, tlsClientCertificate: client.cert, tlsClientKey: client.key }
     expect(await connect({ user: CERT_USER, ...cert })).toMatch(/\w/)
-    const error = await failure({ user: CERT_USER, tlsCaCertificate: ca.cert })
+    const error = await failure({ user: CERT_USER, tlsCaCertificate: run.ca.cert })
     expect(error.message).toMatch(/access denied/i)
   })
 
   it('singlestore speaks the same TLS', async () => {
-    expect(await connect({ database: 'mysql', tlsMode: 'verify', tlsCaCertificate: ca.cert }, 'singlestore')).toMatch(
-      /\w/,
-    )
+    expect(
+      await connect({ database: 'mysql', tlsMode: 'verify', tlsCaCertificate: run.ca.cert }, 'singlestore'),
+    ).toMatch(/\w/)
   })
 })

@@ -3,15 +3,10 @@
  * issued by a private CA made for this run (test/standins/tls-postgres.ts): the modes off,
  * required and verify, the CA field, host-name checking, and client-certificate authentication.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPrivateCa, type PrivateCa } from '../../../test/standins/private-ca.js'
-import {
-  CERT_USER,
-  startTlsPostgres,
-  type TlsPostgres,
-  tlsPostgresAvailable,
-} from '../../../test/standins/tls-postgres.js'
-import { ApiError } from '../../errors.js'
+import { describe, expect, it } from 'vitest'
+import { connectionFailure, tlsServerRun } from '../../../test/helpers/tls-server.js'
+import { CERT_USER, startTlsPostgres, tlsPostgresAvailable } from '../../../test/standins/tls-postgres.js'
+import type { ApiError } from '../../errors.js'
 import type { ConnectorOptions, PostgresCredentials } from '../types.js'
 import { PostgresConnector } from './connector.js'
 
@@ -24,25 +19,12 @@ if (!tlsPostgresAvailable) {
 }
 
 describe.skipIf(!tlsPostgresAvailable)('postgres connector over TLS (a private CA, a real PostgreSQL)', () => {
-  let ca: PrivateCa
-  let otherCa: PrivateCa
-  let server: TlsPostgres
-  beforeAll(async () => {
-    ca = createPrivateCa()
-    otherCa = createPrivateCa('Another CA')
-    // Names 127.0.0.1 only: `localhost` reaches the same server under a name it does not carry.
-    server = await startTlsPostgres(ca, ca.issueServer('pg-server', ['IP:127.0.0.1']))
-  }, 60_000)
-  afterAll(() => {
-    server?.stop()
-    ca?.close()
-    otherCa?.close()
-  })
+  const run = tlsServerRun('pg-server', startTlsPostgres, 60_000)
 
   const credentials = (extra: Partial<PostgresCredentials>): PostgresCredentials => ({
     name: 'pg-tls',
     host: '127.0.0.1',
-    port: server.port,
+    port: run.server.port,
     username: 'postgres',
     password: '',
     database: 'postgres',
@@ -64,24 +46,14 @@ describe.skipIf(!tlsPostgresAvailable)('postgres connector over TLS (a private C
     }
   }
 
-  async function failure(extra: Partial<PostgresCredentials>): Promise<ApiError> {
-    const error = await connect(extra).then(
-      () => undefined,
-      (e: unknown) => e,
-    )
-    expect(error).toBeInstanceOf(ApiError)
-    const api = error as ApiError
-    expect(api.code, api.message).toBe('DATASOURCE_CONNECTION_ERROR')
-    expect(api.status).toBe(400)
-    return api
-  }
+  const failure = (extra: Partial<PostgresCredentials>): Promise<ApiError> => connectionFailure(connect(extra))
 
   it('verify with the private CA connects, encrypted', async () => {
-    expect(await connect({ tlsMode: 'verify', tlsCaCertificate: ca.cert })).toBe(true)
+    expect(await connect({ tlsMode: 'verify', tlsCaCertificate: run.ca.cert })).toBe(true)
   })
 
   it('sslMode true means verify: with the CA it connects', async () => {
-    expect(await connect({ sslMode: true, tlsCaCertificate: ca.cert })).toBe(true)
+    expect(await connect({ sslMode: true, tlsCaCertificate: run.ca.cert })).toBe(true)
   })
 
   it('verify without the CA fails, naming certificate verification', async () => {
@@ -92,12 +64,12 @@ describe.skipIf(!tlsPostgresAvailable)('postgres connector over TLS (a private C
   })
 
   it('verify with a CA that did not sign the certificate fails', async () => {
-    const error = await failure({ tlsMode: 'verify', tlsCaCertificate: otherCa.cert })
+    const error = await failure({ tlsMode: 'verify', tlsCaCertificate: run.otherCa.cert })
     expect(error.message).toMatch(/TLS certificate verification failed/)
   })
 
   it('verify fails when the certificate does not name the host', async () => {
-    const error = await failure({ host: 'localhost', tlsMode: 'verify', tlsCaCertificate: ca.cert })
+    const error = await failure({ host: 'localhost', tlsMode: 'verify', tlsCaCertificate: run.ca.cert })
     expect(error.message).toMatch(/TLS certificate verification failed \(ERR_TLS_CERT_ALTNAME_INVALID\)/)
     expect(error.message).toMatch(/localhost/)
   })
@@ -116,11 +88,11 @@ describe.skipIf(!tlsPostgresAvailable)('postgres connector over TLS (a private C
   })
 
   it('a client certificate authenticates (cert authentication)', async () => {
-    const client = ca.issueClient('pg-client', CERT_USER)
-    const cert = { tlsCaCertificate: ca.cert, tlsClientCertificate: client.cert, tlsClientKey: client.key }
+    const client = run.ca.issueClient('pg-client', CERT_USER)
+    const cert = { tlsCaCertificate: run.ca.cert, tlsClientCertificate: client.cert, tlsClientKey: client.key }
     expect(await connect({ username: CERT_USER, ...cert })).toBe(true)
     // without the client certificate the same user is refused
-    const error = await failure({ username: CERT_USER, tlsCaCertificate: ca.cert })
+    const error = await failure({ username: CERT_USER, tlsCaCertificate: run.ca.cert })
     expect(error.message).toMatch(/certificate/i)
   })
 })

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { caught } from '../../../test/fixtures/net.js'
-import { ApiError } from '../../errors.js'
+import { expectCode } from '../../../test/helpers/expect-error.js'
 import type { CredentialsByType } from '../credentials/schemas.js'
 import type { ConnectorOptions, ExecuteOptions } from '../types.js'
 import { AthenaConnector } from './connector.js'
@@ -17,12 +17,6 @@ const BASE: ExecuteOptions = { params: [], timeoutMs: 10_000, maxRows: 1000 }
 const KEY_ID = 'AKIATESTSTANDIN00002'
 const SECRET = 'test/secret/key/for/the/athena/standin00'
 const HOSTILE = ["'; drop table t; --", "it's \\' \\\\ ''", "a', 'b", '/* x */ -- y ? $1', 'ünïcødé ✓ 𝄞 中文']
-
-function expectCode(error: unknown, code: string): ApiError {
-  expect(error).toBeInstanceOf(ApiError)
-  expect((error as ApiError).code, (error as Error).message).toBe(code)
-  return error as ApiError
-}
 
 describe('athena through the SDK (stand-in)', () => {
   let standIn: AthenaStandIn

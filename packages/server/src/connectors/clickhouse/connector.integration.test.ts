@@ -6,9 +6,11 @@
  */
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { caught, closedPort, silentServer } from '../../../test/fixtures/net.js'
+import { caught, closedPort } from '../../../test/fixtures/net.js'
+import { expectConnectionFailures, expectSilentHostFails } from '../../../test/helpers/connector-failures.js'
+import { expectCode } from '../../../test/helpers/expect-error.js'
 import { requireService } from '../../../test/helpers/services.js'
-import { ApiError } from '../../errors.js'
+import type { ApiError } from '../../errors.js'
 import type { ClickhouseCredentials, ConnectorOptions } from '../types.js'
 import { ClickhouseConnector } from './connector.js'
 import type { ServerInfo } from './request.js'
@@ -32,12 +34,6 @@ const base = { params: [], timeoutMs: 5000, maxRows: 1000 }
 async function admin(sql: string): Promise<void> {
   const res = await fetch('http://127.0.0.1:8123/', { method: 'POST', body: sql })
   if (!res.ok) throw new Error(`${sql}: ${await res.text()}`)
-}
-
-function expectCode(error: unknown, code: string): ApiError {
-  expect(error).toBeInstanceOf(ApiError)
-  expect((error as ApiError).code, (error as Error).message).toBe(code)
-  return error as ApiError
 }
 
 describe.skipIf(!up)('clickhouse connector (live, 127.0.0.1:8123)', () => {
@@ -77,25 +73,17 @@ describe.skipIf(!up)('clickhouse connector (live, 127.0.0.1:8123)', () => {
       [{ ...credentials, database: `missing_${suffix}` }, /doesn't exist|does not exist/],
       [{ ...credentials, port: await closedPort() }, /connection refused/],
     ]
-    for (const [creds, reason] of cases) {
-      const c = new ClickhouseConnector(creds, options)
-      const { error, ms } = await caught(c.test())
-      const e = expectCode(error, 'DATASOURCE_CONNECTION_ERROR')
-      expect(e.message).toMatch(reason)
-      expect(e.message).not.toContain('wrong-password')
-      expect(ms).toBeLessThan(options.connectTimeoutMs + 500)
-      await c.close()
-    }
+    await expectConnectionFailures(
+      (creds: ClickhouseCredentials) => new ClickhouseConnector(creds, options),
+      cases,
+      options.connectTimeoutMs,
+    )
   })
 
   it('a host that accepts but never answers → DATASOURCE_CONNECTION_ERROR after connectTimeoutMs', async () => {
-    const silent = await silentServer()
-    const c = new ClickhouseConnector({ ...credentials, port: silent.port }, { ...options, connectTimeoutMs: 800 })
-    const { error, ms } = await caught(c.test())
-    expectCode(error, 'DATASOURCE_CONNECTION_ERROR')
-    expect(ms).toBeLessThan(2000)
-    await c.close()
-    await silent.close()
+    await expectSilentHostFails(
+      (port, connectTimeoutMs) => new ClickhouseConnector({ ...credentials, port }, { ...options, connectTimeoutMs }),
+    )
   })
 
   it('introspect() reads system.columns of the database, with mapped types', async () => {

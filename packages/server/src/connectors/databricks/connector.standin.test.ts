@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { caught } from '../../../test/fixtures/net.js'
-import { ApiError } from '../../errors.js'
+import { expectCode } from '../../../test/helpers/expect-error.js'
 import { createConnector } from '../registry.js'
 import type { Connector, DatabricksCredentials, ExecuteOptions } from '../types.js'
 import { DatabricksStandIn } from './standin/server.js'
@@ -34,12 +34,6 @@ const credentials = (over: Partial<DatabricksCredentials> = {}): DatabricksCrede
 })
 const open = (over: Partial<DatabricksCredentials> = {}, options = OPTIONS): Connector =>
   createConnector('databricks', credentials(over), options)
-
-function expectCode(error: unknown, code: string): ApiError {
-  expect(error).toBeInstanceOf(ApiError)
-  expect((error as ApiError).code, (error as Error).message).toBe(code)
-  return error as ApiError
-}
 
 /** Polls the stand-in (it hears a cancel asynchronously), at most ~3 s. */
 async function eventually<T>(read: () => T, want: T): Promise<T> {

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { caught } from '../../../test/fixtures/net.js'
-import { ApiError } from '../../errors.js'
+import { expectCode } from '../../../test/helpers/expect-error.js'
 import type { FireboltCredentials } from '../types.js'
 import { FireboltConnector } from './connector.js'
 import { FireboltStandIn } from './standin/server.js'
@@ -45,12 +45,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await standIn?.stop()
 })
-
-function expectCode(error: unknown, code: string): ApiError {
-  expect(error).toBeInstanceOf(ApiError)
-  expect((error as ApiError).code, (error as Error).message).toBe(code)
-  return error as ApiError
-}
 
 describe('firebolt connector (stand-in, real SDK)', () => {
   it('binds values on the server: fb_numeric query_parameters, the SQL carries none of them', async () => {

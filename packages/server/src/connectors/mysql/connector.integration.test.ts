@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import mysql from 'mysql2/promise'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { caught, closedPort, silentServer } from '../../../test/fixtures/net.js'
+import { caught, closedPort } from '../../../test/fixtures/net.js'
+import { expectConnectionFailures, expectSilentHostFails } from '../../../test/helpers/connector-failures.js'
+import { expectCode } from '../../../test/helpers/expect-error.js'
 import { requireService } from '../../../test/helpers/services.js'
-import { ApiError } from '../../errors.js'
 import { offsetAt } from '../shared/values.js'
 import type { ConnectorOptions, MysqlCredentials } from '../types.js'
 import { MysqlConnector } from './connector.js'
@@ -31,12 +32,6 @@ async function admin<T>(work: (c: mysql.Connection) => Promise<T>): Promise<T> {
   } finally {
     await c.end()
   }
-}
-
-function expectCode(error: unknown, code: string): ApiError {
-  expect(error).toBeInstanceOf(ApiError)
-  expect((error as ApiError).code, (error as Error).message).toBe(code)
-  return error as ApiError
 }
 
 describe.skipIf(!up)('mysql connector (live MariaDB, 127.0.0.1:3306)', () => {
@@ -76,25 +71,17 @@ describe.skipIf(!up)('mysql connector (live MariaDB, 127.0.0.1:3306)', () => {
       [{ ...credentials, database: `missing_${suffix}` }, /Unknown database/],
       [{ ...credentials, port: await closedPort() }, /connection refused/],
     ]
-    for (const [creds, reason] of cases) {
-      const c = new MysqlConnector(creds, options)
-      const { error, ms } = await caught(c.test())
-      const e = expectCode(error, 'DATASOURCE_CONNECTION_ERROR')
-      expect(e.message).toMatch(reason)
-      expect(e.message).not.toContain('wrong-password')
-      expect(ms).toBeLessThan(options.connectTimeoutMs + 500)
-      await c.close()
-    }
+    await expectConnectionFailures(
+      (creds: MysqlCredentials) => new MysqlConnector(creds, options),
+      cases,
+      options.connectTimeoutMs,
+    )
   })
 
   it('a host that accepts but never answers → DATASOURCE_CONNECTION_ERROR after connectTimeoutMs', async () => {
-    const silent = await silentServer()
-    const c = new MysqlConnector({ ...credentials, port: silent.port }, { ...options, connectTimeoutMs: 800 })
-    const { error, ms } = await caught(c.test())
-    expectCode(error, 'DATASOURCE_CONNECTION_ERROR')
-    expect(ms).toBeLessThan(2000)
-    await c.close()
-    await silent.close()
+    await expectSilentHostFails(
+      (port, connectTimeoutMs) => new MysqlConnector({ ...credentials, port }, { ...options, connectTimeoutMs }),
+    )
   })
 
   it('introspect() lists the tables of the database with mapped types', async () => {

@@ -10,8 +10,8 @@ import { rootCertificates } from 'node:tls'
 import { Agent, buildConnector, getGlobalDispatcher, setGlobalDispatcher } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { caught } from '../../../test/fixtures/net.js'
+import { expectCode } from '../../../test/helpers/expect-error.js'
 import { TLS, trustStandInCertificate } from '../../../test/standins/tls.js'
-import { ApiError } from '../../errors.js'
 import type { CredentialsByType } from '../credentials/schemas.js'
 import type { ConnectorOptions, ExecuteOptions } from '../types.js'
 import { parseTrinoJson, sameOrigin } from './client.js'
@@ -29,12 +29,6 @@ const HOSTILE = [
   "EXECUTE IMMEDIATE 'x' USING 'y'",
   'line\nbreak',
 ]
-
-function expectCode(error: unknown, code: string): ApiError {
-  expect(error).toBeInstanceOf(ApiError)
-  expect((error as ApiError).code, (error as Error).message).toBe(code)
-  return error as ApiError
-}
 
 type Credentials = CredentialsByType['trino']
 

@@ -177,3 +177,72 @@ export async function pickerDashboard(a: Analytics, schema: string, dashboardId:
   })
   return embed.id as string
 }
+
+/** How tenantedEmbed() tenants what it makes. */
+export interface EmbedTenancy {
+  /**
+   * A datasource of its own (`wh<name>`) over the warehouse, with these tenancySettings when
+   * given; without it the datamart reads the suite's `warehouse`.
+   */
+  readonly datasource?: { readonly tenancySettings?: (schema: string) => object }
+  /** The datamart's client column on both tables (TABLE tenancy through the datamart). */
+  readonly clientColumn?: boolean
+  /** The embed's accessSettings.tableTenancySettings on orders and customers. */
+  readonly tableTenancy?: boolean
+  /** Columns of orders the datamart hides. */
+  readonly hidden?: readonly string[]
+}
+
+/**
+ * A datamart (`mart<name>`), workspace (`ws<name>`), sales dashboard (`dash-<name>`) and
+ * dashboard embed of their own over `wh`, tenanted as `tenancy` says: the embed's id.
+ */
+export async function tenantedEmbed(
+  a: Analytics,
+  wh: PgWarehouse,
+  name: string,
+  tenancy: EmbedTenancy,
+): Promise<string> {
+  const s = a.serviceToken
+  const { datasource, clientColumn, tableTenancy, hidden } = tenancy
+  if (datasource) {
+    const { tenancySettings } = datasource
+    await a.ok('POST', '/api/v2/datasource', s, {
+      datasourceType: 'postgres',
+      credentials: { name: `wh${name}`, ...wh.credentials },
+      ...(tenancySettings ? { tenancySettings: tenancySettings(wh.schema) } : {}),
+    })
+  }
+  await a.ok('POST', '/api/v2/data-app/datamarts', s, {
+    name: `mart${name}`,
+    datasourceName: datasource ? `wh${name}` : 'warehouse',
+    tableList: ['orders', 'customers'].map((table) => ({
+      schemaName: wh.schema,
+      name: table,
+      ...(clientColumn ? { clientColumn: 'tenant' } : {}),
+      ...(table === 'orders' && hidden ? { columns: hidden.map((c) => ({ name: c, isHide: true })) } : {}),
+    })),
+    relationships: salesRelationships(wh.schema),
+  })
+  await a.ok('POST', '/api/v2/workspace', s, {
+    name: `ws${name}`,
+    connectionType: 'DATAMART',
+    datamartName: `mart${name}`,
+  })
+  await a.ok('POST', '/api/v2/data-app/import-dashboard', s, {
+    workspaceName: `ws${name}`,
+    dashboardId: `dash-${name}`,
+    importDashboardData: salesDocument(wh.schema),
+  })
+  const tableTenancySettings = ['orders', 'customers'].map((t) => ({
+    name: `${wh.schema}.${t}`,
+    clientColumn: 'tenant',
+  }))
+  const embed = await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
+    dashboardId: `dash-${name}`,
+    embedType: 'dashboard',
+    workspaceName: `ws${name}`,
+    accessSettings: { ...ACCESS, datamartName: `mart${name}`, ...(tableTenancy ? { tableTenancySettings } : {}) },
+  })
+  return embed.id as string
+}

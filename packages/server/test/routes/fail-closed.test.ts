@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ACCESS, salesDocument, salesRelationships } from '../helpers/analytics.js'
+import { ACCESS, type EmbedTenancy, salesDocument, tenantedEmbed } from '../helpers/analytics.js'
 import { storeKinds } from '../helpers/app.js'
 import { expectError } from '../helpers/expect-error.js'
 import { requireService } from '../helpers/services.js'
@@ -7,13 +7,9 @@ import { useAnalytics } from '../helpers/suite.js'
 
 const hasPg = await requireService('PostgreSQL', '127.0.0.1', 5432)
 
-interface Setup {
+interface Setup extends Omit<EmbedTenancy, 'datasource' | 'hidden'> {
   /** The datasource's tenancySettings. */
   readonly tenancySettings?: (schema: string) => object
-  /** A client column on the datamart's tables. */
-  readonly clientColumn?: boolean
-  /** The embed's accessSettings.tableTenancySettings on orders and customers. */
-  readonly tableTenancy?: boolean
 }
 
 /**
@@ -27,49 +23,8 @@ describe.skipIf(!hasPg).each(storeKinds)('clientId None on %s', (store) => {
   const { wh, a } = useAnalytics(store, { app: 'suite' })
 
   /** A datasource, datamart, workspace, dashboard and embed of their own, tenanted as `setup` says. */
-  const embedWith = async (name: string, setup: Setup): Promise<string> => {
-    const s = a.serviceToken
-    await a.ok('POST', '/api/v2/datasource', s, {
-      datasourceType: 'postgres',
-      credentials: { name: `wh${name}`, ...wh.credentials },
-      ...(setup.tenancySettings ? { tenancySettings: setup.tenancySettings(wh.schema) } : {}),
-    })
-    await a.ok('POST', '/api/v2/data-app/datamarts', s, {
-      name: `mart${name}`,
-      datasourceName: `wh${name}`,
-      tableList: ['orders', 'customers'].map((table) => ({
-        schemaName: wh.schema,
-        name: table,
-        ...(setup.clientColumn ? { clientColumn: 'tenant' } : {}),
-      })),
-      relationships: salesRelationships(wh.schema),
-    })
-    await a.ok('POST', '/api/v2/workspace', s, {
-      name: `ws${name}`,
-      connectionType: 'DATAMART',
-      datamartName: `mart${name}`,
-    })
-    await a.ok('POST', '/api/v2/data-app/import-dashboard', s, {
-      workspaceName: `ws${name}`,
-      dashboardId: `dash-${name}`,
-      importDashboardData: salesDocument(wh.schema),
-    })
-    const tableTenancySettings = ['orders', 'customers'].map((t) => ({
-      name: `${wh.schema}.${t}`,
-      clientColumn: 'tenant',
-    }))
-    const embed = await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
-      dashboardId: `dash-${name}`,
-      embedType: 'dashboard',
-      workspaceName: `ws${name}`,
-      accessSettings: {
-        ...ACCESS,
-        datamartName: `mart${name}`,
-        ...(setup.tableTenancy ? { tableTenancySettings } : {}),
-      },
-    })
-    return embed.id as string
-  }
+  const embedWith = (name: string, setup: Setup): Promise<string> =>
+    tenantedEmbed(a, wh, name, { ...setup, datasource: { tenancySettings: setup.tenancySettings } })
 
   const mintNone = async () =>
     (
@@ -140,6 +95,11 @@ describe.skipIf(!hasPg).each(storeKinds)('clientId None on %s', (store) => {
     expect(Math.round(Number(csv?.body.trim().split('\n')[1]) * 100) / 100).toBe(all)
   })
 })
+
+interface Setup extends Omit<EmbedTenancy, 'datasource' | 'hidden'> {
+  /** The datasource's tenancySettings. */
+  readonly tenancySettings?: (schema: string) => object
+}
 
 /**
  * Regression (issue 12, fail closed): a metric declaring RLS variables ran unrestricted when the

@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { ACCESS, salesDocument, salesRelationships } from '../helpers/analytics.js'
+import { type EmbedTenancy, tenantedEmbed } from '../helpers/analytics.js'
 import { storeKinds } from '../helpers/app.js'
 import { requireService } from '../helpers/services.js'
 import { useAnalytics } from '../helpers/suite.js'
 
 const hasPg = await requireService('PostgreSQL', '127.0.0.1', 5432)
-
-interface Setup {
-  /** The datamart's client column on both tables (TABLE tenancy through the datamart). */
-  readonly clientColumn?: boolean
-  /** The embed's accessSettings.tableTenancySettings on orders and customers. */
-  readonly tableTenancy?: boolean
-  /** Columns of orders the datamart hides. */
-  readonly hidden?: readonly string[]
-}
 
 /**
  * Regression (issue 28): the underlying rows of a metric returned the tenant column (and would
@@ -23,47 +14,7 @@ interface Setup {
 describe.skipIf(!hasPg).each(storeKinds)('underlying rows on %s', (store) => {
   const { wh, a } = useAnalytics(store, { app: 'suite' })
 
-  const embedWith = async (name: string, setup: Setup): Promise<string> => {
-    const s = a.serviceToken
-    await a.ok('POST', '/api/v2/data-app/datamarts', s, {
-      name: `mart${name}`,
-      datasourceName: 'warehouse',
-      tableList: ['orders', 'customers'].map((table) => ({
-        schemaName: wh.schema,
-        name: table,
-        ...(setup.clientColumn ? { clientColumn: 'tenant' } : {}),
-        ...(table === 'orders' && setup.hidden
-          ? { columns: setup.hidden.map((c) => ({ name: c, isHide: true })) }
-          : {}),
-      })),
-      relationships: salesRelationships(wh.schema),
-    })
-    await a.ok('POST', '/api/v2/workspace', s, {
-      name: `ws${name}`,
-      connectionType: 'DATAMART',
-      datamartName: `mart${name}`,
-    })
-    await a.ok('POST', '/api/v2/data-app/import-dashboard', s, {
-      workspaceName: `ws${name}`,
-      dashboardId: `dash-${name}`,
-      importDashboardData: salesDocument(wh.schema),
-    })
-    const tableTenancySettings = ['orders', 'customers'].map((t) => ({
-      name: `${wh.schema}.${t}`,
-      clientColumn: 'tenant',
-    }))
-    const embed = await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
-      dashboardId: `dash-${name}`,
-      embedType: 'dashboard',
-      workspaceName: `ws${name}`,
-      accessSettings: {
-        ...ACCESS,
-        datamartName: `mart${name}`,
-        ...(setup.tableTenancy ? { tableTenancySettings } : {}),
-      },
-    })
-    return embed.id as string
-  }
+  const embedWith = (name: string, setup: EmbedTenancy): Promise<string> => tenantedEmbed(a, wh, name, setup)
 
   const post = async (embedId: string, tenant: string, body: object = {}) => {
     const minted = await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, {
@@ -88,7 +39,7 @@ describe.skipIf(!hasPg).each(storeKinds)('underlying rows on %s', (store) => {
     }
   }
 
-  it.each<[string, string, Setup, readonly string[]]>([
+  it.each<[string, string, EmbedTenancy, readonly string[]]>([
     [
       'a datamart client column',
       'column',

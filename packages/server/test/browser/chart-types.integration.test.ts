@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_EMBED, useBrowserSuite } from '../helpers/browser.js'
+import { COMBO_METRIC, FUNNEL_METRIC, MONTH, ORDERS, REVENUE, SCATTER_METRIC } from '../helpers/chart-metrics.js'
 import { ARTIFACTS, hasChromium } from '../helpers/chromium.js'
 
 /**
@@ -15,49 +16,16 @@ import { ARTIFACTS, hasChromium } from '../helpers/chromium.js'
  */
 
 const SHOTS = process.env.STRATA_SHOTS ?? join(ARTIFACTS, 'chart-types')
-const orders = { name: 'orders', aggregate: 'count' }
-const revenue = { name: 'revenue', aggregate: 'sum', column: 'amount' }
-const month = { name: 'month', column: 'created_at', timeGrain: 'month' }
 const METRICS = [
-  {
-    name: 'Revenue and orders by month',
-    chart: { type: 'combo', x: 'month', y: ['revenue', 'orders'], line: 'orders' },
-    query: {
-      from: 'main.orders',
-      measures: [revenue, orders],
-      dimensions: [month],
-      orderBy: [{ name: 'month', direction: 'asc' }],
-    },
-  },
-  {
-    name: 'Customers: orders against revenue',
-    chart: { type: 'scatter', x: 'customer', y: ['orders', 'revenue'], seriesBy: 'country' },
-    query: {
-      from: 'main.orders',
-      measures: [orders, revenue],
-      dimensions: [
-        { name: 'customer', column: 'customer_id' },
-        { name: 'country', table: 'main.customers', column: 'country' },
-      ],
-      limit: 300,
-    },
-  },
-  {
-    name: 'Orders by status (funnel)',
-    chart: { type: 'funnel', x: 'status', y: ['orders'] },
-    query: {
-      from: 'main.orders',
-      measures: [orders],
-      dimensions: [{ name: 'status', column: 'status' }],
-      orderBy: [{ name: 'orders', direction: 'desc' }],
-    },
-  },
+  COMBO_METRIC,
+  SCATTER_METRIC,
+  FUNNEL_METRIC,
   {
     name: 'Revenue by category and channel',
     chart: { type: 'pivot', x: 'category', columns: 'channel', y: ['revenue', 'orders'] },
     query: {
       from: 'main.orders',
-      measures: [revenue, orders],
+      measures: [REVENUE, ORDERS],
       dimensions: [
         { name: 'category', column: 'category' },
         { name: 'channel', column: 'channel' },
@@ -67,7 +35,7 @@ const METRICS = [
   {
     name: 'Revenue this month',
     chart: { type: 'trend', x: 'month', y: ['revenue'] },
-    query: { from: 'main.orders', measures: [revenue], dimensions: [month] },
+    query: { from: 'main.orders', measures: [REVENUE], dimensions: [MONTH] },
   },
 ]
 
@@ -99,7 +67,7 @@ describe.skipIf(!hasChromium)('the chart types with a shape in Chromium', () => 
     const res = await create({
       ...METRICS[1],
       chart: { type: 'scatter' },
-      query: { ...METRICS[1]?.query, measures: [orders] },
+      query: { ...METRICS[1]?.query, measures: [ORDERS] },
     })
     expect(res.status).toBe(400)
     expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(

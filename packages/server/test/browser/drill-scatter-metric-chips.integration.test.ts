@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs'
 import type { BrowserContextOptions, Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_EMBED, dashboardReady, useBrowserSuite } from '../helpers/browser.js'
+import { COMBO_METRIC, SCATTER_METRIC } from '../helpers/chart-metrics.js'
 import { hasChromium } from '../helpers/chromium.js'
 import { docsImage } from '../helpers/docs-images.js'
 import { type EChart, norm, pointOf } from '../helpers/echart.js'
@@ -20,31 +21,9 @@ const FLAGS = { isEnableUnderlyingData: true }
 const DRILL_PARAM = 'strata-drill'
 type Drill = { table: string; column: string; value: unknown }
 
-const orders = { name: 'orders', aggregate: 'count' }
-const revenue = { name: 'revenue', aggregate: 'sum', column: 'amount' }
 const SCATTER = {
-  name: 'Customers: orders against revenue',
-  chart: { type: 'scatter', x: 'customer', y: ['orders', 'revenue'], seriesBy: 'country' },
-  query: {
-    from: 'main.orders',
-    measures: [orders, revenue],
-    dimensions: [
-      { name: 'customer', column: 'customer_id' },
-      { name: 'country', table: 'main.customers', column: 'country' },
-    ],
-    orderBy: [{ name: 'revenue', direction: 'desc' }],
-    limit: 120,
-  },
-}
-const COMBO = {
-  name: 'Revenue and orders by month',
-  chart: { type: 'combo', x: 'month', y: ['revenue', 'orders'], line: 'orders' },
-  query: {
-    from: 'main.orders',
-    measures: [revenue, orders],
-    dimensions: [{ name: 'month', column: 'created_at', timeGrain: 'month' }],
-    orderBy: [{ name: 'month', direction: 'asc' }],
-  },
+  ...SCATTER_METRIC,
+  query: { ...SCATTER_METRIC.query, orderBy: [{ name: 'revenue', direction: 'desc' }], limit: 120 },
 }
 
 describe.skipIf(!hasChromium)('drill-down on scatter, combo, <strata-metric>, and chips that persist', () => {
@@ -67,7 +46,7 @@ describe.skipIf(!hasChromium)('drill-down on scatter, combo, <strata-metric>, an
       return body.match(/"metricId":"([^"]+)"/)?.[1] ?? ''
     }
     scatterId = await create(SCATTER)
-    comboId = await create(COMBO)
+    comboId = await create(COMBO_METRIC)
   }, 120_000)
 
   const root = (id = 'd') => `#${id}`

@@ -1,8 +1,9 @@
 /// <reference lib="dom" />
 import { mkdirSync } from 'node:fs'
-import type { Locator, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { dashboardReady, useBrowserSuite } from '../helpers/browser.js'
+import { COMBO_METRIC, FUNNEL_METRIC, SCATTER_METRIC } from '../helpers/chart-metrics.js'
 import { hasChromium } from '../helpers/chromium.js'
 import { settled } from '../helpers/docs-images.js'
 import { type EChart, norm } from '../helpers/echart.js'
@@ -14,6 +15,7 @@ import {
   runtimeCall,
   useSecondOrigin,
 } from '../helpers/second-origin.js'
+import { PHONE, shooter } from '../helpers/shots.js'
 
 /**
  * The last of issue 28's items on a customer's host page of another origin than the server (the
@@ -30,7 +32,6 @@ import {
  * Screenshots at 1440 and 390 px under STRATA_SHOTS (default /tmp/shots-sweep).
  */
 const SHOTS = process.env.STRATA_SHOTS ?? '/tmp/shots-sweep'
-const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }
 
 type Box = { top: number; bottom: number; left: number; right: number; width: number }
 
@@ -50,16 +51,7 @@ describe.skipIf(!hasChromium)('issue 28 proofs on a second-origin host page', ()
 
   const card = (page: Page, metricId: string) => inDashboard(page, `[part~="card"][data-metric-id="${metricId}"]`)
 
-  /** Screenshots at 1440 and 390 px wide, once the page is still, `focus` scrolled into view. */
-  async function shoot(page: Page, name: string, focus?: Locator): Promise<void> {
-    for (const width of [1440, 390]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 1000 })
-      await focus?.scrollIntoViewIfNeeded()
-      await settled(page)
-      await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` })
-    }
-    await page.setViewportSize({ width: 1440, height: 1000 })
-  }
+  const shoot = shooter(SHOTS)
 
   /** Picks the first option of a dashboard multi-select whose label is `value`, by keyboard. */
   async function pick(page: Page, filter: string, value: string): Promise<void> {
@@ -310,43 +302,7 @@ describe.skipIf(!hasChromium)('issue 28 proofs on a second-origin host page', ()
 
   it('combo, scatter and funnel charts made by the tenant, drawn with their series', async () => {
     const token = await b.mint('acme', {})
-    const orders = { name: 'orders', aggregate: 'count' }
-    const revenue = { name: 'revenue', aggregate: 'sum', column: 'amount' }
-    const metrics = [
-      {
-        name: 'Revenue and orders by month',
-        chart: { type: 'combo', x: 'month', y: ['revenue', 'orders'], line: 'orders' },
-        query: {
-          from: 'main.orders',
-          measures: [revenue, orders],
-          dimensions: [{ name: 'month', column: 'created_at', timeGrain: 'month' }],
-          orderBy: [{ name: 'month', direction: 'asc' }],
-        },
-      },
-      {
-        name: 'Customers: orders against revenue',
-        chart: { type: 'scatter', x: 'customer', y: ['orders', 'revenue'], seriesBy: 'country' },
-        query: {
-          from: 'main.orders',
-          measures: [orders, revenue],
-          dimensions: [
-            { name: 'customer', column: 'customer_id' },
-            { name: 'country', table: 'main.customers', column: 'country' },
-          ],
-          limit: 300,
-        },
-      },
-      {
-        name: 'Orders by status (funnel)',
-        chart: { type: 'funnel', x: 'status', y: ['orders'] },
-        query: {
-          from: 'main.orders',
-          measures: [orders],
-          dimensions: [{ name: 'status', column: 'status' }],
-          orderBy: [{ name: 'orders', direction: 'desc' }],
-        },
-      },
-    ]
+    const metrics = [COMBO_METRIC, SCATTER_METRIC, FUNNEL_METRIC]
     const ids: string[] = []
     for (const metric of metrics) {
       const res = (await runtimeCall(b, token, 'POST', '/metrics', { metric })) as { data: { metricId: string } }

@@ -15,6 +15,7 @@ import {
   runtimeCall,
   useSecondOrigin,
 } from '../helpers/second-origin.js'
+import { PHONE, shooter } from '../helpers/shots.js'
 
 /**
  * More of issue 28's controls on a customer's host page of another origin than the server (the
@@ -32,7 +33,6 @@ import {
  * Screenshots at 1440 and 390 px under STRATA_SHOTS (default /tmp/shots-sweep).
  */
 const SHOTS = process.env.STRATA_SHOTS ?? '/tmp/shots-sweep'
-const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }
 
 describe.skipIf(!hasChromium)('more issue 28 controls on a second-origin host page', () => {
   const b = useBrowserSuite()
@@ -52,16 +52,7 @@ describe.skipIf(!hasChromium)('more issue 28 controls on a second-origin host pa
   const card = (page: Page, metricId: string) => inDashboard(page, `[part~="card"][data-metric-id="${metricId}"]`)
   const title = (c: Locator) => c.locator('[part~="card-title"]').textContent().then(norm)
 
-  /** Screenshots at 1440 and 390 px wide, once the page is still, `focus` scrolled into view. */
-  async function shoot(page: Page, name: string, focus?: Locator): Promise<void> {
-    for (const width of [1440, 390]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 1000 })
-      await focus?.scrollIntoViewIfNeeded()
-      await settled(page)
-      await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` })
-    }
-    await page.setViewportSize({ width: 1440, height: 1000 })
-  }
+  const shoot = shooter(SHOTS)
 
   /** Where data point `index` of a card's chart is drawn, in page coordinates, once it is still. */
   async function pointOf(page: Page, metricId: string, index: number): Promise<{ x: number; y: number }> {

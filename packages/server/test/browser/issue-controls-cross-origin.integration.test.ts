@@ -1,10 +1,11 @@
 /// <reference lib="dom" />
 import { mkdirSync } from 'node:fs'
-import type { Locator, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_EMBED, dashboardReady, useBrowserSuite } from '../helpers/browser.js'
 import { hasChromium } from '../helpers/chromium.js'
 import { filtersOf, hostErrors, inDashboard, useSecondOrigin } from '../helpers/second-origin.js'
+import { PHONE, shooter } from '../helpers/shots.js'
 
 /**
  * The end user's controls of issue 28 on a customer's host page of another origin than the
@@ -16,7 +17,6 @@ import { filtersOf, hostErrors, inDashboard, useSecondOrigin } from '../helpers/
  */
 const SHOTS = process.env.STRATA_SHOTS ?? '/tmp/shots-sweep'
 const FLAGS = { isEnableUnderlyingData: true, isEnableDownloadMetrics: true }
-const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }
 
 describe.skipIf(!hasChromium)('issue 28 controls on a second-origin host page', () => {
   const b = useBrowserSuite()
@@ -28,16 +28,7 @@ describe.skipIf(!hasChromium)('issue 28 controls on a second-origin host page', 
   const dialog = (page: Page) => page.locator('#d [part~="underlying-dialog"]')
   const count = async (page: Page) => (await dialog(page).locator('.count').textContent())?.trim() ?? ''
 
-  /** Screenshots at 1440 and 390 px wide, `focus` (when given) scrolled into view at each width. */
-  async function shoot(page: Page, name: string, focus?: Locator): Promise<void> {
-    for (const width of [1440, 390]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 1000 })
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
-      await focus?.scrollIntoViewIfNeeded()
-      await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` })
-    }
-    await page.setViewportSize({ width: 1440, height: 1000 })
-  }
+  const shoot = shooter(SHOTS)
 
   it('is served from another origin than the server, and draws with no error', async () => {
     expect(new URL(site.url).origin).not.toBe(new URL(b.server.url).origin)

@@ -1,14 +1,15 @@
 /// <reference lib="dom" />
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
+import { hasChromium } from '../helpers/chromium.js'
 import { docsImage } from '../helpers/docs-images.js'
-import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
+import type { ServerProcess } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
 import { STUDIO_DOCS, shootBoth, shootControl } from '../helpers/studio.js'
-import { type AdminApi, STUDIO_ADMIN, studioCompany } from '../helpers/studio-company.js'
+import { type AdminApi, STUDIO_ADMIN } from '../helpers/studio-company.js'
+import { type StudioRun, startStudioRun } from '../helpers/studio-run.js'
 import { buildAsTenant, buildMetric, createDashboard, shownNumber, signIn } from '../helpers/studio-steps.js'
-import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
+import type { PgWarehouse } from '../helpers/warehouse.js'
 
 /**
  * The studio's authoring controls beyond building, in Chromium, in the element's company mode:
@@ -25,9 +26,8 @@ interface Doc {
 }
 
 describe.skipIf(!hasChromium || !hasPostgres)('the studio: removing, reordering, formats and comparison', () => {
-  let dataDir: string
+  let run: StudioRun | undefined
   let server: ServerProcess
-  let browser: Browser
   let page: Page
   let wh: PgWarehouse
   let api: AdminApi
@@ -46,25 +46,15 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: removing, reordering,
     })
 
   beforeAll(async () => {
-    wh = await createPgWarehouse()
-    // an order of today: the revenue now differs from a month ago (the comparison has a change to show)
-    await wh.query(`insert into ${wh.schema}.orders values (9001, 3, 'acme', 'paid', 500, now() - interval '1 hour')`)
-    dataDir = tempDataDir()
-    server = await startServer({ env: { DATA_DIR: dataDir }, readyTimeoutMs: 60_000 })
-    ;({ api } = await studioCompany(server.url, wh))
-    await api('POST', '/api/v2/data-app', { name: 'salesapp' })
-    const { chromium } = await import('playwright-core')
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'en-US' })
-    page.setDefaultTimeout(15_000)
-    page.on('pageerror', (e) => console.error('page error:', e.message))
+    run = await startStudioRun({
+      // an order of today: the revenue now differs from a month ago (the comparison has a change to show)
+      prepare: (wh) =>
+        wh.query(`insert into ${wh.schema}.orders values (9001, 3, 'acme', 'paid', 500, now() - interval '1 hour')`),
+      page: { locale: 'en-US' },
+    })
+    ;({ server, page, wh, api } = run)
   }, 120_000)
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-    await wh?.drop()
-    removeDir(dataDir)
-  })
+  afterAll(() => run?.stop())
 
   it('builds four metrics in the company’s mode (the dashboard the controls work on)', async () => {
     await signIn(page, server.url, STUDIO_ADMIN)

@@ -1,15 +1,16 @@
 /// <reference lib="dom" />
 import { readFileSync } from 'node:fs'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
+import { hasChromium } from '../helpers/chromium.js'
 import { docsImage } from '../helpers/docs-images.js'
-import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
+import type { ServerProcess } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
 import { checkAccessibility, STUDIO_DOCS, shootBoth } from '../helpers/studio.js'
-import { type AdminApi, STUDIO_ADMIN, studioCompany } from '../helpers/studio-company.js'
+import { type AdminApi, STUDIO_ADMIN } from '../helpers/studio-company.js'
+import { type StudioRun, startStudioRun } from '../helpers/studio-run.js'
 import { buildAsTenant, buildMetric, signIn } from '../helpers/studio-steps.js'
-import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
+import type { PgWarehouse } from '../helpers/warehouse.js'
 
 /**
  * Authoring in the studio, in Chromium: on a server whose data is connected (a PostgreSQL
@@ -24,9 +25,8 @@ const hasPostgres = await requireService('PostgreSQL', '127.0.0.1', 5432)
 const ADMIN = STUDIO_ADMIN
 
 describe.skipIf(!hasChromium || !hasPostgres)('the studio: authoring and previewing a dashboard', () => {
-  let dataDir: string
+  let run: StudioRun | undefined
   let server: ServerProcess
-  let browser: Browser
   let page: Page
   let wh: PgWarehouse
   let api: AdminApi
@@ -47,32 +47,22 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: authoring and preview
   }
 
   beforeAll(async () => {
-    wh = await createPgWarehouse()
-    // the fixture's tenants have the same revenue: one more order makes acme's differ
-    await wh.query(
-      `insert into ${wh.schema}.orders values (9001, 3, 'acme', 'paid', 500, timestamptz '2026-03-01 00:00:00+00')`,
-    )
-    dataDir = tempDataDir()
-    server = await startServer({ env: { DATA_DIR: dataDir }, readyTimeoutMs: 60_000 })
-    ;({ api } = await studioCompany(server.url, wh))
-    await api('POST', '/api/v2/data-app', { name: 'salesapp' })
-    const { chromium } = await import('playwright-core')
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true })
-    page.setDefaultTimeout(15_000)
-    page.on('pageerror', (e) => console.error('page error:', e.message))
+    run = await startStudioRun({
+      // the fixture's tenants have the same revenue: one more order makes acme's differ
+      prepare: (wh) =>
+        wh.query(
+          `insert into ${wh.schema}.orders values (9001, 3, 'acme', 'paid', 500, timestamptz '2026-03-01 00:00:00+00')`,
+        ),
+      page: { acceptDownloads: true },
+    })
+    ;({ server, page, wh, api } = run)
     if (process.env.DEBUG_STUDIO)
       page.on(
         'response',
         (r) => r.url().includes('/api/') && console.log('RESP', r.status(), r.request().method(), r.url()),
       )
   }, 120_000)
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-    await wh?.drop()
-    removeDir(dataDir)
-  })
+  afterAll(() => run?.stop())
 
   it('lists dashboards (none yet) and creates one from a name', async () => {
     await signIn(page, server.url, ADMIN)

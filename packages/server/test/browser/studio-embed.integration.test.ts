@@ -1,12 +1,13 @@
 import { join, resolve } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { salesDocument, salesRelationships, salesTables } from '../helpers/analytics.js'
+import { salesDocument } from '../helpers/analytics.js'
 import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
 import { docsImage } from '../helpers/docs-images.js'
 import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
 import { checkAccessibility, STUDIO_DOCS, shootBoth } from '../helpers/studio.js'
+import { STUDIO_ADMIN, studioCompany } from '../helpers/studio-company.js'
 import { startSnippetSite } from '../helpers/studio-snippets.js'
 import { allowOrigin, copySnippet, signIn } from '../helpers/studio-steps.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
@@ -20,7 +21,7 @@ import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
  * (an invalid origin is refused with a sentence that says what to type).
  */
 const hasPostgres = await requireService('PostgreSQL', '127.0.0.1', 5432)
-const ADMIN = { firstName: 'Alice', companyName: 'Acme', email: 'alice@example.com', password: 'Str0ng!Pass' }
+const ADMIN = STUDIO_ADMIN
 const ROOT = resolve(import.meta.dirname, '../../../..')
 
 describe.skipIf(!hasChromium || !hasPostgres)('the studio: embed a dashboard, snippets, keys and whitelist', () => {
@@ -33,13 +34,11 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: embed a dashboard, sn
   let embedId = ''
   const snippets: Record<string, string> = {}
 
-  const api = async (method: string, path: string, token: string | undefined, body?: object) => {
+  /** A call with the data app's key (or another bearer token) that must answer 200: its body. */
+  const api = async (method: string, path: string, token: string, body?: object) => {
     const res = await fetch(`${server.url}${path}`, {
       method,
-      headers: {
-        ...(body ? { 'content-type': 'application/json' } : {}),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
+      headers: { ...(body ? { 'content-type': 'application/json' } : {}), authorization: `Bearer ${token}` },
       body: body ? JSON.stringify(body) : undefined,
     })
     const json = await res.json()
@@ -51,29 +50,13 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: embed a dashboard, sn
     warehouse = await createPgWarehouse()
     dataDir = tempDataDir()
     server = await startServer({ env: { DATA_DIR: dataDir }, readyTimeoutMs: 60_000 })
-    await api('POST', '/api/v2/admin-account', undefined, ADMIN)
-    const { data } = await api('POST', '/api/v2/admin-account/jwt', undefined, {
-      email: ADMIN.email,
-      password: ADMIN.password,
-    })
-    const t = data.accessToken as string
-    await api('POST', '/api/v2/datasource', t, {
-      datasourceType: 'postgres',
-      credentials: { name: 'warehouse', ...warehouse.credentials },
-    })
-    await api('POST', '/api/v2/data-app/datamarts', t, {
-      name: 'sales',
-      datasourceName: 'warehouse',
-      tableList: salesTables(warehouse.schema),
-      relationships: salesRelationships(warehouse.schema),
-    })
-    await api('POST', '/api/v2/workspace', t, { name: 'main', connectionType: 'DATAMART', datamartName: 'sales' })
-    await api('POST', '/api/v2/data-app/import-dashboard', t, {
+    const company = await studioCompany(server.url, warehouse)
+    await company.api('POST', '/api/v2/data-app/import-dashboard', {
       workspaceName: 'main',
       dashboardId: 'sales-overview',
       importDashboardData: salesDocument(warehouse.schema),
     })
-    dataAppKey = (await api('POST', '/api/v2/data-app', t, { name: 'salesapp' })).key
+    dataAppKey = (await company.api('POST', '/api/v2/data-app', { name: 'salesapp' })).key
     const { chromium } = await import('playwright-core')
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })

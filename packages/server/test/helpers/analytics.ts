@@ -137,6 +137,21 @@ export async function embedDashboard(
   return (await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, body)).id as string
 }
 
+/** A company metric, orders by customers.country, restricted by the RLS variable `countries` on that column. */
+export function byCountryRls(schema: string) {
+  return {
+    metricId: 'by_country',
+    name: 'Orders by country',
+    chart: { type: 'bar', x: 'country', y: ['orders'] },
+    query: {
+      from: `${schema}.orders`,
+      measures: [{ name: 'orders', aggregate: 'count' }],
+      dimensions: [{ name: 'country', table: `${schema}.customers`, column: 'country' }],
+    },
+    rls: [{ variable: 'countries', table: `${schema}.customers`, column: 'country' }],
+  }
+}
+
 /**
  * The sales dashboard plus a multi-select on customers.name and a metric with RLS on
  * customers.country (variable `countries`), imported as `dashboardId`, with an embed that may
@@ -153,20 +168,7 @@ export async function pickerDashboard(a: Analytics, schema: string, dashboardId:
         ...document.filters,
         { name: 'customer', label: 'Customer', type: 'multi-select', table: `${schema}.customers`, column: 'name' },
       ],
-      metrics: [
-        ...document.metrics,
-        {
-          metricId: 'by_country',
-          name: 'Orders by country',
-          chart: { type: 'bar', x: 'country', y: ['orders'] },
-          query: {
-            from: `${schema}.orders`,
-            measures: [{ name: 'orders', aggregate: 'count' }],
-            dimensions: [{ name: 'country', table: `${schema}.customers`, column: 'country' }],
-          },
-          rls: [{ variable: 'countries', table: `${schema}.customers`, column: 'country' }],
-        },
-      ],
+      metrics: [...document.metrics, byCountryRls(schema)],
     },
   })
   const embed = await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {

@@ -7,7 +7,7 @@
  * and a slow provider blocking no other request.
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { ACCESS, salesDocument } from '../helpers/analytics.js'
+import { ACCESS, byCountryRls, salesDocument } from '../helpers/analytics.js'
 import { expectError } from '../helpers/expect-error.js'
 import { runtimeCalls } from '../helpers/runtime-calls.js'
 import { requireService } from '../helpers/services.js'
@@ -235,20 +235,7 @@ describe.skipIf(!hasPg)('AI pilot routes against the stand-in', () => {
       importDashboardData: {
         ...document,
         layout: [...document.layout, { metricId: 'by_country', x: 0, y: 8, w: 6, h: 4 }],
-        metrics: [
-          ...document.metrics,
-          {
-            metricId: 'by_country',
-            name: 'Orders by country',
-            chart: { type: 'bar', x: 'country', y: ['orders'] },
-            query: {
-              from: `${wh.schema}.orders`,
-              measures: [{ name: 'orders', aggregate: 'count' }],
-              dimensions: [{ name: 'country', table: `${wh.schema}.customers`, column: 'country' }],
-            },
-            rls: [{ variable: 'countries', table: `${wh.schema}.customers`, column: 'country' }],
-          },
-        ],
+        metrics: [...document.metrics, byCountryRls(wh.schema)],
       },
     })
     const embed = (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ACCESS, type EmbedTenancy, salesDocument, tenantedEmbed } from '../helpers/analytics.js'
+import { ACCESS, byCountryRls, type EmbedTenancy, salesDocument, tenantedEmbed } from '../helpers/analytics.js'
 import { storeKinds } from '../helpers/app.js'
 import { expectError } from '../helpers/expect-error.js'
 import { requireService } from '../helpers/services.js'
@@ -110,18 +110,10 @@ interface Setup extends Omit<EmbedTenancy, 'datasource' | 'hidden'> {
 describe.skipIf(!hasPg).each(storeKinds)('RLS variables without a value on %s', (store) => {
   const { wh, a } = useAnalytics(store, { app: 'suite' })
 
-  const byCountry = (schema: string) => ({
-    metricId: 'by_country',
-    name: 'Orders by country',
-    chart: { type: 'bar', x: 'country', y: ['orders'] },
-    query: {
-      from: `${schema}.orders`,
-      measures: [{ name: 'orders', aggregate: 'count' }],
-      dimensions: [{ name: 'country', table: `${schema}.customers`, column: 'country' }],
-      orderBy: [{ name: 'country', direction: 'asc' }],
-    },
-    rls: [{ variable: 'countries', table: `${schema}.customers`, column: 'country' }],
-  })
+  const byCountry = (schema: string) => {
+    const metric = byCountryRls(schema)
+    return { ...metric, query: { ...metric.query, orderBy: [{ name: 'country', direction: 'asc' }] } }
+  }
 
   const embedWithRls = async (): Promise<string> => {
     const document = salesDocument(wh.schema)

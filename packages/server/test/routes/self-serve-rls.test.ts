@@ -8,7 +8,7 @@
  * cannot place refuses end users' metrics on the tables the SQL reads.
  */
 import { describe, expect, it } from 'vitest'
-import { ACCESS, salesDocument } from '../helpers/analytics.js'
+import { ACCESS, byCountryRls, salesDocument } from '../helpers/analytics.js'
 import { requireService } from '../helpers/services.js'
 import { useAnalytics } from '../helpers/suite.js'
 
@@ -25,20 +25,7 @@ describe.skipIf(!hasPg)('self-serve metrics under the token’s RLS', () => {
       dashboardId,
       importDashboardData: {
         ...document,
-        metrics: [
-          ...document.metrics,
-          {
-            metricId: 'by_country',
-            name: 'Orders by country',
-            chart: { type: 'bar', x: 'country', y: ['orders'] },
-            query: {
-              from: `${wh.schema}.orders`,
-              measures: [{ name: 'orders', aggregate: 'count' }],
-              dimensions: [{ name: 'country', table: `${wh.schema}.customers`, column: 'country' }],
-            },
-            rls: [{ variable: 'countries', table: `${wh.schema}.customers`, column: 'country' }],
-          },
-        ],
+        metrics: [...document.metrics, byCountryRls(wh.schema)],
       },
     })
     const embed = await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {

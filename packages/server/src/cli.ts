@@ -6,13 +6,17 @@ import {
   type Command,
   cliEnv,
   data,
+  dataAppKey,
   integer,
+  KEY,
   type Options,
   optional,
+  putGiven,
   readDashboardFile,
   readJsonObject,
   required,
   serviceToken,
+  TOKEN,
   type Values,
 } from './cli/args.js'
 import { Client, DEFAULT_URL } from './cli/client.js'
@@ -96,9 +100,9 @@ const SETUP_COMMANDS: Record<string, Command> = {
   'create-data-app': {
     summary: 'Create a data app; prints its first API key (shown once)',
     usage: 'strata create-data-app --service-token <token> --name <alphanumeric name>',
-    options: { 'service-token': { type: 'string' }, name: { type: 'string' } },
+    options: { ...TOKEN, name: { type: 'string' } },
     async run(values, client) {
-      const token = required(values, 'service-token', cliEnv.serviceToken)
+      const token = serviceToken(values)
       const response = await client.post('/api/v2/data-app', { name: required(values, 'name') }, token)
       client.print(response, response.key)
     },
@@ -109,9 +113,9 @@ const SETUP_COMMANDS: Record<string, Command> = {
       'strata create-datasource --service-token <token> --file <path>\n' +
       '  --file   a JSON object { "datasourceType": "postgres", "credentials": { "name", "host", … } }\n' +
       '           (see docs/administration.md); the connection is tested and the schema read',
-    options: { 'service-token': { type: 'string' }, file: { type: 'string' } },
+    options: { ...TOKEN, file: { type: 'string' } },
     async run(values, client) {
-      const token = required(values, 'service-token', cliEnv.serviceToken)
+      const token = serviceToken(values)
       const body = readJsonObject(required(values, 'file'))
       const response = await client.post('/api/v2/datasource', body, token)
       warnings(response)
@@ -123,9 +127,9 @@ const SETUP_COMMANDS: Record<string, Command> = {
     usage:
       'strata sync-datasource --service-token <token> --datasource-id <id or name>\n' +
       '  --datasource-id   the id printed by create-datasource, or the datasource name',
-    options: { 'service-token': { type: 'string' }, 'datasource-id': { type: 'string' } },
+    options: { ...TOKEN, 'datasource-id': { type: 'string' } },
     async run(values, client) {
-      const token = required(values, 'service-token', cliEnv.serviceToken)
+      const token = serviceToken(values)
       const body = { input: { datasourceId: required(values, 'datasource-id') } }
       const response = await client.post('/api/v2/datasource/sync', body, token)
       client.print(response, data(response).message)
@@ -139,18 +143,15 @@ const SETUP_COMMANDS: Record<string, Command> = {
       '  --name         the datamart name (overrides the file\'s "name")\n' +
       '  --datasource   the datasource name (overrides the file\'s "datasourceName")',
     options: {
-      'service-token': { type: 'string' },
+      ...TOKEN,
       file: { type: 'string' },
       name: { type: 'string' },
       datasource: { type: 'string' },
     },
     async run(values, client) {
-      const token = required(values, 'service-token', cliEnv.serviceToken)
+      const token = serviceToken(values)
       const body = readJsonObject(required(values, 'file'))
-      const name = optional(values, 'name')
-      const datasource = optional(values, 'datasource')
-      if (name !== undefined) body.name = name
-      if (datasource !== undefined) body.datasourceName = datasource
+      putGiven(body, values, { name: 'name', datasource: 'datasourceName' })
       const response = await client.post('/api/v2/data-app/datamarts', body, token)
       client.print(response, response.id)
     },
@@ -182,7 +183,7 @@ const SETUP_COMMANDS: Record<string, Command> = {
       '  Without --access-file, accessSettings are these read-only defaults (plus datamartName):\n' +
       JSON.stringify(READ_ONLY_ACCESS, null, 2).replace(/^/gm, '    '),
     options: {
-      'data-app-key': { type: 'string' },
+      ...KEY,
       'dashboard-id': { type: 'string' },
       workspace: { type: 'string' },
       name: { type: 'string' },
@@ -192,7 +193,7 @@ const SETUP_COMMANDS: Record<string, Command> = {
       'metric-id': { type: 'string' },
     },
     async run(values, client) {
-      const key = required(values, 'data-app-key', cliEnv.dataAppKey)
+      const key = dataAppKey(values)
       const accessFile = optional(values, 'access-file')
       const datamart = optional(values, 'datamart')
       if (accessFile === undefined && datamart === undefined) {
@@ -208,8 +209,7 @@ const SETUP_COMMANDS: Record<string, Command> = {
         name: required(values, 'name'),
         accessSettings,
       }
-      const metricId = optional(values, 'metric-id')
-      if (metricId !== undefined) body.metricId = metricId
+      putGiven(body, values, { 'metric-id': 'metricId' })
       const response = await client.post('/api/v2/data-app/embeds', body, key)
       client.print(response, response.id)
     },
@@ -221,12 +221,12 @@ const SETUP_COMMANDS: Record<string, Command> = {
       '  --domain   an origin allowed to load the embeds: app.example.com, *.customer.com, localhost:3000\n' +
       '  --clear    allow none (an empty list)',
     options: {
-      'data-app-key': { type: 'string' },
+      ...KEY,
       domain: { type: 'string', multiple: true },
       clear: { type: 'boolean' },
     },
     async run(values, client) {
-      const key = required(values, 'data-app-key', cliEnv.dataAppKey)
+      const key = dataAppKey(values)
       const domains = Array.isArray(values.domain) ? values.domain : []
       if (domains.length === 0 && values.clear !== true) {
         throw new CliError('USAGE_ERROR', '--domain is required (repeat it for several; --clear allows none)')
@@ -252,7 +252,7 @@ const SETUP_COMMANDS: Record<string, Command> = {
       '  --permissions-file   a JSON object: permissions (isEnableUnderlyingData, …)\n' +
       '  --expiry             lifetime in milliseconds (expiryTime), at least 1000',
     options: {
-      'data-app-key': { type: 'string' },
+      ...KEY,
       'data-app': { type: 'string' },
       'client-id': { type: 'string' },
       embed: { type: 'string', multiple: true },
@@ -261,7 +261,7 @@ const SETUP_COMMANDS: Record<string, Command> = {
       expiry: { type: 'string' },
     },
     async run(values, client) {
-      const key = required(values, 'data-app-key', cliEnv.dataAppKey)
+      const key = dataAppKey(values)
       const body: Record<string, unknown> = {
         dataAppName: required(values, 'data-app'),
         clientId: required(values, 'client-id'),
@@ -285,7 +285,7 @@ const SETUP_COMMANDS: Record<string, Command> = {
       'strata apply-dashboard --service-token <token> --workspace <name> --file <path>\n' +
       '                       [--dashboard-id <id>] [--dashboard-name <name>] [--dry-run]',
     options: {
-      'service-token': { type: 'string' },
+      ...TOKEN,
       workspace: { type: 'string' },
       file: { type: 'string' },
       'dashboard-id': { type: 'string' },
@@ -293,7 +293,7 @@ const SETUP_COMMANDS: Record<string, Command> = {
       'dry-run': { type: 'boolean' },
     },
     async run(values, client) {
-      const token = required(values, 'service-token', cliEnv.serviceToken)
+      const token = serviceToken(values)
       const workspaceName = required(values, 'workspace')
       const document = readDashboardFile(required(values, 'file'))
       const body: Record<string, unknown> = { workspaceName, importDashboardData: document }

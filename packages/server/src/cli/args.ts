@@ -53,11 +53,25 @@ export function integer(values: Values, name: string): number | undefined {
   return Number(raw)
 }
 
+/** The flag of the commands that call with the service token. */
+export const TOKEN = { 'service-token': { type: 'string' } } as const
+
+/** The flag of the commands that call with a data app's key. */
+export const KEY = { 'data-app-key': { type: 'string' } } as const
+
 /** The service token: --service-token, else STRATA_SERVICE_TOKEN. */
 export const serviceToken = (values: Values): string => required(values, 'service-token', cliEnv.serviceToken)
 
 /** The data app key: --data-app-key, else STRATA_DATA_APP_KEY. */
 export const dataAppKey = (values: Values): string => required(values, 'data-app-key', cliEnv.dataAppKey)
+
+/** Sets `body[field]` to each flag's value that was given (`fields`: flag → field), leaving the others as they are. */
+export function putGiven(body: Record<string, unknown>, values: Values, fields: Record<string, string>): void {
+  for (const [flag, field] of Object.entries(fields)) {
+    const value = optional(values, flag)
+    if (value !== undefined) body[field] = value
+  }
+}
 
 export const data = (body: Record<string, unknown>): Record<string, unknown> =>
   (body.data ?? {}) as Record<string, unknown>

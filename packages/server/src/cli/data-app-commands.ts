@@ -1,9 +1,18 @@
-import { CliError, type Command, dataAppKey, items, optional, readJsonObject, required, serviceToken } from './args.js'
+import {
+  CliError,
+  type Command,
+  dataAppKey,
+  items,
+  KEY,
+  optional,
+  putGiven,
+  readJsonObject,
+  required,
+  serviceToken,
+  TOKEN,
+} from './args.js'
 
 /** Dashboards (export, delete, list), embeds (list, update, delete) and data app API keys. */
-
-const TOKEN = { 'service-token': { type: 'string' } } as const
-const KEY = { 'data-app-key': { type: 'string' } } as const
 
 export const dataAppCommands: Record<string, Command> = {
   'list-dashboards': {
@@ -158,8 +167,7 @@ export const dataAppCommands: Record<string, Command> = {
         dataAppName: required(values, 'data-app'),
         name: required(values, 'name'),
       }
-      const description = optional(values, 'description')
-      if (description !== undefined) body.description = description
+      putGiven(body, values, { description: 'description' })
       const response = await client.post('/api/v2/data-app/api-tokens', body, token)
       client.print(response, response.key)
     },

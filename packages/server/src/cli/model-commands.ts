@@ -4,16 +4,16 @@ import {
   data,
   items,
   optional,
+  putGiven,
   readJsonObject,
   required,
   serviceToken,
+  TOKEN,
   type Values,
 } from './args.js'
 import type { Client } from './client.js'
 
 /** List, update and delete of datasources, datamarts and workspaces (service token). */
-
-const TOKEN = { 'service-token': { type: 'string' } } as const
 
 /** A response's warnings (e.g. a datasource whose introspection found no table), on stderr. */
 export function warnings(response: Record<string, unknown>): void {
@@ -31,12 +31,9 @@ export function warnings(response: Record<string, unknown>): void {
 export function workspaceBody(values: Values): Record<string, unknown> {
   const file = optional(values, 'file')
   const body: Record<string, unknown> = file === undefined ? {} : readJsonObject(file)
-  const name = optional(values, 'name')
   const datamart = optional(values, 'datamart')
   const datasource = optional(values, 'datasource')
-  if (name !== undefined) body.name = name
-  if (datamart !== undefined) body.datamartName = datamart
-  if (datasource !== undefined) body.datasourceName = datasource
+  putGiven(body, values, { name: 'name', datamart: 'datamartName', datasource: 'datasourceName' })
   const type = optional(values, 'connection-type')
   if (type !== undefined) body.connectionType = type
   else if (body.connectionType === undefined && datamart !== undefined) body.connectionType = 'DATAMART'
@@ -127,8 +124,7 @@ export const modelCommands: Record<string, Command> = {
       if (body.datamartName === undefined && body.name !== undefined) body.datamartName = body.name
       delete body.name
       delete body.datasourceName
-      const name = optional(values, 'name')
-      if (name !== undefined) body.datamartName = name
+      putGiven(body, values, { name: 'datamartName' })
       if (body.datamartName === undefined) throw new CliError('USAGE_ERROR', '--name is required')
       const response = await client.put('/api/v2/data-app/datamarts', body, token)
       client.print(response, response.id)

@@ -2,40 +2,16 @@
 // npm consumers import) and hashed chunks, among them the self-serve UI (metric builder, card menu),
 // which the entry loads on demand with import() only when the token may use it.
 import { spawnSync } from 'node:child_process'
-import { mkdir, readdir, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
+import { buildBrowserBundle } from './browser-bundle.mjs'
 import { bundleSizes, kb } from './bundle-size.mjs'
-import { minifyCss } from './minify-css.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const outdir = join(here, 'dist')
 const BUDGET_GZIP = 200 * 1024
 
-await mkdir(outdir, { recursive: true })
-// chunks of an earlier build (hashed names) would otherwise pile up
-for (const f of await readdir(outdir)) if (/^chunk-.*\.js(\.map)?$/.test(f)) await rm(join(outdir, f))
-const result = await build({
-  plugins: [minifyCss],
-  entryPoints: { 'strata-embed': join(here, 'src', 'index.ts') },
-  outdir,
-  entryNames: '[name]',
-  chunkNames: 'chunk-[hash]',
-  splitting: true,
-  absWorkingDir: here,
-  bundle: true,
-  minify: true,
-  format: 'esm',
-  target: 'es2020',
-  platform: 'browser',
-  tsconfig: join(here, 'tsconfig.json'),
-  sourcemap: 'external',
-  legalComments: 'none',
-  metafile: true,
-  logLevel: 'warning',
-})
+const result = await buildBrowserBundle(here, 'strata-embed')
 
 // What a page loads up front, and the rest (loaded on demand)
 const { main, onDemand, imported, lazyFiles } = await bundleSizes(result.metafile, '/strata-embed.js', here)

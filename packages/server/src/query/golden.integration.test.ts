@@ -2,10 +2,10 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import type { Metric } from '@strata/contract/document'
 import mysql from 'mysql2/promise'
 import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, it } from 'vitest'
 import { GOLDEN_CASES, type GoldenCase } from '../../test/fixtures/golden-cases.js'
 import { type Engine, GOLDEN_NOW, goldenDatamart, goldenSql, goldenTables } from '../../test/fixtures/golden-data.js'
-import { normRows } from '../../test/fixtures/golden-rows.js'
+import { checkedStatement, expectGoldenRows } from '../../test/fixtures/golden-oracle.js'
 import { requireService } from '../../test/helpers/services.js'
 import { type CompileContext, compileMetric } from './compile.js'
 import { getDialect } from './dialects/registry.js'
@@ -132,13 +132,10 @@ for (const engine of ['postgres', 'mysql', 'duckdb'] as const) {
       }
       const metric: Metric = c.metric.sql === undefined ? c.metric : { ...c.metric, sql: tables(engine, c.metric.sql) }
       const compiled = compileMetric({ metric, model, dialect: getDialect(engine), context })
-      const target = c.check === 'count' ? compiled.countSql : c.check === 'comparison' ? compiled.comparison : compiled
-      expect(target, `${c.name}: nothing compiled for ${c.check}`).toBeDefined()
-      if (target === undefined) return
+      const target = checkedStatement(compiled, c)
       const actual = await h.run(target.sql, target.params)
       const expected = await h.run(oracle(engine, c), [])
-      expect(actual.length, `${c.name} returned no rows`).toBeGreaterThan(c.allowEmpty ? -1 : 0)
-      expect(normRows(actual, c.ordered === true)).toEqual(normRows(expected, c.ordered === true))
+      expectGoldenRows(actual, expected, c)
     })
   })
 }

@@ -12,7 +12,7 @@ import type { Metric } from '@strata/contract/document'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GOLDEN_CASES, type GoldenCase } from '../../../test/fixtures/golden-cases.js'
 import { GOLDEN_NOW, goldenDatamart } from '../../../test/fixtures/golden-data.js'
-import { normRows } from '../../../test/fixtures/golden-rows.js'
+import { checkedStatement, expectGoldenRows } from '../../../test/fixtures/golden-oracle.js'
 import { type CompileContext, compileMetric } from '../../query/compile.js'
 import { getDialect } from '../../query/dialects/registry.js'
 import { buildModel } from '../../query/model.js'
@@ -87,16 +87,13 @@ describe('golden metrics on awss3 over S3 (live: s3rver, cached, DuckDB)', () =>
     }
     const metric: Metric = c.metric.sql === undefined ? c.metric : { ...c.metric, sql: tables(c.metric.sql) }
     const compiled = compileMetric({ metric, model, dialect: getDialect('duckdb'), context })
-    const target = c.check === 'count' ? compiled.countSql : c.check === 'comparison' ? compiled.comparison : compiled
-    expect(target, `${c.name}: nothing compiled for ${c.check}`).toBeDefined()
-    if (target === undefined) return
+    const target = checkedStatement(compiled, c)
     const run = async (sql: string, params: readonly unknown[]) =>
       (await connector.execute(sql, { params, timeoutMs: 10_000, maxRows: 100_000 })).rows
     const expectedSql = typeof c.expected === 'string' ? c.expected : c.expected.duckdb
     if (expectedSql === undefined) throw new Error(`${c.name}: no expected SQL for duckdb`)
     const actual = await run(target.sql, target.params)
     const expected = await run(tables(expectedSql), [])
-    expect(actual.length, `${c.name} returned no rows`).toBeGreaterThan(c.allowEmpty ? -1 : 0)
-    expect(normRows(actual, c.ordered === true)).toEqual(normRows(expected, c.ordered === true))
+    expectGoldenRows(actual, expected, c)
   })
 })

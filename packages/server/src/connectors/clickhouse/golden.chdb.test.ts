@@ -8,12 +8,17 @@
  * scripts/install-chdb.sh: without it this file is skipped loudly, and fails under CI=true.
  */
 import { randomBytes } from 'node:crypto'
-import { DuckDBInstance } from '@duckdb/node-api'
 import type { Metric } from '@strata/contract/document'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GOLDEN_CASES } from '../../../test/fixtures/golden-cases.js'
 import { GOLDEN_NOW, goldenDatamart, goldenSql, goldenTables } from '../../../test/fixtures/golden-data.js'
-import { normRows } from '../../../test/fixtures/golden-rows.js'
+import {
+  checkedStatement,
+  duckdbOracle,
+  expectGoldenRows,
+  type GoldenOracle,
+  inSchema,
+} from '../../../test/fixtures/golden-oracle.js'
 import { type CompileContext, compileMetric } from '../../query/compile.js'
 import { getDialect } from '../../query/dialects/registry.js'
 import { buildModel } from '../../query/model.js'
@@ -24,12 +29,6 @@ import { type ChdbFront, requireChdb, startChdbFront } from './standin/process.j
 const DB = `golden_${randomBytes(4).toString('hex')}`
 const hasChdb = requireChdb('the golden metric set on ClickHouse (chdb)')
 
-/** `{o}`, `{c}`, `{t}` → the orders, customers, tenants tables, quoted by `quote`. */
-const tables = (sql: string, quote: (s: string) => string) =>
-  sql.replace(
-    /\{([oct])\}/g,
-    (_, t: string) => `${quote(DB)}.${t === 'o' ? 'orders' : t === 'c' ? 'customers' : 'tenants'}`,
-  )
 const backticks = (s: string) => `\`${s}\``
 
 describe.skipIf(!hasChdb)(
@@ -37,7 +36,7 @@ describe.skipIf(!hasChdb)(
   () => {
     let front: ChdbFront
     let connector: Connector
-    let duck: Awaited<ReturnType<DuckDBInstance['connect']>>
+    let oracle: GoldenOracle
 
     beforeAll(async () => {
       front = await startChdbFront({ users: { default: '', golden: 'golden-pw' } })
@@ -48,16 +47,13 @@ describe.skipIf(!hasChdb)(
         { name: 'golden', host: '127.0.0.1', port: front.port, user: 'golden', password: 'golden-pw', database: DB },
         { connectTimeoutMs: 5000, poolMax: 2 },
       )
-      const db = await DuckDBInstance.create(':memory:')
-      duck = await db.connect()
-      await duck.run(`CREATE SCHEMA "${DB}"`)
-      for (const s of goldenSql('duckdb', DB)) await duck.run(s)
+      oracle = await duckdbOracle(DB)
     })
 
     afterAll(async () => {
       await connector?.close()
       await front?.stop()
-      duck?.closeSync()
+      oracle?.close()
     })
 
     it('is a current ClickHouse engine, with query parameters and the session time zone', async () => {
@@ -65,7 +61,7 @@ describe.skipIf(!hasChdb)(
       await connector.test()
     })
 
-    it.each(GOLDEN_CASES.map((c) => [c.name, c] as const))('%s', async (name, c) => {
+    it.each(GOLDEN_CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
       const model = buildModel(goldenTables(DB), goldenDatamart(DB, c.convertCreatedAt === true))
       const context: CompileContext = {
         tenancy: { kind: 'none' },
@@ -76,11 +72,9 @@ describe.skipIf(!hasChdb)(
         ...c.context?.(DB, (t) => `${backticks(DB)}.${t}`),
       }
       const metric: Metric =
-        c.metric.sql === undefined ? c.metric : { ...c.metric, sql: tables(c.metric.sql, backticks) }
+        c.metric.sql === undefined ? c.metric : { ...c.metric, sql: inSchema(c.metric.sql, DB, backticks) }
       const compiled = compileMetric({ metric, model, dialect: getDialect('clickhouse'), context })
-      const target = c.check === 'count' ? compiled.countSql : c.check === 'comparison' ? compiled.comparison : compiled
-      expect(target, `${name}: nothing compiled for ${c.check}`).toBeDefined()
-      if (target === undefined) return
+      const target = checkedStatement(compiled, c)
       const database = context.tenancy.kind === 'database' ? context.tenancy.database : undefined
       // the session time zone is the token's zone, as the query service sends it for clickhouse
       const actual = await connector.execute(target.sql, {
@@ -90,12 +84,7 @@ describe.skipIf(!hasChdb)(
         timezone: context.timezone,
         ...(database ? { database } : {}),
       })
-      const sql = typeof c.expected === 'string' ? c.expected : c.expected.duckdb
-      expect(sql, `${name}: no DuckDB oracle`).toBeDefined()
-      const oracle = tables(sql as string, (s) => `"${s}"`)
-      const expected = (await duck.runAndReadAll(oracle)).getRowObjectsJson() as Record<string, unknown>[]
-      expect(actual.rows.length, `${name} returned no rows`).toBeGreaterThan(c.allowEmpty ? -1 : 0)
-      expect(normRows(actual.rows, c.ordered === true)).toEqual(normRows(expected, c.ordered === true))
+      expectGoldenRows(actual.rows, await oracle.expected(c), c)
     })
   },
 )

@@ -6,12 +6,16 @@
  * oracle SQL over the same golden data — the expected results of the live golden test. The
  * metrics one search request cannot express must be refused with a 400 naming why (listed below).
  */
-import { DuckDBInstance } from '@duckdb/node-api'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, it } from 'vitest'
 import { GOLDEN_CASES } from '../../../test/fixtures/golden-cases.js'
-import { GOLDEN_NOW, goldenDatamart, goldenRows, goldenSql } from '../../../test/fixtures/golden-data.js'
-import { normRows } from '../../../test/fixtures/golden-rows.js'
-import { ApiError } from '../../errors.js'
+import { GOLDEN_NOW, goldenDatamart, goldenRows } from '../../../test/fixtures/golden-data.js'
+import {
+  checkedStatement,
+  duckdbOracle,
+  expectGoldenRows,
+  expectRefused,
+  type GoldenOracle,
+} from '../../../test/fixtures/golden-oracle.js'
 import { type CompileContext, compileMetric } from '../../query/compile.js'
 import { getDialect } from '../../query/dialects/registry.js'
 import { buildModel } from '../../query/model.js'
@@ -82,7 +86,7 @@ for (const { flavour, version } of VARIANTS) {
   describe(`golden metrics on the ${flavour} ${version ?? ''} stand-in (mingo), expected rows from DuckDB`, () => {
     const standIn = new SearchStandIn({ flavour, users: { u: 'golden-pass' }, ...(version ? { version } : {}) })
     let connector: Connector
-    let duck: { run: (sql: string) => Promise<Record<string, unknown>[]>; close: () => void }
+    let oracle: GoldenOracle
 
     beforeAll(async () => {
       loadGolden(standIn)
@@ -92,18 +96,11 @@ for (const { flavour, version } of VARIANTS) {
         { connectTimeoutMs: 5000, poolMax: 2 },
         flavour,
       )
-      const db = await DuckDBInstance.create(':memory:')
-      const conn = await db.connect()
-      await conn.run(`CREATE SCHEMA "${SCHEMA}"`)
-      for (const s of goldenSql('duckdb', SCHEMA)) await conn.run(s)
-      duck = {
-        run: async (sql) => (await conn.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[],
-        close: () => conn.closeSync(),
-      }
+      oracle = await duckdbOracle(SCHEMA)
     })
     afterAll(async () => {
       await connector?.close()
-      duck?.close()
+      oracle?.close()
       await standIn.stop()
     })
 
@@ -123,21 +120,10 @@ for (const { flavour, version } of VARIANTS) {
       const refusal = REFUSED[c.name]
       const compile = () => compileMetric({ metric: c.metric, model, dialect: getDialect('elasticsearch'), context })
       if (refusal !== undefined) {
-        let error: unknown
-        try {
-          compile()
-        } catch (e) {
-          error = e
-        }
-        expect(error).toBeInstanceOf(ApiError)
-        expect((error as ApiError).status).toBe(400)
-        expect((error as ApiError).message).toMatch(refusal)
+        expectRefused(compile, refusal)
         return
       }
-      const compiled = compile()
-      const target = c.check === 'count' ? compiled.countSql : c.check === 'comparison' ? compiled.comparison : compiled
-      expect(target, `${c.name}: nothing compiled for ${c.check}`).toBeDefined()
-      if (target === undefined) return
+      const target = checkedStatement(compile(), c)
       const database = context.tenancy.kind === 'database' ? 'orders' : undefined
       const actual = await connector.execute(target.sql, {
         params: target.params,
@@ -145,14 +131,7 @@ for (const { flavour, version } of VARIANTS) {
         maxRows: 10_000,
         ...(database ? { database } : {}),
       })
-      const oracle = typeof c.expected === 'string' ? c.expected : c.expected.duckdb
-      expect(oracle, `${c.name}: no DuckDB oracle`).toBeDefined()
-      const sql = (oracle as string).replace(/\{([oct])\}/g, (_, t: string) =>
-        t === 'o' ? `"${SCHEMA}".orders` : t === 'c' ? `"${SCHEMA}".customers` : `"${SCHEMA}".tenants`,
-      )
-      const expected = await duck.run(sql)
-      expect(actual.rows.length, `${c.name} returned no rows`).toBeGreaterThan(c.allowEmpty ? -1 : 0)
-      expect(normRows(actual.rows, c.ordered === true)).toEqual(normRows(expected, c.ordered === true))
+      expectGoldenRows(actual.rows, await oracle.expected(c), c)
     })
   })
 }

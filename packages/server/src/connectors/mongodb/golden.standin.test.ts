@@ -9,19 +9,16 @@
  * string (MongoDB has no date-only type; the golden model declares it a date, as for every
  * engine, and date strings compare in calendar order), SQL NULL as null.
  */
-import { DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GOLDEN_CASES } from '../../../test/fixtures/golden-cases.js'
+import { GOLDEN_NOW, goldenDatamart, goldenRows, goldenTables, TENANTS } from '../../../test/fixtures/golden-data.js'
 import {
-  GOLDEN_NOW,
-  goldenDatamart,
-  goldenRows,
-  goldenSql,
-  goldenTables,
-  TENANTS,
-} from '../../../test/fixtures/golden-data.js'
-import { normRows } from '../../../test/fixtures/golden-rows.js'
-import { ApiError } from '../../errors.js'
+  checkedStatement,
+  duckdbOracle,
+  expectGoldenRows,
+  expectRefused,
+  type GoldenOracle,
+} from '../../../test/fixtures/golden-oracle.js'
 import { type CompileContext, compileMetric } from '../../query/compile.js'
 import { getDialect } from '../../query/dialects/registry.js'
 import { buildModel } from '../../query/model.js'
@@ -41,7 +38,7 @@ const REFUSED: Readonly<Record<string, RegExp>> = {
 
 let standIn: MongoStandIn
 let connector: Connector
-let duck: Awaited<ReturnType<DuckDBInstance['connect']>>
+let oracle: GoldenOracle
 
 beforeAll(async () => {
   standIn = new MongoStandIn({ users: { golden: 'golden-pw' } })
@@ -67,20 +64,14 @@ beforeAll(async () => {
     { name: 'g', host: '127.0.0.1', port, user: 'golden', password: 'golden-pw' },
     { connectTimeoutMs: 2000, poolMax: 2 },
   )
-  const db = await DuckDBInstance.create(':memory:')
-  duck = await db.connect()
-  await duck.run(`CREATE SCHEMA "${DB}"`)
-  for (const s of goldenSql('duckdb', DB)) await duck.run(s)
+  oracle = await duckdbOracle(DB)
 })
 
 afterAll(async () => {
   await connector?.close()
   await standIn?.stop()
-  duck?.closeSync()
+  oracle?.close()
 })
-
-const oracle = (sql: string) =>
-  sql.replace(/\{([oct])\}/g, (_, t: string) => `"${DB}".${t === 'o' ? 'orders' : t === 'c' ? 'customers' : 'tenants'}`)
 
 describe('golden metrics as MongoDB pipelines (stand-in: mingo) against the DuckDB oracle', () => {
   it('every refused case is a golden case', () => {
@@ -100,21 +91,10 @@ describe('golden metrics as MongoDB pipelines (stand-in: mingo) against the Duck
     const compile = () => compileMetric({ metric: c.metric, model, dialect: getDialect('mongodb'), context })
     const refused = REFUSED[name]
     if (refused !== undefined) {
-      let error: unknown
-      try {
-        compile()
-      } catch (e) {
-        error = e
-      }
-      expect(error).toBeInstanceOf(ApiError)
-      expect((error as ApiError).status).toBe(400)
-      expect((error as ApiError).message).toMatch(refused)
+      expectRefused(compile, refused)
       return
     }
-    const compiled = compile()
-    const target = c.check === 'count' ? compiled.countSql : c.check === 'comparison' ? compiled.comparison : compiled
-    expect(target, `${name}: nothing compiled for ${c.check}`).toBeDefined()
-    if (target === undefined) return
+    const target = checkedStatement(compile(), c)
     const database = context.tenancy.kind === 'database' ? context.tenancy.database : undefined
     const actual = await connector.execute(target.sql, {
       params: target.params,
@@ -122,10 +102,6 @@ describe('golden metrics as MongoDB pipelines (stand-in: mingo) against the Duck
       maxRows: 10_000,
       ...(database ? { database } : {}),
     })
-    const sql = typeof c.expected === 'string' ? c.expected : c.expected.duckdb
-    expect(sql, `${name}: no DuckDB oracle`).toBeDefined()
-    const expected = (await duck.runAndReadAll(oracle(sql as string))).getRowObjectsJson() as Record<string, unknown>[]
-    expect(actual.rows.length, `${name} returned no rows`).toBeGreaterThan(c.allowEmpty ? -1 : 0)
-    expect(normRows(actual.rows, c.ordered === true)).toEqual(normRows(expected, c.ordered === true))
+    expectGoldenRows(actual.rows, await oracle.expected(c), c)
   })
 })

@@ -33,6 +33,24 @@ const ADMIN = [
 ]
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
+/** A stand-in for the server that answers every request with `answer` and records what it was sent. */
+async function apiStub(answer: object) {
+  const received: { url?: string; auth?: string; body?: unknown }[] = []
+  const stub = createServer(async (req: IncomingMessage, res) => {
+    let text = ''
+    for await (const chunk of req) text += chunk
+    received.push({ url: req.url, auth: req.headers.authorization, body: JSON.parse(text) })
+    res.setHeader('content-type', 'application/json')
+    res.end(JSON.stringify(answer))
+  })
+  await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`,
+    received,
+    close: () => new Promise((resolve) => stub.close(resolve)),
+  }
+}
+
 describe('strata CLI', () => {
   const dataDir = tempDataDir()
   let server: ServerProcess
@@ -193,27 +211,20 @@ describe('strata CLI', () => {
 
   it('apply-dashboard posts the file to import-dashboard (an export file: its data)', async () => {
     // A stand-in for the import route, so the CLI's request is checked on its own.
-    const received: { url?: string; auth?: string; body?: unknown }[] = []
-    const stub = createServer(async (req: IncomingMessage, res) => {
-      let text = ''
-      for await (const chunk of req) text += chunk
-      received.push({ url: req.url, auth: req.headers.authorization, body: JSON.parse(text) })
-      res.setHeader('content-type', 'application/json')
-      res.end(
-        JSON.stringify({
-          data: {
-            response: {
-              message: '1 metric imported',
-              dashboardId: 'sales-overview',
-              dashboardName: 'Sales',
-              workspaceName: 'main',
-            },
-          },
-        }),
-      )
+    const {
+      url: stubUrl,
+      received,
+      close,
+    } = await apiStub({
+      data: {
+        response: {
+          message: '1 metric imported',
+          dashboardId: 'sales-overview',
+          dashboardName: 'Sales',
+          workspaceName: 'main',
+        },
+      },
     })
-    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve))
-    const stubUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`
     try {
       const document = { name: 'Sales', filters: [], layout: [], metrics: [] }
       const plain = join(dataDir, 'dashboard.json')
@@ -264,22 +275,19 @@ describe('strata CLI', () => {
         expect.stringMatching(/^strata: FILE_ERROR: cannot read .*missing\.json \(ENOENT\)/),
       ])
     } finally {
-      await new Promise((resolve) => stub.close(resolve))
+      await close()
     }
   })
 
   it('create-datasource posts the file as is and prints a response warning on stderr', async () => {
     // A stand-in answering 200 with a warning (e.g. introspection found no table).
-    const received: { url?: string; auth?: string; body?: unknown }[] = []
-    const stub = createServer(async (req: IncomingMessage, res) => {
-      let text = ''
-      for await (const chunk of req) text += chunk
-      received.push({ url: req.url, auth: req.headers.authorization, body: JSON.parse(text) })
-      res.setHeader('content-type', 'application/json')
-      res.end(JSON.stringify({ data: { id: 'ds-1', tables: 0, warnings: ['no table found in schema nope'] } }))
+    const {
+      url: stubUrl,
+      received,
+      close,
+    } = await apiStub({
+      data: { id: 'ds-1', tables: 0, warnings: ['no table found in schema nope'] },
     })
-    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve))
-    const stubUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`
     try {
       const body = { datasourceType: 'postgres', credentials: { name: 'w', schema: 'nope' } }
       const path = join(dataDir, 'ds-warning.json')
@@ -290,7 +298,7 @@ describe('strata CLI', () => {
       expect(created).toEqual({ code: 0, stdout: 'ds-1\n', stderr: 'strata: warning: no table found in schema nope\n' })
       expect(received).toEqual([{ url: '/api/v2/datasource', auth: 'Bearer st', body }])
     } finally {
-      await new Promise((resolve) => stub.close(resolve))
+      await close()
     }
   })
 

@@ -107,6 +107,7 @@ describe('parseConfig', () => {
       endpoint: undefined,
       accessKeyId: undefined,
       secretAccessKey: undefined,
+      readCacheMaxBytes: 1024 ** 3,
     })
     const env = {
       ROLLUP_S3_BUCKET: 'team-rollups',
@@ -115,6 +116,7 @@ describe('parseConfig', () => {
       ROLLUP_S3_ENDPOINT: 'https://minio.internal:9000',
       ROLLUP_S3_ACCESS_KEY_ID: 'AKIA',
       ROLLUP_S3_SECRET_ACCESS_KEY: 'secret',
+      ROLLUP_S3_READ_CACHE_MAX_BYTES: '104857600',
     }
     expect(parseConfig(env).rollupS3).toEqual({
       bucket: 'team-rollups',
@@ -123,9 +125,12 @@ describe('parseConfig', () => {
       endpoint: 'https://minio.internal:9000',
       accessKeyId: 'AKIA',
       secretAccessKey: 'secret',
+      readCacheMaxBytes: 104857600,
     })
     const refused: [Record<string, string>, RegExp][] = [
       [{ ROLLUP_S3_PREFIX: 'x' }, /ROLLUP_S3_PREFIX needs ROLLUP_S3_BUCKET/],
+      [{ ROLLUP_S3_READ_CACHE_MAX_BYTES: '1048576' }, /ROLLUP_S3_READ_CACHE_MAX_BYTES needs ROLLUP_S3_BUCKET/],
+      [{ ROLLUP_S3_BUCKET: 'ok-bucket', ROLLUP_S3_READ_CACHE_MAX_BYTES: '10' }, /ROLLUP_S3_READ_CACHE_MAX_BYTES/],
       [{ ROLLUP_S3_BUCKET: 'Bad_Bucket' }, /must be an S3 bucket name/],
       [{ ROLLUP_S3_BUCKET: 'ok-bucket', ROLLUP_S3_ENDPOINT: 'ftp://h' }, /ROLLUP_S3_ENDPOINT must be an http/],
       [{ ROLLUP_S3_BUCKET: 'ok-bucket', ROLLUP_S3_ENDPOINT: 'http://u:p@h' }, /ROLLUP_S3_ENDPOINT/],

@@ -69,6 +69,8 @@ export interface Config {
         readonly endpoint: string | undefined
         readonly accessKeyId: string | undefined
         readonly secretAccessKey: string | undefined
+        /** Read copies of rollup files this instance keeps on disk at most (ROLLUP_S3_READ_CACHE_MAX_BYTES). */
+        readonly readCacheMaxBytes: number
       }
     | undefined
   readonly adminEmail: string | undefined
@@ -184,7 +186,9 @@ function emailConfig(env: Env): Config['email'] {
  */
 function rollupS3Config(env: Env): Config['rollupS3'] {
   const bucket = text(env, 'ROLLUP_S3_BUCKET')
-  const others = ['PREFIX', 'REGION', 'ENDPOINT', 'ACCESS_KEY_ID', 'SECRET_ACCESS_KEY'].map((n) => `ROLLUP_S3_${n}`)
+  const others = ['PREFIX', 'REGION', 'ENDPOINT', 'ACCESS_KEY_ID', 'SECRET_ACCESS_KEY', 'READ_CACHE_MAX_BYTES'].map(
+    (n) => `ROLLUP_S3_${n}`,
+  )
   if (bucket === undefined) {
     const stray = others.find((n) => text(env, n) !== undefined)
     if (stray !== undefined) throw new ConfigError(`${stray} needs ROLLUP_S3_BUCKET`)
@@ -213,6 +217,7 @@ function rollupS3Config(env: Env): Config['rollupS3'] {
     endpoint,
     accessKeyId,
     secretAccessKey,
+    readCacheMaxBytes: integer(env, 'ROLLUP_S3_READ_CACHE_MAX_BYTES', 1024 ** 3, 1024 * 1024, 1024 ** 4),
   }
 }
 

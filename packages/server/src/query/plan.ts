@@ -2,7 +2,7 @@ import type { TimeGrain } from '@strata/contract/document'
 import { type Bound, bindRequest, rebind, type Scalar } from './bind.js'
 import { type CompiledQuery, type CompileInput, compileMetric } from './compile.js'
 import type { CompiledSql, Dialect } from './dialects/base.js'
-import { DuckdbDialect } from './dialects/duckdb.js'
+import { RollupReadDialect } from './dialects/duckdb.js'
 import type { DashboardDocument, Metric } from './document.js'
 import { type AppliedFilter, type FilterInputs, resolveFilters } from './filters.js'
 import { fingerprint } from './fingerprint.js'
@@ -206,7 +206,16 @@ export function planQuery(request: PlanRequest, target: PlanTarget, compile: Com
           target.rollups,
         )
   const rollup = match?.ok
-    ? onRollup(match.read, { tenancy, bound, request, page, identity, compile, shape })
+    ? onRollup(match.read, {
+        tenancy,
+        bound,
+        request,
+        page,
+        identity,
+        compile,
+        shape,
+        dialect: ROLLUP_DIALECTS[dialect.nullOrder ?? 'last'],
+      })
     : undefined
   return {
     metric,
@@ -220,8 +229,15 @@ export function planQuery(request: PlanRequest, target: PlanTarget, compile: Com
   }
 }
 
-/** Rollups are read by DuckDB in the engine process, whatever the warehouse. */
-const ROLLUP_DIALECT = new DuckdbDialect()
+/**
+ * Rollups are read by DuckDB in the engine process, whatever the warehouse; its ORDER BY puts
+ * NULL where the warehouse would (RollupReadDialect), one dialect per such order.
+ */
+const ROLLUP_DIALECTS = {
+  low: new RollupReadDialect('low'),
+  high: new RollupReadDialect('high'),
+  last: new RollupReadDialect('last'),
+} as const
 
 /** The request compiled on the rollup's one table, its values bound as on the warehouse. */
 function onRollup(
@@ -234,6 +250,8 @@ function onRollup(
     readonly identity: Omit<ResultIdentity, 'sql' | 'params'>
     readonly compile: Compile
     readonly shape: string
+    /** DuckDB, ordering NULL as the warehouse does. */
+    readonly dialect: RollupReadDialect
   },
 ): RollupChoice {
   const { bound, request, page } = at
@@ -244,7 +262,7 @@ function onRollup(
     {
       metric: read.metric,
       model: read.model,
-      dialect: ROLLUP_DIALECT,
+      dialect: at.dialect,
       context: {
         tenancy: read.tenancy.kind === 'table' ? { kind: 'table', clientId: clientId as Bound } : { kind: 'none' },
         rls: bound.rls,
@@ -269,9 +287,9 @@ function onRollup(
         return again
       },
     },
-    `rollup:${plan.name}@${plan.fingerprint}|${at.shape}`,
+    `rollup:${plan.name}@${plan.fingerprint}|${at.dialect.warehouseNulls}|${at.shape}`,
   )
-  const statements = bindStatements(compiled, bound.values, ROLLUP_DIALECT)
+  const statements = bindStatements(compiled, bound.values, at.dialect)
   const name = `${plan.name}@${builtAt}`
   return {
     name: plan.name,

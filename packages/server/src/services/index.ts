@@ -123,7 +123,7 @@ export async function createServices(config: Config, log?: EngineLog & QueryLog)
   const workspaces = new Workspaces(store, datasources, datamarts, bus)
   const sources = new Sources(datasources, datamarts)
   const rollupStorage: RollupStorage = config.rollupS3
-    ? new S3RollupStorage(config.rollupS3, join(config.dataDir, 'rollups-s3'))
+    ? s3RollupStorage(config.rollupS3, join(config.dataDir, 'rollups-s3'), bus)
     : new LocalRollupStorage(join(config.dataDir, 'rollups'))
   const metricQueries = new MetricQueries(sources, datasources, workspaces, bus, {
     queryTimeoutMs: config.queryTimeoutMs,
@@ -300,4 +300,20 @@ async function connectRedis(url: string): Promise<Redis> {
   redis.on('error', () => {})
   await redis.connect().catch(() => {})
   return redis
+}
+
+/**
+ * Rollup files on S3, whose manifests this instance holds in memory: a build of a dashboard's
+ * rollups (on any instance, with Redis) or a change of the dashboard drops them.
+ */
+function s3RollupStorage(
+  config: NonNullable<Config['rollupS3']>,
+  cacheDir: string,
+  bus: InvalidationBus,
+): S3RollupStorage {
+  const storage = new S3RollupStorage(config, cacheDir, { readCopiesMaxBytes: config.readCacheMaxBytes })
+  bus.on((event) => {
+    if (event.kind === 'rollup' || event.kind === 'dashboard') storage.forget(event.dashboardRowId)
+  })
+  return storage
 }

@@ -251,6 +251,42 @@ describe('building', () => {
   }, 120_000)
 })
 
+describe('a refresh during a build', () => {
+  it('makes the rollup due again when the build ends, instead of after its interval', async () => {
+    const id = await dashboardRowId('rolled')
+    const db = ctx.app.services.store.db
+    const ours = () =>
+      db.selectFrom('rollups').selectAll().where('dashboard_row_id', '=', id).where('name', '=', 'by_status')
+    const mine = () => db.updateTable('rollups').where('dashboard_row_id', '=', id).where('name', '=', 'by_status')
+    // the lease as the scheduler takes it, for the due time the row has now
+    await mine()
+      .set({ leased_by: 'holder', lease_until: new Date(Date.now() + 60_000).toISOString(), state: 'building' })
+      .execute()
+    const claimed = await ours().executeTakeFirstOrThrow()
+    // the refresh, while the build runs
+    const res = await a.call('POST', '/api/v2/data-app/rollups/refresh', a.serviceToken, {
+      workspaceName: 'main',
+      dashboardId: 'rolled',
+      rollup: 'by_status',
+    })
+    expect(res.statusCode, res.body).toBe(202)
+    const refreshed = (await ours().executeTakeFirstOrThrow()).next_refresh_at
+    expect(refreshed).not.toBe(claimed.next_refresh_at)
+    const started = new Date()
+    expect(await ctx.app.services.rollups.build(claimed, 'holder', started)).toBe('ready')
+    const after = await ours().executeTakeFirstOrThrow()
+    expect(after.state).toBe('ready')
+    expect(after.next_refresh_at).toBe(refreshed)
+    // without a refresh meanwhile, the next build is an interval after this one started
+    await mine().set({ leased_by: 'holder', state: 'building' }).execute()
+    const again = await ours().executeTakeFirstOrThrow()
+    expect(await ctx.app.services.rollups.build(again, 'holder', started)).toBe('ready')
+    expect(Date.parse((await ours().executeTakeFirstOrThrow()).next_refresh_at)).toBeGreaterThan(
+      started.getTime() + 60_000,
+    )
+  }, 120_000)
+})
+
 describe('a failed build', () => {
   it('is recorded as failed with its error, keeps the previous files and never fails a request', async () => {
     const s = ctx.app.services

@@ -1,10 +1,11 @@
 /**
- * The S3 client of one awss3 datasource (@aws-sdk/client-s3, imported only by this folder, which
- * the registry loads on first use). Everything it needs comes from the credentials and the
- * connector options: static keys (no credential chain is consulted), the region, and an
- * `endpoint` override for S3-compatible services and test servers (path-style addressing, as
- * they generally require). Each request gives up when the socket is silent for the connect
- * timeout; one retry at most.
+ * The S3 client (@aws-sdk/client-s3, imported only by this file, which is loaded on first use:
+ * by the registry for an awss3 datasource, by services/rollups/s3-storage.ts for rollups on S3).
+ * One factory (`newS3Client`) for both. A datasource's client takes everything from the
+ * credentials and the connector options: static keys (no credential chain is consulted), the
+ * region, and an `endpoint` override for S3-compatible services and test servers (path-style
+ * addressing, as they generally require). Each request gives up when the socket is silent for
+ * the connect timeout; one retry at most.
  */
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3'
 import { badRequest } from '../../errors.js'
@@ -32,20 +33,49 @@ export function endpointUrl(endpoint: string | undefined): string | undefined {
   return url.href
 }
 
-export function createS3Client(credentials: AwsS3Credentials, timeoutMs: number): S3Client {
-  const endpoint = endpointUrl(credentials.endpoint)
+/** What an S3 client needs: the one factory below is shared by awss3 datasources and rollup storage on S3. */
+export interface S3ClientSettings {
+  readonly region: string
+  /** An S3-compatible service or a test server (path-style addressing); absent: AWS itself. */
+  readonly endpoint?: string | undefined
+  /** Static keys; absent: the SDK's default chain (environment, instance or task role). */
+  readonly keys?: { readonly accessKeyId: string; readonly secretAccessKey: string } | undefined
+  /** Each request gives up when the socket is silent this long (connect and idle). */
+  readonly timeoutMs: number
+  /** Tries of a request, the first included. */
+  readonly maxAttempts: number
+}
+
+/**
+ * An S3 client: the region as given (a wrong one is an error to report, not a redirect to follow
+ * silently), no FIPS or dual-stack endpoint, checksums only where S3 requires them (a request)
+ * or sends one (a response), a silent socket given up after `timeoutMs`.
+ */
+export function newS3Client(settings: S3ClientSettings): S3Client {
+  const { region, endpoint, keys, timeoutMs, maxAttempts } = settings
   return new S3Client({
-    region: credentials.region,
-    credentials: { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey },
+    region,
+    ...(keys === undefined
+      ? {}
+      : { credentials: { accessKeyId: keys.accessKeyId, secretAccessKey: keys.secretAccessKey } }),
     ...(endpoint === undefined ? {} : { endpoint, forcePathStyle: true }),
-    // a wrong region is an error to report, not a redirect to follow silently
     followRegionRedirects: false,
     useFipsEndpoint: false,
     useDualstackEndpoint: false,
-    // only reads: no request checksums, responses checked where S3 sends one
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    maxAttempts: 2,
+    maxAttempts,
     requestHandler: { connectionTimeout: timeoutMs, requestTimeout: timeoutMs },
+  })
+}
+
+/** A datasource's client: its static keys, its endpoint checked, one retry at most. */
+export function createS3Client(credentials: AwsS3Credentials, timeoutMs: number): S3Client {
+  return newS3Client({
+    region: credentials.region,
+    endpoint: endpointUrl(credentials.endpoint),
+    keys: { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey },
+    timeoutMs,
+    maxAttempts: 2,
   })
 }

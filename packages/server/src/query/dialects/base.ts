@@ -15,8 +15,17 @@ export interface CompiledSql {
  * A SQL dialect: pure (no I/O, no credentials). It renders the AST of `../ast.ts`; values only
  * ever become placeholders, identifiers only pass through `quoteIdentifier`.
  */
+/**
+ * Where an engine sorts NULL when ORDER BY says neither NULLS FIRST nor NULLS LAST: `low` as the
+ * smallest value (first ascending, last descending), `high` as the largest (last ascending,
+ * first descending), `last` last either way (DuckDB).
+ */
+export type NullOrder = 'low' | 'high' | 'last'
+
 export interface Dialect {
   readonly name: DialectName
+  /** Where the engine sorts NULL by default; absent: `last`. A rollup read orders as its warehouse would. */
+  readonly nullOrder?: NullOrder
   /** MySQL and ClickHouse: a database is a schema (DATABASE tenancy rewrites the qualifier). */
   readonly schemaIsDatabase: boolean
   quoteIdentifier(name: string): string
@@ -48,7 +57,7 @@ export interface Dialect {
 }
 
 /** Collects bound values; a dialect whose placeholders name their value reuses them. */
-class ParamSink {
+export class ParamSink {
   readonly values: unknown[] = []
   readonly slots: (Slot | null)[] = []
   private readonly seen = new Map<Param, string>()
@@ -81,6 +90,7 @@ export abstract class BaseDialect implements Dialect {
   readonly identifierQuote: string = '"'
   readonly identifierQuoteClose: string = '"'
   readonly schemaIsDatabase: boolean = false
+  readonly nullOrder: NullOrder = 'last'
   /** Placeholders that name their value ($1, @p0, {p0:T}) can appear twice for one value. */
   readonly reusesPlaceholders: boolean = true
   /** GROUP BY 1, 2 (else the expressions are repeated, which needs reusable placeholders). */
@@ -249,7 +259,12 @@ export abstract class BaseDialect implements Dialect {
 
   private orderBy(items: readonly OrderItem[], paged: boolean, ps: ParamSink): string {
     if (items.length === 0) return paged && this.offsetNeedsOrderBy ? ' ORDER BY (SELECT NULL)' : ''
-    return ` ORDER BY ${items.map((o) => `${this.expr(o.expr, ps)} ${o.direction.toUpperCase()}`).join(', ')}`
+    return ` ORDER BY ${items.map((o) => this.orderTerm(o, ps)).join(', ')}`
+  }
+
+  /** One ORDER BY term: the expression and its direction. */
+  protected orderTerm(o: OrderItem, ps: ParamSink): string {
+    return `${this.expr(o.expr, ps)} ${o.direction.toUpperCase()}`
   }
 
   protected source(src: Source, ps: ParamSink): string {

@@ -31,6 +31,8 @@ import { BaseDialect } from './base.js'
  */
 export class BigqueryDialect extends BaseDialect {
   readonly name = 'bigquery' as const
+  /** NULL sorts first ascending, last descending */
+  override readonly nullOrder = 'low' as const
   override readonly identifierQuote = '`'
   override readonly identifierQuoteClose = '`'
   override readonly schemaIsDatabase = true

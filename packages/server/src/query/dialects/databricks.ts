@@ -24,6 +24,8 @@ import { BaseDialect } from './base.js'
  */
 export class DatabricksDialect extends BaseDialect {
   readonly name = 'databricks' as const
+  /** NULL sorts first ascending, last descending (Spark SQL) */
+  override readonly nullOrder = 'low' as const
   override readonly identifierQuote = '`'
   override readonly identifierQuoteClose = '`'
   override readonly schemaIsDatabase = true

@@ -11,6 +11,8 @@ import { windowsZone } from './mssql-zones.js'
  */
 export class MssqlDialect extends BaseDialect {
   readonly name = 'mssql' as const
+  /** NULL sorts first ascending, last descending */
+  override readonly nullOrder = 'low' as const
   override readonly identifierQuote = '['
   override readonly identifierQuoteClose = ']'
   override readonly groupByOrdinal = false

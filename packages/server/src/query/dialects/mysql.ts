@@ -13,6 +13,8 @@ const pad = (n: number, width = 2) => String(n).padStart(width, '0')
  */
 export class MysqlDialect extends BaseDialect {
   readonly name = 'mysql' as const
+  /** NULL sorts first ascending, last descending */
+  override readonly nullOrder = 'low' as const
   override readonly identifierQuote = '`'
   override readonly identifierQuoteClose = '`'
   override readonly schemaIsDatabase = true

@@ -10,6 +10,8 @@ import { BaseDialect } from './base.js'
  */
 export class PostgresDialect extends BaseDialect {
   readonly name = 'postgres' as const
+  /** NULL sorts last ascending, first descending */
+  override readonly nullOrder = 'high' as const
   override readonly likeEscape = '!'
 
   override containsPattern(needle: string): string {

@@ -38,6 +38,8 @@ const DATE_PART: Record<TimeGrain, string> = {
  */
 export class SnowflakeDialect extends BaseDialect {
   readonly name = 'snowflake' as const
+  /** NULL sorts last ascending, first descending */
+  override readonly nullOrder = 'high' as const
 
   override placeholder(index: number): string {
     return `:${index + 1}`

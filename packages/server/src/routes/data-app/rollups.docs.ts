@@ -13,7 +13,7 @@ export const docs = operations('rollups', {
   refreshRollups: {
     summary: 'Refresh rollups now',
     description:
-      'Makes the rollups of one dashboard (or the one `rollup` names) due now and answers 202 with their state; an instance builds them in the background, once across instances. A build never blocks a query. Takes the service token.',
+      'Makes the rollups of one dashboard (or the one `rollup` names) due now and answers 202 with their state; an instance builds them in the background, once across instances. A build never blocks a query. A rollup waiting for a change (`nextRefreshAt` null: over ROLLUP_MAX_COUNT, or a definition the model no longer fits) is not made due and is answered as it is. Takes the service token.',
     auth: SERVICE_TOKEN,
     errors: [
       [400, 'WORKSPACE_ID_ERROR', 'workspaceName names no workspace of the organization.'],

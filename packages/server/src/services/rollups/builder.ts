@@ -160,10 +160,17 @@ export async function buildRollup(
   }
 }
 
-/** The Parquet type of an output column: as the warehouse typed it, else by its role. */
+/**
+ * The Parquet type of an output column: as the warehouse typed it, else by its role. The time
+ * bucket is a date or a timestamp whatever the connector calls it: a connector that answers the
+ * bucket as text (MongoDB's `$dateToString`) would otherwise leave a column the reader's time
+ * functions refuse.
+ */
 function typeOf(name: string, type: DataType | undefined, plan: RollupPlan): ParquetType {
+  if (plan.time?.name === name && type !== 'date' && type !== 'datetime') {
+    return plan.time.grain === 'hour' ? 'TIMESTAMP' : 'DATE'
+  }
   if (type !== undefined && type !== 'unknown') return PARQUET_TYPE[type]
-  if (plan.time?.name === name) return plan.time.grain === 'hour' ? 'TIMESTAMP' : 'DATE'
   const measure = plan.measures.find((m) => m.name === name)
   if (measure?.aggregate === 'count') return 'BIGINT'
   if (measure) return 'DOUBLE'

@@ -1,4 +1,5 @@
 import type { DashboardDocument } from '@strata/contract/document'
+import { sql } from 'kysely'
 import type { EngineHost } from '../../connectors/engine-host/supervisor.js'
 import { dialectOf } from '../../connectors/registry.js'
 import { ApiError, badRequest } from '../../errors.js'
@@ -138,6 +139,11 @@ export class Rollups {
         .where('name', '=', row.name)
         .where('leased_by', '=', holder)
     const release = { leased_by: null, lease_until: null }
+    // a refresh (or a change of the definition) while this build ran moved next_refresh_at from
+    // the due time the lease was taken for: it stays, so the rollup is built again with what came
+    // after this build started, instead of waiting for its next interval
+    const nextDue = (scheduled: Date) =>
+      sql<string>`CASE WHEN next_refresh_at = ${row.next_refresh_at} THEN ${scheduled.toISOString()} ELSE next_refresh_at END`
     const changed = () => this.bus?.publish({ kind: 'rollup', dashboardRowId: row.dashboard_row_id }).catch(() => {})
     await changed() // building: not used until it is ready again
     try {
@@ -191,7 +197,7 @@ export class Rollups {
           built_fingerprint: plan.fingerprint,
           last_refresh_at: ended.toISOString(),
           data_as_of: at.toISOString(),
-          next_refresh_at: new Date(at.getTime() + plan.everyMs).toISOString(),
+          next_refresh_at: nextDue(new Date(at.getTime() + plan.everyMs)),
           last_error: null,
           updated_at: ended.toISOString(),
         })
@@ -209,7 +215,7 @@ export class Rollups {
           last_error: failureText(err),
           last_refresh_at: ended.toISOString(),
           // a failed build is tried again after its interval, or at most an hour
-          next_refresh_at: new Date(at.getTime() + Math.min(every, 3_600_000)).toISOString(),
+          next_refresh_at: nextDue(new Date(at.getTime() + Math.min(every, 3_600_000))),
           updated_at: ended.toISOString(),
         })
         .execute()

@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { dirname, join, relative, sep } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import type { S3Client } from '@aws-sdk/client-s3'
+import { LRUCache } from 'lru-cache'
 import {
   fileLocation,
   type RollupFileKey,
@@ -29,6 +30,25 @@ export interface RollupS3Config {
 const MANIFEST = 'manifest.json'
 /** A read copy of a replaced object is kept this long after its download, for queries that chose it. */
 const COPY_GRACE_MS = 10 * 60_000
+/**
+ * How long a rollup's manifest is read from memory after it was fetched: another instance's
+ * rebuild is seen after this at most (at once with Redis, whose bus event drops it); the same
+ * bound as the ready-rollups view (ready.ts).
+ */
+export const MANIFEST_TTL_MS = 30_000
+/** Manifests held in memory at most (one per rollup read lately). */
+const MAX_MANIFESTS = 2000
+/** Read copies kept on disk at most, in bytes, when ROLLUP_S3_READ_CACHE_MAX_BYTES does not say. */
+export const READ_COPIES_MAX_BYTES = 1024 ** 3
+
+export interface S3RollupStorageOptions {
+  /** Each S3 request gives up after this long. */
+  readonly timeoutMs?: number
+  /** Read copies on disk at most (least recently read removed first). */
+  readonly readCopiesMaxBytes?: number
+  /** How long a fetched manifest is used without asking S3 again (MANIFEST_TTL_MS). */
+  readonly manifestTtlMs?: number
+}
 
 /** A read copy's file name: objects never change under a key. */
 const copyName = (key: string) => `${createHash('sha256').update(key).digest('hex').slice(0, 40)}.parquet`
@@ -51,18 +71,58 @@ interface Manifest {
  * Readers on this instance get a local copy (`localPath`): objects never change under a key, so
  * a copy is downloaded once into `cacheDir/read/<organization>/<dashboard>/<rollup>/` and kept
  * while the manifest names it (and ten minutes after, for queries that chose it); the copies of a
- * rollup removed here go with it.
+ * rollup removed here go with it, and all of them together stay under `readCopiesMaxBytes` (the
+ * least recently read go first). The manifest itself is held in memory for MANIFEST_TTL_MS after
+ * it was fetched, and dropped at once when a build of the dashboard's rollups starts or ends on
+ * any instance (`forget`, on the bus's `rollup` event) or when a download finds its object gone:
+ * a query whose copies are here makes no S3 request.
  */
 export class S3RollupStorage implements RollupStorage {
   readonly kind = 's3' as const
   private client: Promise<S3Client> | undefined
+  private readonly timeoutMs: number
+  /** Each rollup's manifest (by its key prefix) as last fetched or written here. */
+  private readonly manifests: LRUCache<string, Promise<Manifest>>
+  /** Every read copy on disk (its path → bytes), least recently read first out. */
+  private readonly copies: LRUCache<string, number>
+  /** Copies a previous process left, put in `copies` before the first read. */
+  private indexed: Promise<void> | undefined
 
   constructor(
     readonly config: RollupS3Config,
     /** Local staging and read copies (DATA_DIR/rollups-s3). */
     private readonly cacheDir: string,
-    private readonly timeoutMs = 30_000,
-  ) {}
+    options: S3RollupStorageOptions = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? 30_000
+    this.manifests = new LRUCache({ max: MAX_MANIFESTS, ttl: options.manifestTtlMs ?? MANIFEST_TTL_MS })
+    const maxSize = Math.max(1, options.readCopiesMaxBytes ?? READ_COPIES_MAX_BYTES)
+    this.copies = new LRUCache<string, number>({
+      maxSize,
+      // a copy larger than the whole budget still counts as the whole budget (never refused)
+      sizeCalculation: (bytes) => Math.min(Math.max(1, bytes), maxSize),
+      dispose: (_bytes, path, reason) => {
+        if (reason === 'evict') void rm(path, { force: true })
+      },
+    })
+  }
+
+  /**
+   * Forgets the manifests of a dashboard's rollups: one of them is being built or was built (on
+   * any instance: the bus's `rollup` event), or the dashboard changed. The next read fetches them.
+   */
+  forget(dashboardRowId: string): void {
+    for (const folder of [...this.manifests.keys()]) {
+      if (folder.slice(this.root().length).split('/')[1] === dashboardRowId) this.manifests.delete(folder)
+    }
+  }
+
+  /** The read copies on disk now, in bytes (what ROLLUP_S3_READ_CACHE_MAX_BYTES bounds). */
+  get readCopiesBytes(): number {
+    let total = 0
+    for (const bytes of this.copies.values()) total += bytes
+    return total
+  }
 
   get readRoot(): string {
     return this.cacheDir
@@ -84,7 +144,7 @@ export class S3RollupStorage implements RollupStorage {
     const objectKey = `${folder}${tenant}${safeSegment(key.partition)}.${randomUUID()}.parquet`
     await s3.send(new PutObjectCommand({ Bucket: this.config.bucket, Key: objectKey, Body: await readFile(staged) }))
     await rm(staged, { force: true })
-    const manifest = await this.manifest(folder)
+    const manifest = await this.fetchManifest(folder)
     const replaced = manifest.files[location]?.key
     await this.writeManifest(folder, { files: { ...manifest.files, [location]: { key: objectKey, bytes: size } } })
     if (replaced !== undefined && replaced !== objectKey) await this.deleteObject(replaced)
@@ -98,7 +158,7 @@ export class S3RollupStorage implements RollupStorage {
   async remove(location: string): Promise<void> {
     const [organizationId, dashboardRowId, rollup] = location.split('/') as [string, string, string]
     const folder = this.rollupPrefix(organizationId, dashboardRowId, rollup)
-    const manifest = await this.manifest(folder)
+    const manifest = await this.fetchManifest(folder)
     const entry = manifest.files[location]
     if (entry === undefined) return
     const { [location]: _, ...rest } = manifest.files
@@ -107,14 +167,22 @@ export class S3RollupStorage implements RollupStorage {
   }
 
   async removeRollup(organizationId: string, dashboardRowId: string, rollup: string): Promise<void> {
-    await this.removePrefix(this.rollupPrefix(organizationId, dashboardRowId, rollup))
-    await rm(this.copiesOf(organizationId, dashboardRowId, rollup), { recursive: true, force: true })
+    const folder = this.rollupPrefix(organizationId, dashboardRowId, rollup)
+    await this.removePrefix(folder)
+    this.manifests.delete(folder)
+    await this.dropCopies(this.copiesOf(organizationId, dashboardRowId, rollup))
   }
 
   async removeDashboard(organizationId: string, dashboardRowId: string): Promise<void> {
     await this.removePrefix(`${this.root()}${safeSegment(organizationId)}/${safeSegment(dashboardRowId)}/`)
-    const copies = join(this.cacheDir, 'read', safeSegment(organizationId), safeSegment(dashboardRowId))
-    await rm(copies, { recursive: true, force: true })
+    this.forget(dashboardRowId)
+    await this.dropCopies(join(this.cacheDir, 'read', safeSegment(organizationId), safeSegment(dashboardRowId)))
+  }
+
+  /** Removes a folder of read copies and forgets them. */
+  private async dropCopies(dir: string): Promise<void> {
+    for (const path of [...this.copies.keys()]) if (isUnder(dir, path)) this.copies.delete(path)
+    await rm(dir, { recursive: true, force: true })
   }
 
   async stored(): Promise<StoredRollup[]> {
@@ -133,26 +201,29 @@ export class S3RollupStorage implements RollupStorage {
 
   /**
    * A local copy of a published file, for the engine process's DuckDB (which reads local files
-   * only: its S3 extension would be downloaded at run time). Downloaded once per object.
+   * only: its S3 extension would be downloaded at run time). Downloaded once per object; no S3
+   * request while the manifest held in memory names an object whose copy is here.
    */
   async localPath(location: string): Promise<string> {
     const [organizationId, dashboardRowId, rollup] = location.split('/') as [string, string, string]
     const folder = this.rollupPrefix(organizationId, dashboardRowId, rollup)
     const copies = this.copiesOf(organizationId, dashboardRowId, rollup)
+    this.indexed ??= this.indexCopies()
+    await this.indexed
     for (let attempt = 0; ; attempt++) {
+      // a second try (the object went) asks S3 for the manifest, whatever this instance holds
+      if (attempt > 0) this.manifests.delete(folder)
       const manifest = await this.manifest(folder)
       const entry = manifest.files[location]
-      if (entry === undefined) throw new Error(`no rollup file ${location}`)
-      await this.prune(copies, manifest)
-      const path = join(copies, copyName(entry.key))
-      try {
-        await stat(path)
-        return path
-      } catch {
-        // not here yet
+      if (entry === undefined) {
+        if (attempt === 0) continue // a manifest held from before this file was published
+        throw new Error(`no rollup file ${location}`)
       }
+      const path = join(copies, copyName(entry.key))
+      if (this.copies.get(path) !== undefined) return path
       try {
         await this.download(entry.key, path)
+        this.copies.set(path, entry.bytes)
         return path
       } catch (err) {
         // replaced between the manifest read and the download: read the manifest again
@@ -160,6 +231,25 @@ export class S3RollupStorage implements RollupStorage {
         throw err
       }
     }
+  }
+
+  /** The read copies a previous process left on disk, oldest first, so the bound covers them too. */
+  private async indexCopies(): Promise<void> {
+    const root = join(this.cacheDir, 'read')
+    let names: string[]
+    try {
+      names = (await readdir(root, { recursive: true })).map(String)
+    } catch {
+      return
+    }
+    const found: { path: string; bytes: number; at: number }[] = []
+    for (const name of names) {
+      if (!name.endsWith('.parquet')) continue
+      const path = join(root, name)
+      const s = await stat(path).catch(() => undefined)
+      if (s?.isFile()) found.push({ path, bytes: s.size, at: s.mtimeMs })
+    }
+    for (const f of found.sort((x, y) => x.at - y.at)) this.copies.set(f.path, f.bytes)
   }
 
   /** This instance's folder of read copies of one rollup's objects. */
@@ -183,14 +273,17 @@ export class S3RollupStorage implements RollupStorage {
       if (named.has(name) || !name.endsWith('.parquet')) continue
       const path = join(copies, name)
       const { mtimeMs } = await stat(path).catch(() => ({ mtimeMs: Date.now() }))
-      if (Date.now() - mtimeMs > COPY_GRACE_MS) await rm(path, { force: true })
+      if (Date.now() - mtimeMs > COPY_GRACE_MS) {
+        this.copies.delete(path)
+        await rm(path, { force: true })
+      }
     }
   }
 
-  /** The object key of a published file now (what a reader of the bucket would fetch). */
+  /** The object key of a published file now (what a reader of the bucket would fetch), asked of S3. */
   async objectKeyOf(location: string): Promise<string | undefined> {
     const [organizationId, dashboardRowId, rollup] = location.split('/') as [string, string, string]
-    return (await this.manifest(this.rollupPrefix(organizationId, dashboardRowId, rollup))).files[location]?.key
+    return (await this.fetchManifest(this.rollupPrefix(organizationId, dashboardRowId, rollup))).files[location]?.key
   }
 
   private root(): string {
@@ -203,25 +296,45 @@ export class S3RollupStorage implements RollupStorage {
 
   private s3(): Promise<S3Client> {
     this.client ??= (async () => {
-      const { S3Client } = await import('@aws-sdk/client-s3')
+      const { newS3Client } = await import('../../connectors/awss3/client.js')
       const { accessKeyId, secretAccessKey, endpoint, region } = this.config
-      return new S3Client({
+      return newS3Client({
         region,
-        ...(accessKeyId !== undefined && secretAccessKey !== undefined
-          ? { credentials: { accessKeyId, secretAccessKey } }
-          : {}),
-        ...(endpoint === undefined ? {} : { endpoint, forcePathStyle: true }),
-        followRegionRedirects: false,
-        requestChecksumCalculation: 'WHEN_REQUIRED',
-        responseChecksumValidation: 'WHEN_REQUIRED',
+        endpoint,
+        keys: accessKeyId !== undefined && secretAccessKey !== undefined ? { accessKeyId, secretAccessKey } : undefined,
+        timeoutMs: this.timeoutMs,
         maxAttempts: 3,
-        requestHandler: { connectionTimeout: this.timeoutMs, requestTimeout: this.timeoutMs },
       })
     })()
     return this.client
   }
 
-  private async manifest(folder: string): Promise<Manifest> {
+  /**
+   * The rollup's manifest as this instance holds it (fetched at most MANIFEST_TTL_MS ago, or
+   * written here since): one GET when it is not held. A fetch prunes the copies it no longer names.
+   */
+  private manifest(folder: string): Promise<Manifest> {
+    let held = this.manifests.get(folder)
+    if (held === undefined) {
+      held = this.fetchManifest(folder).then(async (m) => {
+        const [organizationId, dashboardRowId, rollup] = folder.slice(this.root().length).split('/') as [
+          string,
+          string,
+          string,
+        ]
+        await this.prune(this.copiesOf(organizationId, dashboardRowId, rollup), m)
+        return m
+      })
+      this.manifests.set(folder, held)
+      held.catch(() => {
+        if (this.manifests.get(folder) === held) this.manifests.delete(folder)
+      })
+    }
+    return held
+  }
+
+  /** The rollup's manifest as S3 holds it now (none yet: no files). */
+  private async fetchManifest(folder: string): Promise<Manifest> {
     const { GetObjectCommand } = await import('@aws-sdk/client-s3')
     try {
       const res = await (await this.s3()).send(
@@ -244,6 +357,8 @@ export class S3RollupStorage implements RollupStorage {
         ContentType: 'application/json',
       }),
     )
+    // the builder writes a rollup's manifest under its lease: what it wrote is what S3 holds
+    this.manifests.set(folder, Promise.resolve(manifest))
   }
 
   private async download(key: string, path: string): Promise<void> {
@@ -286,4 +401,10 @@ export class S3RollupStorage implements RollupStorage {
     } while (token !== undefined)
     return out
   }
+}
+
+/** Whether `path` is inside folder `dir`. */
+function isUnder(dir: string, path: string): boolean {
+  const r = relative(dir, path)
+  return r !== '' && !r.startsWith(`..${sep}`) && r !== '..'
 }

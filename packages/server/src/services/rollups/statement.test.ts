@@ -34,7 +34,10 @@ const ROLLUP = {
 const DOC = { name: 'd', metrics: [], layout: [], rollups: [ROLLUP] } as unknown as DashboardDocument
 const SINCE = new Date('2024-03-01T00:00:00Z')
 
-/** Dialects that are not SQL (one JSON request): rollups are not built on them. */
+/**
+ * Dialects that are not SQL (one JSON request): their build runs through the connector against
+ * its stand-in instead (test/routes/rollups-search-mongo.standin.test.ts).
+ */
 const JSON_DIALECTS: ReadonlySet<DialectName> = new Set(['elasticsearch', 'mongodb'])
 
 const EXPECTED: Record<Exclude<DialectName, 'elasticsearch' | 'mongodb'>, CompiledSql> = {

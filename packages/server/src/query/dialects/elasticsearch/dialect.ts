@@ -14,6 +14,8 @@ export const escapeWildcard = (text: string): string => text.replace(/[\\*?]/g, 
  */
 export class ElasticsearchDialect extends BaseDialect {
   readonly name = 'elasticsearch' as const
+  /** the connector orders the groups as SQL does: NULL last ascending, first descending */
+  override readonly nullOrder = 'high' as const
   /** DATABASE tenancy replaces the index at execution (ExecuteOptions.database), not a qualifier. */
   override readonly schemaIsDatabase = false
 

@@ -15,6 +15,8 @@ const REGEX_SPECIAL = /[\\^$.*+?()[\]{}|/-]/g
 
 export class MongodbDialect implements Dialect {
   readonly name: DialectName = 'mongodb'
+  /** BSON order: null is below every other value (first ascending, last descending). */
+  readonly nullOrder = 'low' as const
   /** A table's schema is its database: DATABASE tenancy names the tenant's database there. */
   readonly schemaIsDatabase = true
 

@@ -98,6 +98,9 @@ class ReportingClient extends pg.Client {
 
 const READ_ONLY = 'default_transaction_read_only'
 
+/** Pooled connections that have had a stream: their 'error' events are heard (the stream's fetch reports them). */
+const quieted = new WeakSet<pg.PoolClient>()
+
 export class PostgresConnector implements Connector {
   readonly dialect = 'postgres' as const
   readonly #credentials: PostgresCredentials
@@ -188,8 +191,9 @@ export class PostgresConnector implements Connector {
    * cursor (pg-cursor: a portal fetched `batchRows` rows at a time), the next batch asked for
    * before `onBatch` handles the current one, so the server's sending and our parsing overlap
    * the caller's work while at most two batches are held. A portal fetched in parts runs without
-   * parallel workers; the statement timeout applies per fetch on the server, so our own deadline
-   * (`guarded`, over the whole stream) is the limit, also checked between batches.
+   * parallel workers. The session's statement_timeout still applies on the server, and our own
+   * deadline (`guarded`) covers the whole stream, also checked between batches: a caller that
+   * is slow to handle them cannot keep the statement open past it.
    */
   async stream(sql: string, options: StreamOptions, onBatch: BatchHandler): Promise<StreamResult> {
     const maxRows = checkMaxRows(options.maxRows)
@@ -204,11 +208,20 @@ export class PostgresConnector implements Connector {
         )
       // a failed fetch (an error from the server, a lost connection) leaves no portal to close
       let fetchFailed = false
-      const fetch = () =>
-        read().catch((err: unknown) => {
+      const fetch = () => {
+        const fetched = read().catch((err: unknown) => {
           fetchFailed = true
           throw err
         })
+        // awaited later (after the batch before it is handled): a failure meanwhile is not unhandled
+        fetched.catch(() => undefined)
+        return fetched
+      }
+      // the connection's own 'error' (the server went away mid-stream) also fails the fetch: heard there
+      if (!quieted.has(client)) {
+        client.on('error', () => undefined)
+        quieted.add(client)
+      }
       let next: Promise<Fetched> | undefined = fetch()
       let columns: QueryResult['columns'] = []
       let seen = 0

@@ -189,6 +189,29 @@ describe('a rollup build streamed in batches', () => {
     expect(await openWriters()).toBe(0)
   }, 60_000)
 
+  it('past ROLLUP_BUILD_TIMEOUT_MS while the engine appends: fails as a timeout, and the previous files stay', async () => {
+    const before = snapshot()
+    const call = engine.call.bind(engine)
+    let appends = 0
+    const spy = vi.spyOn(engine, 'call').mockImplementation(async (op, args, options) => {
+      if (op === 'duckdb.parquetAppend') {
+        appends++
+        await new Promise((resolve) => setTimeout(resolve, 400)) // a slow engine: the warehouse waits
+      }
+      return call(op, args, options)
+    })
+    try {
+      // our deadline is timeoutMs plus the cancel grace (1 s): a few slow appends pass it
+      const failed = buildRollup(input({ previous: first }), engine, storage, { ...limits, timeoutMs: 200 })
+      await expect(failed).rejects.toMatchObject({ code: 'QUERY_TIMEOUT' })
+      expect(appends).toBeLessThan(Math.ceil(first.reduce((n, p) => n + p.rows, 0) / BATCH))
+    } finally {
+      spy.mockRestore()
+    }
+    expect(snapshot()).toEqual(before)
+    expect(await openWriters()).toBe(0)
+  }, 60_000)
+
   it('a connection lost mid-stream: fails, stages nothing, and the previous files stay', async () => {
     const before = snapshot()
     const killer = new pg.Client({ connectionString: POSTGRES_URL })

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { rollupSql } from '../lib/compiled.mjs'
 import { api } from '../lib/http.mjs'
 import { createAccount, createMart, importDashboard } from '../lib/setup.mjs'
@@ -603,6 +605,8 @@ async function refreshCost(ctx, setup, wh, rounds) {
     rollupRows = r.rows
   }
   const ratio = round(median(refreshed) / median(groupBy))
+  const phases = buildPhases(ctx, refreshed.length)
+  ctx.log(`rollup refresh: median ms per build phase (server log) ${JSON.stringify(phases)}`)
   return {
     kind: 'refresh-time',
     status: ratio <= TARGETS.refresh ? 'pass' : 'fail',
@@ -615,5 +619,27 @@ async function refreshCost(ctx, setup, wh, rounds) {
     sql,
     scenario: { medianMs: round(median(refreshed)), minMs: round(Math.min(...refreshed)), rounds: refreshed.length },
     baseline: { medianMs: round(median(groupBy)), minMs: round(Math.min(...groupBy)) },
+    buildPhases: phases,
   }
+}
+
+/**
+ * Where the measured builds' time went, from the server's own log: the median of each field of
+ * the last `count` "rollup built" lines (`ms` the whole build, `waitedMs` from due to claimed,
+ * `phases` the builder's laps).
+ */
+function buildPhases(ctx, count) {
+  const lines = readFileSync(join(ctx.opts.tmp, 'strata-rollups.log'), 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('"rollup built"'))
+    .slice(-count)
+    .map((l) => JSON.parse(l))
+  const fields = new Map()
+  const add = (name, value) => typeof value === 'number' && fields.set(name, [...(fields.get(name) ?? []), value])
+  for (const line of lines) {
+    add('ms', line.ms)
+    add('waitedMs', line.waitedMs)
+    for (const [name, value] of Object.entries(line.phases ?? {})) add(name, value)
+  }
+  return Object.fromEntries([...fields].map(([name, values]) => [name, round(median(values))]))
 }

@@ -57,6 +57,27 @@ export interface QueryResult {
   readonly truncated: boolean
 }
 
+export interface StreamOptions extends ExecuteOptions {
+  /** Rows handed over at a time (at most); the connector reads the next batch while one is handled. */
+  readonly batchRows: number
+}
+
+/** Rows of a streamed result, converted exactly as `execute` converts them. */
+export interface RowBatch {
+  readonly columns: QueryResult['columns']
+  readonly rows: QueryResult['rows']
+}
+
+/** The end of a streamed result: how many rows were handed over, and whether `maxRows` cut it. */
+export interface StreamResult {
+  readonly columns: QueryResult['columns']
+  readonly rows: number
+  readonly truncated: boolean
+}
+
+/** Handles one batch; the stream waits for it (a rejection stops the statement and is thrown as it is). */
+export type BatchHandler = (batch: RowBatch) => Promise<void>
+
 export interface Connector {
   readonly dialect: DialectName
   /** Opens a connection and runs a trivial query; throws a typed ApiError on failure. */
@@ -66,6 +87,13 @@ export interface Connector {
   /** Databases (or schemas, where they are one) the credentials can reach: DATABASE tenancy. */
   databases(): Promise<string[]>
   execute(sql: string, options: ExecuteOptions): Promise<QueryResult>
+  /**
+   * Optional: runs `sql` as `execute` does (the same rows, values converted the same way, the
+   * same limits) but hands the rows over in batches as they arrive, holding at most two batches
+   * (the one handled and the next one, read meanwhile). Connectors without it are streamed
+   * through `execute` (`streamRows`, shared/stream.ts), the whole result held first.
+   */
+  stream?(sql: string, options: StreamOptions, onBatch: BatchHandler): Promise<StreamResult>
   /** Ends every pool this connector opened. */
   close(): Promise<void>
 }

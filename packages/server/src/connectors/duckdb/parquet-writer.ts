@@ -1,33 +1,84 @@
 /**
- * Writes rows to a Parquet file with DuckDB, in the engine process (engine-host/child.ts): the
- * server sends the values column by column with their types across the process boundary and
- * never loads DuckDB. Used by rollups (services/rollups/), whose builds group on the warehouse
- * and keep the result as Parquet. One in-memory instance per memory limit stays open for the
- * engine process's life; each call appends the rows to a typed table of its own with DuckDB's
- * appender, COPYs it to `path` (which the caller then publishes under its final name: a reader
- * never sees a half-written file) and drops the table.
+ * Writes a rollup build's rows to Parquet files with DuckDB, in the engine process
+ * (engine-host/child.ts): the server never loads DuckDB. A build opens a writer, appends its
+ * rows batch by batch as they arrive from the warehouse (each batch split into the files it
+ * belongs to, values column by column with their types), then finishes it: every file's table
+ * is COPYed to the staging path the caller gives (which the caller then publishes under its
+ * final name: a reader never sees a half-written file) and dropped. A build that fails discards
+ * its writer: no file was written.
+ *
+ * One in-memory instance per memory limit stays open for the engine process's life; a writer is
+ * one connection holding a typed table and an open DuckDB appender per file, so a batch costs
+ * one request across the process boundary and the appender's typed calls.
  */
-import { type DuckDBAppender, DuckDBInstance, quotedIdentifier, timestampTZValue } from '@duckdb/node-api'
+import {
+  type DuckDBAppender,
+  type DuckDBConnection,
+  DuckDBInstance,
+  quotedIdentifier,
+  timestampTZValue,
+} from '@duckdb/node-api'
 import { literal } from './engine.js'
 
 /** The column types a rollup file holds. */
 export const PARQUET_TYPES = ['VARCHAR', 'BIGINT', 'DOUBLE', 'BOOLEAN', 'DATE', 'TIMESTAMP'] as const
 export type ParquetType = (typeof PARQUET_TYPES)[number]
 
-export interface WriteParquetArgs {
-  readonly path: string
-  readonly columns: readonly { readonly name: string; readonly type: ParquetType }[]
+export interface ParquetColumn {
+  readonly name: string
+  readonly type: ParquetType
+}
+
+/** Rows of one file in one batch. */
+export interface ParquetPart {
+  /** The file's key, the caller's own (a tenant database and a partition). */
+  readonly key: string
+  /** The file's columns: required the first time a writer sees `key`, ignored after. */
+  readonly columns?: readonly ParquetColumn[]
   /**
-   * The values column by column, in the order of `columns`, each as long as the others (one
+   * The values column by column, in the order of the columns, each as long as the others (one
    * array per column crosses the process boundary faster than one array per row).
    */
   readonly values: readonly (readonly unknown[])[]
+}
+
+export interface OpenWriterArgs {
   readonly memoryLimitMb: number
+}
+
+export interface AppendArgs {
+  readonly writer: number
+  readonly parts: readonly ParquetPart[]
+}
+
+export interface FinishArgs {
+  readonly writer: number
+  /** Where each key's file goes; every key appended to needs one. */
+  readonly files: readonly { readonly key: string; readonly path: string }[]
+}
+
+export interface FinishedFile {
+  readonly key: string
+  readonly rows: number
+}
+
+interface FileTable {
+  readonly name: string
+  readonly width: number
+  readonly appender: DuckDBAppender
+  rows: number
+}
+
+interface Writer {
+  readonly conn: DuckDBConnection
+  readonly tables: Map<string, FileTable>
 }
 
 /** The writing instances, by memory limit (one in practice: DUCKDB_MEMORY_LIMIT_MB). */
 const instances = new Map<number, Promise<DuckDBInstance>>()
-let tables = 0
+/** Open writers, each a build's from open to finish or discard. */
+const writers = new Map<number, Writer>()
+let ids = 0
 
 function instanceFor(memoryLimitMb: number): Promise<DuckDBInstance> {
   let instance = instances.get(memoryLimitMb)
@@ -39,39 +90,95 @@ function instanceFor(memoryLimitMb: number): Promise<DuckDBInstance> {
   return instance
 }
 
-async function writeParquet(args: WriteParquetArgs): Promise<{ rows: number }> {
-  const types = new Set<string>(PARQUET_TYPES)
-  if (args.columns.length === 0) throw new Error('a Parquet file needs at least one column')
-  for (const c of args.columns) if (!types.has(c.type)) throw new Error(`unknown column type ${String(c.type)}`)
-  if (args.values.length !== args.columns.length) throw new Error('one array of values per column')
-  const rows = args.values[0]?.length ?? 0
-  if (args.values.some((v) => v.length !== rows)) throw new Error('every column needs as many values')
+async function openWriter(args: OpenWriterArgs): Promise<{ writer: number }> {
   const conn = await (await instanceFor(args.memoryLimitMb)).connect()
-  const name = `rollup_${++tables}`
-  const table = quotedIdentifier(name)
-  try {
-    await conn.run(
-      `CREATE TABLE ${table} (${args.columns.map((c) => `${quotedIdentifier(c.name)} ${c.type}`).join(', ')})`,
-    )
-    try {
-      const appender = await conn.createAppender(name)
-      try {
-        for (let r = 0; r < rows; r++) {
-          for (const column of args.values) append(appender, column[r])
-          appender.endRow()
-        }
-        appender.flushSync()
-      } finally {
-        appender.closeSync()
-      }
-      await conn.run(`COPY ${table} TO ${await literal(conn, args.path)} (FORMAT parquet, COMPRESSION zstd)`)
-    } finally {
-      await conn.run(`DROP TABLE ${table}`)
+  const writer = ++ids
+  writers.set(writer, { conn, tables: new Map() })
+  return { writer }
+}
+
+function writerOf(id: number): Writer {
+  const writer = writers.get(id)
+  if (writer === undefined) throw new Error(`no open Parquet writer ${String(id)}`)
+  return writer
+}
+
+async function appendRows(args: AppendArgs): Promise<{ rows: number }> {
+  const writer = writerOf(args.writer)
+  let appended = 0
+  for (const part of args.parts) {
+    const table = writer.tables.get(part.key) ?? (await createTable(writer, part))
+    if (part.values.length !== table.width) throw new Error('one array of values per column')
+    const rows = part.values[0]?.length ?? 0
+    if (part.values.some((v) => v.length !== rows)) throw new Error('every column needs as many values')
+    const { appender } = table
+    for (let r = 0; r < rows; r++) {
+      for (const column of part.values) append(appender, column[r])
+      appender.endRow()
     }
-    return { rows }
-  } finally {
-    conn.closeSync()
+    table.rows += rows
+    appended += rows
   }
+  return { rows: appended }
+}
+
+async function createTable(writer: Writer, part: ParquetPart): Promise<FileTable> {
+  const columns = part.columns ?? []
+  const types = new Set<string>(PARQUET_TYPES)
+  if (columns.length === 0) throw new Error('a Parquet file needs at least one column')
+  for (const c of columns) if (!types.has(c.type)) throw new Error(`unknown column type ${String(c.type)}`)
+  const name = `rollup_${++ids}`
+  await writer.conn.run(
+    `CREATE TABLE ${quotedIdentifier(name)} (${columns.map((c) => `${quotedIdentifier(c.name)} ${c.type}`).join(', ')})`,
+  )
+  const table: FileTable = { name, width: columns.length, appender: await writer.conn.createAppender(name), rows: 0 }
+  writer.tables.set(part.key, table)
+  return table
+}
+
+/** COPYs each file's table to its path; the rows of each. The writer is gone afterwards, written or not. */
+async function finishWriter(args: FinishArgs): Promise<{ files: FinishedFile[] }> {
+  const writer = writerOf(args.writer)
+  const paths = new Map(args.files.map((f) => [f.key, f.path]))
+  try {
+    const files: FinishedFile[] = []
+    for (const [key, table] of writer.tables) {
+      const path = paths.get(key)
+      if (path === undefined) throw new Error(`no path for the Parquet file ${key}`)
+      table.appender.flushSync()
+      await writer.conn.run(
+        `COPY ${quotedIdentifier(table.name)} TO ${await literal(writer.conn, path)} (FORMAT parquet, COMPRESSION zstd)`,
+      )
+      files.push({ key, rows: table.rows })
+    }
+    return { files }
+  } finally {
+    await discardWriter({ writer: args.writer })
+  }
+}
+
+/** Drops a writer's tables and closes it; nothing when it is gone already. */
+async function discardWriter(args: { readonly writer: number }): Promise<void> {
+  const writer = writers.get(args.writer)
+  if (writer === undefined) return
+  writers.delete(args.writer)
+  try {
+    for (const table of writer.tables.values()) {
+      try {
+        table.appender.closeSync()
+      } catch {
+        // an appender whose last flush failed: its table is dropped all the same
+      }
+      await writer.conn.run(`DROP TABLE IF EXISTS ${quotedIdentifier(table.name)}`)
+    }
+  } finally {
+    writer.conn.closeSync()
+  }
+}
+
+/** How many writers are open (tests: a failed build leaves none). */
+async function openWriters(): Promise<number> {
+  return writers.size
 }
 
 /**
@@ -89,4 +196,10 @@ function append(appender: DuckDBAppender, value: unknown): void {
   else appender.appendVarchar(JSON.stringify(value))
 }
 
-export const PARQUET_HANDLERS = { 'duckdb.writeParquet': writeParquet } as const
+export const PARQUET_HANDLERS = {
+  'duckdb.parquetOpen': openWriter,
+  'duckdb.parquetAppend': appendRows,
+  'duckdb.parquetFinish': finishWriter,
+  'duckdb.parquetDiscard': discardWriter,
+  'duckdb.parquetWriters': openWriters,
+} as const

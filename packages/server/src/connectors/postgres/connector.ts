@@ -18,6 +18,7 @@
  * documented `READ ONLY` mode); the user's grants remain the first line of defence there.
  */
 import pg from 'pg'
+import Cursor from 'pg-cursor'
 import { errorCode } from '../errors.js'
 import {
   CANCEL_GRACE_MS,
@@ -25,19 +26,24 @@ import {
   guarded,
   IDLE_TIMEOUT_MS,
   METADATA_TIMEOUT_MS,
+  type Statement,
   throwIfAborted,
 } from '../shared/execution.js'
 import { columnsListing, doubleQuoted, type ListedColumn, tablesOfListing } from '../shared/introspection.js'
 import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
 import { SshTunnel } from '../shared/ssh-tunnel.js'
+import { checkBatchRows } from '../shared/stream.js'
 import { resolveTlsMode, silentTlsMode, tlsConnectionOptions } from '../shared/tls.js'
 import { checkTimeZone, decimalNumber, isoDateTime, safeInteger } from '../shared/values.js'
 import type {
+  BatchHandler,
   Connector,
   ConnectorOptions,
   ExecuteOptions,
   PostgresCredentials,
   QueryResult,
+  StreamOptions,
+  StreamResult,
   TableInfo,
 } from '../types.js'
 import { PG_ERRORS, translatePgError } from './errors.js'
@@ -91,6 +97,9 @@ class ReportingClient extends pg.Client {
 }
 
 const READ_ONLY = 'default_transaction_read_only'
+
+/** Pooled connections that have had a stream: their 'error' events are heard (the stream's fetch reports them). */
+const quieted = new WeakSet<pg.PoolClient>()
 
 export class PostgresConnector implements Connector {
   readonly dialect = 'postgres' as const
@@ -177,6 +186,68 @@ export class PostgresConnector implements Connector {
     }
   }
 
+  /**
+   * `execute`'s statement (the same row cap, session, type parsers and limits) read through a
+   * cursor (pg-cursor: a portal fetched `batchRows` rows at a time), the next batch asked for
+   * before `onBatch` handles the current one, so the server's sending and our parsing overlap
+   * the caller's work while at most two batches are held. A portal fetched in parts runs without
+   * parallel workers. The session's statement_timeout still applies on the server, and our own
+   * deadline (`guarded`) covers the whole stream, also checked between batches: a caller that
+   * is slow to handle them cannot keep the statement open past it.
+   */
+  async stream(sql: string, options: StreamOptions, onBatch: BatchHandler): Promise<StreamResult> {
+    const maxRows = checkMaxRows(options.maxRows)
+    const batchRows = checkBatchRows(options.batchRows)
+    return this.#session(options.database, options, async (client, statement) => {
+      const cursor = client.query(
+        new Cursor<Record<string, unknown>>(limited(sql, maxRows), [...options.params], { types }),
+      )
+      const read = () =>
+        new Promise<Fetched>((resolve, reject) =>
+          cursor.read(batchRows, (err, rows, result) => (err ? reject(err) : resolve({ rows, fields: result.fields }))),
+        )
+      // a failed fetch (an error from the server, a lost connection) leaves no portal to close
+      let fetchFailed = false
+      const fetch = () => {
+        const fetched = read().catch((err: unknown) => {
+          fetchFailed = true
+          throw err
+        })
+        // awaited later (after the batch before it is handled): a failure meanwhile is not unhandled
+        fetched.catch(() => undefined)
+        return fetched
+      }
+      // the connection's own 'error' (the server went away mid-stream) also fails the fetch: heard there
+      if (!quieted.has(client)) {
+        client.on('error', () => undefined)
+        quieted.add(client)
+      }
+      let next: Promise<Fetched> | undefined = fetch()
+      let columns: QueryResult['columns'] = []
+      let seen = 0
+      try {
+        while (next !== undefined) {
+          const { rows, fields }: Fetched = await next
+          if (seen === 0) columns = fields.map((f) => ({ name: f.name, dataType: dataTypeOfOid(f.dataTypeID) }))
+          // a short batch is the last: the portal is done
+          next = rows.length === batchRows ? fetch() : undefined
+          // the extra row of the cap only says the result was truncated
+          const kept = seen + rows.length > maxRows ? rows.slice(0, maxRows - seen) : rows
+          seen += rows.length
+          if (kept.length > 0) await onBatch({ columns, rows: kept })
+          if (statement.timedOut || statement.aborted) throw new Error('the stream was stopped')
+          if (seen > maxRows) break
+        }
+        return { columns, rows: Math.min(seen, maxRows), truncated: seen > maxRows }
+      } finally {
+        // a fetch still in flight answers before the portal closes; its rows are dropped
+        await next?.catch(() => undefined)
+        if (fetchFailed) statement.discard()
+        else await cursor.close().catch(() => statement.discard())
+      }
+    })
+  }
+
   async close(): Promise<void> {
     await this.#pools.closeAll()
     await this.#tunnel?.close()
@@ -186,7 +257,7 @@ export class PostgresConnector implements Connector {
   async #session<T>(
     database: string | undefined,
     settings: SessionSettings,
-    work: (client: pg.PoolClient) => Promise<T>,
+    work: (client: pg.PoolClient, statement: Statement) => Promise<T>,
   ): Promise<T> {
     if (settings.timezone !== undefined) checkTimeZone(settings.timezone)
     throwIfAborted(settings.signal)
@@ -225,7 +296,7 @@ export class PostgresConnector implements Connector {
     pool: pg.Pool,
     key: string,
     settings: SessionSettings,
-    work: (client: pg.PoolClient) => Promise<T>,
+    work: (client: pg.PoolClient, statement: Statement) => Promise<T>,
   ): Promise<T> {
     const client = await this.#connect(pool, key)
     const pid = (client as unknown as { processID?: number | null }).processID ?? undefined
@@ -248,14 +319,14 @@ export class PostgresConnector implements Connector {
           // Redshift, or a server that does not report the setting: a read-only transaction, always rolled back.
           await client.query('BEGIN READ ONLY')
           try {
-            return await work(client)
+            return await work(client, statement)
           } finally {
             await client.query('ROLLBACK').catch(() => statement.discard())
           }
         }
         const before = status.get('TimeZone')
         try {
-          return await work(client)
+          return await work(client, statement)
         } finally {
           // A statement that switched the session's read-only default or time zone (set_config):
           // the connection must not serve the next caller.
@@ -318,6 +389,12 @@ export class PostgresConnector implements Connector {
     pool.on('error', () => undefined)
     return pool
   }
+}
+
+/** One fetch of a cursor: its rows, and the result's fields (known from the first fetch on). */
+interface Fetched {
+  readonly rows: Record<string, unknown>[]
+  readonly fields: readonly pg.FieldDef[]
 }
 
 /** `search_path` takes identifiers: quote the schema so its exact name is used. */

@@ -1,11 +1,13 @@
-import type { ParquetType, WriteParquetArgs } from '../../connectors/duckdb/parquet-writer.js'
+import type { ParquetColumn, ParquetPart, ParquetType } from '../../connectors/duckdb/parquet-writer.js'
 import type { EngineHost } from '../../connectors/engine-host/supervisor.js'
+import { streamRows } from '../../connectors/shared/stream.js'
 import type { Connector, DataType } from '../../connectors/types.js'
 import { ApiError } from '../../errors.js'
 import type { Dialect } from '../../query/dialects/base.js'
 import type { SemanticModel } from '../../query/model.js'
 import { ROLLUP_COLUMN_TYPE } from '../../query/rollups/model.js'
 import type { RollupPlan } from './definition.js'
+import { RollupFileWriter } from './file-writer.js'
 import { ALL_PARTITION, partitionOf, rebuiltFrom, refreshStart } from './partitions.js'
 import { resultAlias, rollupColumns, rollupStatement } from './statement.js'
 import type { RollupFileKey, RollupStorage } from './storage.js'
@@ -26,6 +28,8 @@ export interface BuildLimits {
   readonly timeoutMs: number
   /** Memory of the DuckDB instance that writes the files (DUCKDB_MEMORY_LIMIT_MB). */
   readonly memoryLimitMb: number
+  /** Rows read from the warehouse and appended at a time (default BUILD_BATCH_ROWS). */
+  readonly batchRows?: number
 }
 
 export interface BuildInput {
@@ -49,17 +53,50 @@ export interface BuildResult {
   /** The partitions rewritten (an incremental build leaves the others as they were). */
   readonly rewritten: readonly string[]
   readonly incremental: boolean
+  /** Milliseconds spent in each phase of the build (logged with the build: where the time goes). */
+  readonly phases: BuildPhases
+}
+
+/** Milliseconds per phase of one build, summed over its tenant databases and partitions. */
+export type BuildPhases = Record<string, number>
+
+/**
+ * The time of a build's phases: `add(name, ms)` adds a measured span; `lap(name)` adds the time
+ * since the previous lap (none: only restarts the lap).
+ */
+function phaseClock(): { readonly phases: BuildPhases; add(name: string, ms: number): void; lap(name?: string): void } {
+  const phases: BuildPhases = {}
+  let last = performance.now()
+  const add = (name: string, ms: number) => {
+    phases[name] = Math.round(((phases[name] ?? 0) + ms) * 10) / 10
+  }
+  return {
+    phases,
+    add,
+    lap(name) {
+      const now = performance.now()
+      if (name !== undefined) add(name, now - last)
+      last = now
+    },
+  }
 }
 
 const PARQUET_TYPE: Readonly<Record<DataType, ParquetType>> = ROLLUP_COLUMN_TYPE
 
+/** Rows handed from the warehouse to the engine process at a time (BuildLimits.batchRows). */
+export const BUILD_BATCH_ROWS = 5_000
+
 /**
- * Builds a rollup: runs its GROUP BY through the datasource's connector (per tenant database
- * with DATABASE tenancy), splits the rows by time partition, has the engine process write each
- * partition as Parquet to a staging path, and publishes it under its final name. An incremental
- * build (the plan's `incrementalMs`, and files of the same definition exist) reads only the rows
- * from `refreshStart` on, rewrites those partitions and keeps the older ones. Files of
- * partitions that no longer have rows are removed after the new ones are in place.
+ * Builds a rollup: streams its GROUP BY from the datasource's connector (per tenant database
+ * with DATABASE tenancy) and, batch by batch as the rows arrive, splits them by time partition
+ * and appends them to the engine process's writer, while the connector reads the next batch;
+ * the server holds at most two batches. Once every row is in, each partition is written as
+ * Parquet to a staging path and published under its final name. A build that fails (the
+ * warehouse, ROLLUP_MAX_ROWS, the timeout) discards the writer before any file is staged: the
+ * previous files stay as they were. An incremental build (the plan's `incrementalMs`, and files
+ * of the same definition exist) reads only the rows from `refreshStart` on, rewrites those
+ * partitions and keeps the older ones. Files of partitions that no longer have rows are removed
+ * after the new ones are in place.
  */
 export async function buildRollup(
   input: BuildInput,
@@ -74,90 +111,140 @@ export async function buildRollup(
       ? refreshStart(new Date(input.now.getTime() - (plan.incrementalMs as number)), plan.time.grain)
       : undefined
   const builtAt = input.now.toISOString()
+  const clock = phaseClock()
+  const writer = new RollupFileWriter(engine, limits.memoryLimitMb)
+  const files = new Map<string, RollupFileKey>()
   const kept: RollupPartition[] = []
-  const written: RollupPartition[] = []
   const stale: RollupPartition[] = []
+  const written: RollupPartition[] = []
+  const staged: { key: string; path: string }[] = []
   let total = 0
-  for (const tenant of input.tenants ?? [undefined]) {
-    const statement = rollupStatement(plan, input.model, input.dialect, {
-      ...(since ? { since } : {}),
-      ...(tenant !== undefined ? { database: tenant } : {}),
-    })
-    const result = await input.connector.execute(statement.sql, {
-      params: statement.params,
-      timeoutMs: limits.timeoutMs,
-      maxRows: Math.max(1, limits.maxRows - total),
-      timezone: 'UTC',
-      ...(tenant !== undefined ? { database: tenant } : {}),
-    })
-    total += result.rows.length
-    if (result.truncated || total > limits.maxRows) {
-      throw new ApiError(
-        'QUERY_ERROR',
-        400,
-        `rollup ${plan.name} has more than ${limits.maxRows} rows (ROLLUP_MAX_ROWS); give it fewer dimensions or a coarser grain`,
+  const tooMany = () =>
+    new ApiError(
+      'QUERY_ERROR',
+      400,
+      `rollup ${plan.name} has more than ${limits.maxRows} rows (ROLLUP_MAX_ROWS); give it fewer dimensions or a coarser grain`,
+    )
+  try {
+    for (const [t, tenant] of (input.tenants ?? [undefined]).entries()) {
+      const statement = rollupStatement(plan, input.model, input.dialect, {
+        ...(since ? { since } : {}),
+        ...(tenant !== undefined ? { database: tenant } : {}),
+      })
+      const columns = rollupColumns(plan)
+      const aliases = columns.map((_, i) => resultAlias(i))
+      const first = resultAlias(0)
+      const seen = new Set<string>()
+      let typed: ParquetColumn[] | undefined
+      let waited = performance.now()
+      const result = await streamRows(
+        input.connector,
+        statement.sql,
+        {
+          params: statement.params,
+          timeoutMs: limits.timeoutMs,
+          maxRows: Math.max(1, limits.maxRows - total),
+          batchRows: limits.batchRows ?? BUILD_BATCH_ROWS,
+          timezone: 'UTC',
+          ...(tenant !== undefined ? { database: tenant } : {}),
+        },
+        async (batch) => {
+          const arrived = performance.now()
+          clock.add('read', arrived - waited)
+          total += batch.rows.length
+          if (total > limits.maxRows) throw tooMany()
+          if (typed === undefined) {
+            const types = new Map(batch.columns.map((c) => [c.name, c.dataType]))
+            typed = columns.map((name, i) => ({ name, type: typeOf(name, types.get(resultAlias(i)), plan) }))
+          }
+          // this batch's values per partition, column by column, as the engine process takes them
+          const parts = new Map<string, unknown[][]>()
+          for (const row of batch.rows) {
+            // the time bucket is the first column
+            const partition = plan.time ? partitionOf(row[first]) : ALL_PARTITION
+            let values = parts.get(partition)
+            if (values === undefined) {
+              // a bucket that began before the refresh start lives in a kept partition
+              if (!rebuiltFrom(partition, since)) continue
+              values = aliases.map(() => [])
+              parts.set(partition, values)
+            }
+            for (let i = 0; i < aliases.length; i++) values[i]?.push(row[aliases[i] as string] ?? null)
+          }
+          const batchParts: ParquetPart[] = []
+          for (const [partition, values] of parts) {
+            const key = `${t}/${partition}`
+            const fresh = !files.has(key)
+            if (fresh) {
+              files.set(key, fileKey(input, tenant, partition))
+              seen.add(partition)
+            }
+            batchParts.push({ key, values, ...(fresh ? { columns: typed } : {}) })
+          }
+          const split = performance.now()
+          clock.add('split', split - arrived)
+          await writer.append(batchParts)
+          waited = performance.now()
+          clock.add('append', waited - split)
+        },
       )
+      clock.add('read', performance.now() - waited)
+      if (result.truncated || total > limits.maxRows) throw tooMany()
+      const mine = input.previous.filter((p) => p.tenant === tenant)
+      kept.push(...mine.filter((p) => !rebuiltFrom(p.partition, since)))
+      stale.push(...mine.filter((p) => rebuiltFrom(p.partition, since) && !seen.has(p.partition)))
     }
-    const types = new Map(result.columns.map((c) => [c.name, c.dataType]))
-    const columns = rollupColumns(plan)
-    const aliases = columns.map((_, i) => resultAlias(i))
-    const typed = columns.map((name, i) => ({ name, type: typeOf(name, types.get(resultAlias(i)), plan) }))
-    // each partition's values column by column, as the engine process takes them
-    const byPartition = new Map<string, unknown[][]>()
-    const first = resultAlias(0)
-    for (const row of result.rows) {
-      // the time bucket is the first column
-      const partition = plan.time ? partitionOf(row[first]) : ALL_PARTITION
-      let values = byPartition.get(partition)
-      if (values === undefined) {
-        // a bucket that began before the refresh start lives in a kept partition
-        if (!rebuiltFrom(partition, since)) continue
-        values = aliases.map(() => [])
-        byPartition.set(partition, values)
-      }
-      for (let i = 0; i < aliases.length; i++) values[i]?.push(row[aliases[i] as string] ?? null)
+    clock.lap()
+    // every row is in: each partition's file to its staging path, then published
+    const order = [...files.entries()].sort(([, a], [, b]) => fileOrder(a, b))
+    for (const [key, file] of order) staged.push({ key, path: await storage.stage(file) })
+    const finished = new Map((await writer.finish(staged)).map((f) => [f.key, f.rows]))
+    clock.lap('write')
+    while (staged.length > 0) {
+      const { key, path } = staged[0] as { key: string; path: string }
+      const file = files.get(key) as RollupFileKey
+      const { bytes, location } = await storage.publish(path, file)
+      staged.shift()
+      written.push({
+        ...(file.tenant !== undefined ? { tenant: file.tenant } : {}),
+        partition: file.partition,
+        rows: finished.get(key) ?? 0,
+        bytes,
+        location,
+        builtAt,
+      })
     }
-    const mine = input.previous.filter((p) => p.tenant === tenant)
-    kept.push(...mine.filter((p) => !rebuiltFrom(p.partition, since)))
-    stale.push(...mine.filter((p) => rebuiltFrom(p.partition, since) && !byPartition.has(p.partition)))
-    for (const [partition, values] of [...byPartition.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-      const key: RollupFileKey = {
-        organizationId: input.organizationId,
-        dashboardRowId: input.dashboardRowId,
-        rollup: plan.name,
-        ...(tenant !== undefined ? { tenant } : {}),
-        partition,
-      }
-      const staged = await storage.stage(key)
-      try {
-        const args: WriteParquetArgs = { path: staged, columns: typed, values, memoryLimitMb: limits.memoryLimitMb }
-        await engine.call('duckdb.writeParquet', args)
-        const { bytes, location } = await storage.publish(staged, key)
-        written.push({
-          ...(tenant !== undefined ? { tenant } : {}),
-          partition,
-          rows: values[0]?.length ?? 0,
-          bytes,
-          location,
-          builtAt,
-        })
-      } catch (err) {
-        await storage.discard(staged)
-        throw err
-      }
-    }
+  } catch (err) {
+    await writer.discard()
+    for (const { path } of staged) await storage.discard(path).catch(() => undefined)
+    throw err
   }
   for (const p of stale) await storage.remove(p.location)
-  const partitions = [...kept, ...written].sort(
-    (a, b) => (a.tenant ?? '').localeCompare(b.tenant ?? '') || a.partition.localeCompare(b.partition),
-  )
+  clock.lap('publish')
+  const partitions = [...kept, ...written].sort(fileOrder)
   return {
     partitions,
     rows: partitions.reduce((n, p) => n + p.rows, 0),
     bytes: partitions.reduce((n, p) => n + p.bytes, 0),
     rewritten: written.map((p) => p.partition),
     incremental,
+    phases: clock.phases,
   }
+}
+
+function fileKey(input: BuildInput, tenant: string | undefined, partition: string): RollupFileKey {
+  return {
+    organizationId: input.organizationId,
+    dashboardRowId: input.dashboardRowId,
+    rollup: input.plan.name,
+    ...(tenant !== undefined ? { tenant } : {}),
+    partition,
+  }
+}
+
+/** Files by tenant database, then partition. */
+function fileOrder(a: { tenant?: string; partition: string }, b: { tenant?: string; partition: string }): number {
+  return (a.tenant ?? '').localeCompare(b.tenant ?? '') || a.partition.localeCompare(b.partition)
 }
 
 /**

@@ -11,9 +11,15 @@ import type { Datasources } from '../datasources/datasources.js'
 import type { InvalidationBus } from '../events/bus.js'
 import type { Sources } from '../query/sources.js'
 import type { Workspaces } from '../workspaces/workspaces.js'
-import { type BuildLimits, buildRollup, type RollupPartition } from './builder.js'
+import { type BuildLimits, type BuildPhases, buildRollup, type RollupPartition } from './builder.js'
 import { failureText, NEVER, RollupStateSync } from './state-sync.js'
 import type { RollupStorage } from './storage.js'
+
+/** What one build did: its recorded state, and where its time went (ms per phase) when it got that far. */
+export interface BuildOutcome {
+  readonly state: RollupRow['state']
+  readonly phases?: BuildPhases
+}
 
 export interface RollupOptions extends BuildLimits {
   /** Rollups the store holds at most (ROLLUP_MAX_COUNT): more are listed as failed, never built. */
@@ -131,7 +137,8 @@ export class Rollups {
    * work): ready with its files, or failed with the reason (the previous files, if any, stay).
    * Never throws for a build that failed: the state row says it.
    */
-  async build(row: RollupRow, holder: string, at: Date = new Date()): Promise<RollupRow['state']> {
+  async build(row: RollupRow, holder: string, at: Date = new Date()): Promise<BuildOutcome> {
+    const started = performance.now()
     const mine = () =>
       this.store.db
         .updateTable('rollups')
@@ -163,6 +170,7 @@ export class Rollups {
       const tenants = settings?.tenancyLevel === 'DATABASE' ? await connector.databases() : undefined
       const previous =
         row.built_fingerprint === plan.fingerprint ? (JSON.parse(row.partitions) as RollupPartition[]) : []
+      const prepared = performance.now()
       const result = await buildRollup(
         {
           plan,
@@ -186,6 +194,7 @@ export class Rollups {
           if (!current.has(p.location)) await this.storage.remove(p.location)
         }
       }
+      const built = performance.now()
       const ended = new Date()
       const recorded = await mine()
         .set({
@@ -202,9 +211,14 @@ export class Rollups {
           updated_at: ended.toISOString(),
         })
         .executeTakeFirst()
+      const phases: BuildPhases = {
+        prepare: Math.round((prepared - started) * 10) / 10,
+        ...result.phases,
+        record: Math.round((performance.now() - built) * 10) / 10,
+      }
       if (Number(recorded.numUpdatedRows) === 0) await this.dropIfGone(row)
       await changed()
-      return 'ready'
+      return { state: 'ready', phases }
     } catch (err) {
       const ended = new Date()
       const every = await this.everyOf(row).catch(() => 3_600_000)
@@ -220,7 +234,7 @@ export class Rollups {
         })
         .execute()
       await changed()
-      return 'failed'
+      return { state: 'failed' }
     }
   }
 

@@ -49,15 +49,19 @@ export class RollupScheduler extends PollLoop {
       const row = await this.claim(d.dashboard_row_id, d.name, d.next_refresh_at, now)
       if (!row) continue
       done.push(d.name)
-      const state = await this.rollups.build(row, this.instanceId, now)
+      // from when it was due (a refresh request's time) to this instance's claim
+      const waitedMs = Date.now() - Date.parse(d.next_refresh_at)
+      const started = performance.now()
+      const { state, phases } = await this.rollups.build(row, this.instanceId, now)
+      const ms = Math.round(performance.now() - started)
       const after = await this.store.db
         .selectFrom('rollups')
         .select(['rows', 'last_error'])
         .where('dashboard_row_id', '=', d.dashboard_row_id)
         .where('name', '=', d.name)
         .executeTakeFirst()
-      if (state === 'ready') this.log?.info({ rollup: d.name, rows: after?.rows }, 'rollup built')
-      else this.log?.warn({ rollup: d.name, reason: after?.last_error }, 'rollup build failed')
+      if (state === 'ready') this.log?.info({ rollup: d.name, rows: after?.rows, ms, waitedMs, phases }, 'rollup built')
+      else this.log?.warn({ rollup: d.name, reason: after?.last_error, ms, waitedMs }, 'rollup build failed')
     }
     return done
   }

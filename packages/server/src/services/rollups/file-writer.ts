@@ -1,0 +1,66 @@
+import type {
+  AppendArgs,
+  FinishArgs,
+  FinishedFile,
+  OpenWriterArgs,
+  ParquetPart,
+} from '../../connectors/duckdb/parquet-writer.js'
+import type { EngineHost } from '../../connectors/engine-host/supervisor.js'
+
+/**
+ * The server's side of one build's Parquet writer in the engine process
+ * (connectors/duckdb/parquet-writer.ts): opened at the first rows, fed batch by batch, finished
+ * into staged files or discarded. Every call names the engine generation the writer lives in, so
+ * a restarted engine fails the build instead of answering for a writer it never opened.
+ */
+export class RollupFileWriter {
+  #writer: { id: number; generation: number } | undefined
+  /** Engine requests sent (opens, appends, finishes): tests bound a build's by its batch size. */
+  calls = 0
+
+  constructor(
+    private readonly engine: EngineHost,
+    private readonly memoryLimitMb: number,
+  ) {}
+
+  async append(parts: readonly ParquetPart[]): Promise<void> {
+    if (parts.length === 0) return
+    const writer = this.#writer ?? (await this.#open())
+    const args: AppendArgs = { writer: writer.id, parts }
+    this.calls++
+    await this.engine.call('duckdb.parquetAppend', args, { generation: writer.generation })
+  }
+
+  /** Writes every file appended to its path; the rows of each. Nothing appended: nothing written. */
+  async finish(files: FinishArgs['files']): Promise<readonly FinishedFile[]> {
+    const writer = this.#writer
+    if (writer === undefined) return []
+    this.#writer = undefined
+    const args: FinishArgs = { writer: writer.id, files }
+    this.calls++
+    const done = await this.engine.call<{ files: FinishedFile[] }>('duckdb.parquetFinish', args, {
+      generation: writer.generation,
+    })
+    return done.files
+  }
+
+  /** Drops what was appended (a failed build); never throws. */
+  async discard(): Promise<void> {
+    const writer = this.#writer
+    if (writer === undefined) return
+    this.#writer = undefined
+    if (!this.engine.alive(writer.generation)) return // the engine that held it is gone, and its tables
+    await this.engine
+      .call('duckdb.parquetDiscard', { writer: writer.id }, { generation: writer.generation })
+      .catch(() => undefined)
+  }
+
+  async #open(): Promise<{ id: number; generation: number }> {
+    const generation = await this.engine.start()
+    const args: OpenWriterArgs = { memoryLimitMb: this.memoryLimitMb }
+    this.calls++
+    const { writer } = await this.engine.call<{ writer: number }>('duckdb.parquetOpen', args, { generation })
+    this.#writer = { id: writer, generation }
+    return this.#writer
+  }
+}

@@ -11,6 +11,8 @@ import { windowsZone } from './mssql-zones.js'
  */
 export class MssqlDialect extends BaseDialect {
   readonly name = 'mssql' as const
+  /** The default collations ignore case, and `=` ignores trailing spaces under every collation. */
+  readonly foldsText = true
   override readonly identifierQuote = '['
   override readonly identifierQuoteClose = ']'
   override readonly groupByOrdinal = false

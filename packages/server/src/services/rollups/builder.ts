@@ -101,7 +101,11 @@ export async function buildRollup(
     const types = new Map(result.columns.map((c) => [c.name, c.dataType]))
     const columns = rollupColumns(plan)
     const aliases = columns.map((_, i) => resultAlias(i))
-    const typed = columns.map((name, i) => ({ name, type: typeOf(name, types.get(resultAlias(i)), plan) }))
+    const typed = columns.map((name, i) => {
+      const alias = resultAlias(i)
+      const type = typeOf(name, types.get(alias), plan)
+      return { name, type: type === 'TIMESTAMP' && result.rows.some((r) => isInstant(r[alias])) ? 'TIMESTAMPTZ' : type }
+    })
     // each partition's values column by column, as the engine process takes them
     const byPartition = new Map<string, unknown[][]>()
     const first = resultAlias(0)
@@ -158,6 +162,19 @@ export async function buildRollup(
     rewritten: written.map((p) => p.partition),
     incremental,
   }
+}
+
+/**
+ * A timestamp the warehouse gave with its offset (`2026-01-02T10:00:00+00:00`, PostgreSQL's
+ * timestamptz): an instant, kept as TIMESTAMPTZ so a rollup read shows it with its offset as the
+ * warehouse does; a timestamp without one (MySQL's DATETIME, ClickHouse, DuckDB's TIMESTAMP) is
+ * a wall-clock time and stays TIMESTAMP.
+ */
+function isInstant(value: unknown): boolean {
+  return (
+    typeof value === 'string' &&
+    /^\d{4,}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:\d{2}){0,2})$/.test(value)
+  )
 }
 
 /** The Parquet type of an output column: as the warehouse typed it, else by its role. */

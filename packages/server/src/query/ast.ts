@@ -66,6 +66,8 @@ export interface Reaggregate {
   readonly fn: ReaggregateFn
   /** The column it reads; avg: the sum's, then the count's. */
   readonly args: readonly Expr[]
+  /** avg: the decimal places the warehouse's own average has (Dialect.averageScale), rounded to as it rounds. */
+  readonly scale?: number
 }
 export type ReaggregateFn = 'sum' | 'count' | 'min' | 'max' | 'avg'
 export interface TimeGrainExpr {
@@ -221,8 +223,8 @@ export const exactParam = (value: unknown): Param => freeze({ ...param(value), e
 /** A UTC instant compared with a column read in the session's zone (see Param.sessionZoned). */
 export const sessionZonedParam = (value: unknown): Param => freeze({ ...param(value), sessionZoned: true })
 export const agg = (fn: AggregateFn, arg: Expr | null): Aggregate => freeze({ kind: 'aggregate', fn, arg })
-export const reaggregate = (fn: ReaggregateFn, args: readonly Expr[]): Reaggregate =>
-  freeze({ kind: 'reaggregate', fn, args: Object.freeze([...args]) })
+export const reaggregate = (fn: ReaggregateFn, args: readonly Expr[], scale?: number): Reaggregate =>
+  freeze({ kind: 'reaggregate', fn, args: Object.freeze([...args]), ...(scale !== undefined ? { scale } : {}) })
 export const grain = (g: TimeGrain, expr: Expr): TimeGrainExpr => freeze({ kind: 'time-grain', grain: g, expr })
 export const inZone = (expr: Expr, zone: Param, nativeType: string): TimezoneExpr =>
   freeze({ kind: 'timezone', expr, zone, nativeType })

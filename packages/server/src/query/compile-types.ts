@@ -30,7 +30,11 @@ export interface CompileInput {
    * The model's columns hold pre-aggregated values (a rollup, query/rollups/): how each measure
    * aggregates them again, by the columns of `from` it reads.
    */
-  readonly reaggregate?: (measure: Measure) => { readonly fn: ReaggregateFn; readonly columns: readonly string[] }
+  readonly reaggregate?: (measure: Measure) => {
+    readonly fn: ReaggregateFn
+    readonly columns: readonly string[]
+    readonly scale?: number
+  }
 }
 
 export interface CompiledQuery extends CompiledSql {

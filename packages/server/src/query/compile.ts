@@ -161,6 +161,7 @@ class QueryCompiler {
         ? reaggregate(
             again.fn,
             again.columns.map((c) => this.target(undefined, c, at).expr),
+            again.scale,
           )
         : agg(m.aggregate, t?.expr ?? null)
       items.push(item(expr, m.name))

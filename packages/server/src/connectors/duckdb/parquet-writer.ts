@@ -20,8 +20,8 @@ import {
 } from '@duckdb/node-api'
 import { literal } from './engine.js'
 
-/** The column types a rollup file holds. */
-export const PARQUET_TYPES = ['VARCHAR', 'BIGINT', 'DOUBLE', 'BOOLEAN', 'DATE', 'TIMESTAMP'] as const
+/** The column types a rollup file holds (TIMESTAMPTZ: an instant, read back with its offset). */
+export const PARQUET_TYPES = ['VARCHAR', 'BIGINT', 'DOUBLE', 'BOOLEAN', 'DATE', 'TIMESTAMP', 'TIMESTAMPTZ'] as const
 export type ParquetType = (typeof PARQUET_TYPES)[number]
 
 export interface ParquetColumn {
@@ -184,7 +184,7 @@ async function openWriters(): Promise<number> {
 /**
  * Appends one value as the JS type it has (text, double, boolean, bigint); the appender converts
  * it to the column's type with DuckDB's own cast, as `CAST(value AS type)` would: an ISO text to
- * a DATE or TIMESTAMP, a decimal's text or a double to BIGINT, NULL as NULL.
+ * a DATE, TIMESTAMP or TIMESTAMPTZ (its offset applied), a decimal's text or a double to BIGINT, NULL as NULL.
  */
 function append(appender: DuckDBAppender, value: unknown): void {
   if (value === null || value === undefined) appender.appendNull()

@@ -28,6 +28,12 @@ export interface Dialect {
   readonly nullOrder?: NullOrder
   /** MySQL and ClickHouse: a database is a schema (DATABASE tenancy rewrites the qualifier). */
   readonly schemaIsDatabase: boolean
+  /**
+   * Text compares by the column's collation, which may ignore case, accents or trailing spaces
+   * (MySQL/MariaDB, SQL Server by default): a value matches stored texts an exact comparison
+   * would not. Rollups compare exactly, so such filters are answered by the warehouse.
+   */
+  readonly foldsText?: boolean
   quoteIdentifier(name: string): string
   /** A SELECT, or trusted raw SQL with bound parameters (a SQL metric). */
   render(node: Select | RawSql): CompiledSql
@@ -46,6 +52,8 @@ export interface Dialect {
   zoneValue?(zone: string): unknown
   /** The LIKE pattern (bound as a parameter) of a case-insensitive substring match. */
   containsPattern(needle: string): string
+  /** The decimal places the engine rounds an `AVG` of a column of this native type to (absent, undefined: none, a double). */
+  averageScale?(nativeType: string): number | undefined
   /** A JS value as the driver takes it (what rendering binds; `rebind` applies it too). */
   bindValue(value: unknown): unknown
   /**
@@ -191,8 +199,20 @@ export abstract class BaseDialect implements Dialect {
     }
   }
 
-  /** A rollup's measure aggregated again (ast.ts `Reaggregate`). */
-  reaggregate(fn: ReaggregateFn, args: readonly string[]): string {
+  /**
+   * The decimal places of this engine's `AVG` of a column of `nativeType`, when it rounds the
+   * average to a fixed scale; undefined: the average is a double, or exact to more digits than a
+   * double holds. A rollup's average is rounded the same way (`reaggregate`).
+   */
+  averageScale(_nativeType: string): number | undefined {
+    return undefined
+  }
+
+  /**
+   * A rollup's measure aggregated again (ast.ts `Reaggregate`); `scale` (an average's, the
+   * warehouse's `averageScale`) is honoured by the DuckDB dialect, the one rollups are read in.
+   */
+  reaggregate(fn: ReaggregateFn, args: readonly string[], _scale?: number): string {
     const [a, b] = args
     switch (fn) {
       case 'sum':
@@ -316,6 +336,7 @@ export abstract class BaseDialect implements Dialect {
         return this.reaggregate(
           e.fn,
           e.args.map((a) => this.expr(a, ps)),
+          e.scale,
         )
       case 'time-grain':
         return this.timeGrain(e.grain, () => this.expr(e.expr, ps))

@@ -1,4 +1,4 @@
-import type { OrderItem } from '../ast.js'
+import type { OrderItem, ReaggregateFn } from '../ast.js'
 import { BaseDialect, type NullOrder, type ParamSink } from './base.js'
 
 /**
@@ -19,6 +19,21 @@ export class DuckdbDialect extends BaseDialect {
 
   override convertTimezone(expr: string, zone: string, nativeType: string): string {
     return this.isZoned(nativeType) ? `timezone(${zone}, ${expr})` : `timezone(${zone}, timezone('UTC', ${expr}))`
+  }
+
+  /**
+   * An average with a `scale` is rounded to it as a decimal division rounds, half away from zero,
+   * in integers so no double lands on the wrong side of a half: the sum of the sums (exact
+   * decimals of fewer places, kept as doubles) as a whole number of 10^-scale, divided by the
+   * count.
+   */
+  override reaggregate(fn: ReaggregateFn, args: readonly string[], scale?: number): string {
+    if (fn !== 'avg' || scale === undefined) return super.reaggregate(fn, args)
+    const [a, b] = args
+    const k = Math.min(Math.max(0, Math.trunc(scale)), 15)
+    const units = `CAST(ROUND(SUM(${a}) * 1e${k}) AS HUGEINT)`
+    const count = `NULLIF(CAST(SUM(${b}) AS HUGEINT), 0)`
+    return `CAST(SIGN(${units}) * ((ABS(${units}) * 2 + ${count}) // (2 * ${count})) AS DOUBLE) / 1e${k}`
   }
 
   override booleanCondition(value: boolean): string {

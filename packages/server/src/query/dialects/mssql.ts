@@ -13,6 +13,8 @@ export class MssqlDialect extends BaseDialect {
   readonly name = 'mssql' as const
   /** NULL sorts first ascending, last descending */
   override readonly nullOrder = 'low' as const
+  /** The default collations ignore case, and `=` ignores trailing spaces under every collation. */
+  readonly foldsText = true
   override readonly identifierQuote = '['
   override readonly identifierQuoteClose = ']'
   override readonly groupByOrdinal = false

@@ -18,6 +18,8 @@ export class MysqlDialect extends BaseDialect {
   override readonly identifierQuote = '`'
   override readonly identifierQuoteClose = '`'
   override readonly schemaIsDatabase = true
+  /** utf8mb4_general_ci and most defaults ignore case, accents and trailing spaces. */
+  readonly foldsText = true
   override readonly reusesPlaceholders = false
 
   override placeholder(): string {
@@ -88,6 +90,18 @@ export class MysqlDialect extends BaseDialect {
    */
   override isZoned(nativeType: string): boolean {
     return /^timestamp(\(\d\))?$/i.test(nativeType.trim())
+  }
+
+  /**
+   * `AVG` of an exact number is a DECIMAL with `div_precision_increment` (4 by default) more places
+   * than the column: 4 for an integer, the column's scale + 4 for a DECIMAL(p, s), at most 30
+   * (38 on MariaDB); a FLOAT or DOUBLE averages as a double.
+   */
+  override averageScale(nativeType: string): number | undefined {
+    const t = nativeType.trim().toLowerCase()
+    if (/^(tinyint|smallint|mediumint|int|integer|bigint|year)\b/.test(t)) return 4
+    const m = /^(?:decimal|numeric|dec|fixed)\b\s*(?:\(\s*\d+\s*(?:,\s*(\d+)\s*)?\))?/.exec(t)
+    return m ? Math.min(Number(m[1] ?? 0) + 4, 30) : undefined
   }
 
   override convertTimezone(expr: string, zone: string, nativeType: string): string {

@@ -47,7 +47,11 @@ export interface RollupRead {
   readonly filters: readonly AppliedFilter[]
   /** TABLE tenancy becomes a condition on the rollup's client column; DATABASE picks the files. */
   readonly tenancy: { readonly kind: 'none' } | { readonly kind: 'table' }
-  readonly measures: ReadonlyMap<string, { readonly fn: ReaggregateFn; readonly columns: readonly string[] }>
+  /** How each measure is read again; an average's `scale`: the places the warehouse rounds its own to. */
+  readonly measures: ReadonlyMap<
+    string,
+    { readonly fn: ReaggregateFn; readonly columns: readonly string[]; readonly scale?: number }
+  >
   /** The file locations to read. */
   readonly files: readonly string[]
   /** Rollup columns holding joined tables' client columns: each must equal the tenant too. */
@@ -141,7 +145,7 @@ class Reader {
     const plan = this.plan
     const tenant = this.tenancy()
     const dimensions = (this.q.dimensions ?? []).map((d) => this.dimension(d))
-    const measures = new Map<string, { fn: ReaggregateFn; columns: string[] }>()
+    const measures = new Map<string, { fn: ReaggregateFn; columns: string[]; scale?: number }>()
     const rewritten = (this.q.measures ?? []).map((m) => {
       const read = this.measure(m)
       measures.set(m.name, read)
@@ -150,6 +154,7 @@ class Reader {
     const where = this.q.where?.map((w) => this.condition(w))
     const rls = metric.rls?.map((b) => {
       const l = this.land(b.table, b.column, `the RLS column ${b.column}`)
+      this.exactText(l.column, `the RLS column ${b.column}`)
       if (l.isTime) refuse(`RLS on ${l.column.name}, the rollup's time column`)
       return { variable: b.variable, column: l.rollup.name }
     })
@@ -260,7 +265,7 @@ class Reader {
     return { name: d.name, column: l.rollup.name, ...(d.timeGrain ? { timeGrain: d.timeGrain } : {}) }
   }
 
-  private measure(m: Measure): { fn: ReaggregateFn; columns: string[] } {
+  private measure(m: Measure): { fn: ReaggregateFn; columns: string[]; scale?: number } {
     if (m.table !== undefined && findTable(this.request.model, m.table)?.key !== this.from.key) {
       refuse(`measure ${m.name} reads a joined table`)
     }
@@ -273,7 +278,9 @@ class Reader {
       const sum = kept('sum', column)
       const count = kept('count', column)
       if (sum === undefined || count === undefined) refuse(`no sum and count of ${what} (avg)`)
-      return { fn: 'avg', columns: [sum as string, count as string] }
+      const native = column === undefined ? undefined : this.from.columns.get(column)?.nativeType
+      const scale = native === undefined ? undefined : this.request.dialect.averageScale?.(native)
+      return { fn: 'avg', columns: [sum as string, count as string], ...(scale !== undefined ? { scale } : {}) }
     }
     const name = kept(m.aggregate, column)
     if (name === undefined) refuse(`no ${m.aggregate} of ${what}`)
@@ -287,11 +294,23 @@ class Reader {
 
   private condition(w: Condition): Condition {
     const l = this.land(w.table, w.column, 'a where condition')
+    this.exactText(l.column, 'a where condition')
     if (l.isTime && w.operator !== 'is-null' && w.operator !== 'is-not-null') {
       refuse(`a "${w.operator}" condition on ${l.column.name}, the rollup's time column`)
     }
     const { table: _table, ...rest } = w
     return { ...rest, column: l.rollup.name }
+  }
+
+  /**
+   * A text value compared on a warehouse whose comparisons follow the column's collation
+   * (`Dialect.foldsText`: case, accents, trailing spaces ignored) matches texts the rollup's exact
+   * comparison would not: the warehouse answers. (The tenant condition is exact on both.)
+   */
+  private exactText(column: ModelColumn, what: string): void {
+    if (this.request.dialect.foldsText === true && column.dataType === 'string') {
+      refuse(`${what} compares text, which the ${this.request.dialect.name} warehouse compares by its collation`)
+    }
   }
 
   /** The filters on rollup columns; dashboard filters whose table the metric does not reach are left out, as the warehouse does. */
@@ -307,6 +326,7 @@ class Reader {
         refuse(`no relationship path to ${key}`)
       }
       const l = this.land(key, f.column, `filter ${f.name ?? f.column}`)
+      this.exactText(l.column, `filter ${f.name ?? f.column}`)
       const range = wallRangeOf(f.value, this.env, f.name ?? f.column)
       if (temporal(l.column) || l.isTime) this.zoned = true
       if (l.isTime) {

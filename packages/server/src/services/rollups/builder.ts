@@ -155,7 +155,13 @@ export async function buildRollup(
           if (total > limits.maxRows) throw tooMany()
           if (typed === undefined) {
             const types = new Map(batch.columns.map((c) => [c.name, c.dataType]))
-            typed = columns.map((name, i) => ({ name, type: typeOf(name, types.get(resultAlias(i)), plan) }))
+            typed = columns.map((name, i) => {
+              const alias = resultAlias(i)
+              const type = typeOf(name, types.get(alias), plan)
+              // the values of one column all come with an offset or none do
+              const instant = type === 'TIMESTAMP' && batch.rows.some((r) => isInstant(r[alias]))
+              return { name, type: instant ? 'TIMESTAMPTZ' : type }
+            })
           }
           // this batch's values per partition, column by column, as the engine process takes them
           const parts = new Map<string, unknown[][]>()
@@ -230,6 +236,19 @@ export async function buildRollup(
     incremental,
     phases: clock.phases,
   }
+}
+
+/**
+ * A timestamp the warehouse gave with its offset (`2026-01-02T10:00:00+00:00`, PostgreSQL's
+ * timestamptz): an instant, kept as TIMESTAMPTZ so a rollup read shows it with its offset as the
+ * warehouse does; a timestamp without one (MySQL's DATETIME, ClickHouse, DuckDB's TIMESTAMP) is
+ * a wall-clock time and stays TIMESTAMP.
+ */
+function isInstant(value: unknown): boolean {
+  return (
+    typeof value === 'string' &&
+    /^\d{4,}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:\d{2}){0,2})$/.test(value)
+  )
 }
 
 function fileKey(input: BuildInput, tenant: string | undefined, partition: string): RollupFileKey {

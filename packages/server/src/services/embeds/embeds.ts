@@ -149,13 +149,7 @@ export class Embeds {
     return dashboardEmbeds(this.store.db, app.dataAppId, options)
   }
 
-  /**
-   * The metrics of an embed that a client may see (docs/api.md#metrics-list-and-end-users-metrics): shared
-   * metrics for every client, client-created ones only for their client (the document's, and
-   * those its end users made: self-serve, private ones only for their user), and with
-   * `userIdentifier` only that user's metrics (system metrics excluded). A company metric this
-   * client hid is left out; its own version of one is listed under its name.
-   */
+  /** The metrics of an embed that a client may see (the rules: visible-metrics.ts), by page when `page` is given. */
   async listMetrics(
     app: DataApp,
     embedId: string,

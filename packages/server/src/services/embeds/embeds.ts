@@ -1,55 +1,33 @@
-import { randomBytes } from 'node:crypto'
-import type { Static } from '@fastify/type-provider-typebox'
 import type { PrincipalOf } from '../../auth/principal.js'
 import { ApiError, badRequest } from '../../errors.js'
-import { check } from '../../schemas/check.js'
-import { AccessSettings, type EmbedItem, REQUIRED_ON_CREATE } from '../../schemas/embeds.js'
-import { newId } from '../../security/secrets.js'
-import type { EmbedRow } from '../../store/schema.js'
 import { now, type Store } from '../../store/store.js'
-import { fieldsError, missingFields } from '../../validation/fields.js'
-import type { Dashboard, Dashboards } from '../dashboards/dashboards.js'
+import type { Dashboards } from '../dashboards/dashboards.js'
 import { newDashboardDocument } from '../dashboards/template.js'
 import { PAGE_SIZE } from '../data-apps/data-apps.js'
 import type { Datamarts } from '../datamarts/datamarts.js'
 import type { InvalidationBus } from '../events/bus.js'
 import { peerCache } from '../events/peer-cache.js'
-import { removeEndUserState } from '../self-serve/end-user-state.js'
 import type { EndUserMetricStore } from '../self-serve/metric-store.js'
-import type { Workspaces } from '../workspaces/workspaces.js'
+import type { Workspace, Workspaces } from '../workspaces/workspaces.js'
+import { type AccessSettingsInput, createSettings, settingsPatch } from './access-settings.js'
 import { checkedMetadata, type DashboardEmbedInput } from './dashboard-embed-input.js'
+import { type CreateEmbedInput, type DataAppIds, type Embed, type NewEmbed, newEmbedRow, toEmbed } from './embed.js'
+import { type EmbedListItem, toEmbedItem } from './embed-items.js'
+import {
+  catalogRows,
+  dashboardEmbeds,
+  embedListRows,
+  embedsOfDashboard,
+  firstDashboardEmbedId,
+  removeEmbed,
+} from './embed-store.js'
+import { ownedEmbed } from './ownership.js'
+import { type VisibleMetric, visibleMetrics } from './visible-metrics.js'
 
-export type AccessSettingsInput = Static<typeof AccessSettings>
+// the embed's own types, where the rest of the server has always imported them from
+export type { DataAppIds, Embed } from './embed.js'
+
 type DataApp = PrincipalOf<'dataApp'>
-
-export interface Embed {
-  readonly id: string
-  readonly dataAppId: string
-  readonly embedId: string
-  readonly embedType: 'dashboard' | 'metric'
-  readonly name: string
-  readonly dashboardRowId: string
-  readonly metricId: string | null
-  readonly accessSettings: AccessSettingsInput
-  readonly createdAt: string
-  readonly updatedAt: string
-}
-
-/** The ids a guest token of a data app may name: its embeds, their dashboards and those dashboards' metrics. */
-export interface DataAppIds {
-  readonly embedIds: ReadonlySet<string>
-  readonly dashboardIds: ReadonlySet<string>
-  readonly metricIds: ReadonlySet<string>
-}
-
-export interface CreateEmbedInput {
-  readonly dashboardId: string
-  readonly embedType: 'dashboard' | 'metric'
-  readonly metricId?: string
-  readonly workspaceName: string
-  readonly name?: string
-  readonly accessSettings?: Record<string, unknown>
-}
 
 /**
  * Embeds: a data app's published view of a dashboard or one metric, with access settings.
@@ -75,8 +53,7 @@ export class Embeds {
   }
 
   async create(app: DataApp, input: CreateEmbedInput): Promise<Embed> {
-    const workspace = await this.workspaces.byName(app.organizationId, input.workspaceName)
-    if (!workspace) throw new ApiError('INVALID_WORKSPACE_NAME', 404, `No workspace named ${input.workspaceName}`)
+    const workspace = await this.workspace(app, input.workspaceName)
     const dashboard = await this.dashboards.byExternalId(workspace.id, input.dashboardId)
     if (!dashboard) {
       throw new ApiError(
@@ -91,7 +68,7 @@ export class Embeds {
         throw new ApiError('INVALID_METRIC_ID', 404, `No metric ${input.metricId} in dashboard ${input.dashboardId}`)
       }
     }
-    const accessSettings = await this.checkCreateSettings(app, input.embedType, input.accessSettings)
+    const accessSettings = await this.withDatamart(app, createSettings(input.embedType, input.accessSettings))
     return this.insert(app, {
       embedType: input.embedType,
       name: input.name,
@@ -120,7 +97,7 @@ export class Embeds {
         `dashboardId: workspace ${workspace.name} already has a dashboard ${input.dashboardId}`,
       )
     }
-    const accessSettings = await this.checkCreateSettings(app, 'dashboard', input.accessSettings)
+    const accessSettings = await this.withDatamart(app, createSettings('dashboard', input.accessSettings))
     const template =
       input.templateDashboardId && (await this.dashboards.byExternalId(workspace.id, input.templateDashboardId))
     if (input.templateDashboardId !== undefined && !template) {
@@ -159,66 +136,9 @@ export class Embeds {
     return { embed, dashboardId: dashboard.dashboardId, warnings: [...source.warnings, ...dashboard.warnings] }
   }
 
-  async list(app: DataApp, options: { page?: number; clientId?: string }): Promise<Static<typeof EmbedItem>[]> {
-    let query = this.store.db
-      .selectFrom('embeds')
-      .innerJoin('dashboards', 'dashboards.id', 'embeds.dashboard_row_id')
-      .selectAll('embeds')
-      .select([
-        'dashboards.dashboard_id',
-        'dashboards.name as dashboard_name',
-        'dashboards.document',
-        'dashboards.metadata as dashboard_metadata',
-        'dashboards.created_at as dashboard_created_at',
-        'dashboards.updated_at as dashboard_updated_at',
-      ])
-      .where('embeds.data_app_id', '=', app.dataAppId)
-      .orderBy('embeds.created_at')
-      .orderBy('embeds.embed_id')
-    if (options.clientId !== undefined) {
-      query = query
-        .where('embeds.embed_type', '=', 'dashboard')
-        .where('dashboards.created_by_client', '=', options.clientId)
-    }
-    if (options.page !== undefined) query = query.limit(PAGE_SIZE).offset((options.page - 1) * PAGE_SIZE)
-    const rows = await query.execute()
-    return rows.map((row) => {
-      const metricName =
-        row.metric_id === null
-          ? undefined
-          : ((JSON.parse(row.document) as Dashboard['document']).metrics.find((m) => m.metricId === row.metric_id)
-              ?.name ?? row.metric_id)
-      return {
-        embedId: row.embed_id,
-        embedType: row.embed_type as 'dashboard' | 'metric',
-        name: row.name,
-        externalDashboard:
-          row.embed_type === 'dashboard'
-            ? {
-                externalDashboardId: row.dashboard_id,
-                metadata: {
-                  ...(row.dashboard_metadata === null ? {} : (JSON.parse(row.dashboard_metadata) as object)),
-                  createdAt: row.dashboard_created_at,
-                  updatedAt: row.dashboard_updated_at,
-                },
-                name: row.dashboard_name,
-              }
-            : null,
-        externalMetric: row.metric_id === null ? null : { metricId: row.metric_id, name: metricName ?? row.metric_id },
-        embedMetadata: {
-          embedId: row.embed_id,
-          name: row.name,
-          embedType: row.embed_type,
-          dataAppName: app.dataAppName,
-          metricId: row.metric_id,
-          // as the hosted service answers: one of the two ids, by the embed's type
-          dashboardId: row.embed_type === 'dashboard' ? row.dashboard_id : null,
-          embedDescription: row.description,
-          createdAt: row.created_at,
-          updatedAt: row.updated_at,
-        },
-      }
-    })
+  async list(app: DataApp, options: { page?: number; clientId?: string }): Promise<EmbedListItem[]> {
+    const rows = await embedListRows(this.store.db, app.dataAppId, options)
+    return rows.map((row) => toEmbedItem(row, app.dataAppName))
   }
 
   /** The dashboards this data app embeds: one item per dashboard embed. */
@@ -226,101 +146,43 @@ export class Embeds {
     app: DataApp,
     options: { page?: number; names?: readonly string[] },
   ): Promise<{ name: string; externalDashboardId: string; embedId: string }[]> {
-    let query = this.store.db
-      .selectFrom('embeds')
-      .innerJoin('dashboards', 'dashboards.id', 'embeds.dashboard_row_id')
-      .select(['dashboards.name', 'dashboards.dashboard_id', 'embeds.embed_id'])
-      .where('embeds.data_app_id', '=', app.dataAppId)
-      .where('embeds.embed_type', '=', 'dashboard')
-      .orderBy('embeds.created_at')
-      .orderBy('embeds.embed_id')
-    if (options.names?.length) query = query.where('dashboards.name', 'in', [...options.names])
-    if (options.page !== undefined) query = query.limit(PAGE_SIZE).offset((options.page - 1) * PAGE_SIZE)
-    const rows = await query.execute()
-    return rows.map((r) => ({ name: r.name, externalDashboardId: r.dashboard_id, embedId: r.embed_id }))
+    return dashboardEmbeds(this.store.db, app.dataAppId, options)
   }
 
-  /**
-   * The metrics of an embed that a client may see (docs/api.md#metrics-list-and-end-users-metrics): shared
-   * metrics for every client, client-created ones only for their client (the document's, and
-   * those its end users made: self-serve, private ones only for their user), and with
-   * `userIdentifier` only that user's metrics (system metrics excluded). A company metric this
-   * client hid is left out; its own version of one is listed under its name.
-   */
+  /** The metrics of an embed that a client may see (the rules: visible-metrics.ts), by page when `page` is given. */
   async listMetrics(
     app: DataApp,
     embedId: string,
     clientId: string,
     options: { page?: number; userIdentifier?: string },
-  ): Promise<{ name: string; metricId: string; isPublished: boolean; createdByUser: string | null }[]> {
+  ): Promise<VisibleMetric[]> {
     const embed = await this.owned(
       app,
       embedId,
       () => new ApiError('EMBED_PARAM_ERROR', 400, `Embed ${embedId} is unknown for data app ${app.dataAppName}`),
     )
     const dashboard = await this.dashboards.get(embed.dashboardRowId)
-    const inEmbed = (metricId: string) => embed.metricId === null || metricId === embed.metricId
     const tenant = await this.endUserMetrics.forTenant(
       { dashboardRowId: embed.dashboardRowId, dataAppId: app.dataAppId, clientId },
       options.userIdentifier,
     )
-    const hidden = new Set(tenant.states.filter((s) => s.hidden).map((s) => s.metricId))
-    const versions = new Map(tenant.metrics.filter((m) => m.basedOnCompany).map((m) => [m.metricId, m.definition.name]))
-    const companyIds = new Set((dashboard?.document.metrics ?? []).map((m) => m.metricId))
-    const company = (dashboard?.document.metrics ?? [])
-      .filter((m) => inEmbed(m.metricId) && !hidden.has(m.metricId))
-      .filter((m) => m.createdByClient === undefined || m.createdByClient === clientId)
-      .filter((m) => options.userIdentifier === undefined || m.createdByUser === options.userIdentifier)
-      .map((m) => ({
-        name: versions.get(m.metricId) ?? m.name,
-        metricId: m.metricId,
-        isPublished: m.createdByUser === undefined ? true : (m.isPublished ?? true),
-        createdByUser: m.createdByUser ?? null,
-      }))
-    const endUsers = tenant.metrics
-      .filter((m) => !m.basedOnCompany && !companyIds.has(m.metricId) && inEmbed(m.metricId))
-      .filter((m) => options.userIdentifier === undefined || m.userIdentifier === options.userIdentifier)
-      .map((m) => ({
-        name: m.definition.name,
-        metricId: m.metricId,
-        isPublished: m.isPublished,
-        createdByUser: m.userIdentifier === '' ? null : m.userIdentifier,
-      }))
-    const visible = [...company, ...endUsers]
+    const visible = visibleMetrics(embed, dashboard?.document.metrics ?? [], tenant, clientId, options.userIdentifier)
     if (options.page === undefined) return visible
     return visible.slice((options.page - 1) * PAGE_SIZE, options.page * PAGE_SIZE)
   }
 
   /** Partial accessSettings; takes effect at once for live guest tokens (caches dropped). */
   async update(app: DataApp, embedId: string, settings: object, workspaceName?: string): Promise<string> {
-    if (workspaceName !== undefined && !(await this.workspaces.byName(app.organizationId, workspaceName))) {
-      throw new ApiError('INVALID_WORKSPACE_NAME', 404, `No workspace named ${workspaceName}`)
-    }
+    if (workspaceName !== undefined) await this.workspace(app, workspaceName)
     // Another data app's embed exists but is not this key's to change: INSUFFICIENT_PERMISSIONS.
-    const embed = await this.owned(app, embedId, async () =>
-      (await this.get(embedId))
-        ? new ApiError('INSUFFICIENT_PERMISSIONS', 403, `Embed ${embedId} belongs to another data app`)
-        : new ApiError('EMBED_NOT_FOUND', 404, `No embed ${embedId}`),
+    const embed = await this.owned(
+      app,
+      embedId,
+      () => new ApiError('EMBED_NOT_FOUND', 404, `No embed ${embedId}`),
+      () => new ApiError('INSUFFICIENT_PERMISSIONS', 403, `Embed ${embedId} belongs to another data app`),
     )
-    const patch = check(
-      AccessSettings,
-      settings,
-      'accessSettings',
-      (message, details) => new ApiError('INVALID_ACCESS_SETTINGS', 400, message, details),
-    )
+    const patch = await this.withDatamart(app, settingsPatch(settings))
     const merged = { ...embed.accessSettings, ...patch }
-    if (patch.joinModel !== undefined && patch.isIncrementalJoin !== undefined) {
-      if ((patch.joinModel === 'multi') !== patch.isIncrementalJoin) {
-        throw new ApiError(
-          'CONFLICTING_UPDATE',
-          409,
-          'joinModel and the legacy isIncrementalJoin disagree; send joinModel only',
-        )
-      }
-    }
-    if (patch.datamartName !== undefined && !(await this.datamarts.byName(app.organizationId, patch.datamartName))) {
-      throw new ApiError('INVALID_DATAMART', 404, `No datamart named ${patch.datamartName}`)
-    }
     await this.store.db
       .updateTable('embeds')
       .set({ access_settings: JSON.stringify(merged), updated_at: now() })
@@ -336,37 +198,21 @@ export class Embeds {
    */
   async delete(app: DataApp, embedId: string, deleteDashboard: boolean): Promise<string> {
     const embed = await this.owned(app, embedId, () => badRequest(`Embed ${embedId} not found`))
-    const dashboard = await this.dashboards.get(embed.dashboardRowId)
-    if (deleteDashboard && dashboard) {
+    // the dashboard goes too when asked (and allowed)
+    const dashboard = deleteDashboard ? await this.dashboards.get(embed.dashboardRowId) : undefined
+    if (dashboard) {
       if (dashboard.origin !== 'api') {
         throw badRequest(`Dashboard ${dashboard.dashboardId} is internal and cannot be deleted`)
       }
-      const users = await this.store.db
-        .selectFrom('embeds')
-        .select('embed_id')
-        .where('dashboard_row_id', '=', dashboard.id)
-        .execute()
-      if (users.length > 1) {
+      if ((await embedsOfDashboard(this.store.db, dashboard.id)) > 1) {
         throw badRequest(`Dashboard ${dashboard.dashboardId} is referenced by multiple embeds and cannot be deleted`)
       }
       if (dashboard.organizationId !== app.organizationId) throw badRequest(`Embed ${embedId} not found`)
     }
-    await this.store.db.transaction().execute(async (tx) => {
-      await tx.deleteFrom('embeds').where('id', '=', embed.id).execute()
-      if (deleteDashboard && dashboard) await tx.deleteFrom('dashboards').where('id', '=', dashboard.id).execute()
-      // the data app's last embed of this dashboard: what its end users saved on it goes too
-      const another = await tx
-        .selectFrom('embeds')
-        .select('id')
-        .where('dashboard_row_id', '=', embed.dashboardRowId)
-        .where('data_app_id', '=', embed.dataAppId)
-        .limit(1)
-        .executeTakeFirst()
-      if (!another) await removeEndUserState(tx, embed.dashboardRowId, embed.dataAppId)
-    })
+    await removeEmbed(this.store.db, embed, dashboard?.id)
     await this.bus.publish({ kind: 'embed', embedId })
     await this.bus.publish({ kind: 'tenant-state', dashboardRowId: embed.dashboardRowId, dataAppId: embed.dataAppId })
-    if (deleteDashboard && dashboard) await this.bus.publish({ kind: 'dashboard', dashboardRowId: dashboard.id })
+    if (dashboard) await this.bus.publish({ kind: 'dashboard', dashboardRowId: dashboard.id })
     return embedId
   }
 
@@ -379,10 +225,11 @@ export class Embeds {
   }
 
   async export(app: DataApp, embedId: string) {
-    const embed = await this.owned(app, embedId, async () =>
-      (await this.get(embedId))
-        ? new ApiError('EMBED_PARAM_ERROR', 400, `Embed ${embedId} does not belong to data app ${app.dataAppName}`)
-        : new ApiError('INVALID_EMBED_ID', 400, `No embed ${embedId}`),
+    const embed = await this.owned(
+      app,
+      embedId,
+      () => new ApiError('INVALID_EMBED_ID', 400, `No embed ${embedId}`),
+      () => new ApiError('EMBED_PARAM_ERROR', 400, `Embed ${embedId} does not belong to data app ${app.dataAppName}`),
     )
     const dashboard = await this.dashboards.get(embed.dashboardRowId)
     if (!dashboard) throw new ApiError('INVALID_EMBED_ID', 400, `Embed ${embedId} has no dashboard`)
@@ -416,12 +263,7 @@ export class Embeds {
   async ids(dataAppId: string, fresh = false): Promise<DataAppIds> {
     const hit = fresh ? undefined : this.catalogs.get(dataAppId)
     if (hit) return hit
-    const rows = await this.store.db
-      .selectFrom('embeds')
-      .innerJoin('dashboards', 'dashboards.id', 'embeds.dashboard_row_id')
-      .select(['embeds.embed_id', 'embeds.dashboard_row_id', 'dashboards.dashboard_id'])
-      .where('embeds.data_app_id', '=', dataAppId)
-      .execute()
+    const rows = await catalogRows(this.store.db, dataAppId)
     const metricIds = new Set<string>()
     for (const rowId of new Set(rows.map((r) => r.dashboard_row_id))) {
       for (const m of (await this.dashboards.get(rowId))?.document.metrics ?? []) metricIds.add(m.metricId)
@@ -439,89 +281,43 @@ export class Embeds {
   async resolve(dataAppId: string, idOrDashboardId: string): Promise<Embed | undefined> {
     const embed = await this.get(idOrDashboardId)
     if (embed?.dataAppId === dataAppId) return embed
-    const row = await this.store.db
-      .selectFrom('embeds')
-      .innerJoin('dashboards', 'dashboards.id', 'embeds.dashboard_row_id')
-      .select('embeds.embed_id')
-      .where('embeds.data_app_id', '=', dataAppId)
-      .where('dashboards.dashboard_id', '=', idOrDashboardId)
-      .where('embeds.embed_type', '=', 'dashboard')
-      .orderBy('embeds.created_at')
-      .executeTakeFirst()
-    return row ? this.get(row.embed_id) : undefined
+    const other = await firstDashboardEmbedId(this.store.db, dataAppId, idOrDashboardId)
+    return other === undefined ? undefined : this.get(other)
   }
 
-  private async owned(app: DataApp, embedId: string, notFound: () => ApiError | Promise<ApiError>): Promise<Embed> {
-    const embed = await this.get(embedId)
-    if (!embed || embed.dataAppId !== app.dataAppId) throw await notFound()
-    return embed
-  }
-
-  private async checkCreateSettings(
+  /** The embed when it is this data app's (ownership.ts): `missing` when unknown, `elsewhere` when another data app's. */
+  private async owned(
     app: DataApp,
-    embedType: 'dashboard' | 'metric',
-    settings: Record<string, unknown> | undefined,
-  ): Promise<AccessSettingsInput> {
-    if (settings === undefined) {
-      if (embedType === 'dashboard') throw badRequest('accessSettings is required for dashboard embeds')
-      return {}
-    }
-    const parsed = check(AccessSettings, settings, 'accessSettings')
-    const required = embedType === 'dashboard' ? ['datamartName', ...REQUIRED_ON_CREATE] : REQUIRED_ON_CREATE
-    const missing = required.filter((field) => parsed[field as keyof AccessSettingsInput] === undefined)
-    if (missing.length > 0) throw fieldsError(missingFields('accessSettings', missing))
-    if (parsed.datamartName !== undefined && !(await this.datamarts.byName(app.organizationId, parsed.datamartName))) {
-      throw new ApiError('INVALID_DATAMART', 404, `No datamart named ${parsed.datamartName}`)
-    }
-    return withJoinModel(parsed)
-  }
-
-  private async insert(
-    app: DataApp,
-    input: Pick<Embed, 'embedType' | 'dashboardRowId' | 'metricId' | 'accessSettings'> & {
-      name?: string | undefined
-      description?: string | null
-    },
+    embedId: string,
+    missing: () => ApiError,
+    elsewhere?: () => ApiError,
   ): Promise<Embed> {
-    const at = now()
-    const embedId = `emb_${randomBytes(8).toString('hex')}`
-    const row: EmbedRow = {
-      id: newId(),
-      data_app_id: app.dataAppId,
-      embed_id: embedId,
-      embed_type: input.embedType,
-      name: input.name ?? embedId,
-      dashboard_row_id: input.dashboardRowId,
-      metric_id: input.metricId,
-      access_settings: JSON.stringify(input.accessSettings),
-      description: input.description ?? null,
-      created_at: at,
-      updated_at: at,
+    return ownedEmbed(app, await this.get(embedId), missing, elsewhere)
+  }
+
+  /** A workspace of the data app's organization by name; unknown is INVALID_WORKSPACE_NAME. */
+  private async workspace(app: DataApp, name: string): Promise<Workspace> {
+    const workspace = await this.workspaces.byName(app.organizationId, name)
+    if (!workspace) throw new ApiError('INVALID_WORKSPACE_NAME', 404, `No workspace named ${name}`)
+    return workspace
+  }
+
+  /** The settings, once the datamart they name (if any) is one of the organization's: else INVALID_DATAMART. */
+  private async withDatamart(app: DataApp, settings: AccessSettingsInput): Promise<AccessSettingsInput> {
+    if (
+      settings.datamartName !== undefined &&
+      !(await this.datamarts.byName(app.organizationId, settings.datamartName))
+    ) {
+      throw new ApiError('INVALID_DATAMART', 404, `No datamart named ${settings.datamartName}`)
     }
+    return settings
+  }
+
+  private async insert(app: DataApp, input: NewEmbed): Promise<Embed> {
+    const row = newEmbedRow(app.dataAppId, input)
     await this.store.db.insertInto('embeds').values(row).execute()
-    this.cache.delete(embedId)
+    this.cache.delete(row.embed_id)
     this.catalogs.delete(app.dataAppId)
     return toEmbed(row)
-  }
-}
-
-/** joinModel is preferred; the legacy isIncrementalJoin maps onto it (true = multi). */
-function withJoinModel(settings: AccessSettingsInput): AccessSettingsInput {
-  if (settings.joinModel !== undefined || settings.isIncrementalJoin === undefined) return settings
-  return { ...settings, joinModel: settings.isIncrementalJoin ? 'multi' : 'single' }
-}
-
-function toEmbed(row: EmbedRow): Embed {
-  return {
-    id: row.id,
-    dataAppId: row.data_app_id,
-    embedId: row.embed_id,
-    embedType: row.embed_type as 'dashboard' | 'metric',
-    name: row.name,
-    dashboardRowId: row.dashboard_row_id,
-    metricId: row.metric_id,
-    accessSettings: JSON.parse(row.access_settings) as AccessSettingsInput,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
   }
 }

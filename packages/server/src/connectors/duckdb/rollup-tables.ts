@@ -108,7 +108,7 @@ export class RollupTables {
   /** A read ended: a retired table no read uses any more is dropped. */
   release(table: RollupTable): void {
     table.users--
-    if (table.retired && table.users === 0) void this.#serially(() => this.#drop(table))
+    if (table.retired && table.users === 0) this.#dropLater(table)
   }
 
   async #load(
@@ -170,7 +170,12 @@ export class RollupTables {
     if (this.#tables.get(table.files) === table) this.#tables.delete(table.files)
     this.#bytes -= table.bytes
     this.onRetire(table)
-    if (table.users === 0) void this.#serially(() => this.#drop(table))
+    if (table.users === 0) this.#dropLater(table)
+  }
+
+  /** Dropped after the loads and drops before it; a drop that fails leaves the table to the instance (never an unhandled rejection). */
+  #dropLater(table: RollupTable): void {
+    this.#serially(() => this.#drop(table)).catch(() => undefined)
   }
 
   async #drop(table: RollupTable): Promise<void> {

@@ -99,6 +99,12 @@ export interface RollupChoice {
   readonly name: string
   /** File locations under the rollups root. */
   readonly files: readonly string[]
+  /**
+   * Its columns that most reads filter on, in that order: the tenant's (TABLE tenancy), then the
+   * time bucket. A reader that keeps the rows in memory keeps them in this order, so a read
+   * skips the other tenants' and times' rows by their blocks' min and max.
+   */
+  readonly order: readonly string[]
   readonly statements: QueryPlan['statements']
   readonly identity: ResultIdentity
 }
@@ -294,6 +300,10 @@ function onRollup(
   return {
     name: plan.name,
     files: read.files,
+    order: [
+      ...plan.dimensions.filter((d) => d.role === 'tenant').map((d) => d.name),
+      ...(plan.time ? [plan.time.name] : []),
+    ],
     statements: { main: statements.main, count: statements.count, comparison: statements.comparison },
     identity: { ...at.identity, ...statements.key, rollup: `${name}:${read.files.join(',')}` },
   }

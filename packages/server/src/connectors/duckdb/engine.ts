@@ -15,6 +15,7 @@
 import {
   type DuckDBConnection,
   DuckDBInstance,
+  type DuckDBPreparedStatement,
   type DuckDBValue,
   quotedIdentifier,
   quotedString,
@@ -53,6 +54,21 @@ export interface QueryArgs {
 export interface Lease {
   readonly conn: DuckDBConnection
   timeZone: string | undefined
+  /**
+   * Statements prepared on this connection, kept by SQL text to run again with other values
+   * (rollup-reader.ts: a connection whose view never changes). Absent: prepared per run.
+   */
+  readonly prepared?: Map<string, DuckDBPreparedStatement>
+}
+
+/** Prepared statements kept per connection at most (the least recently added destroyed first). */
+const MAX_PREPARED = 16
+
+/** Closes a connection and the statements kept on it. */
+export function closeLease(lease: Lease): void {
+  for (const p of lease.prepared?.values() ?? []) p.destroySync()
+  lease.prepared?.clear()
+  lease.conn.closeSync()
 }
 
 interface Instance {
@@ -177,10 +193,21 @@ export async function run(
     set.destroySync()
     lease.timeZone = args.timeZone
   }
-  const prepared = await conn.prepare(args.sql)
-  if (args.selectOnly && prepared.statementType !== StatementType.SELECT) {
-    prepared.destroySync()
-    throw queryError('only SELECT statements can run on this datasource')
+  const kept = lease.prepared?.get(args.sql)
+  const prepared = kept ?? (await conn.prepare(args.sql))
+  if (kept === undefined) {
+    if (args.selectOnly && prepared.statementType !== StatementType.SELECT) {
+      prepared.destroySync()
+      throw queryError('only SELECT statements can run on this datasource')
+    }
+    if (lease.prepared !== undefined) {
+      if (lease.prepared.size >= MAX_PREPARED) {
+        const [sql, oldest] = lease.prepared.entries().next().value as [string, DuckDBPreparedStatement]
+        lease.prepared.delete(sql)
+        oldest.destroySync()
+      }
+      lease.prepared.set(args.sql, prepared)
+    }
   }
   if (args.params.length > 0) prepared.bind(args.params.map(toDuckParam))
   const result = await prepared.stream()
@@ -201,7 +228,7 @@ export async function run(
       rows.push(toRow(values, names, args.timeZone))
     }
   }
-  prepared.destroySync()
+  if (lease.prepared === undefined) prepared.destroySync()
   return { columns, rows, truncated }
 }
 

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type ReadRollupArgs, ROLLUP_READER_HANDLERS } from './rollup-reader.js'
+import { type ReadRollupArgs, ROLLUP_READER_HANDLERS, readerState } from './rollup-reader.js'
 
 const read = ROLLUP_READER_HANDLERS['duckdb.readRollup']
 const dir = mkdtempSync(join(tmpdir(), 'strata-rollup-reader-'))
@@ -22,9 +22,13 @@ async function write(path: string, select: string): Promise<void> {
   }
 }
 
-function args(files: string[], sql: string): ReadRollupArgs {
-  return { root, files, statements: [{ sql, params: [] }], maxRows: 100, timeZone: 'UTC', memoryLimitMb: 256 }
+function args(files: string[], sql: string, memoryLimitMb = 256): ReadRollupArgs {
+  return { root, files, statements: [{ sql, params: [] }], maxRows: 100, timeZone: 'UTC', memoryLimitMb }
 }
+
+/** `n` rows over 100 tenants and a year of days, as a rollup holds them. */
+const rollupRows = (n: number, seed = 0) =>
+  `SELECT 't' || (i % 100) AS tenant, DATE '2026-01-01' + CAST(i % 365 AS INTEGER) AS day, i + ${seed} AS revenue FROM range(${n}) r(i)`
 
 beforeAll(async () => {
   mkdirSync(root, { recursive: true })
@@ -48,6 +52,83 @@ describe('rollup reader', () => {
     await write(file, `SELECT 7.5 AS n, 'x' AS region, DATE '2026-03-01' AS day`)
     const rows = (await read(args([file], 'SELECT * FROM "main"."rollup"')))[0]?.rows
     expect(rows).toEqual([{ n: 7.5, region: 'x', day: '2026-03-01' }])
+  })
+
+  it('keeps a rollup in memory and reads a file rebuilt under it, never the old copy', async () => {
+    const files = [join(root, 'm1.parquet'), join(root, 'm2.parquet')]
+    await write(files[0] as string, `SELECT 't1' AS tenant, DATE '2026-01-01' AS day, 10 AS revenue`)
+    await write(files[1] as string, `SELECT 't1' AS tenant, DATE '2026-02-01' AS day, 5 AS revenue`)
+    const sql = 'SELECT sum(revenue) AS total FROM "main"."rollup"'
+    const before = await readerState(root, 128)
+    expect((await read(args(files, sql, 128)))[0]?.rows).toEqual([{ total: 15 }])
+    const loaded = await readerState(root, 128)
+    expect(loaded.tables).toBe(before.tables + 1)
+    expect((await read(args(files, sql, 128)))[0]?.rows).toEqual([{ total: 15 }])
+    // one month rebuilt (renamed over its old name): the next read has it
+    await write(files[1] as string, `SELECT 't1' AS tenant, DATE '2026-02-01' AS day, 7 AS revenue`)
+    expect((await read(args(files, sql, 128)))[0]?.rows).toEqual([{ total: 17 }])
+    // the old copy is dropped, not kept beside the new one
+    expect((await readerState(root, 128)).tables).toBe(loaded.tables)
+    // a file gone: the read fails (the server answers from the warehouse)
+    unlinkSync(files[1] as string)
+    await expect(read(args(files, sql, 128))).rejects.toThrow(/ENOENT|no such file/i)
+  })
+
+  it('runs parallel reads of one rollup at once, each on a connection of its own, all answers right', async () => {
+    const file = join(root, 'parallel.parquet')
+    await write(file, rollupRows(50_000))
+    const reads = Array.from({ length: 8 }, (_, i) =>
+      read({
+        ...args(
+          [file],
+          'SELECT count(*)::INTEGER AS n, sum(revenue)::BIGINT AS total FROM "main"."rollup" WHERE tenant = $1',
+          192,
+        ),
+        statements: [
+          {
+            sql: 'SELECT count(*)::INTEGER AS n, sum(revenue)::BIGINT AS total FROM "main"."rollup" WHERE tenant = $1',
+            params: [`t${i}`],
+          },
+        ],
+        order: ['tenant', 'day'],
+      }),
+    )
+    const answers = await Promise.all(reads)
+    for (const [i, answer] of answers.entries()) {
+      // tenant ti holds rows i, i + 100, … below 50,000
+      const rows = Array.from({ length: 500 }, (_, k) => i + 100 * k)
+      expect(answer[0]?.rows).toEqual([{ n: 500, total: rows.reduce((a, b) => a + b, 0) }])
+    }
+    // eight connections were in use together (one each), then kept for the next reads
+    expect((await readerState(root, 192)).idle).toBe(8)
+  })
+
+  it('keeps the tables under their budget: older ones dropped, a larger rollup read from its files', async () => {
+    // a 64 MB instance: its tables may hold 16 MB together
+    const state = await readerState(root, 64)
+    expect(state.budgetBytes).toBe(16 * 1024 * 1024)
+    const sql = 'SELECT count(*)::INTEGER AS n FROM "main"."rollup"'
+    for (let i = 0; i < 6; i++) {
+      const file = join(root, `small-${i}.parquet`)
+      await write(file, rollupRows(150_000, i))
+      expect((await read(args([file], sql, 64)))[0]?.rows).toEqual([{ n: 150_000 }])
+      const now = await readerState(root, 64)
+      expect(now.bytes).toBeGreaterThan(0)
+      expect(now.bytes).toBeLessThanOrEqual(now.budgetBytes)
+    }
+    // six rollups read, fewer kept: the least recently read were dropped
+    expect((await readerState(root, 64)).tables).toBeLessThan(6)
+    // over the budget on its own: read from the files, right all the same
+    const big = join(root, 'big.parquet')
+    await write(big, `SELECT i AS a, i * 2 AS b, i * 3 AS c, 'x' || i AS d FROM range(3000000) r(i)`)
+    const before = await readerState(root, 64)
+    expect(
+      (await read(args([big], 'SELECT count(*)::INTEGER AS n, max(a)::BIGINT AS top FROM "main"."rollup"', 64)))[0]
+        ?.rows,
+    ).toEqual([{ n: 3_000_000, top: 2_999_999 }])
+    const after = await readerState(root, 64)
+    expect(after.bytes).toBeLessThanOrEqual(after.budgetBytes)
+    expect(after.tables).toBeLessThanOrEqual(before.tables)
   })
 
   it('reads nothing outside the rollups folder, by name or through ..', async () => {

@@ -3,46 +3,65 @@
  * server sends the files and the statements compiled on the rollup (query/rollups/) and never
  * loads DuckDB. One in-memory instance per rollups root (and memory limit) stays open for the
  * engine process's life, its file access limited to that root and external access switched off
- * for good before any read. A read takes a connection that already has the rollup's files as
- * its view (`main.rollup`, a temporary view of that connection alone) or opens one and makes
- * the view, runs the statements (SELECT only, values bound) and keeps the connection for the
- * next read of the same files. Files are replaced in place by a build (renamed over) and
- * `read_parquet` opens and binds them on every statement, so a kept view reads the current file,
- * columns included.
+ * for good before any read.
+ *
+ * A rollup's files are loaded into a table of that instance and read from memory while they are
+ * unchanged (rollup-tables.ts: bounded, checked against the files at every read, so a rebuilt
+ * file is read and never the old copy); a rollup larger than that memory's budget is read from
+ * its files at every statement. Either way a read takes a connection whose `main.rollup` (a
+ * temporary view of that connection alone) is that table or those files, or opens one and makes
+ * the view, runs the statements (SELECT only, values bound; the statements a connection prepared
+ * are kept on it) and keeps the connection for the next read: reads of one rollup run at once,
+ * each on a connection of its own. A connection that saw an error is closed.
  */
-import { type DuckDBConnection, DuckDBInstance, quotedIdentifier } from '@duckdb/node-api'
+import {
+  type DuckDBConnection,
+  DuckDBInstance,
+  type DuckDBInstance as Instance,
+  quotedIdentifier,
+} from '@duckdb/node-api'
 import type { QueryResult } from '../types.js'
-import { type Lease, literal, run } from './engine.js'
+import { closeLease, type Lease, literal, run } from './engine.js'
+import { type RollupTable, RollupTables } from './rollup-tables.js'
 
 export interface ReadRollupArgs {
   /** The folder every file is under (the rollups root): the only one DuckDB may read. */
   readonly root: string
   /** Absolute paths of the rollup's files (checked by the server to be under `root`). */
   readonly files: readonly string[]
+  /** Columns to keep the rows in order of when they are loaded into memory (see rollup-tables.ts). */
+  readonly order?: readonly string[]
   readonly statements: readonly { readonly sql: string; readonly params: readonly unknown[] }[]
   readonly maxRows: number
   readonly timeZone: string
   readonly memoryLimitMb: number
 }
 
-/** Connections kept with their view, over every file set (the least recently used go first). */
+/** Connections kept with their view, over every table and file set (the least recently used go first). */
 const MAX_IDLE = 32
+/** The share of an instance's memory limit its loaded rollups may hold together. */
+const TABLES_SHARE = 1 / 4
 
 interface Kept extends Lease {
-  readonly conn: DuckDBConnection
-  readonly files: string
+  /** What its view reads: a loaded table, or a file set. */
+  readonly source: string
 }
 
-const instances = new Map<string, Promise<DuckDBInstance>>()
-/** Idle connections by instance and file set; a Map keeps insertion order for the LRU. */
+interface Reading {
+  readonly instance: Instance
+  readonly tables: RollupTables
+}
+
+const instances = new Map<string, Promise<Reading>>()
+/** Idle connections by the source of their view; a Map keeps insertion order for the LRU. */
 const idle = new Map<string, Kept[]>()
 let idleCount = 0
 
-function sandboxed(root: string, memoryLimitMb: number): Promise<DuckDBInstance> {
+function sandboxed(root: string, memoryLimitMb: number): Promise<Reading> {
   const key = `${memoryLimitMb}\u0000${root}`
-  let instance = instances.get(key)
-  if (instance === undefined) {
-    instance = (async () => {
+  let reading = instances.get(key)
+  if (reading === undefined) {
+    reading = (async () => {
       const created = await DuckDBInstance.create(':memory:', { memory_limit: `${memoryLimitMb}MB` })
       const conn = await created.connect()
       try {
@@ -54,47 +73,51 @@ function sandboxed(root: string, memoryLimitMb: number): Promise<DuckDBInstance>
       } finally {
         conn.closeSync()
       }
-      return created
+      const budget = memoryLimitMb * 1024 * 1024 * TABLES_SHARE
+      return { instance: created, tables: new RollupTables(created, budget, (t) => forget(tableSource(t))) }
     })()
-    instance.catch(() => instances.delete(key))
-    instances.set(key, instance)
+    reading.catch(() => instances.delete(key))
+    instances.set(key, reading)
   }
-  return instance
+  return reading
 }
 
-/** A connection with the view of `args.files`: a kept one, else a new one. */
-async function take(args: ReadRollupArgs): Promise<Kept> {
-  const files = JSON.stringify([args.memoryLimitMb, args.root, args.files])
-  const list = idle.get(files)
+const tableSource = (table: RollupTable): string => `table\u0000${table.files}\u0000${table.name}`
+
+/** A connection whose view reads `source` (`select`): a kept one, else a new one. */
+async function take(
+  instance: Instance,
+  source: string,
+  select: (conn: DuckDBConnection) => Promise<string>,
+  /** Its view never changes (a loaded table): the statements it prepares are kept. */
+  fixed: boolean,
+): Promise<Kept> {
+  const list = idle.get(source)
   const kept = list?.pop()
   if (kept !== undefined) {
     idleCount--
-    if (list?.length === 0) idle.delete(files)
+    if (list?.length === 0) idle.delete(source)
     return kept
   }
-  const conn = await (await sandboxed(args.root, args.memoryLimitMb)).connect()
+  const conn = await instance.connect()
   try {
-    const paths = await Promise.all(args.files.map((f) => literal(conn, f)))
-    // files of one rollup written at different times: columns matched by name
-    await conn.run(
-      `CREATE TEMP VIEW ${quotedIdentifier('rollup')} AS SELECT * FROM read_parquet([${paths.join(', ')}], union_by_name = true)`,
-    )
+    await conn.run(`CREATE TEMP VIEW ${quotedIdentifier('rollup')} AS ${await select(conn)}`)
   } catch (err) {
     conn.closeSync()
     throw err
   }
-  return { conn, files, timeZone: undefined }
+  return { conn, source, timeZone: undefined, ...(fixed ? { prepared: new Map() } : {}) }
 }
 
 function give(kept: Kept): void {
-  let list = idle.get(kept.files)
+  let list = idle.get(kept.source)
   if (list === undefined) {
     list = []
-    idle.set(kept.files, list)
+    idle.set(kept.source, list)
   } else {
     // most recently used last
-    idle.delete(kept.files)
-    idle.set(kept.files, list)
+    idle.delete(kept.source)
+    idle.set(kept.source, list)
   }
   list.push(kept)
   idleCount++
@@ -103,28 +126,69 @@ function give(kept: Kept): void {
     const dropped = olds.shift()
     if (olds.length === 0) idle.delete(oldest)
     idleCount--
-    dropped?.conn.closeSync()
+    if (dropped) closeLease(dropped)
   }
+}
+
+/** Closes the idle connections reading `source` (a table retired). */
+function forget(source: string): void {
+  const list = idle.get(source)
+  if (list === undefined) return
+  idle.delete(source)
+  idleCount -= list.length
+  for (const kept of list) closeLease(kept)
 }
 
 async function readRollup(args: ReadRollupArgs): Promise<QueryResult[]> {
   if (args.files.length === 0) throw new Error('a rollup read needs at least one file')
   const dir = args.root.endsWith('/') ? args.root : `${args.root}/`
   for (const f of args.files) if (!f.startsWith(dir)) throw new Error('a rollup file is outside the rollups root')
-  const kept = await take(args)
+  const { instance, tables } = await sandboxed(args.root, args.memoryLimitMb)
+  const files = JSON.stringify([args.memoryLimitMb, args.root, args.files, args.order ?? []])
+  const table = await tables.acquire(files, args.files, args.order ?? [], literal)
   try {
-    const out: QueryResult[] = []
-    for (const s of args.statements) {
-      const statement = { sql: s.sql, params: s.params, maxRows: args.maxRows, timeZone: args.timeZone }
-      out.push(await run(kept, { ...statement, selectOnly: true }))
+    const kept = table
+      ? await take(instance, tableSource(table), async () => `SELECT * FROM main.${quotedIdentifier(table.name)}`, true)
+      : await take(
+          instance,
+          `files\u0000${files}`,
+          async (conn) => {
+            // read at every statement (a rollup larger than the tables' budget); columns matched by name
+            const paths = await Promise.all(args.files.map((f) => literal(conn, f)))
+            return `SELECT * FROM read_parquet([${paths.join(', ')}], union_by_name = true)`
+          },
+          false,
+        )
+    try {
+      const out: QueryResult[] = []
+      for (const s of args.statements) {
+        const statement = { sql: s.sql, params: s.params, maxRows: args.maxRows, timeZone: args.timeZone }
+        out.push(await run(kept, { ...statement, selectOnly: true }))
+      }
+      // a connection of a table retired meanwhile is not kept
+      if (table?.retired) closeLease(kept)
+      else give(kept)
+      return out
+    } catch (err) {
+      // a connection that saw an error is never reused
+      closeLease(kept)
+      throw err
     }
-    give(kept)
-    return out
-  } catch (err) {
-    // a connection that saw an error is never reused
-    kept.conn.closeSync()
-    throw err
+  } finally {
+    if (table) tables.release(table)
   }
 }
 
 export const ROLLUP_READER_HANDLERS = { 'duckdb.readRollup': readRollup } as const
+
+/** What the reading instance of `root` holds now (tests): loaded tables, their bytes and budget, idle connections. */
+export async function readerState(
+  root: string,
+  memoryLimitMb: number,
+): Promise<{ tables: number; bytes: number; budgetBytes: number; idle: number }> {
+  const { tables } = await sandboxed(root, memoryLimitMb)
+  const mine = JSON.stringify([memoryLimitMb, root]).slice(0, -1)
+  let kept = 0
+  for (const [source, list] of idle) if (source.includes(mine)) kept += list.length
+  return { tables: tables.count, bytes: tables.bytes, budgetBytes: tables.budgetBytes, idle: kept }
+}

@@ -28,6 +28,7 @@ export class RollupReader {
     const args: ReadRollupArgs = {
       root: resolve(this.storage.readRoot),
       files,
+      order: choice.order,
       statements: statements.map((s) => ({ sql: s.sql, params: s.params })),
       maxRows: options.maxRows,
       timeZone: options.timeZone,

@@ -4462,6 +4462,7 @@ export interface operations {
                                 datasourceType: string;
                             };
                             datamartTables?: {
+                                /** @description The table's schema; empty for a table that has none (an index) */
                                 schemaName: string;
                                 tableName: string;
                                 label: string;
@@ -4490,10 +4491,10 @@ export interface operations {
                                 }[];
                             }[];
                             datamartRelationships?: {
-                                /** @description schema.table */
+                                /** @description schema.table, or table where it has no schema */
                                 parentTableName: string;
                                 parentColumnName: string;
-                                /** @description schema.table */
+                                /** @description schema.table, or table where it has no schema */
                                 childTableName: string;
                                 childColumnName: string;
                                 relationshipName: string;
@@ -4611,7 +4612,8 @@ export interface operations {
                 "application/json": {
                     datamartName: string;
                     tableList: {
-                        schemaName: string;
+                        /** @description The table's schema. Required where the datasource's tables have one; empty or omitted for datasources whose tables have none (an Elasticsearch or OpenSearch index). */
+                        schemaName?: string;
                         name?: string;
                         tableName?: string;
                         label?: string;
@@ -4825,7 +4827,8 @@ export interface operations {
                     name: string;
                     datasourceName: string;
                     tableList: {
-                        schemaName: string;
+                        /** @description The table's schema. Required where the datasource's tables have one; empty or omitted for datasources whose tables have none (an Elasticsearch or OpenSearch index). */
+                        schemaName?: string;
                         name?: string;
                         tableName?: string;
                         label?: string;

@@ -78,6 +78,38 @@ describe('resolveTable / resolveColumn', () => {
   })
 })
 
+describe('a table without a schema (an Elasticsearch index)', () => {
+  const column = (name: string) => ({ name, dataType: 'string' as const, nativeType: 'keyword', nullable: true })
+  const index = { schema: '', name: 'orders', columns: [column('client_id'), column('status')] }
+  const logs = { schema: '', name: 'logs.2026', columns: [column('client_id')] }
+  it('is keyed by its bare name, in a datamart too, with its client column', () => {
+    const m = buildModel([index, logs], {
+      tableList: [
+        { schemaName: '', name: 'orders', clientColumn: 'client_id' },
+        { schemaName: '', name: 'logs.2026' },
+      ],
+      relationships: [
+        { parentTable: 'orders', parentColumn: 'client_id', childTable: 'logs.2026', childColumn: 'client_id' },
+      ],
+    })
+    expect([...m.tables.keys()]).toEqual(['orders', 'logs.2026'])
+    expect(m.tables.get('orders')?.clientColumn).toBe('client_id')
+    expect(m.relationships[0]).toMatchObject({ parentTable: 'orders', childTable: 'logs.2026' })
+  })
+  it('resolves as `table`, a dotted index name whole, and `.table` as documents wrote it before', () => {
+    const m = buildModel([index, logs])
+    expect(resolveTable(m, 'orders').key).toBe('orders')
+    expect(resolveTable(m, 'logs.2026').key).toBe('logs.2026')
+    expect(resolveTable(m, '.orders').key).toBe('orders')
+    expect(() => resolveTable(m, 'x.orders', 'from')).toThrow('from: no table "x.orders"')
+  })
+  it('a datamart naming a schema it does not have is a 400', () => {
+    expect(() => buildModel([index], { tableList: [{ schemaName: 'public', name: 'orders' }] })).toThrow(
+      'tableList[0]: no table public.orders in the datasource',
+    )
+  })
+})
+
 describe('planJoins', () => {
   it('flips an explicit LEFT JOIN when walking from child to parent, defaults to LEFT otherwise', () => {
     const m = buildModel(TABLES, {

@@ -25,7 +25,7 @@ export interface ModelColumn {
 }
 
 export interface ModelTable {
-  /** Canonical `schema.table`. */
+  /** Canonical `schema.table` (`table` where the schema is ''). */
   readonly key: string
   readonly schema: string
   readonly name: string
@@ -85,7 +85,8 @@ export interface DatamartModel {
   }[]
 }
 
-export const tableKey = (schema: string, name: string): string => `${schema}.${name}`
+/** `schema.table`; a table without a schema (an Elasticsearch index) is keyed by its bare name. */
+export const tableKey = (schema: string, name: string): string => (schema === '' ? name : `${schema}.${name}`)
 
 function fromTableInfo(t: TableInfo): ModelTable {
   const columns = new Map<string, ModelColumn>()
@@ -112,7 +113,7 @@ export function buildModel(tables: readonly TableInfo[], datamart?: DatamartMode
   datamart.tableList.forEach((dt, i) => {
     const path = `tableList[${i}]`
     const t = base.get(tableKey(dt.schemaName, dt.name))
-    if (t === undefined) throw badRequest(`${path}: no table ${dt.schemaName}.${dt.name} in the datasource`)
+    if (t === undefined) throw badRequest(`${path}: no table ${tableKey(dt.schemaName, dt.name)} in the datasource`)
     const columns = new Map(t.columns)
     dt.columns?.forEach((dc, j) => {
       const cpath = `${path}.columns[${j}]`
@@ -175,13 +176,17 @@ export interface MissingName {
 }
 
 /**
- * Resolves a table path to its model table: `schema.table` exactly, else a bare `table`
+ * Resolves a table path to its model table: `schema.table` exactly (`table` or `.table` for one
+ * without a schema), else a bare `table`
  * that names exactly one table, else a unique case-insensitive match. 400 naming `path`
  * (with `details.missing`).
  */
 export function resolveTable(model: SemanticModel, ref: string, path = 'table'): ModelTable {
   const exact = model.tables.get(ref)
   if (exact !== undefined) return exact
+  // `.index`: a table without a schema as documents written before it was keyed by its bare name
+  const unschemed = ref.startsWith('.') ? model.tables.get(ref.slice(1)) : undefined
+  if (unschemed?.schema === '') return unschemed
   const all = [...model.tables.values()]
   const byName = all.filter((t) => t.name === ref)
   if (byName.length === 1) return byName[0] as ModelTable

@@ -52,7 +52,13 @@ export const DatamartColumnInput = Type.Object(
 
 export const DatamartTableInput = Type.Object(
   {
-    schemaName: Name,
+    schemaName: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description:
+          "The table's schema. Required where the datasource's tables have one; empty or omitted for datasources whose tables have none (an Elasticsearch or OpenSearch index).",
+      }),
+    ),
     name: Type.Optional(Name),
     tableName: Type.Optional(Name),
     label: Type.Optional(Type.String({ maxLength: 200 })),
@@ -182,7 +188,7 @@ const DatamartColumn = Type.Object({
 })
 
 export const DatamartTable = Type.Object({
-  schemaName: Type.String(),
+  schemaName: Type.String({ description: "The table's schema; empty for a table that has none (an index)" }),
   tableName: Type.String(),
   label: Type.String(),
   clientColumn: Nullable(Type.String()),
@@ -191,9 +197,9 @@ export const DatamartTable = Type.Object({
 })
 
 export const DatamartRelationship = Type.Object({
-  parentTableName: Type.String({ description: 'schema.table' }),
+  parentTableName: Type.String({ description: 'schema.table, or table where it has no schema' }),
   parentColumnName: Type.String(),
-  childTableName: Type.String({ description: 'schema.table' }),
+  childTableName: Type.String({ description: 'schema.table, or table where it has no schema' }),
   childColumnName: Type.String(),
   relationshipName: Type.String(),
   cardinality: Nullable(Cardinality),

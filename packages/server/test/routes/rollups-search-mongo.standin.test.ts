@@ -12,14 +12,12 @@ import { ObjectId } from 'bson'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SearchStandIn } from '../../src/connectors/elasticsearch/standin/server.js'
 import { MongoStandIn } from '../../src/connectors/mongodb/standin/server.js'
-import type { Embed } from '../../src/services/embeds/embeds.js'
-import { secretKeyRequest } from '../../src/services/query/metric-requests.js'
 import type { RollupPartition } from '../../src/services/rollups/builder.js'
 import { RollupScheduler } from '../../src/services/rollups/scheduler.js'
 import { ACCESS } from '../helpers/analytics.js'
 import { createTestApp, type TestContext } from '../helpers/app.js'
 import { bearer, bootstrap } from '../helpers/bootstrap.js'
-import { comparableResult, dashboardRow, readParquet, rollupDir } from '../helpers/rollups.js'
+import { comparableResult, readParquet, rollupDir } from '../helpers/rollups.js'
 
 const TENANTS = ['acme', 'globex', 'initech'] as const
 const STATUSES = ['paid', 'shipped', 'refunded', null] as const
@@ -53,15 +51,14 @@ interface Target {
   readonly name: 'search' | 'mongo'
   /** `from` of the metrics and the rollup: the table as the datamart names it. */
   readonly from: string
-  readonly schema: string
+  /** The table's schema in the datamart: none for an index (omitted from the request). */
+  readonly schema: string | undefined
   embedId?: string
-  /** The search target's embed, made here (see `model`). */
-  embed?: Embed
 }
 
 const TARGETS: Target[] = [
-  // an index is a table of schema '' (the cluster has no schemas)
-  { name: 'search', from: 'orders', schema: '' },
+  // an index is a table without a schema (the cluster has no schemas)
+  { name: 'search', from: 'orders', schema: undefined },
   { name: 'mongo', from: 'shop.orders', schema: 'shop' },
 ]
 
@@ -137,7 +134,7 @@ const document = (from: string) => ({
       name: 'monthly',
       from,
       time: { column: 'created_at', grain: 'month' },
-      // the tenant column: a search index has no datamart to name it, the embed does
+      // the tenant column (the datamart's client column) kept in the rollup, so each tenant's rows are served
       dimensions: ['status', 'client_id'],
       measures: [
         { name: 'orders', aggregate: 'count' },
@@ -156,74 +153,40 @@ async function query(t: Target, metricId: string, clientId: string, serve: boole
   const service = ctx.app.services.metricQueries
   service.serveRollups = serve
   try {
-    if (t.embed === undefined) {
-      const res = await call('POST', '/api/v2/data-app/query', dataAppKey, { embedId: t.embedId, metricId, clientId })
-      expect(res.statusCode, res.body).toBe(200)
-      return res.json() as Result
-    }
-    // a search index can be in no datamart, and an embed needs one: the backend's query as the route makes it
-    const dashboard = await ctx.app.services.dashboards.get(t.embed.dashboardRowId)
-    if (dashboard === undefined) throw new Error('no dashboard')
-    return (await service.run(
-      secretKeyRequest(t.embed, dashboard, { embedId: t.embed.embedId, metricId, clientId }),
-    )) as unknown as Result
+    const res = await call('POST', '/api/v2/data-app/query', dataAppKey, { embedId: t.embedId, metricId, clientId })
+    expect(res.statusCode, res.body).toBe(200)
+    return res.json() as Result
   } finally {
     service.serveRollups = true
   }
 }
 
 /**
- * Datasource, workspace, dashboard with the rollup, embed (tenant column client_id). A datamart
- * names a table by schema and name, and an index has no schema: the search workspace reads its
- * datasource directly, and the embed names the tenant column.
+ * Datasource, datamart (tenant column client_id), workspace, dashboard with the rollup, embed,
+ * all through the API. The search datamart names its index without a schema.
  */
 async function model(t: Target, datasourceType: string, credentials: object): Promise<void> {
   await ok('POST', '/api/v2/datasource', serviceToken, {
     datasourceType,
     credentials: { name: t.name, ...credentials },
   })
-  if (t.schema === '') {
-    await ok('POST', '/api/v2/workspace', serviceToken, {
-      name: t.name,
-      connectionType: 'DATASOURCE',
-      datasourceName: t.name,
-    })
-  } else {
-    await ok('POST', '/api/v2/data-app/datamarts', serviceToken, {
-      name: t.name,
-      datasourceName: t.name,
-      tableList: [{ schemaName: t.schema, name: 'orders', clientColumn: 'client_id' }],
-    })
-    await ok('POST', '/api/v2/workspace', serviceToken, {
-      name: t.name,
-      connectionType: 'DATAMART',
-      datamartName: t.name,
-    })
-  }
-  const dashboard = await ok('POST', '/api/v2/data-app/import-dashboard', serviceToken, {
+  await ok('POST', '/api/v2/data-app/datamarts', serviceToken, {
+    name: t.name,
+    datasourceName: t.name,
+    tableList: [
+      { ...(t.schema === undefined ? {} : { schemaName: t.schema }), name: 'orders', clientColumn: 'client_id' },
+    ],
+  })
+  await ok('POST', '/api/v2/workspace', serviceToken, {
+    name: t.name,
+    connectionType: 'DATAMART',
+    datamartName: t.name,
+  })
+  await ok('POST', '/api/v2/data-app/import-dashboard', serviceToken, {
     workspaceName: t.name,
     dashboardId: 'rolled',
     importDashboardData: document(t.from),
   })
-  if (t.schema === '') {
-    // no datamart can name an index (a table of schema ''), and a dashboard embed names a
-    // datamart: the embed as the route would read it, its tenancy on the index's client_id
-    const row = await dashboardRow(ctx.app, 'rolled', t.name)
-    t.embed = {
-      id: 'search-embed',
-      dataAppId: 'search-app',
-      embedId: 'emb_search',
-      embedType: 'dashboard',
-      name: t.name,
-      dashboardRowId: row.id,
-      metricId: null,
-      accessSettings: { ...ACCESS, tableTenancySettings: [{ name: t.from, clientColumn: 'client_id' }] },
-      createdAt: new Date().toISOString(),
-      updatedAt: new Date().toISOString(),
-    } as Embed
-    expect(dashboard).toBeDefined()
-    return
-  }
   const embed = await ok('POST', '/api/v2/data-app/embeds', dataAppKey, {
     dashboardId: 'rolled',
     embedType: 'dashboard',

@@ -3,6 +3,7 @@ import { html, nothing } from 'lit'
 import type { DashboardDocument } from '../api/dashboards.js'
 import { messageOf, StudioElement } from '../ui/base.js'
 import type { StudioDashboard } from './dashboard-editor.js'
+import { tableKey } from './table-key.js'
 
 const TYPES: readonly { type: FilterType; label: string; hint: string }[] = [
   { type: 'multi-select', label: 'Several values', hint: 'Comma-separated, e.g. paid, shipped.' },
@@ -55,10 +56,10 @@ export class StudioDashboardFilters extends StudioElement {
       )
       if (!mart) return
       const tables = await this.api.datasourceTables(mart.companyIntegration.name)
-      const chosen = new Set((mart.datamartTables ?? []).map((t) => `${t.schemaName}.${t.tableName}`))
+      const chosen = new Set((mart.datamartTables ?? []).map((t) => tableKey(t.schemaName, t.tableName)))
       this.columns = tables.tables
-        .filter((t) => chosen.size === 0 || chosen.has(`${t.schema}.${t.name}`))
-        .flatMap((t) => t.columns.map((c) => ({ table: `${t.schema}.${t.name}`, column: c.name })))
+        .filter((t) => chosen.size === 0 || chosen.has(tableKey(t.schema, t.name)))
+        .flatMap((t) => t.columns.map((c) => ({ table: tableKey(t.schema, t.name), column: c.name })))
     } catch (err) {
       this.error = messageOf(err)
     }

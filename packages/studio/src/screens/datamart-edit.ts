@@ -1,5 +1,6 @@
 import type { DatamartColumnInput, DatamartColumnItem, DatamartItem, JoinType } from '../api/client.js'
 import type { Relationship } from './relationship-fields.js'
+import { tableKey } from './table-key.js'
 
 /** What the form holds for one picked table. */
 export interface TableChoice {
@@ -22,7 +23,7 @@ export function editStateOf(
   const picked = new Map<string, TableChoice>()
   for (const t of item.datamartTables ?? []) {
     const columns = t.datamartTableColumns
-    picked.set(`${t.schemaName}.${t.tableName}`, {
+    picked.set(tableKey(t.schemaName, t.tableName), {
       label: t.label === t.tableName ? '' : t.label,
       clientColumn: t.clientColumn ?? '',
       hidden: new Set(columns.filter((c) => c.isHide).map((c) => c.columnName)),

@@ -5,6 +5,7 @@ import { StudioError } from '../api/errors.js'
 import { go, messageOf, StudioElement } from '../ui/base.js'
 import { columnInputs, editStateOf, type TableChoice } from './datamart-edit.js'
 import { guessRelationship, type Relationship, relationshipFields, relationshipInput } from './relationship-fields.js'
+import { tableKey } from './table-key.js'
 
 /** Column names proposed as the tenant column, most likely first (the author can change it). */
 const TENANT_NAMES = [
@@ -114,7 +115,7 @@ export class StudioDatamartForm extends StudioElement {
   }
 
   private toggle(t: IntrospectedTable, on: boolean): void {
-    const key = `${t.schema}.${t.name}`
+    const key = tableKey(t.schema, t.name)
     const next = new Map(this.picked)
     if (on) {
       const names = new Set(t.columns.map((c) => c.name))
@@ -129,7 +130,7 @@ export class StudioDatamartForm extends StudioElement {
   }
 
   private pickedTables(): IntrospectedTable[] {
-    return (this.tables?.tables ?? []).filter((t) => this.picked.has(`${t.schema}.${t.name}`))
+    return (this.tables?.tables ?? []).filter((t) => this.picked.has(tableKey(t.schema, t.name)))
   }
 
   private addRelationship(): void {
@@ -154,7 +155,7 @@ export class StudioDatamartForm extends StudioElement {
     const name = String(new FormData(e.target as HTMLFormElement).get('name') ?? '')
     const tableList: DatamartTableInput[] = []
     for (const t of this.tables?.tables ?? []) {
-      const choice = this.picked.get(`${t.schema}.${t.name}`)
+      const choice = this.picked.get(tableKey(t.schema, t.name))
       if (!choice) continue
       tableList.push({
         schemaName: t.schema,
@@ -272,7 +273,7 @@ export class StudioDatamartForm extends StudioElement {
   }
 
   private renderTable(t: IntrospectedTable) {
-    const key = `${t.schema}.${t.name}`
+    const key = tableKey(t.schema, t.name)
     const choice = this.picked.get(key)
     const id = key.replace(/[^A-Za-z0-9_-]/g, '_')
     return html`<div class="check"><input type="checkbox" id="t-${id}" ?checked=${choice !== undefined}

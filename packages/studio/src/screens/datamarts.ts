@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit'
 import type { DatamartItem } from '../api/client.js'
 import { listView, messageOf, StudioElement } from '../ui/base.js'
+import { tableKey } from './table-key.js'
 
 /** `<studio-datamarts>`: the organization's datamarts with their tables and tenant columns, each with a link to edit it. */
 export class StudioDatamarts extends StudioElement {
@@ -42,7 +43,7 @@ export class StudioDatamarts extends StudioElement {
           d.companyIntegration.name,
           html`<div class="cell-value">${(d.datamartTables ?? []).map(
             (t) =>
-              html`<div>${t.schemaName}.${t.tableName} <span class="muted">(${t.clientColumn ?? 'no tenant column'})</span></div>`,
+              html`<div>${tableKey(t.schemaName, t.tableName)} <span class="muted">(${t.clientColumn ?? 'no tenant column'})</span></div>`,
           )}</div>`,
           relationships((d.datamartRelationships ?? []).length),
         ],

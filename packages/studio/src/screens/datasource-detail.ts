@@ -2,6 +2,7 @@ import type { DatasourceTables } from '@strata/contract/studio'
 import { html, nothing } from 'lit'
 import { messageOf, StudioElement } from '../ui/base.js'
 import { describeChanges, type SchemaChanges, schemaChanges } from './schema-changes.js'
+import { tableKey } from './table-key.js'
 
 /** The elapsed time of a sync in words: tenths of a second, then seconds. */
 const seconds = (ms: number): string => (ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`)
@@ -118,8 +119,8 @@ export class StudioDatasourceDetail extends StudioElement {
             ? html`<div class="empty"><strong>No table found</strong>
                 <p>Check the schema or database in the credentials and that the user may read it, then sync.</p></div>`
             : d.tables.map(
-                (t) => html`<h2>${t.schema}.${t.name}</h2>
-                  <div class="table-wrap"><table><caption class="sr-only">Columns of ${t.schema}.${t.name}</caption>
+                (t) => html`<h2>${tableKey(t.schema, t.name)}</h2>
+                  <div class="table-wrap"><table><caption class="sr-only">Columns of ${tableKey(t.schema, t.name)}</caption>
                   <thead><tr><th scope="col">Column</th><th scope="col">Type</th><th scope="col">In the database</th></tr></thead>
                   <tbody>${t.columns.map(
                     (c) =>

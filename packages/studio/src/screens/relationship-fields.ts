@@ -1,6 +1,7 @@
 import type { IntrospectedTable } from '@strata/contract/studio'
 import { html, nothing, type TemplateResult } from 'lit'
 import type { JoinType, RelationshipInput } from '../api/client.js'
+import { tableKey } from './table-key.js'
 
 /** One relationship being edited: `left <joinType> right` (the API's parent and child). */
 export interface Relationship {
@@ -23,7 +24,7 @@ export const JOIN_TYPES: readonly { value: JoinType; label: string }[] = [
   { value: 'FULL JOIN', label: 'Full join: every row of both' },
 ]
 
-const key = (t: IntrospectedTable) => `${t.schema}.${t.name}`
+const key = (t: IntrospectedTable) => tableKey(t.schema, t.name)
 const singular = (name: string) => name.replace(/ies$/, 'y').replace(/s$/, '')
 
 /**

@@ -1,4 +1,5 @@
 import type { IntrospectedTable } from '@strata/contract/studio'
+import { tableKey } from './table-key.js'
 
 /** What a sync found, compared with what was known before it. */
 export interface SchemaChanges {
@@ -13,7 +14,7 @@ export interface SchemaChanges {
   readonly retyped: readonly string[]
 }
 
-const key = (t: IntrospectedTable) => `${t.schema}.${t.name}`
+const key = (t: IntrospectedTable) => tableKey(t.schema, t.name)
 
 /** The tables and columns of `after`, and how they differ from `before`. */
 export function schemaChanges(

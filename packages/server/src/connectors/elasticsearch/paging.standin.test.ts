@@ -47,7 +47,7 @@ describe('composite paging on the elasticsearch stand-in (mingo)', () => {
   })
 
   const run = async (m: Metric, maxRows = 100_000) => {
-    const tenancy = { kind: 'table' as const, clientId: 'a', clientColumns: new Map([['.events', 'client_id']]) }
+    const tenancy = { kind: 'table' as const, clientId: 'a', clientColumns: new Map([['events', 'client_id']]) }
     const compiled = compileMetric({
       metric: m,
       model,

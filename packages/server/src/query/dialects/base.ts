@@ -233,8 +233,9 @@ export abstract class BaseDialect implements Dialect {
     return sql
   }
 
+  /** `"schema"."name"`, or `"name"` alone where the table has no schema (null or ''). */
   tableName(schema: string | null, name: string): string {
-    return schema === null
+    return schema === null || schema === ''
       ? this.quoteIdentifier(name)
       : `${this.quoteIdentifier(schema)}.${this.quoteIdentifier(name)}`
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ctx, metric } from '../../../test/fixtures/query.js'
 import { compileMetric } from '../compile.js'
 import { buildModel } from '../model.js'
+import { BaseDialect } from './base.js'
 import { clickhouseType } from './clickhouse.js'
 import { dialects } from './registry.js'
 
@@ -96,6 +97,12 @@ describe.each([...dialects.entries()])('identifier escaping: %s', (name, dialect
   it('rejects NUL and empty identifiers with a 400', () => {
     expect(() => dialect.quoteIdentifier('a\u0000b')).toThrow(expect.objectContaining({ status: 400 }))
     expect(() => dialect.quoteIdentifier('')).toThrow(expect.objectContaining({ status: 400 }))
+  })
+
+  it('names a table without a schema (an index) by its name alone', () => {
+    if (!(dialect instanceof BaseDialect)) return // mongodb: a collection is no SQL table name
+    expect(dialect.tableName('', 'orders')).toBe(dialect.tableName(null, 'orders'))
+    expect(dialect.tableName('', 'orders')).toBe(dialect.quoteIdentifier('orders'))
   })
 
   it('keeps hostile table, column and output names inside quotes in a compiled query', () => {

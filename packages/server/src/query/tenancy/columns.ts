@@ -1,4 +1,4 @@
-import { type ModelTable, resolveTable, type SemanticModel } from '../model.js'
+import { type ModelTable, resolveTable, type SemanticModel, tableKey } from '../model.js'
 import type { TenancyFacts } from './decide.js'
 
 /**
@@ -23,7 +23,7 @@ export function tenantColumnsOf(
     if (table) mark(table.key, t.clientColumn)
   }
   if (settings?.tenancyLevel === 'TABLE') {
-    const table = tryResolve(model, `${settings.schemaName}.${settings.tableName}`)
+    const table = tryResolve(model, tableKey(settings.schemaName, settings.tableName))
     if (table) {
       mark(table.key, settings.tableClientNameColumn)
       mark(table.key, settings.tablePrimaryKeyColumn)

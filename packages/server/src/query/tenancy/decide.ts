@@ -1,5 +1,5 @@
 import { ApiError } from '../../errors.js'
-import { resolveTable, type SemanticModel } from '../model.js'
+import { resolveTable, type SemanticModel, tableKey } from '../model.js'
 import type { TenancySettings } from './settings.js'
 import type { Tenancy } from './tenancy.js'
 
@@ -75,7 +75,7 @@ export function decideTenancy(facts: TenancyFacts, clientId: string): Tenancy {
       clientId,
       clientColumns,
       tenancyTable: {
-        table: `${settings.schemaName}.${settings.tableName}`,
+        table: tableKey(settings.schemaName, settings.tableName),
         clientNameColumn: settings.tableClientNameColumn,
         primaryKeyColumn: settings.tablePrimaryKeyColumn,
       },

@@ -23,6 +23,7 @@ export interface ColumnIn {
 }
 
 export interface TableIn {
+  /** '' where the request names none (empty or omitted). */
   readonly schemaName: string
   readonly name: string
   readonly label?: string | undefined
@@ -75,7 +76,7 @@ export function tablesIn(list: readonly Static<typeof DatamartTableInput>[]): Ta
     const path = `tableList[${i}]`
     const columns = either(t, 'columns', 'datamartTableColumns', path)
     return {
-      schemaName: t.schemaName,
+      schemaName: t.schemaName ?? '',
       name: required(either(t, 'name', 'tableName', path), 'name', 'tableName', path),
       label: t.label,
       clientColumn: t.clientColumn,

@@ -5,6 +5,7 @@ import { validateTenancySettings } from '../../connectors/credentials/validate.j
 import { capabilitiesOf } from '../../connectors/registry.js'
 import type { TableInfo } from '../../connectors/types.js'
 import { ApiError, badRequest } from '../../errors.js'
+import { tableKey } from '../../query/model.js'
 import type { DatamartItem, DatamartTableInput, RelationshipInput } from '../../schemas/datamarts.js'
 import { newId } from '../../security/secrets.js'
 import type { DatamartRow } from '../../store/schema.js'
@@ -34,6 +35,7 @@ export interface DatamartColumnConfig {
 
 /** A datamart table as stored and as the query engine reads it. */
 export interface DatamartTableConfig {
+  /** '' for a table without a schema (an Elasticsearch or OpenSearch index). */
   readonly schemaName: string
   readonly tableName: string
   readonly label: string
@@ -42,7 +44,7 @@ export interface DatamartTableConfig {
   readonly datamartTableColumns: readonly DatamartColumnConfig[]
 }
 
-/** A relationship as stored and as the query engine reads it (tables as `schema.table`). */
+/** A relationship as stored and as the query engine reads it (tables as `schema.table`, or `table` without a schema). */
 export interface DatamartRelationshipConfig {
   readonly parentTable: string
   readonly parentColumn: string
@@ -246,11 +248,8 @@ function normalise(
   const tables = tablesIn(input.tableList).map((t, i): DatamartTableConfig => {
     const path = `tableList[${i}]`
     const info = datasource.tables.find((x) => x.schema === t.schemaName && x.name === t.name)
-    if (!info)
-      throw badRequest(
-        `${path}: no table ${t.schemaName}.${t.name} in datasource ${datasource.name}. ${syncHint(datasource, 'table')}`,
-      )
-    const key = `${t.schemaName}.${t.name}`
+    if (!info) throw missingTable(datasource, t.schemaName, t.name, path)
+    const key = tableKey(t.schemaName, t.name)
     if (seen.has(key)) throw badRequest(`${path}: table ${key} is listed twice`)
     seen.set(key, info)
     const given = new Map((t.columns ?? []).map((c) => [c.name, c]))
@@ -280,13 +279,19 @@ function normalise(
     }
   })
   // the hosted service's examples name a relationship's tables without their schema
-  const tableKey = (table: string): string => {
-    if (seen.has(table) || table.includes('.')) return table
+  const relationshipTable = (table: string): string => {
+    if (seen.has(table)) return table
+    if (table.startsWith('.') && seen.has(table.slice(1))) return table.slice(1) // `.index`: an index as `schema.table`
+    if (table.includes('.')) return table
     const matches = [...seen.keys()].filter((k) => k.slice(k.lastIndexOf('.') + 1) === table)
     return matches.length === 1 ? (matches[0] ?? table) : table
   }
   const relationships = relationshipsIn(input.relationships).map((given, i): DatamartRelationshipConfig => {
-    const r = { ...given, parentTable: tableKey(given.parentTable), childTable: tableKey(given.childTable) }
+    const r = {
+      ...given,
+      parentTable: relationshipTable(given.parentTable),
+      childTable: relationshipTable(given.childTable),
+    }
     if (r.joinType === 'FULL JOIN' && capabilitiesOf(datasource.type).fullJoin === false) {
       throw badRequest(
         `relationships[${i}].joinType: ${datasource.type} datasources have no FULL JOIN; use INNER, LEFT or RIGHT JOIN`,
@@ -296,7 +301,10 @@ function normalise(
       const table = r[`${side}Table`]
       const columnName = r[`${side}Column`]
       const info = seen.get(table)
-      if (!info) throw badRequest(`relationships[${i}].${side}Table: ${table} is not in tableList (use schema.table)`)
+      if (!info)
+        throw badRequest(
+          `relationships[${i}].${side}Table: ${table} is not in tableList (use schema.table, or table where it has no schema)`,
+        )
       if (!info.columns.some((c) => c.name === columnName)) {
         throw badRequest(
           `relationships[${i}].${side}Column: no column ${columnName} in ${table}. ${syncHint(datasource, 'column')}`,
@@ -316,6 +324,24 @@ function normalise(
   const tenancySettings =
     input.tenancySettings === undefined ? datasource.tenancySettings : validateTenancySettings(input.tenancySettings)
   return tenancySettings ? { tables, relationships, tenancySettings } : { tables, relationships }
+}
+
+/**
+ * The 400 for a table the datasource does not hold. A table named without a schema where the
+ * datasource's tables have one (every type but Elasticsearch and OpenSearch) is told so at
+ * `schemaName`, with the schemas that hold a table of that name.
+ */
+function missingTable(datasource: Datasource, schema: string, name: string, path: string): ApiError {
+  if (schema === '' && !datasource.tables.some((x) => x.schema === '')) {
+    const holders = datasource.tables.filter((x) => x.name === name).map((x) => x.schema)
+    const hint = holders.length > 0 ? `: ${name} is in ${holders.join(', ')}` : ''
+    return badRequest(
+      `${path}.schemaName: required, ${datasource.type} datasource ${datasource.name} names its tables schema.table${hint}`,
+    )
+  }
+  return badRequest(
+    `${path}: no table ${tableKey(schema, name)} in datasource ${datasource.name}. ${syncHint(datasource, 'table')}`,
+  )
 }
 
 function column(name: string, dataType: string, given: ColumnIn | undefined): DatamartColumnConfig {

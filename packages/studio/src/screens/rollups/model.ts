@@ -1,4 +1,5 @@
 import type { StudioApi } from '../../api/client.js'
+import { tableKey } from '../table-key.js'
 
 /** A table of the workspace's datamart with the columns the last sync found. */
 export interface ModelTable {
@@ -23,15 +24,15 @@ export async function loadModel(api: StudioApi, workspaceName: string): Promise<
   const mart = marts.find((m) => m.name === workspaces.find((w) => w.name === workspaceName)?.datamartName)
   if (!mart) return undefined
   const found = await api.datasourceTables(mart.companyIntegration.name)
-  const chosen = (mart.datamartTables ?? []).map((t) => `${t.schemaName}.${t.tableName}`)
+  const chosen = (mart.datamartTables ?? []).map((t) => tableKey(t.schemaName, t.tableName))
   const hidden = new Map(
     (mart.datamartTables ?? []).map((t) => [
-      `${t.schemaName}.${t.tableName}`,
+      tableKey(t.schemaName, t.tableName),
       new Set(t.datamartTableColumns.filter((c) => c.isHide).map((c) => c.columnName)),
     ]),
   )
   const tables = found.tables
-    .map((t) => ({ key: `${t.schema}.${t.name}`, columns: t.columns }))
+    .map((t) => ({ key: tableKey(t.schema, t.name), columns: t.columns }))
     .filter((t) => chosen.length === 0 || chosen.includes(t.key))
     .map((t) => ({ ...t, columns: t.columns.filter((c) => !hidden.get(t.key)?.has(c.name)) }))
   const edges = new Map<string, Set<string>>()

@@ -9,14 +9,23 @@
  *
  * One in-memory instance per memory limit stays open for the engine process's life; a writer is
  * one connection holding a typed table and an open DuckDB appender per file, so a batch costs
- * one request across the process boundary and the appender's typed calls.
+ * one request across the process boundary, and each file's rows go in as data chunks, whole
+ * columns at a time (appendColumns).
  */
 import {
+  BIGINT,
+  BOOLEAN,
+  DOUBLE,
   type DuckDBAppender,
   type DuckDBConnection,
+  DuckDBDataChunk,
   DuckDBInstance,
+  type DuckDBType,
+  type DuckDBValue,
   quotedIdentifier,
+  TIMESTAMPTZ,
   timestampTZValue,
+  VARCHAR,
 } from '@duckdb/node-api'
 import { literal } from './engine.js'
 
@@ -111,11 +120,7 @@ async function appendRows(args: AppendArgs): Promise<{ rows: number }> {
     if (part.values.length !== table.width) throw new Error('one array of values per column')
     const rows = part.values[0]?.length ?? 0
     if (part.values.some((v) => v.length !== rows)) throw new Error('every column needs as many values')
-    const { appender } = table
-    for (let r = 0; r < rows; r++) {
-      for (const column of part.values) append(appender, column[r])
-      appender.endRow()
-    }
+    appendColumns(table.appender, part.values, rows)
     table.rows += rows
     appended += rows
   }
@@ -179,6 +184,74 @@ async function discardWriter(args: { readonly writer: number }): Promise<void> {
 /** How many writers are open (tests: a failed build leaves none). */
 async function openWriters(): Promise<number> {
   return writers.size
+}
+
+/** Rows per data chunk: DuckDB's vector size, the most a chunk holds. */
+const CHUNK_ROWS = 2048
+
+/** How a column of one JS type goes into a chunk: the vector's type and each value as it takes it. */
+interface ChunkColumn {
+  readonly type: DuckDBType
+  readonly value: (v: unknown) => DuckDBValue
+}
+
+const AS_IS = (v: unknown) => v as DuckDBValue
+const CHUNK_COLUMN = {
+  string: { type: VARCHAR, value: AS_IS },
+  number: { type: DOUBLE, value: AS_IS },
+  boolean: { type: BOOLEAN, value: AS_IS },
+  bigint: { type: BIGINT, value: AS_IS },
+  date: { type: TIMESTAMPTZ, value: (v) => timestampTZValue(BigInt((v as Date).getTime()) * 1000n) },
+  json: { type: VARCHAR, value: (v) => JSON.stringify(v) },
+} satisfies Record<string, ChunkColumn>
+
+/** The chunk column for a column's values: by the JS type they share (NULLs aside); mixed types have none. */
+function chunkColumn(values: readonly unknown[]): ChunkColumn | undefined {
+  let kind: keyof typeof CHUNK_COLUMN | undefined
+  for (const v of values) {
+    if (v === null || v === undefined) continue
+    const t = typeof v
+    const k: keyof typeof CHUNK_COLUMN =
+      t === 'string' || t === 'number' || t === 'boolean' || t === 'bigint' ? t : v instanceof Date ? 'date' : 'json'
+    if (kind === undefined) kind = k
+    else if (k !== kind) return undefined
+  }
+  return CHUNK_COLUMN[kind ?? 'string']
+}
+
+/**
+ * Appends a file's rows column by column: data chunks of up to CHUNK_ROWS rows, each column a
+ * vector of the JS type its values have, which DuckDB casts to the table's column type as the
+ * single values below are (`CAST(value AS type)`). A column whose values mix JS types is rare
+ * (a loosely typed warehouse column); its part goes row by row instead.
+ */
+function appendColumns(appender: DuckDBAppender, values: readonly (readonly unknown[])[], rows: number): void {
+  const columns = values.map(chunkColumn)
+  if (columns.some((c) => c === undefined)) {
+    for (let r = 0; r < rows; r++) {
+      for (const column of values) append(appender, column[r])
+      appender.endRow()
+    }
+    return
+  }
+  const kinds = columns as ChunkColumn[]
+  for (let start = 0; start < rows; start += CHUNK_ROWS) {
+    const count = Math.min(CHUNK_ROWS, rows - start)
+    const chunk = DuckDBDataChunk.create(
+      kinds.map((k) => k.type),
+      count,
+    )
+    for (const [i, kind] of kinds.entries()) {
+      const column = values[i] as readonly unknown[]
+      const slice: DuckDBValue[] = new Array(count)
+      for (let r = 0; r < count; r++) {
+        const v = column[start + r]
+        slice[r] = v === null || v === undefined ? null : kind.value(v)
+      }
+      chunk.setColumnValues(i, slice)
+    }
+    appender.appendDataChunk(chunk)
+  }
 }
 
 /**

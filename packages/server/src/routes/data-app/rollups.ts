@@ -18,7 +18,7 @@ const rollups: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { ...docs.refreshRollups, body: RollupRefreshBody, response: { 202: RollupRefreshResponse } } },
     async (request, reply) => {
       const data = await service.refresh(principalOf(request, 'service').organizationId, request.body)
-      rollupScheduler?.poll()
+      rollupScheduler?.wake()
       return reply.code(202).send({ data })
     },
   )

@@ -15,6 +15,8 @@ export abstract class PollLoop {
   private timer: NodeJS.Timeout | undefined
   private running: Promise<void> | undefined
   protected stopped = false
+  /** A wake() came while a pass ran: one more pass as soon as it ends. */
+  private again = false
 
   constructor(
     private readonly pollMs: number,
@@ -51,6 +53,20 @@ export abstract class PollLoop {
       )
       .finally(() => {
         this.running = undefined
+        if (this.again) {
+          this.again = false
+          this.poll()
+        }
       })
+  }
+
+  /**
+   * Looks now, or as soon as the pass in flight ends (which may have read what is due before the
+   * caller's change): a user's "refresh now" starts without waiting for the next poll.
+   */
+  wake(): void {
+    if (this.stopped) return
+    if (this.running) this.again = true
+    else this.poll()
   }
 }

@@ -1,6 +1,7 @@
 /**
  * A datamart over an Elasticsearch index, end to end through the API only (docs/api.md#datamarts,
- * docs/datasources.md#elasticsearch-and-opensearch): an index is a table without a schema, so the
+ * docs/api.md#a-table-without-a-schema, docs/datasources.md#live-connectors): an index is a
+ * table without a schema, so the
  * datamart names it with `schemaName` empty or omitted; its client column is the tenancy of a
  * dashboard imported over it (`from: "orders"`), embedded, and read with guest tokens. Two
  * tenants each see only their rows, whatever filter an end user sends. Against the stand-in

@@ -1,15 +1,16 @@
 /// <reference lib="dom" />
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { salesDocument } from '../helpers/analytics.js'
-import { CHROMIUM, hasChromium } from '../helpers/chromium.js'
+import { hasChromium } from '../helpers/chromium.js'
 import { docsImage } from '../helpers/docs-images.js'
-import { removeDir, type ServerProcess, startServer, tempDataDir } from '../helpers/process.js'
+import type { ServerProcess } from '../helpers/process.js'
 import { requireService } from '../helpers/services.js'
 import { checkAccessibility, STUDIO_DOCS, shootBoth } from '../helpers/studio.js'
-import { type AdminApi, STUDIO_ADMIN, studioCompany } from '../helpers/studio-company.js'
+import { type AdminApi, STUDIO_ADMIN } from '../helpers/studio-company.js'
+import { type StudioRun, startStudioRun } from '../helpers/studio-run.js'
 import { signIn } from '../helpers/studio-steps.js'
-import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
+import type { PgWarehouse } from '../helpers/warehouse.js'
 
 /**
  * Rollups in the studio, in Chromium, on a server whose scheduler looks for due builds every
@@ -22,9 +23,8 @@ import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 const hasPostgres = await requireService('PostgreSQL', '127.0.0.1', 5432)
 
 describe.skipIf(!hasChromium || !hasPostgres)('the studio: rollups of a dashboard', () => {
-  let dataDir: string
+  let run: StudioRun
   let server: ServerProcess
-  let browser: Browser
   let page: Page
   let wh: PgWarehouse
   let api: AdminApi
@@ -48,23 +48,12 @@ describe.skipIf(!hasChromium || !hasPostgres)('the studio: rollups of a dashboar
   const badge = (name: string) => page.locator(`tr[data-rollup="${name}"] .badge`)
 
   beforeAll(async () => {
-    wh = await createPgWarehouse()
-    dataDir = tempDataDir()
-    server = await startServer({ env: { DATA_DIR: dataDir, ROLLUP_POLL_INTERVAL_MS: '500' }, readyTimeoutMs: 60_000 })
-    ;({ api } = await studioCompany(server.url, wh))
-    await api('POST', '/api/v2/data-app', { name: 'salesapp' })
+    run = await startStudioRun({ env: { ROLLUP_POLL_INTERVAL_MS: '500' } })
+    ;({ wh, server, api, page } = run)
     await api('POST', '/api/v2/data-app/import-dashboard', { ...ref, importDashboardData: salesDocument(wh.schema) })
-    const { chromium } = await import('playwright-core')
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-    page.setDefaultTimeout(15_000)
-    page.on('pageerror', (e) => console.error('page error:', e.message))
   }, 120_000)
   afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-    await wh?.drop()
-    removeDir(dataDir)
+    await run?.stop()
   })
 
   it('says what rollups are for when the dashboard has none', async () => {

@@ -3,9 +3,9 @@ import { ApiError, badRequest } from '../../errors.js'
 import type { DashboardDocument } from '../../query/document.js'
 import { rewriteSchemas } from '../../query/document.js'
 import { newId } from '../../security/secrets.js'
+import { paged } from '../../store/paging.js'
 import type { DashboardRow } from '../../store/schema.js'
 import { isUniqueViolation, now, type Store } from '../../store/store.js'
-import { PAGE_SIZE } from '../data-apps/data-apps.js'
 import type { InvalidationBus } from '../events/bus.js'
 import { peerCache } from '../events/peer-cache.js'
 import type { Workspace, Workspaces } from '../workspaces/workspaces.js'
@@ -237,21 +237,20 @@ export class Dashboards {
     return { _meta: { exportedAt: now(), workspaceName, dashboardId }, data: dashboard.document }
   }
 
-  /** A workspace's dashboards, oldest first, pages of PAGE_SIZE when `page` is given; an unknown workspace is WORKSPACE_ID_ERROR. */
+  /** A workspace's dashboards, oldest first, a page of them when `page` is given; an unknown workspace is WORKSPACE_ID_ERROR. */
   async listInWorkspace(
     organizationId: string,
     workspaceName: string,
     page?: number,
   ): Promise<{ name: string; externalDashboardId: string }[]> {
     const workspace = await this.workspaceNamed(organizationId, workspaceName)
-    let query = this.store.db
+    const query = this.store.db
       .selectFrom('dashboards')
       .select(['name', 'dashboard_id'])
       .where('workspace_id', '=', workspace.id)
       .orderBy('created_at')
       .orderBy('dashboard_id')
-    if (page !== undefined) query = query.limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE)
-    const rows = await query.execute()
+    const rows = await paged(query, page).execute()
     return rows.map((r) => ({ name: r.name, externalDashboardId: r.dashboard_id }))
   }
 

@@ -5,6 +5,7 @@ import { type MaybePromise, TokenCache } from '../../auth/token-cache.js'
 import { ApiError } from '../../errors.js'
 import { originAllowed } from '../../security/origins.js'
 import { hashSecret, newId, newSecret } from '../../security/secrets.js'
+import { paged } from '../../store/paging.js'
 import type { ApiKeyRow } from '../../store/schema.js'
 import { isUniqueViolation, now, type Store } from '../../store/store.js'
 import type { InvalidationBus } from '../events/bus.js'
@@ -25,8 +26,6 @@ export interface ApiKeySummary {
   readonly description: string
   readonly createdAt: string
 }
-
-export const PAGE_SIZE = 10
 
 /**
  * Data apps and their API keys. A key is `sk_<id>_<secret>`: `sk_<id>` is its public
@@ -147,15 +146,14 @@ export class DataApps {
 
   async listApiKeys(organizationId: string, dataAppName: string, page?: number): Promise<ApiKeySummary[]> {
     const app = await this.find(organizationId, dataAppName)
-    let query = this.store.db
+    const query = this.store.db
       .selectFrom('api_keys')
       .select(['key_id', 'name', 'description', 'created_at'])
       .where('data_app_id', '=', app.id)
       .where('revoked_at', 'is', null)
       .orderBy('created_at')
       .orderBy('key_id')
-    if (page !== undefined) query = query.limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE)
-    const rows = await query.execute()
+    const rows = await paged(query, page).execute()
     return rows.map((r) => ({ key: r.key_id, name: r.name, description: r.description, createdAt: r.created_at }))
   }
 

@@ -8,9 +8,9 @@ import { ApiError, badRequest } from '../../errors.js'
 import { tableKey } from '../../query/model.js'
 import type { DatamartItem, DatamartTableInput, RelationshipInput } from '../../schemas/datamarts.js'
 import { newId } from '../../security/secrets.js'
+import { paged } from '../../store/paging.js'
 import type { DatamartRow } from '../../store/schema.js'
 import { isUniqueViolation, now, type Store } from '../../store/store.js'
-import { PAGE_SIZE } from '../data-apps/data-apps.js'
 import type { Datasource, Datasources } from '../datasources/datasources.js'
 import { syncHint } from '../datasources/sync-hint.js'
 import type { InvalidationBus } from '../events/bus.js'
@@ -157,7 +157,7 @@ export class Datamarts {
   }
 
   async list(organizationId: string, options: { page?: number; expand: boolean }): Promise<DatamartListItem[]> {
-    let query = this.store.db
+    const query = this.store.db
       .selectFrom('datamarts')
       .innerJoin('datasources', 'datasources.id', 'datamarts.datasource_id')
       .selectAll('datamarts')
@@ -165,8 +165,7 @@ export class Datamarts {
       .where('datamarts.organization_id', '=', organizationId)
       .orderBy('datamarts.created_at')
       .orderBy('datamarts.name')
-    if (options.page !== undefined) query = query.limit(PAGE_SIZE).offset((options.page - 1) * PAGE_SIZE)
-    const rows = await query.execute()
+    const rows = await paged(query, options.page).execute()
     return rows.map((row) => {
       const tenancy = row.tenancy_settings ? (JSON.parse(row.tenancy_settings) as TenancySettings) : undefined
       const table = tenancy?.tenancyLevel === 'TABLE' ? tenancy : undefined

@@ -14,9 +14,9 @@ import type { Connector, ConnectorOptions, DatasourceType, TableInfo } from '../
 import { ApiError, badRequest } from '../../errors.js'
 import type { Keyring } from '../../security/keyring.js'
 import { newId } from '../../security/secrets.js'
+import { paged } from '../../store/paging.js'
 import type { DatasourceRow } from '../../store/schema.js'
 import { isUniqueViolation, now, type Store } from '../../store/store.js'
-import { PAGE_SIZE } from '../data-apps/data-apps.js'
 import type { InvalidationBus } from '../events/bus.js'
 import { peerCache } from '../events/peer-cache.js'
 
@@ -201,14 +201,13 @@ export class Datasources {
     organizationId: string,
     page?: number,
   ): Promise<{ name: string; datasourceType: string; createdAt: string }[]> {
-    let query = this.store.db
+    const query = this.store.db
       .selectFrom('datasources')
       .select(['name', 'type', 'created_at'])
       .where('organization_id', '=', organizationId)
       .orderBy('created_at')
       .orderBy('name')
-    if (page !== undefined) query = query.limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE)
-    const rows = await query.execute()
+    const rows = await paged(query, page).execute()
     return rows.map((r) => ({ name: r.name, datasourceType: r.type, createdAt: r.created_at }))
   }
 

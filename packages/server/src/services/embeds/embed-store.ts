@@ -1,16 +1,11 @@
 import type { Kysely } from 'kysely'
+import { paged } from '../../store/paging.js'
 import type { Database } from '../../store/schema.js'
-import { PAGE_SIZE } from '../data-apps/data-apps.js'
 import { removeEndUserState } from '../self-serve/end-user-state.js'
 import type { Embed } from './embed.js'
 import type { EmbedListRow } from './embed-items.js'
 
 /** The embeds table's statements beyond a single row's insert, read and update. */
-
-/** Page `page` (from 1) of PAGE_SIZE rows; every row without `page`. */
-function paged<Q extends { limit(n: number): Q; offset(n: number): Q }>(query: Q, page: number | undefined): Q {
-  return page === undefined ? query : query.limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE)
-}
 
 /** A data app's embeds with their dashboards' columns, oldest first; `clientId`: that client's dashboards' embeds only. */
 export function embedListRows(

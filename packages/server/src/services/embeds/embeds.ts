@@ -1,9 +1,9 @@
 import type { PrincipalOf } from '../../auth/principal.js'
 import { ApiError, badRequest } from '../../errors.js'
+import { pagedList } from '../../store/paging.js'
 import { now, type Store } from '../../store/store.js'
 import type { Dashboards } from '../dashboards/dashboards.js'
 import { newDashboardDocument } from '../dashboards/template.js'
-import { PAGE_SIZE } from '../data-apps/data-apps.js'
 import type { Datamarts } from '../datamarts/datamarts.js'
 import type { InvalidationBus } from '../events/bus.js'
 import { peerCache } from '../events/peer-cache.js'
@@ -167,8 +167,7 @@ export class Embeds {
       options.userIdentifier,
     )
     const visible = visibleMetrics(embed, dashboard?.document.metrics ?? [], tenant, clientId, options.userIdentifier)
-    if (options.page === undefined) return visible
-    return visible.slice((options.page - 1) * PAGE_SIZE, options.page * PAGE_SIZE)
+    return pagedList(visible, options.page)
   }
 
   /** Partial accessSettings; takes effect at once for live guest tokens (caches dropped). */

@@ -14,6 +14,7 @@ import type { KeyLiveness } from '../guest-tokens/guest-tokens.js'
 import { recipientsProblem } from '../guest-tokens/report-recipients.js'
 import { csvHeaders, toCsv } from '../runtime/csv.js'
 import { type Opened, type Runtime, runtimeMetric } from '../runtime/runtime.js'
+import { type FailureTextLimits, failureText } from '../scheduling/failure-text.js'
 import type { Mail, Mailer } from './mailer.js'
 import { nextRun, type Schedule } from './schedule.js'
 
@@ -200,12 +201,16 @@ export class Reports {
     } catch (err) {
       await this.store.db
         .updateTable('email_reports')
-        .set({ last_error: failureText(err) })
+        .set({ last_error: reportFailureText(err) })
         .where('report_id', '=', reportId)
         .execute()
       if (err instanceof ApiError) throw err
       if (err instanceof RecipientsRefused) throw badRequest(err.message)
-      throw new ApiError('EMAIL_SEND_FAILED', 502, `The SMTP server did not accept the report: ${failureText(err)}`)
+      throw new ApiError(
+        'EMAIL_SEND_FAILED',
+        502,
+        `The SMTP server did not accept the report: ${reportFailureText(err)}`,
+      )
     }
     await this.store.db
       .updateTable('email_reports')
@@ -353,11 +358,12 @@ export const definitionOf = (row: EmailReportRow): ReportDefinition => JSON.pars
 
 const fileName = (id: string) => id.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 100) || 'metric'
 
-/** A failure as the status shows it: the message only, bounded (never a stack, never claims). */
-export function failureText(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err)
-  return text.slice(0, 500)
-}
+/**
+ * A failure as the status shows it: the message only, bounded (never a stack, never claims); an
+ * SMTP server's reply runs over several lines, and every line is kept.
+ */
+const SMTP_REPLY: FailureTextLimits = { max: 500, firstLine: false }
+export const reportFailureText = (err: unknown): string => failureText(err, SMTP_REPLY)
 
 /** A stored report as the API shows it: never its sealed claims nor its lease. */
 export function reportView(row: EmailReportRow): ReportView {

@@ -1,87 +1,47 @@
+import { released } from '../../store/lease.js'
 import type { EmailReportRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
-import { PollLoop } from '../scheduling/poll-loop.js'
-import { definitionOf, failureText, ReportStopped, type Reports } from './reports.js'
+import { LeasedLoop, type LeasedLoopOptions } from '../scheduling/leased-loop.js'
+import { definitionOf, ReportStopped, type Reports, reportFailureText } from './reports.js'
 import { nextRun, retryDelay } from './schedule.js'
 
-export interface SchedulerOptions {
-  /** How often each instance looks for due reports. */
-  readonly pollMs: number
+export interface SchedulerOptions extends LeasedLoopOptions {
   /** The first retry of a failed send waits this long, each next one twice as long (at most an hour). */
   readonly retryBaseMs: number
   /** A run gives up after this many failed attempts and waits for the next scheduled time. */
   readonly maxAttempts: number
-  /** How long a claimed report stays leased to the instance that claimed it. */
-  readonly leaseMs: number
 }
 
-/** Reports claimed per look; the rest wait for the next one. */
-const BATCH = 20
-
 /**
- * Sends due reports, once across every instance on the same metadata store: a report is sent
- * by the instance whose conditional UPDATE takes its lease (`leased_by`, `lease_until`) for the
- * occurrence it found due (`next_run_at` unchanged); the others' UPDATE matches no row. After
- * the send the same instance moves `next_run_at` on and drops the lease. An instance that dies
- * mid-send leaves a lease that expires after `leaseMs`, then the report is due again (so a
- * crash between the SMTP server's acceptance and the UPDATE can repeat a send, never lose one).
+ * Sends due reports, once across every instance on the same metadata store (LeasedLoop): a
+ * report is sent by the instance that takes its lease for the occurrence it found due
+ * (`next_run_at` unchanged), 20 a pass at most. After the send the same instance moves
+ * `next_run_at` on and drops the lease. An instance that dies mid-send leaves a lease that
+ * expires after `leaseMs`, then the report is due again (so a crash between the SMTP server's
+ * acceptance and the UPDATE can repeat a send, never lose one).
  */
-export class ReportScheduler extends PollLoop {
+export class ReportScheduler extends LeasedLoop<'email_reports'> {
   constructor(
-    private readonly store: Store,
+    store: Store,
     private readonly reports: Reports,
     private readonly options: SchedulerOptions,
   ) {
-    super(options.pollMs, 'email reports', failureText)
+    super(store, options, {
+      table: 'email_reports',
+      label: 'email reports',
+      describe: reportFailureText,
+      batch: 20,
+      never: { state: 'stopped' },
+    })
   }
 
-  /** One pass: claims the reports due at `now` and sends each; returns the ids this instance sent or tried. */
-  async tick(now: Date = new Date()): Promise<string[]> {
-    const at = now.toISOString()
-    const due = await this.store.db
-      .selectFrom('email_reports')
-      .select(['report_id', 'next_run_at'])
-      .where('state', '!=', 'stopped')
-      .where('next_run_at', '<=', at)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', at)]))
-      .orderBy('next_run_at')
-      .limit(BATCH)
-      .execute()
-    const done: string[] = []
-    for (const { report_id, next_run_at } of due) {
-      if (this.stopped) break
-      const row = await this.claim(report_id, next_run_at, now)
-      if (!row) continue
-      done.push(report_id)
-      await this.run(row, now)
-    }
-    return done
+  protected nameOf(row: EmailReportRow): string {
+    return row.report_id
   }
 
-  /** The lease: one conditional UPDATE; only one instance's matches the row for this occurrence. */
-  private async claim(reportId: string, dueAt: string, now: Date): Promise<EmailReportRow | undefined> {
-    const at = now.toISOString()
-    const result = await this.store.db
-      .updateTable('email_reports')
-      .set({ leased_by: this.instanceId, lease_until: new Date(now.getTime() + this.options.leaseMs).toISOString() })
-      .where('report_id', '=', reportId)
-      .where('next_run_at', '=', dueAt)
-      .where('state', '!=', 'stopped')
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', at)]))
-      .executeTakeFirst()
-    if (Number(result.numUpdatedRows) !== 1) return undefined
-    return this.store.db
-      .selectFrom('email_reports')
-      .selectAll()
-      .where('report_id', '=', reportId)
-      .where('leased_by', '=', this.instanceId)
-      .executeTakeFirst()
-  }
-
-  private async run(row: EmailReportRow, now: Date): Promise<void> {
+  protected async run(row: EmailReportRow, now: Date): Promise<void> {
     const { schedule } = definitionOf(row)
     const next = () => nextRun(schedule, row.timezone, now).toISOString()
-    const release = { leased_by: null, lease_until: null }
     const mine = () =>
       this.store.db
         .updateTable('email_reports')
@@ -91,7 +51,7 @@ export class ReportScheduler extends PollLoop {
       await this.reports.deliver(row, now)
       await mine()
         .set({
-          ...release,
+          ...released,
           state: 'scheduled',
           attempts: 0,
           last_sent_at: now.toISOString(),
@@ -101,10 +61,10 @@ export class ReportScheduler extends PollLoop {
         .execute()
       this.log?.info({ reportId: row.report_id }, 'email report sent')
     } catch (err) {
-      const reason = failureText(err)
+      const reason = reportFailureText(err)
       if (err instanceof ReportStopped) {
         await mine()
-          .set({ ...release, state: 'stopped', last_error: reason })
+          .set({ ...released, state: 'stopped', last_error: reason })
           .execute()
         this.log?.warn({ reportId: row.report_id, reason }, 'email report stopped')
         return
@@ -113,7 +73,7 @@ export class ReportScheduler extends PollLoop {
       const giveUp = attempts >= this.options.maxAttempts
       await mine()
         .set({
-          ...release,
+          ...released,
           state: giveUp ? 'scheduled' : 'retrying',
           // after giving up the next scheduled run starts with a fresh count
           attempts: giveUp ? 0 : attempts,

@@ -5,14 +5,16 @@ import { dialectOf } from '../../connectors/registry.js'
 import { ApiError, badRequest } from '../../errors.js'
 import { getDialect } from '../../query/dialects/registry.js'
 import type { RollupStatus } from '../../schemas/rollups.js'
+import { released } from '../../store/lease.js'
 import type { RollupRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import type { Datasources } from '../datasources/datasources.js'
 import type { InvalidationBus } from '../events/bus.js'
 import type { Sources } from '../query/sources.js'
+import { failureText } from '../scheduling/failure-text.js'
 import type { Workspaces } from '../workspaces/workspaces.js'
 import { type BuildLimits, type BuildPhases, buildRollup, type RollupPartition } from './builder.js'
-import { failureText, NEVER, RollupStateSync } from './state-sync.js'
+import { NEVER, RollupStateSync } from './state-sync.js'
 import type { RollupStorage } from './storage.js'
 
 /** What one build did: its recorded state, and where its time went (ms per phase) when it got that far. */
@@ -145,7 +147,6 @@ export class Rollups {
         .where('dashboard_row_id', '=', row.dashboard_row_id)
         .where('name', '=', row.name)
         .where('leased_by', '=', holder)
-    const release = { leased_by: null, lease_until: null }
     // a refresh (or a change of the definition) while this build ran moved next_refresh_at from
     // the due time the lease was taken for: it stays, so the rollup is built again with what came
     // after this build started, instead of waiting for its next interval
@@ -198,7 +199,7 @@ export class Rollups {
       const ended = new Date()
       const recorded = await mine()
         .set({
-          ...release,
+          ...released,
           state: 'ready',
           rows: result.rows,
           bytes: result.bytes,
@@ -224,7 +225,7 @@ export class Rollups {
       const every = await this.everyOf(row).catch(() => 3_600_000)
       await mine()
         .set({
-          ...release,
+          ...released,
           state: 'failed',
           last_error: failureText(err),
           last_refresh_at: ended.toISOString(),

@@ -1,93 +1,57 @@
 import type { RollupRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
-import { PollLoop } from '../scheduling/poll-loop.js'
+import { failureText } from '../scheduling/failure-text.js'
+import { LeasedLoop, type LeasedLoopOptions } from '../scheduling/leased-loop.js'
 import type { Rollups } from './rollups.js'
-import { failureText } from './state-sync.js'
 
-export interface RollupSchedulerOptions {
-  /** How often each instance looks for due rollups (ROLLUP_POLL_INTERVAL_MS). */
-  readonly pollMs: number
-  /** How long a claimed rollup stays leased to the instance building it. */
-  readonly leaseMs: number
-}
-
-/** Rollups claimed per look; the rest wait for the next one. */
-const BATCH = 10
+/** Polls every ROLLUP_POLL_INTERVAL_MS; a lease lasts twice ROLLUP_BUILD_TIMEOUT_MS (services/index.ts). */
+export type RollupSchedulerOptions = LeasedLoopOptions
 
 /**
  * Builds due rollups, once across every instance on the same metadata store, the way email
- * reports are sent: the instance whose conditional UPDATE takes the lease (`leased_by`,
- * `lease_until`) for the occurrence it found due (`next_refresh_at` unchanged) builds it; the
- * others' UPDATE matches no row. The build records its outcome and drops the lease. An instance
- * that dies mid-build leaves a lease that expires after `leaseMs`; then the rollup is due again.
- * Builds run one at a time per instance, in the background: no request ever waits for one.
+ * reports are sent (LeasedLoop): the instance that takes the lease for the occurrence it found
+ * due (`next_refresh_at` unchanged) builds it, 10 a pass at most; the lease marks it building.
+ * The build records its outcome and drops the lease. An instance that dies mid-build leaves a
+ * lease that expires after `leaseMs`; then the rollup is due again. Builds run one at a time per
+ * instance, in the background: no request ever waits for one.
  */
-export class RollupScheduler extends PollLoop {
+export class RollupScheduler extends LeasedLoop<'rollups'> {
   constructor(
-    private readonly store: Store,
+    store: Store,
     private readonly rollups: Rollups,
-    private readonly options: RollupSchedulerOptions,
+    options: RollupSchedulerOptions,
   ) {
-    super(options.pollMs, 'rollups', failureText)
+    super(store, options, {
+      table: 'rollups',
+      label: 'rollups',
+      describe: failureText,
+      batch: 10,
+      takenWith: { state: 'building' },
+    })
   }
 
-  /** One pass: syncs the state rows, claims the rollups due at `now` and builds each; the names it built or tried. */
-  async tick(now: Date = new Date()): Promise<string[]> {
+  /** Each pass first brings the state rows in step with the documents. */
+  protected override async beforePass(now: Date): Promise<void> {
     await this.rollups.catchUp(now)
-    const at = now.toISOString()
-    const due = await this.store.db
-      .selectFrom('rollups')
-      .select(['dashboard_row_id', 'name', 'next_refresh_at'])
-      .where('next_refresh_at', '<=', at)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', at)]))
-      .orderBy('next_refresh_at')
-      .limit(BATCH)
-      .execute()
-    const done: string[] = []
-    for (const d of due) {
-      if (this.stopped) break
-      const row = await this.claim(d.dashboard_row_id, d.name, d.next_refresh_at, now)
-      if (!row) continue
-      done.push(d.name)
-      // from when it was due (a refresh request's time) to this instance's claim
-      const waitedMs = Date.now() - Date.parse(d.next_refresh_at)
-      const started = performance.now()
-      const { state, phases } = await this.rollups.build(row, this.instanceId, now)
-      const ms = Math.round(performance.now() - started)
-      const after = await this.store.db
-        .selectFrom('rollups')
-        .select(['rows', 'last_error'])
-        .where('dashboard_row_id', '=', d.dashboard_row_id)
-        .where('name', '=', d.name)
-        .executeTakeFirst()
-      if (state === 'ready') this.log?.info({ rollup: d.name, rows: after?.rows, ms, waitedMs, phases }, 'rollup built')
-      else this.log?.warn({ rollup: d.name, reason: after?.last_error, ms, waitedMs }, 'rollup build failed')
-    }
-    return done
   }
 
-  /** The lease: one conditional UPDATE; only one instance's matches the row for this occurrence. */
-  private async claim(dashboardRowId: string, name: string, dueAt: string, now: Date): Promise<RollupRow | undefined> {
-    const at = now.toISOString()
-    const result = await this.store.db
-      .updateTable('rollups')
-      .set({
-        leased_by: this.instanceId,
-        lease_until: new Date(now.getTime() + this.options.leaseMs).toISOString(),
-        state: 'building',
-      })
-      .where('dashboard_row_id', '=', dashboardRowId)
-      .where('name', '=', name)
-      .where('next_refresh_at', '=', dueAt)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', at)]))
-      .executeTakeFirst()
-    if (Number(result.numUpdatedRows) !== 1) return undefined
-    return this.store.db
+  protected nameOf(row: RollupRow): string {
+    return row.name
+  }
+
+  protected async run(row: RollupRow, now: Date): Promise<void> {
+    // from when it was due (a refresh request's time) to this instance's claim
+    const waitedMs = Date.now() - Date.parse(row.next_refresh_at)
+    const started = performance.now()
+    const { state, phases } = await this.rollups.build(row, this.instanceId, now)
+    const ms = Math.round(performance.now() - started)
+    const after = await this.store.db
       .selectFrom('rollups')
-      .selectAll()
-      .where('dashboard_row_id', '=', dashboardRowId)
-      .where('name', '=', name)
-      .where('leased_by', '=', this.instanceId)
+      .select(['rows', 'last_error'])
+      .where('dashboard_row_id', '=', row.dashboard_row_id)
+      .where('name', '=', row.name)
       .executeTakeFirst()
+    if (state === 'ready') this.log?.info({ rollup: row.name, rows: after?.rows, ms, waitedMs, phases }, 'rollup built')
+    else this.log?.warn({ rollup: row.name, reason: after?.last_error, ms, waitedMs }, 'rollup build failed')
   }
 }

@@ -3,6 +3,7 @@ import type { RollupRow } from '../../store/schema.js'
 import type { Store } from '../../store/store.js'
 import type { Invalidation } from '../events/bus.js'
 import type { Sources } from '../query/sources.js'
+import { failureText } from '../scheduling/failure-text.js'
 import type { Workspaces } from '../workspaces/workspaces.js'
 import type { RollupPlan } from './definition.js'
 import { plansOf } from './plans.js'
@@ -295,10 +296,4 @@ export class RollupStateSync {
       .where('fingerprint', '=', existing.fingerprint)
       .execute()
   }
-}
-
-/** An error as one line for the state row: an ApiError's message, a driver's message, never a stack. */
-export function failureText(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err)
-  return text.split('\n')[0]?.slice(0, 1000) ?? 'failed'
 }

@@ -16,6 +16,34 @@ export function cpuMs(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10
 }
 
+/** The process ids of `pid` and of its descendants (the server and its engine process). */
+export function processTree(pid) {
+  const out = []
+  const stack = [pid]
+  while (stack.length > 0) {
+    const p = stack.pop()
+    out.push(p)
+    try {
+      for (const task of readdirSync(`/proc/${p}/task`)) {
+        const children = readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').trim()
+        if (children) stack.push(...children.split(/\s+/).map(Number))
+      }
+    } catch {}
+  }
+  return out
+}
+
+/** CPU time of each of `pids` so far, in ms (a process that is gone counts 0). */
+export function cpuMsOf(pids) {
+  return pids.map((p) => {
+    try {
+      return cpuMs(p)
+    } catch {
+      return 0
+    }
+  })
+}
+
 /** A TCP port the OS says is free right now. */
 export function freePort() {
   return new Promise((resolve, reject) => {

@@ -5,6 +5,12 @@ import { join } from 'node:path'
 const fmt = (n, digits = 0) =>
   n === null || n === undefined ? '–' : Number(n).toLocaleString('en-US', { maximumFractionDigits: digits })
 
+/** A draw's CPU (the server, its engine process), when measured. */
+function cpuPerDraw(s) {
+  const c = s.cpuMsPerDraw
+  return c === undefined ? '' : ` · CPU ${fmt(c.server, 1)} ms server + ${fmt(c.engine, 1)} ms engine per draw`
+}
+
 function load(s) {
   const cpu = s.cpuUsPerRequest === undefined ? '' : ` · ${fmt(s.cpuUsPerRequest, 1)} µs CPU/req`
   return `${fmt(s.rps)} req/s · p50 ${fmt(s.p50Ms, 2)} ms · p99 ${fmt(s.p99Ms, 2)} ms${cpu}`
@@ -75,8 +81,8 @@ function cells(r) {
     }
     case 'draw-time':
       return [
-        `${fmt(r.scenario.medianMs, 1)} ms median cold draw of 9 metrics (min ${fmt(r.scenario.minMs, 1)}, n=${r.scenario.rounds})`,
-        `${fmt(r.baseline.medianMs, 1)} ms median cache hit (min ${fmt(r.baseline.minMs, 1)})`,
+        `${fmt(r.scenario.medianMs, 1)} ms median cold draw of 9 metrics (min ${fmt(r.scenario.minMs, 1)}, n=${r.scenario.rounds})${cpuPerDraw(r.scenario)}`,
+        `${fmt(r.baseline.medianMs, 1)} ms median cache hit (min ${fmt(r.baseline.minMs, 1)})${cpuPerDraw(r.baseline)}`,
         fmt(r.ratio, 2),
         `≤ ${r.target.ratio}`,
       ]

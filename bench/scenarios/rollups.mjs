@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { rollupSql } from '../lib/compiled.mjs'
 import { api } from '../lib/http.mjs'
+import { cpuMsOf, processTree } from '../lib/proc.mjs'
 import { createAccount, createMart, importDashboard } from '../lib/setup.mjs'
 import { CHANNELS, createSlowWarehouse, REGIONS, SLEEP_SECONDS, SLOW_TENANTS } from '../lib/slow-warehouse.mjs'
 import { median, round } from '../lib/stats.mjs'
@@ -327,7 +328,8 @@ export async function rollupScenarios(ctx, record) {
     const correctness = ctx.wants('rollup-correctness')
       ? await correctnessPass(ctx, setup, wh, smoke ? 4 : 60)
       : undefined
-    if (ctx.wants('rollup-cold-draw')) record('rollup-cold-draw', await coldDraw(ctx, setup, wh, smoke ? 2 : 15))
+    if (ctx.wants('rollup-cold-draw'))
+      record('rollup-cold-draw', await coldDraw(ctx, setup, wh, server, smoke ? 2 : 15))
     if (ctx.wants('rollup-warehouse-queries')) {
       record('rollup-warehouse-queries', await warehouseQueries(ctx, setup, wh, loadsCount, tenants))
     }
@@ -454,21 +456,35 @@ async function correctnessPass(ctx, setup, wh, samples) {
  * before (an explicit date range and three regions: no cached result), then the same load
  * again (every answer from the result cache). The first two pairs warm up.
  */
-async function coldDraw(ctx, setup, wh, rounds) {
+async function coldDraw(ctx, setup, wh, server, rounds) {
   ctx.log(`cold draw: ${rounds} rounds, a new filter each (cold result cache) against the same load again (cache hit)`)
   const warmup = 2
   const cold = []
   const hit = []
   const served = { cold: {}, hit: {} }
+  // CPU of the server and of its engine process (its descendants) during each draw: the work, which the
+  // machine's noise does not blur as it does the draw's time (10 ms ticks, summed over the rounds)
+  const pids = processTree(server.pid)
+  const cpu = { cold: { server: 0, engine: 0 }, hit: { server: 0, engine: 0 } }
+  const add = (into, before, after) => {
+    into.server += (after[0] ?? 0) - (before[0] ?? 0)
+    for (let k = 1; k < pids.length; k++) into.engine += (after[k] ?? 0) - (before[k] ?? 0)
+  }
   for (const [i, load] of freshFilters(rounds + warmup, 5, wh, { presets: false }).entries()) {
+    const t0 = cpuMsOf(pids)
     const first = await drawDashboard(setup, 'declared', load)
+    const t1 = cpuMsOf(pids)
     const again = await drawDashboard(setup, 'declared', load)
+    const t2 = cpuMsOf(pids)
     if (i < warmup) continue
     cold.push(first.ms)
     hit.push(again.ms)
+    add(cpu.cold, t0, t1)
+    add(cpu.hit, t1, t2)
     for (const a of first.answers) tally(served.cold, a)
     for (const a of again.answers) tally(served.hit, a)
   }
+  const perDraw = (c) => ({ server: round(c.server / cold.length, 1), engine: round(c.engine / cold.length, 1) })
   const ratio = round(median(cold) / median(hit))
   const notRollup = cold.length * setup.metricIds.length - (served.cold.rollup ?? 0)
   return {
@@ -484,8 +500,14 @@ async function coldDraw(ctx, setup, wh, rounds) {
       minMs: round(Math.min(...cold)),
       rounds: cold.length,
       servedFrom: served.cold,
+      cpuMsPerDraw: perDraw(cpu.cold),
     },
-    baseline: { medianMs: round(median(hit)), minMs: round(Math.min(...hit)), servedFrom: served.hit },
+    baseline: {
+      medianMs: round(median(hit)),
+      minMs: round(Math.min(...hit)),
+      servedFrom: served.hit,
+      cpuMsPerDraw: perDraw(cpu.hit),
+    },
   }
 }
 

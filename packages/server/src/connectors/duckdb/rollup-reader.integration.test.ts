@@ -103,6 +103,26 @@ describe('rollup reader', () => {
     expect((await readerState(root, 192)).idle).toBe(8)
   })
 
+  it('runs a statement on a kept connection that prepared it already, not on one that must prepare it again', async () => {
+    const file = join(root, 'affinity.parquet')
+    await write(file, rollupRows(5_000))
+    // an instance of its own (memory limit 96): its connections are only this test's
+    const reading = (sql: string, tenant: string) =>
+      read({ ...args([file], sql, 96), statements: [{ sql, params: [tenant] }], order: ['tenant', 'day'] })
+    const sums = 'SELECT sum(revenue)::BIGINT AS total FROM "main"."rollup" WHERE tenant = $1'
+    const days = 'SELECT count(DISTINCT day)::INTEGER AS days FROM "main"."rollup" WHERE tenant = $1'
+    // two at once: a connection each, each preparing its statement
+    await Promise.all([reading(sums, 't1'), reading(days, 't1')])
+    expect(await readerState(root, 96)).toMatchObject({ idle: 2, prepared: 2 })
+    // one after the other, alternating: each goes to the connection that has it (the most
+    // recently used one, taken blindly, has the other statement and would prepare this one too)
+    for (const tenant of ['t2', 't3', 't4']) {
+      expect((await reading(sums, tenant))[0]?.rows).toHaveLength(1)
+      expect((await reading(days, tenant))[0]?.rows).toEqual([{ days: 50 }])
+    }
+    expect(await readerState(root, 96)).toMatchObject({ idle: 2, prepared: 2 })
+  })
+
   it('keeps the tables under their budget: older ones dropped, a larger rollup read from its files', async () => {
     // a 64 MB instance: its tables may hold 16 MB together
     const state = await readerState(root, 64)

@@ -1,9 +1,10 @@
 /**
  * The messages between the server and its engine process (advanced serialization: bigint,
  * Date, Map and nested values cross as they are). A request names an operation (`duckdb.query`)
- * and its arguments; the answer carries the value or the error. An ApiError crosses whole (code,
- * status, message, details); any other error as its message only, which is what the connectors'
- * error translation reads (`INTERRUPT Error: …`).
+ * and its arguments; the answer carries the value or the error. Each message is an array: the
+ * requests (or answers) of one turn of the sender's event loop (outbox.ts). An ApiError crosses
+ * whole (code, status, message, details); any other error as its message only, which is what the
+ * connectors' error translation reads (`INTERRUPT Error: …`).
  */
 import { ApiError, type ErrorCode } from '../../errors.js'
 

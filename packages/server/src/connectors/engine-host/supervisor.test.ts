@@ -142,3 +142,31 @@ describe('the engine process memory ceiling', () => {
     }
   })
 })
+
+describe('the requests of one turn', () => {
+  it('cross to the engine process as one message, each answered on its own: a failing one fails alone', async () => {
+    const engine = new EngineHost({ memoryLimitMb: CEILING_MB })
+    try {
+      await engine.start()
+      const before = engine.messagesSent
+      // made in one turn, as a dashboard's nine metric queries reach the engine
+      const calls = [
+        ...Array.from({ length: 8 }, (_, i) => engine.call('duckdb.interrupt', { queryId: `none-${i}` })),
+        engine.call('duckdb.nothing', {}),
+        engine.call('duckdb.interrupt', { queryId: 'x', f: () => {} }),
+      ]
+      const settled = await Promise.allSettled(calls)
+      expect(settled.slice(0, 8)).toEqual(Array.from({ length: 8 }, () => ({ status: 'fulfilled', value: undefined })))
+      expect(settled[8]).toMatchObject({ status: 'rejected', reason: { message: /unknown engine operation/ } })
+      // a value structured clone cannot carry: refused on this side, the others sent all the same
+      expect(settled[9]).toMatchObject({ status: 'rejected', reason: { message: /could not be cloned/ } })
+      // one batch, then each of its nine messages alone (one of them could not be cloned)
+      expect(engine.messagesSent - before).toBe(9)
+      const again = engine.messagesSent
+      await Promise.all(Array.from({ length: 9 }, (_, i) => engine.call('duckdb.interrupt', { queryId: `y-${i}` })))
+      expect(engine.messagesSent - again).toBe(1)
+    } finally {
+      await engine.close()
+    }
+  })
+})

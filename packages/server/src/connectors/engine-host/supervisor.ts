@@ -22,7 +22,8 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { connectionError } from '../errors.js'
-import { fromWire, type Ready, type Response } from './protocol.js'
+import { Outbox } from './outbox.js'
+import { fromWire, type Ready, type Request, type Response } from './protocol.js'
 import { nodeReservedBytes } from './runtime-reserve.js'
 
 export interface EngineLog {
@@ -59,6 +60,8 @@ interface Running {
   readonly generation: number
   readonly startedAt: number
   readonly pending: Map<number, Pending>
+  /** Requests posted in this turn, sent together at its end. */
+  readonly outbox: Outbox<Request>
   /** Started under prlimit --data. */
   readonly hard: boolean
   /** Why we killed it, when we did (the watchdog). */
@@ -82,6 +85,8 @@ export class EngineHost {
   #nextId = 1
   #deaths = 0
   #lastDeathAt = 0
+  /** Messages sent to children that have stopped. */
+  #sent = 0
   #closed = false
 
   constructor(options: EngineHostOptions) {
@@ -139,24 +144,27 @@ export class EngineHost {
         },
       })
       this.#refs(running)
-      try {
-        running.child.send({ id, op, args }, (err) => {
-          if (err && running.pending.delete(id)) reject(stopped('it could not be reached'))
-        })
-      } catch (err) {
-        // a value structured clone cannot carry (a function): nothing was sent
-        running.pending.delete(id)
+      // sent with the other requests of this turn, as one message (outbox.ts)
+      running.outbox.post({ id, op, args }, (err, thrown) => {
+        if (!running.pending.delete(id)) return
         this.#refs(running)
-        reject(err)
-      }
+        // thrown: a value structured clone cannot carry (a function), nothing was sent
+        reject(thrown ? err : stopped('it could not be reached'))
+      })
     })
+  }
+
+  /** Messages sent to the engine process so far (each carries the requests of one turn). */
+  get messagesSent(): number {
+    return this.#sent + (this.#running?.outbox.sent ?? 0)
   }
 
   /** Sends `op` without waiting for an answer (an interrupt); nothing when no child runs. */
   notify(op: string, args: unknown, generation?: number): void {
     const running = this.#running
     if (!running || (generation !== undefined && running.generation !== generation)) return
-    running.child.send({ id: 0, op, args }, () => {})
+    // after the requests posted before it (an interrupt follows its query)
+    running.outbox.post({ id: 0, op, args }, () => {})
   }
 
   async close(): Promise<void> {
@@ -202,7 +210,8 @@ export class EngineHost {
       env: {},
     })
     const generation = ++this.#generation
-    const running: Running = { child, generation, startedAt: Date.now(), pending: new Map(), hard }
+    const outbox = new Outbox<Request>((batch, done) => child.send(batch, done))
+    const running: Running = { child, generation, startedAt: Date.now(), pending: new Map(), hard, outbox }
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         child.kill('SIGKILL')
@@ -235,7 +244,10 @@ export class EngineHost {
     })
     // an 'error' without a listener would throw in the server: a failed kill or send is logged
     child.on('error', (err) => this.#log.error({ err, pid: child.pid }, 'engine process error'))
-    child.on('message', (message: Response) => this.#answer(running, message))
+    // the answers that ended in one turn of the child's event loop come as one message
+    child.on('message', (answers: Response[]) => {
+      if (Array.isArray(answers)) for (const answer of answers) this.#answer(running, answer)
+    })
     child.once('exit', (code, signal) => this.#died(running, code, signal))
     this.#watch(running)
     this.#running = running
@@ -272,6 +284,7 @@ export class EngineHost {
 
   #died(running: Running, code: number | null, signal: string | null): void {
     clearInterval(running.watchdog)
+    this.#sent += running.outbox.sent
     if (this.#running === running) this.#running = undefined
     const lived = Date.now() - running.startedAt
     if (lived >= HEALTHY_AFTER_MS) this.#deaths = 0

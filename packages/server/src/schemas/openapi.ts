@@ -27,6 +27,18 @@ export const GUEST_TOKEN: Auth = { scheme: 'guestToken', failure: { code: 'AUTHE
 /** A failure the operation's service can answer: status, code and, for this operation, when. */
 export type OperationError = readonly [status: number, code: ErrorCode, when?: string]
 
+/** What an operation that runs a statement on the warehouse (for a tenant) can answer besides its own. */
+export const WAREHOUSE_ERRORS: readonly OperationError[] = [
+  [400, 'DATASOURCE_CONNECTION_ERROR'],
+  [400, 'QUERY_ERROR'],
+  [400, 'QUERY_TIMEOUT'],
+  [
+    400,
+    'CLIENT_ID_ERROR',
+    'clientId cannot select a tenant: "None" where a tenancy is configured, or no database of the datasource under DATABASE tenancy.',
+  ],
+]
+
 export interface OperationDoc {
   /** One line. */
   readonly summary: string

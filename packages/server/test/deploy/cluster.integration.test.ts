@@ -317,7 +317,19 @@ describe.runIf(available)('the compose cluster: three replicas behind nginx, one
   })
 
   it('builds each rollup a dashboard declares once, whichever replica takes it', async () => {
-    // the sales dashboard again, with rollups derived from its metrics, imported through nginx
+    // the sales dashboard again with six rollups, imported through nginx: a build takes longer
+    // than a poll (200 ms), so while one replica builds, the others list the rest and race for
+    // them; only the lease keeps a rollup from being built twice
+    const rollups = (['hour', 'day', 'week', 'month', 'quarter', 'year'] as const).map((grain) => ({
+      name: `orders_by_${grain}`,
+      from: 'main.orders',
+      time: { column: 'created_at', grain },
+      dimensions: ['status', 'channel'],
+      measures: [
+        { name: 'orders', aggregate: 'count' },
+        { name: 'revenue', aggregate: 'sum', column: 'amount' },
+      ],
+    }))
     const exported = expectOk(
       await request(lb, 'POST', '/api/v2/data-app/export-dashboard', {
         token: creds.serviceToken,
@@ -333,7 +345,7 @@ describe.runIf(available)('the compose cluster: three replicas behind nginx, one
         body: {
           workspaceName: 'main',
           dashboardId: 'rolled-up',
-          importDashboardData: { ...exported.data, rollups: 'auto' },
+          importDashboardData: { ...exported.data, rollups },
         },
       }),
       'import',
@@ -364,14 +376,19 @@ describe.runIf(available)('the compose cluster: three replicas behind nginx, one
     // a few more passes of every replica: nothing is built again (the next refresh is a day away)
     await new Promise((resolve) => setTimeout(resolve, 1_000))
     const built: string[] = []
+    const builders = new Set<string>()
     for (const service of REPLICAS) {
       const logs = await podman('logs', names[service] as string)
       for (const line of logs.split('\n')) {
         if (!line.includes('"rollup built"')) continue
         built.push((JSON.parse(line) as { rollup: string }).rollup)
+        builders.add(service)
       }
     }
+    expect(rows.map((r) => r.name).sort()).toEqual(rollups.map((r) => r.name).sort())
     expect(built.sort()).toEqual(rows.map((r) => r.name).sort())
+    // the race happened: the builds were spread over more than one replica
+    expect(builders.size, `built by ${[...builders].join(', ')}`).toBeGreaterThan(1)
     const listed = expectOk(
       await request(lb, 'GET', '/api/v2/data-app/rollups', { token: creds.serviceToken, headers: admin }),
       'list',

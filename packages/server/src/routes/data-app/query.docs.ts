@@ -1,4 +1,4 @@
-import { DATA_APP_KEY, type OperationDoc, operations } from '../../schemas/openapi.js'
+import { DATA_APP_KEY, type OperationDoc, operations, WAREHOUSE_ERRORS } from '../../schemas/openapi.js'
 
 const query = {
   summary: 'Query a metric of an embed for one client',
@@ -10,14 +10,7 @@ const query = {
     [400, 'DATASOURCE_NAME_ERROR'],
     [400, 'DATAMART_NAME_ERROR'],
     [400, 'INVALID_REQUEST_BODY', 'Also when a filter key names no filter or a filter value does not fit its filter.'],
-    [400, 'DATASOURCE_CONNECTION_ERROR'],
-    [400, 'QUERY_ERROR'],
-    [400, 'QUERY_TIMEOUT'],
-    [
-      400,
-      'CLIENT_ID_ERROR',
-      'clientId cannot select a tenant: "None" where a tenancy is configured, or no database of the datasource under DATABASE tenancy.',
-    ],
+    ...WAREHOUSE_ERRORS,
   ],
   returns: 'The rows of the metric with their columns.',
 } satisfies OperationDoc

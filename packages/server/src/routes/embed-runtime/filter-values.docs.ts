@@ -1,16 +1,6 @@
-import { GUEST_TOKEN, type OperationError, operations } from '../../schemas/openapi.js'
+import { GUEST_TOKEN, operations, WAREHOUSE_ERRORS } from '../../schemas/openapi.js'
 import { browser, outside, tokenOrEmbedGone } from './guest.docs.js'
 
-const running: readonly OperationError[] = [
-  [400, 'DATASOURCE_CONNECTION_ERROR'],
-  [400, 'QUERY_ERROR'],
-  [400, 'QUERY_TIMEOUT'],
-  [
-    400,
-    'CLIENT_ID_ERROR',
-    'clientId cannot select a tenant: "None" where a tenancy is configured, or no database of the datasource under DATABASE tenancy.',
-  ],
-]
 const paging =
   'At most 100 values a page, ascending, nulls left out; `nextCursor` (null on the last page) is the `cursor` of the next. `search` keeps the values that contain it, case-insensitively (text columns; on other types every value is listed). Cached per tenant like metric results.'
 
@@ -32,7 +22,7 @@ export const docs = operations('embed runtime', {
         'INVALID_REQUEST_BODY',
         'No filter of that name on this dashboard, or a date-range, number-range or boolean filter.',
       ],
-      ...running,
+      ...WAREHOUSE_ERRORS,
     ],
     returns: 'A page of values and the cursor of the next.',
   },
@@ -49,7 +39,7 @@ export const docs = operations('embed runtime', {
         'Creating metrics is off for this embed (accessSettings) or this token (permissions): docs/guest-tokens.md, "permissions".',
       ],
       [400, 'INVALID_REQUEST_BODY', 'The visible model has no such table or column.'],
-      ...running,
+      ...WAREHOUSE_ERRORS,
     ],
     returns: 'A page of values and the cursor of the next.',
   },

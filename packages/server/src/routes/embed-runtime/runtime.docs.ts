@@ -1,4 +1,4 @@
-import { GUEST_TOKEN, type OperationError, operations } from '../../schemas/openapi.js'
+import { GUEST_TOKEN, type OperationError, operations, WAREHOUSE_ERRORS } from '../../schemas/openapi.js'
 import { browser, tokenOrEmbedGone } from './guest.docs.js'
 
 const denied: OperationError = [
@@ -19,14 +19,7 @@ const running: readonly OperationError[] = [
     "The embed's workspace has several datamarts (MULTI_DATAMART) and the embed names none, or one it no longer has.",
   ],
   [400, 'INVALID_REQUEST_BODY', 'Also when a filter key names no filter or a value does not fit its filter.'],
-  [400, 'DATASOURCE_CONNECTION_ERROR'],
-  [400, 'QUERY_ERROR'],
-  [400, 'QUERY_TIMEOUT'],
-  [
-    400,
-    'CLIENT_ID_ERROR',
-    'clientId cannot select a tenant: "None" where a tenancy is configured, or no database of the datasource under DATABASE tenancy.',
-  ],
+  ...WAREHOUSE_ERRORS,
 ]
 
 /** The web component's API under /api/v2/embed/runtime; guest token. */

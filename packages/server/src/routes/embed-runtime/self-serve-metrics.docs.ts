@@ -1,4 +1,4 @@
-import { GUEST_TOKEN, type OperationError, operations } from '../../schemas/openapi.js'
+import { GUEST_TOKEN, type OperationError, operations, WAREHOUSE_ERRORS } from '../../schemas/openapi.js'
 import { browser, outside, tokenOrEmbedGone } from './guest.docs.js'
 
 const refused = (what: string): OperationError => [
@@ -16,16 +16,6 @@ const badDefinition: OperationError = [
   'INVALID_REQUEST_BODY',
   'The definition names a table or column outside the visible model (unknown, hidden or a tenant column), carries a field it may not (sql …), is over 16 KB, or does not compile for this token.',
 ]
-const compiling: readonly OperationError[] = [
-  [400, 'DATASOURCE_CONNECTION_ERROR'],
-  [400, 'QUERY_ERROR'],
-  [400, 'QUERY_TIMEOUT'],
-  [
-    400,
-    'CLIENT_ID_ERROR',
-    'clientId cannot select a tenant: "None" where a tenancy is configured, or no database of the datasource under DATABASE tenancy.',
-  ],
-]
 
 /** The self-serve metric routes under /api/v2/embed/runtime (docs/runtime-api.md#self-serve-metrics); guest token. */
 export const docs = operations('embed runtime', {
@@ -40,7 +30,7 @@ export const docs = operations('embed runtime', {
     summary: 'Run a metric definition without saving it',
     description: `${browser} Runs \`metric\` (a structured definition, never SQL) with the token's tenancy, RLS and fixed filters, narrowed by \`dashboardFilter\` and \`metricFilter\`. Needs the create or the update permission.`,
     auth: GUEST_TOKEN,
-    errors: [tokenOrEmbedGone, outside, refused('Creating or updating metrics'), badDefinition, ...compiling],
+    errors: [tokenOrEmbedGone, outside, refused('Creating or updating metrics'), badDefinition, ...WAREHOUSE_ERRORS],
     returns: 'The rows of the metric with their columns.',
   },
   createMetric: {
@@ -56,7 +46,7 @@ export const docs = operations('embed runtime', {
         'INVALID_REQUEST_BODY',
         `${badDefinition[2]} Or the tenant has 200 metrics on the dashboard, or the user 50 private ones, already.`,
       ],
-      ...compiling,
+      ...WAREHOUSE_ERRORS,
     ],
     returns: 'The new metricId.',
   },
@@ -64,7 +54,7 @@ export const docs = operations('embed runtime', {
     summary: 'Change a metric (a company metric: this tenant’s own version)',
     description: `${browser} Replaces the metric's definition. On a company metric this saves the tenant's version of it under the same metricId (copy on write); every other tenant keeps the company's. SQL metrics cannot be edited. Needs the update permission.`,
     auth: GUEST_TOKEN,
-    errors: [tokenOrEmbedGone, outside, refused('Updating metrics'), unknownMetric, badDefinition, ...compiling],
+    errors: [tokenOrEmbedGone, outside, refused('Updating metrics'), unknownMetric, badDefinition, ...WAREHOUSE_ERRORS],
     returns: 'The metricId.',
   },
   deleteMetric: {

@@ -194,12 +194,7 @@ export class Datamarts {
 
   /** A datamart by name, or undefined. */
   async byName(organizationId: string, name: string): Promise<Datamart | undefined> {
-    const row = await this.store.db
-      .selectFrom('datamarts')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('name', '=', name)
-      .executeTakeFirst()
+    const row = await this.rowNamed(organizationId, name)
     return row && toDatamart(row)
   }
 
@@ -215,14 +210,18 @@ export class Datamarts {
   }
 
   private async findRow(organizationId: string, name: string): Promise<DatamartRow> {
-    const row = await this.store.db
+    const row = await this.rowNamed(organizationId, name)
+    if (!row) throw badRequest(`datamartName: no datamart named ${name}`)
+    return row
+  }
+
+  private rowNamed(organizationId: string, name: string): Promise<DatamartRow | undefined> {
+    return this.store.db
       .selectFrom('datamarts')
       .selectAll()
       .where('organization_id', '=', organizationId)
       .where('name', '=', name)
       .executeTakeFirst()
-    if (!row) throw badRequest(`datamartName: no datamart named ${name}`)
-    return row
   }
 }
 

@@ -1,22 +1,14 @@
 import { createHash } from 'node:crypto'
 import type { Redis } from 'ioredis'
 import { LRUCache } from 'lru-cache'
+import type { ResultIdentity } from '../../query/plan.js'
 
 /**
- * What a cached result is keyed by. The tenant context is in it twice over: the database
- * (DATABASE tenancy) explicitly, and the tenancy/RLS predicates' values as bound parameters
- * of the compiled SQL; a key without them is how comparable products leaked rows.
+ * What a cached result is keyed by: a plan's identity. The tenant context is in it twice over:
+ * the database (DATABASE tenancy) explicitly, and the tenancy/RLS predicates' values as bound
+ * parameters of the compiled SQL; a key without them is how comparable products leaked rows.
  */
-export interface ResultKey {
-  readonly datasourceId: string
-  readonly schemaVersion: number
-  readonly database: string | undefined
-  readonly timezone: string | undefined
-  readonly sql: string
-  readonly params: readonly unknown[]
-  /** Served from a rollup: which one and which build (query/plan.ts ResultIdentity). */
-  readonly rollup?: string | undefined
-}
+export type ResultKey = ResultIdentity
 
 const PREFIX = 'strata:result:'
 

@@ -35,6 +35,13 @@ export const tenantOf = ({ dashboardRowId, dataAppId, clientId }: TenantKey): Te
   clientId,
 })
 
+/** A tenant's rows in an end-user table (metrics, layouts, views): the leading columns of its key. */
+export const ofTenant = (key: TenantKey) => ({
+  dashboard_row_id: key.dashboardRowId,
+  data_app_id: key.dataAppId,
+  client_id: key.clientId,
+})
+
 /** What the load overlays on the company's dashboard: the saved layouts that apply, the token's views. */
 export interface EndUserState {
   readonly saved: SavedLayouts
@@ -71,9 +78,7 @@ export function savedLayoutsQuery(db: Kysely<Database>, key: EndUserKey) {
   return db
     .selectFrom('end_user_layouts')
     .select(['user_identifier', 'layout'])
-    .where('dashboard_row_id', '=', key.dashboardRowId)
-    .where('data_app_id', '=', key.dataAppId)
-    .where('client_id', '=', key.clientId)
+    .where((eb) => eb.and(ofTenant(key)))
     .where('user_identifier', 'in', users)
 }
 
@@ -87,9 +92,7 @@ export function viewsQuery(db: Kysely<Database>, key: EndUserKey) {
   return db
     .selectFrom('dashboard_views')
     .selectAll()
-    .where('dashboard_row_id', '=', key.dashboardRowId)
-    .where('data_app_id', '=', key.dataAppId)
-    .where('client_id', '=', key.clientId)
+    .where((eb) => eb.and(ofTenant(key)))
     .where('user_identifier', '=', key.userIdentifier)
     .orderBy('created_at')
     .orderBy('view_id')

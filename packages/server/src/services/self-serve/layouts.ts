@@ -7,7 +7,7 @@ import type { Embed } from '../embeds/embeds.js'
 import type { InvalidationBus } from '../events/bus.js'
 import { requireCapability } from '../guest-access/permissions.js'
 import type { Runtime } from '../runtime/runtime.js'
-import { endUserKey, readEndUserState, tenantOf } from './end-user-state.js'
+import { endUserKey, ofTenant, readEndUserState, tenantOf } from './end-user-state.js'
 import { checkLayout, resolveLayout } from './layout-grid.js'
 
 /** The self-serve routes' way in: the embed, its dashboard, the metrics the token sees. */
@@ -77,9 +77,7 @@ export class Layouts {
     const key = endUserKey(claims, embed)
     await this.store.db
       .deleteFrom('end_user_layouts')
-      .where('dashboard_row_id', '=', key.dashboardRowId)
-      .where('data_app_id', '=', key.dataAppId)
-      .where('client_id', '=', key.clientId)
+      .where((eb) => eb.and(ofTenant(key)))
       .where('user_identifier', '=', key.userIdentifier)
       .execute()
     await this.bus.publish({ kind: 'tenant-state', ...tenantOf(key) })

@@ -6,7 +6,7 @@ import { newId } from '../../security/secrets.js'
 import type { EndUserMetricRow } from '../../store/schema.js'
 import { now, type Store } from '../../store/store.js'
 import type { InvalidationBus } from '../events/bus.js'
-import { tenantOf } from './end-user-state.js'
+import { ofTenant, tenantOf } from './end-user-state.js'
 
 /** Where a tenant's items hang: a dashboard, the data app whose embed it is seen through, a client. */
 export interface TenantKey {
@@ -80,9 +80,7 @@ export class EndUserMetricStore {
         sql<number>`0`.as('hidden'),
         'created_at',
       ])
-      .where('dashboard_row_id', '=', key.dashboardRowId)
-      .where('data_app_id', '=', key.dataAppId)
-      .where('client_id', '=', key.clientId)
+      .where((eb) => eb.and(ofTenant(key)))
       .where((eb) =>
         eb.or([
           eb('visibility', '=', 'shared'),
@@ -105,9 +103,7 @@ export class EndUserMetricStore {
             'hidden',
             'updated_at as created_at',
           ])
-          .where('dashboard_row_id', '=', key.dashboardRowId)
-          .where('data_app_id', '=', key.dataAppId)
-          .where('client_id', '=', key.clientId),
+          .where((eb) => eb.and(ofTenant(key))),
       )
       .orderBy('created_at')
       .orderBy('metric_id')
@@ -165,9 +161,7 @@ export class EndUserMetricStore {
               )
               .as('mine'),
           ])
-          .where('dashboard_row_id', '=', key.dashboardRowId)
-          .where('data_app_id', '=', key.dataAppId)
-          .where('client_id', '=', key.clientId)
+          .where((eb) => eb.and(ofTenant(key)))
           .where('based_on_company', '=', 0)
           .executeTakeFirstOrThrow()
         if (Number(n) >= MAX_TENANT_METRICS) {
@@ -200,9 +194,7 @@ export class EndUserMetricStore {
         ...(patch.published ? { visibility: 'shared' as const, is_published: 1 } : {}),
         updated_at: now(),
       })
-      .where('dashboard_row_id', '=', key.dashboardRowId)
-      .where('data_app_id', '=', key.dataAppId)
-      .where('client_id', '=', key.clientId)
+      .where((eb) => eb.and(ofTenant(key)))
       .where('metric_id', '=', metricId)
       .execute()
     await this.changed(key)
@@ -211,9 +203,7 @@ export class EndUserMetricStore {
   async remove(key: TenantKey, metricId: string): Promise<void> {
     await this.store.db
       .deleteFrom('end_user_metrics')
-      .where('dashboard_row_id', '=', key.dashboardRowId)
-      .where('data_app_id', '=', key.dataAppId)
-      .where('client_id', '=', key.clientId)
+      .where((eb) => eb.and(ofTenant(key)))
       .where('metric_id', '=', metricId)
       .execute()
     await this.changed(key)

@@ -8,7 +8,7 @@ import { isUniqueViolation, now, type Store } from '../../store/store.js'
 import type { InvalidationBus } from '../events/bus.js'
 import { checkFilterColumns, hiddenFilters } from '../guest-access/filters.js'
 import { effective, requireCapability } from '../guest-access/permissions.js'
-import { endUserKey, tenantOf, viewsOf } from './end-user-state.js'
+import { endUserKey, ofTenant, tenantOf, viewsOf } from './end-user-state.js'
 import { checkLayout } from './layout-grid.js'
 import { type OpenContext, requireDashboardEmbed } from './layouts.js'
 import { runtimeView, savedView, viewFilters } from './view-shape.js'
@@ -91,9 +91,7 @@ export class Views {
         const { n } = await tx
           .selectFrom('dashboard_views')
           .select((eb) => eb.fn.countAll<number | string>().as('n'))
-          .where('dashboard_row_id', '=', key.dashboardRowId)
-          .where('data_app_id', '=', key.dataAppId)
-          .where('client_id', '=', key.clientId)
+          .where((eb) => eb.and(ofTenant(key)))
           .where('user_identifier', '=', key.userIdentifier)
           .executeTakeFirstOrThrow()
         if (Number(n) >= MAX_VIEWS) {
@@ -117,9 +115,7 @@ export class Views {
     const result = await this.store.db
       .deleteFrom('dashboard_views')
       .where('view_id', '=', viewId)
-      .where('dashboard_row_id', '=', key.dashboardRowId)
-      .where('data_app_id', '=', key.dataAppId)
-      .where('client_id', '=', key.clientId)
+      .where((eb) => eb.and(ofTenant(key)))
       .where('user_identifier', '=', key.userIdentifier)
       .executeTakeFirst()
     if (Number(result.numDeletedRows) === 0) {

@@ -1,53 +1,25 @@
 /**
- * Rollups under DATABASE tenancy, end to end on a live MariaDB: two tenant databases with orders
- * of their own (no tenant column), reached by a `mysql` datasource whose user sees only those two
- * (so the datasource's databases are the tenants), with `tenancyLevel: "DATABASE"`. The scheduler
- * builds the rollup once per tenant database, into `tenant=<database>/` files; each tenant's
- * queries are served from its own files only, equal to the warehouse with serving off and to the
- * tenant database's own sums; a hostile tenant (a case variant, another name, a guest token of
- * tenant A) never reads B's files: with A's files gone, A is answered by the warehouse, from A,
- * and B is still served from its own.
+ * Rollups under DATABASE tenancy, end to end on each live engine (MariaDB, PostgreSQL): two
+ * tenant databases with orders of their own (no tenant column), reached by a datasource whose
+ * databases are exactly those two (helpers/tenant-databases.ts), with `tenancyLevel: "DATABASE"`.
+ * The scheduler builds the rollup once per tenant database, into `tenant=<database>/` files; each
+ * tenant's queries are served from its own files only, equal to the warehouse with serving off
+ * and to the tenant database's own sums; a hostile tenant (a case variant, another database of
+ * the server, a pattern, a quoted name) is refused; a build whose part in one tenant database
+ * fails records the failure naming that database and leaves every tenant's previous files
+ * served; a guest token of tenant A never reads B's files: with A's files gone, A is answered by
+ * the warehouse, from A, and B is still served from its own.
  */
-import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
-import mysql from 'mysql2/promise'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ACCESS, type Analytics, setupAnalytics } from '../helpers/analytics.js'
 import { createTestApp, type TestContext } from '../helpers/app.js'
-import { MARIADB } from '../helpers/mariadb-warehouse.js'
 import { buildDueRollups } from '../helpers/rollup-engines.js'
 import { comparableResult, dashboardRow, filesOf, rollupDir } from '../helpers/rollups.js'
-import { requireService } from '../helpers/services.js'
+import { createTenantDatabases, type TenantDatabases, tenantDatabaseEngines } from '../helpers/tenant-databases.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
-const hasMaria = await requireService('MariaDB', '127.0.0.1', 3306)
-
-const suffix = randomBytes(4).toString('hex')
-/** The tenant databases: the clientIds. */
-const A = `strata_dbt_${suffix}_a`
-const B = `strata_dbt_${suffix}_b`
-const USER = `strata_dbt_${suffix}`
-const PASSWORD = `Pw-${randomBytes(8).toString('hex')}`
-
-let admin: mysql.Connection
-let ctx: TestContext
-let wh: PgWarehouse
-let a: Analytics
-let embedId: string
-
-/** Orders of tenant database `db`: `n` orders, amounts and times of its own (every 7 hours from 1 January 2026). */
-async function tenantDatabase(db: string, n: number, base: number): Promise<void> {
-  await admin.query(`create database \`${db}\` character set utf8mb4 collate utf8mb4_general_ci`)
-  await admin.query(`create table \`${db}\`.orders (id int primary key, status text not null,
-    amount decimal(10,2) not null, created_at datetime not null)`)
-  const rows = Array.from({ length: n }, (_, i) => [
-    i + 1,
-    ['paid', 'shipped', 'refunded'][i % 3] as string,
-    (base + (i % 17) * 2.25).toFixed(2),
-    new Date(Date.UTC(2026, 0, 1) + i * 7 * 3_600_000).toISOString().replace('T', ' ').slice(0, 19),
-  ])
-  await admin.query(`insert into \`${db}\`.orders values ?`, [rows])
-}
+const ENGINES = await tenantDatabaseEngines()
 
 const document = (schema: string) => {
   const orders = `${schema}.orders`
@@ -96,65 +68,59 @@ const document = (schema: string) => {
 
 type Result = { data: Record<string, unknown>[]; totalRecords: number; servedFrom: string }
 
-const query = async (clientId: string, body: object) =>
-  a.call('POST', '/api/v2/data-app/query', a.dataAppKey, { embedId, clientId, ...body })
+describe.each(ENGINES)('rollups under DATABASE tenancy (%s)', (engine) => {
+  let ctx: TestContext
+  let wh: PgWarehouse
+  let a: Analytics
+  let dbs: TenantDatabases
+  let embedId: string
 
-async function both(clientId: string, body: object): Promise<{ served: Result; warehouse: Result }> {
-  const service = ctx.app.services.metricQueries
-  const first = await query(clientId, body)
-  expect(first.statusCode, first.body).toBe(200)
-  service.serveRollups = false
-  try {
-    const second = await query(clientId, body)
-    expect(second.statusCode, second.body).toBe(200)
-    return { served: first.json(), warehouse: second.json() }
-  } finally {
-    service.serveRollups = true
+  const query = async (clientId: string, body: object) =>
+    a.call('POST', '/api/v2/data-app/query', a.dataAppKey, { embedId, clientId, ...body })
+
+  async function both(clientId: string, body: object): Promise<{ served: Result; warehouse: Result }> {
+    const service = ctx.app.services.metricQueries
+    const first = await query(clientId, body)
+    expect(first.statusCode, first.body).toBe(200)
+    service.serveRollups = false
+    try {
+      const second = await query(clientId, body)
+      expect(second.statusCode, second.body).toBe(200)
+      return { served: first.json(), warehouse: second.json() }
+    } finally {
+      service.serveRollups = true
+    }
   }
-}
 
-/** The tenant database's own sum of amounts, asked of MariaDB directly. */
-const ownSum = async (db: string) => {
-  const [rows] = await admin.query(`select sum(amount) as s from \`${db}\`.orders`)
-  return Number((rows as { s: string }[])[0]?.s)
-}
+  /** The rollup's state as the API lists it. */
+  const listed = async () =>
+    (await a.ok('GET', '/api/v2/data-app/rollups?workspaceName=perdb&dashboardId=perdb', a.serviceToken)).data[0] as {
+      state: string
+      lastError: string | null
+    }
 
-describe.skipIf(!hasMaria)('rollups under DATABASE tenancy (MariaDB)', () => {
   beforeAll(async () => {
-    admin = await mysql.createConnection({ ...MARIADB })
-    await tenantDatabase(A, 120, 10)
-    await tenantDatabase(B, 90, 1000)
-    // the datasource's user sees exactly the two tenant databases
-    await admin.query(`create user '${USER}'@'%' identified by '${PASSWORD}'`)
-    await admin.query(`grant select on \`${A}\`.* to '${USER}'@'%'`)
-    await admin.query(`grant select on \`${B}\`.* to '${USER}'@'%'`)
+    dbs = await createTenantDatabases(engine)
     wh = await createPgWarehouse()
     ctx = await createTestApp('sqlite', { ROLLUP_POLL_INTERVAL_MS: '0' })
     a = await setupAnalytics(ctx.app, wh)
     const s = a.serviceToken
     await a.ok('POST', '/api/v2/datasource', s, {
-      datasourceType: 'mysql',
-      credentials: {
-        name: 'perdb',
-        host: MARIADB.host,
-        port: MARIADB.port,
-        user: USER,
-        password: PASSWORD,
-        database: A,
-      },
+      datasourceType: dbs.datasourceType,
+      credentials: { name: 'perdb', ...dbs.credentials },
       tenancySettings: { tenancyLevel: 'DATABASE' },
     })
     await a.ok('POST', '/api/v2/data-app/datamarts', s, {
       name: 'perdb',
       datasourceName: 'perdb',
-      tableList: [{ schemaName: A, name: 'orders' }],
+      tableList: [{ schemaName: dbs.schema, name: 'orders' }],
       relationships: [],
     })
     await a.ok('POST', '/api/v2/workspace', s, { name: 'perdb', connectionType: 'DATAMART', datamartName: 'perdb' })
     await a.ok('POST', '/api/v2/data-app/import-dashboard', s, {
       workspaceName: 'perdb',
       dashboardId: 'perdb',
-      importDashboardData: document(A),
+      importDashboardData: document(dbs.schema),
     })
     embedId = (
       await a.ok('POST', '/api/v2/data-app/embeds', a.dataAppKey, {
@@ -171,12 +137,7 @@ describe.skipIf(!hasMaria)('rollups under DATABASE tenancy (MariaDB)', () => {
   afterAll(async () => {
     await ctx?.close()
     await wh?.drop()
-    if (admin) {
-      await admin.query(`drop user if exists '${USER}'@'%'`)
-      await admin.query(`drop database if exists \`${A}\``)
-      await admin.query(`drop database if exists \`${B}\``)
-      await admin.end()
-    }
+    await dbs?.drop()
   })
 
   it('builds once per tenant database, into files of its own', async () => {
@@ -186,10 +147,11 @@ describe.skipIf(!hasMaria)('rollups under DATABASE tenancy (MariaDB)', () => {
     // run into February, B's 90 stay in January
     const folder = (db: string) => `tenant=${db.replaceAll('_', '_5f')}`
     expect(files).toEqual([
-      `${folder(A)}/2026-01.parquet`,
-      `${folder(A)}/2026-02.parquet`,
-      `${folder(B)}/2026-01.parquet`,
+      `${folder(dbs.a)}/2026-01.parquet`,
+      `${folder(dbs.a)}/2026-02.parquet`,
+      `${folder(dbs.b)}/2026-01.parquet`,
     ])
+    expect(await listed()).toMatchObject({ state: 'ready', lastError: null })
   })
 
   const cases: [string, object][] = [
@@ -200,10 +162,10 @@ describe.skipIf(!hasMaria)('rollups under DATABASE tenancy (MariaDB)', () => {
       { metricId: 'revenue', dashboardFilter: { period: { startDate: '2026-01-05', endDate: '2026-02-10' } } },
     ],
   ]
-  for (const tenant of [A, B]) {
+  for (const tenant of ['a', 'b'] as const) {
     for (const [name, body] of cases) {
-      it(`${tenant.endsWith('_a') ? 'A' : 'B'}: ${name}: served from its own files, equal to the warehouse`, async () => {
-        const { served, warehouse } = await both(tenant, body)
+      it(`${tenant.toUpperCase()}: ${name}: served from its own files, equal to the warehouse`, async () => {
+        const { served, warehouse } = await both(dbs[tenant], body)
         expect(served.servedFrom).toBe('rollup')
         expect(warehouse.servedFrom).not.toBe('rollup')
         expect(comparableResult(served)).toEqual(comparableResult(warehouse))
@@ -213,26 +175,26 @@ describe.skipIf(!hasMaria)('rollups under DATABASE tenancy (MariaDB)', () => {
 
   it("each tenant's total is its own database's, never the other's", async () => {
     for (const [tenant, other] of [
-      [A, B],
-      [B, A],
+      [dbs.a, dbs.b],
+      [dbs.b, dbs.a],
     ] as const) {
       const res = await query(tenant, { metricId: 'revenue' })
       expect(res.statusCode, res.body).toBe(200)
       const r = res.json() as Result
       expect(r.servedFrom).toMatch(/rollup|cache/)
-      expect(Number(r.data[0]?.revenue)).toBeCloseTo(await ownSum(tenant), 6)
-      expect(Number(r.data[0]?.revenue)).not.toBeCloseTo(await ownSum(other), 0)
+      expect(Number(r.data[0]?.revenue)).toBeCloseTo(await dbs.ownSum(tenant), 6)
+      expect(Number(r.data[0]?.revenue)).not.toBeCloseTo(await dbs.ownSum(other), 0)
     }
   })
 
-  it('a clientId that is not a tenant database (a case variant, another name, a pattern) reads nothing', async () => {
+  it('a clientId that is not a tenant database (a case variant, another database, a pattern, a quoted name) reads nothing', async () => {
     for (const hostile of [
-      A.toUpperCase(),
-      `${A} `,
-      'mysql',
-      'information_schema',
-      `${A.slice(0, -1)}%`,
-      `${A}\`.orders`,
+      dbs.a.toUpperCase(),
+      `${dbs.a} `,
+      ...dbs.others,
+      `${dbs.a.slice(0, -1)}%`,
+      `${dbs.a}\`.orders`,
+      `${dbs.a}".orders`,
     ]) {
       const res = await query(hostile, { metricId: 'revenue' })
       expect(res.statusCode, `${hostile}: ${res.body}`).toBe(400)
@@ -240,9 +202,42 @@ describe.skipIf(!hasMaria)('rollups under DATABASE tenancy (MariaDB)', () => {
     }
   })
 
+  it("a build failing in one tenant database: failed naming that database, every tenant's previous files still served", async () => {
+    const sums = { a: await dbs.ownSum(dbs.a), b: await dbs.ownSum(dbs.b) }
+    await dbs.breakAmount(dbs.b)
+    try {
+      const refresh = await a.call('POST', '/api/v2/data-app/rollups/refresh', a.serviceToken, {
+        workspaceName: 'perdb',
+        dashboardId: 'perdb',
+      })
+      expect(refresh.statusCode, refresh.body).toBe(202)
+      expect(await buildDueRollups(ctx)).toEqual(['daily'])
+      const state = await listed()
+      expect(state.state).toBe('failed')
+      expect(state.lastError).toContain(`tenant database ${dbs.b}:`)
+      expect(state.lastError).toMatch(/amount/)
+      // a range asked for the first time (no cached answer): each tenant from its own files, as before
+      for (const [tenant, sum] of [
+        [dbs.a, sums.a],
+        [dbs.b, sums.b],
+      ] as const) {
+        const res = await query(tenant, {
+          metricId: 'revenue',
+          dashboardFilter: { period: { startDate: '2026-01-01', endDate: '2026-03-29' } },
+        })
+        expect(res.statusCode, res.body).toBe(200)
+        const r = res.json() as Result
+        expect(r.servedFrom).toBe('rollup')
+        expect(Number(r.data[0]?.revenue)).toBeCloseTo(sum, 6)
+      }
+    } finally {
+      await dbs.repairAmount(dbs.b)
+    }
+  })
+
   it("a guest token of tenant A never reads B's files: with A's files gone, the warehouse answers A", async () => {
     const token = (
-      await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, { dataAppName: 'salesapp', clientId: A })
+      await a.ok('POST', '/api/v2/guest-token/create', a.dataAppKey, { dataAppName: 'salesapp', clientId: dbs.a })
     ).token as string
     const runtime = async (endDate: string) => {
       const res = await a.call('POST', `/api/v2/embed/runtime/${embedId}/query`, token, {
@@ -254,7 +249,7 @@ describe.skipIf(!hasMaria)('rollups under DATABASE tenancy (MariaDB)', () => {
     }
     const before = await runtime('2026-03-31')
     expect(before.servedFrom).toBe('rollup')
-    expect(Number(before.data[0]?.revenue)).toBeCloseTo(await ownSum(A), 6)
+    expect(Number(before.data[0]?.revenue)).toBeCloseTo(await dbs.ownSum(dbs.a), 6)
     const dashboard = await dashboardRow(ctx.app, 'perdb', 'perdb')
     const row = await ctx.app.services.store.db
       .selectFrom('rollups')
@@ -262,15 +257,15 @@ describe.skipIf(!hasMaria)('rollups under DATABASE tenancy (MariaDB)', () => {
       .where('dashboard_row_id', '=', dashboard.id)
       .executeTakeFirstOrThrow()
     const partitions = JSON.parse(row.partitions) as { tenant?: string; location: string }[]
-    expect(new Set(partitions.map((p) => p.tenant))).toEqual(new Set([A, B]))
+    expect(new Set(partitions.map((p) => p.tenant))).toEqual(new Set([dbs.a, dbs.b]))
     const storage = ctx.app.services.rollups.storage as unknown as { pathOf(l: string): string }
-    for (const p of partitions) if (p.tenant === A) rmSync(storage.pathOf(p.location), { force: true })
+    for (const p of partitions) if (p.tenant === dbs.a) rmSync(storage.pathOf(p.location), { force: true })
     // another range (not a cached answer), still every order of A
     const after = await runtime('2026-03-30')
     expect(after.servedFrom).toBe('warehouse')
     expect(comparableResult(after)).toEqual(comparableResult(before))
     // B is still served from its files
-    const b = await query(B, { metricId: 'revenue', dashboardFilter: { period: 'This year' } })
+    const b = await query(dbs.b, { metricId: 'revenue', dashboardFilter: { period: 'This year' } })
     expect((b.json() as Result).servedFrom).toBe('rollup')
   })
 })

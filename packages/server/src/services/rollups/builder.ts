@@ -93,7 +93,7 @@ export const BUILD_BATCH_ROWS = 5_000
  * the server holds at most two batches. Once every row is in, each partition is written as
  * Parquet to a staging path and published under its final name. A build that fails (the
  * warehouse, ROLLUP_MAX_ROWS, the timeout) discards the writer before any file is staged: the
- * previous files stay as they were. An incremental build (the plan's `incrementalMs`, and files
+ * previous files stay as they were; under DATABASE tenancy its error names the tenant database. An incremental build (the plan's `incrementalMs`, and files
  * of the same definition exist) reads only the rows from `refreshStart` on, rewrites those
  * partitions and keeps the older ones. Files of partitions that no longer have rows are removed
  * after the new ones are in place.
@@ -137,62 +137,65 @@ export async function buildRollup(
       const seen = new Set<string>()
       let typed: ParquetColumn[] | undefined
       let waited = performance.now()
-      const result = await streamRows(
-        input.connector,
-        statement.sql,
-        {
-          params: statement.params,
-          timeoutMs: limits.timeoutMs,
-          maxRows: Math.max(1, limits.maxRows - total),
-          batchRows: limits.batchRows ?? BUILD_BATCH_ROWS,
-          timezone: 'UTC',
-          ...(tenant !== undefined ? { database: tenant } : {}),
-        },
-        async (batch) => {
-          const arrived = performance.now()
-          clock.add('read', arrived - waited)
-          total += batch.rows.length
-          if (total > limits.maxRows) throw tooMany()
-          if (typed === undefined) {
-            const types = new Map(batch.columns.map((c) => [c.name, c.dataType]))
-            typed = columns.map((name, i) => {
-              const alias = resultAlias(i)
-              const type = typeOf(name, types.get(alias), plan)
-              // the values of one column all come with an offset or none do
-              const instant = type === 'TIMESTAMP' && batch.rows.some((r) => isInstant(r[alias]))
-              return { name, type: instant ? 'TIMESTAMPTZ' : type }
-            })
-          }
-          // this batch's values per partition, column by column, as the engine process takes them
-          const parts = new Map<string, unknown[][]>()
-          for (const row of batch.rows) {
-            // the time bucket is the first column
-            const partition = plan.time ? partitionOf(row[first]) : ALL_PARTITION
-            let values = parts.get(partition)
-            if (values === undefined) {
-              // a bucket that began before the refresh start lives in a kept partition
-              if (!rebuiltFrom(partition, since)) continue
-              values = aliases.map(() => [])
-              parts.set(partition, values)
+      const result = await ofTenant(
+        tenant,
+        streamRows(
+          input.connector,
+          statement.sql,
+          {
+            params: statement.params,
+            timeoutMs: limits.timeoutMs,
+            maxRows: Math.max(1, limits.maxRows - total),
+            batchRows: limits.batchRows ?? BUILD_BATCH_ROWS,
+            timezone: 'UTC',
+            ...(tenant !== undefined ? { database: tenant } : {}),
+          },
+          async (batch) => {
+            const arrived = performance.now()
+            clock.add('read', arrived - waited)
+            total += batch.rows.length
+            if (total > limits.maxRows) throw tooMany()
+            if (typed === undefined) {
+              const types = new Map(batch.columns.map((c) => [c.name, c.dataType]))
+              typed = columns.map((name, i) => {
+                const alias = resultAlias(i)
+                const type = typeOf(name, types.get(alias), plan)
+                // the values of one column all come with an offset or none do
+                const instant = type === 'TIMESTAMP' && batch.rows.some((r) => isInstant(r[alias]))
+                return { name, type: instant ? 'TIMESTAMPTZ' : type }
+              })
             }
-            for (let i = 0; i < aliases.length; i++) values[i]?.push(row[aliases[i] as string] ?? null)
-          }
-          const batchParts: ParquetPart[] = []
-          for (const [partition, values] of parts) {
-            const key = `${t}/${partition}`
-            const fresh = !files.has(key)
-            if (fresh) {
-              files.set(key, fileKey(input, tenant, partition))
-              seen.add(partition)
+            // this batch's values per partition, column by column, as the engine process takes them
+            const parts = new Map<string, unknown[][]>()
+            for (const row of batch.rows) {
+              // the time bucket is the first column
+              const partition = plan.time ? partitionOf(row[first]) : ALL_PARTITION
+              let values = parts.get(partition)
+              if (values === undefined) {
+                // a bucket that began before the refresh start lives in a kept partition
+                if (!rebuiltFrom(partition, since)) continue
+                values = aliases.map(() => [])
+                parts.set(partition, values)
+              }
+              for (let i = 0; i < aliases.length; i++) values[i]?.push(row[aliases[i] as string] ?? null)
             }
-            batchParts.push({ key, values, ...(fresh ? { columns: typed } : {}) })
-          }
-          const split = performance.now()
-          clock.add('split', split - arrived)
-          await writer.append(batchParts)
-          waited = performance.now()
-          clock.add('append', waited - split)
-        },
+            const batchParts: ParquetPart[] = []
+            for (const [partition, values] of parts) {
+              const key = `${t}/${partition}`
+              const fresh = !files.has(key)
+              if (fresh) {
+                files.set(key, fileKey(input, tenant, partition))
+                seen.add(partition)
+              }
+              batchParts.push({ key, values, ...(fresh ? { columns: typed } : {}) })
+            }
+            const split = performance.now()
+            clock.add('split', split - arrived)
+            await writer.append(batchParts)
+            waited = performance.now()
+            clock.add('append', waited - split)
+          },
+        ),
       )
       clock.add('read', performance.now() - waited)
       if (result.truncated || total > limits.maxRows) throw tooMany()
@@ -235,6 +238,19 @@ export async function buildRollup(
     rewritten: written.map((p) => p.partition),
     incremental,
     phases: clock.phases,
+  }
+}
+
+/**
+ * A tenant database's part of a build: its failure names the database (`tenant database <db>:
+ * …`, kept as the rollup's lastError), so the one tenant database that broke a build is known.
+ */
+async function ofTenant<T>(tenant: string | undefined, work: Promise<T>): Promise<T> {
+  try {
+    return await work
+  } catch (err) {
+    if (tenant === undefined || !(err instanceof ApiError)) throw err
+    throw new ApiError(err.code, err.status, `tenant database ${tenant}: ${err.message}`, err.details, { cause: err })
   }
 }
 

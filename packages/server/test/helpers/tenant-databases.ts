@@ -1,0 +1,200 @@
+import { randomBytes } from 'node:crypto'
+import mysql from 'mysql2/promise'
+import pg from 'pg'
+import { vi } from 'vitest'
+import { PostgresConnector } from '../../src/connectors/postgres/connector.js'
+import { MARIADB } from './mariadb-warehouse.js'
+import { requireService } from './services.js'
+
+/** The live engines DATABASE tenancy is proven on end to end. */
+export type TenantDatabaseEngine = 'mariadb' | 'postgres'
+
+/**
+ * Two tenant databases (`a`, `b`) on a live engine, each with `orders` of its own and no tenant
+ * column, behind a datasource whose databases are exactly those two. Dropped by `drop`.
+ */
+export interface TenantDatabases {
+  readonly engine: TenantDatabaseEngine
+  readonly datasourceType: 'mysql' | 'postgres'
+  /** The datasource's credentials (name left to the caller): its own database is `a`. */
+  readonly credentials: object
+  /** The tenant databases: the clientIds. */
+  readonly a: string
+  readonly b: string
+  /** The schema of `orders` as the model names it (MariaDB: the database; PostgreSQL: the same schema in each). */
+  readonly schema: string
+  /** Databases of the server the datasource must never accept as a tenant. */
+  readonly others: readonly string[]
+  /** The tenant database's own sum of amounts, asked of the engine directly. */
+  ownSum(db: string): Promise<number>
+  /** Renames `amount` in the tenant database, so that its part of a build fails; `repair` renames it back. */
+  breakAmount(db: string): Promise<void>
+  repairAmount(db: string): Promise<void>
+  drop(): Promise<void>
+}
+
+/** The engines reachable here: PostgreSQL always, MariaDB when there (skipped loudly, required under CI=true). */
+export async function tenantDatabaseEngines(): Promise<TenantDatabaseEngine[]> {
+  const hasMaria = await requireService('MariaDB', '127.0.0.1', 3306)
+  return [...(hasMaria ? ['mariadb' as const] : []), 'postgres']
+}
+
+/** `n` orders of one tenant: amounts from `base`, statuses in turn, one every 7 hours from 1 January 2026 (UTC). */
+function orders(n: number, base: number): [number, string, string, string][] {
+  return Array.from({ length: n }, (_, i) => [
+    i + 1,
+    ['paid', 'shipped', 'refunded'][i % 3] as string,
+    (base + (i % 17) * 2.25).toFixed(2),
+    new Date(Date.UTC(2026, 0, 1) + i * 7 * 3_600_000).toISOString().replace('T', ' ').slice(0, 19),
+  ])
+}
+
+/** A's 120 orders run into February, B's 90 stay in January. */
+const A_ORDERS = orders(120, 10)
+const B_ORDERS = orders(90, 1000)
+
+export function createTenantDatabases(engine: TenantDatabaseEngine): Promise<TenantDatabases> {
+  return engine === 'mariadb' ? mariadbTenants() : postgresTenants()
+}
+
+/**
+ * MariaDB: a database is a schema. The datasource's user is granted SELECT on the two tenant
+ * databases only, so SHOW DATABASES (its `databases()`) lists exactly those two.
+ */
+async function mariadbTenants(): Promise<TenantDatabases> {
+  const suffix = randomBytes(4).toString('hex')
+  const a = `strata_dbt_${suffix}_a`
+  const b = `strata_dbt_${suffix}_b`
+  const user = `strata_dbt_${suffix}`
+  const password = `Pw-${randomBytes(8).toString('hex')}`
+  const admin = await mysql.createConnection({ ...MARIADB })
+  const drop = async () => {
+    await admin.query(`drop user if exists '${user}'@'%'`)
+    await admin.query(`drop database if exists \`${a}\``)
+    await admin.query(`drop database if exists \`${b}\``)
+    await admin.end()
+  }
+  try {
+    for (const [db, rows] of [
+      [a, A_ORDERS],
+      [b, B_ORDERS],
+    ] as const) {
+      await admin.query(`create database \`${db}\` character set utf8mb4 collate utf8mb4_general_ci`)
+      await admin.query(`create table \`${db}\`.orders (id int primary key, status text not null,
+        amount decimal(10,2) not null, created_at datetime not null)`)
+      await admin.query(`insert into \`${db}\`.orders values ?`, [rows])
+    }
+    await admin.query(`create user '${user}'@'%' identified by '${password}'`)
+    await admin.query(`grant select on \`${a}\`.* to '${user}'@'%'`)
+    await admin.query(`grant select on \`${b}\`.* to '${user}'@'%'`)
+  } catch (err) {
+    await drop()
+    throw err
+  }
+  return {
+    engine: 'mariadb',
+    datasourceType: 'mysql',
+    credentials: { host: MARIADB.host, port: MARIADB.port, user, password, database: a },
+    a,
+    b,
+    schema: a,
+    others: ['mysql', 'information_schema', 'test'],
+    async ownSum(db) {
+      const [rows] = await admin.query(`select sum(amount) as s from \`${db}\`.orders`)
+      return Number((rows as { s: string }[])[0]?.s)
+    },
+    async breakAmount(db) {
+      await admin.query(`alter table \`${db}\`.orders change amount amount_gone decimal(10,2) not null`)
+    },
+    async repairAmount(db) {
+      await admin.query(`alter table \`${db}\`.orders change amount_gone amount decimal(10,2) not null`)
+    },
+    drop,
+  }
+}
+
+const PG = { host: '127.0.0.1', port: 5432, user: 'postgres' } as const
+
+async function pgAdmin<T>(database: string, work: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ ...PG, database })
+  await client.connect()
+  try {
+    return await work(client)
+  } finally {
+    await client.end()
+  }
+}
+
+/**
+ * PostgreSQL: a tenant is a database of its own (`test_rt_<hex>_a`, `_b`), each with the same
+ * schema `shop` and its own `shop.orders`; the datasource connects to `a`, and the connector
+ * opens a pool per tenant database. On this shared server every role may CONNECT to every
+ * database (PUBLIC's default grant, which a test cannot revoke from `postgres`, `test` or other
+ * runs' databases), so `databases()` is narrowed to this run's two, as it lists them on a
+ * server whose other databases revoke CONNECT from PUBLIC: the connector's own query still
+ * runs, and what it returns is filtered.
+ */
+async function postgresTenants(): Promise<TenantDatabases> {
+  const prefix = `test_rt_${randomBytes(4).toString('hex')}_`
+  const a = `${prefix}a`
+  const b = `${prefix}b`
+  const schema = 'shop'
+  const real = PostgresConnector.prototype.databases
+  const narrowed = vi.spyOn(PostgresConnector.prototype, 'databases').mockImplementation(async function (
+    this: PostgresConnector,
+  ) {
+    return (await real.call(this)).filter((d) => d.startsWith(prefix))
+  })
+  const drop = async () => {
+    narrowed.mockRestore()
+    await pgAdmin('test', async (c) => {
+      await c.query(`drop database if exists ${a} with (force)`)
+      await c.query(`drop database if exists ${b} with (force)`)
+    })
+  }
+  try {
+    await pgAdmin('test', async (c) => {
+      await c.query(`create database ${a}`)
+      await c.query(`create database ${b}`)
+    })
+    for (const [db, rows] of [
+      [a, A_ORDERS],
+      [b, B_ORDERS],
+    ] as const) {
+      await pgAdmin(db, async (c) => {
+        await c.query(`create schema ${schema}`)
+        await c.query(`create table ${schema}.orders (id int primary key, status text not null,
+          amount numeric(10,2) not null, created_at timestamp not null)`)
+        await c.query(
+          `insert into ${schema}.orders
+             select * from unnest($1::int[], $2::text[], $3::numeric[], $4::timestamp[])`,
+          [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2]), rows.map((r) => r[3])],
+        )
+      })
+    }
+  } catch (err) {
+    await drop()
+    throw err
+  }
+  const inTenant = (db: string, sql: string) => pgAdmin(db, (c) => c.query(sql))
+  return {
+    engine: 'postgres',
+    datasourceType: 'postgres',
+    credentials: { host: PG.host, port: PG.port, username: PG.user, password: 'unused', database: a, schema },
+    a,
+    b,
+    schema,
+    others: ['postgres', 'test', 'template1'],
+    async ownSum(db) {
+      const { rows } = await inTenant(db, `select sum(amount) as s from ${schema}.orders`)
+      return Number((rows as { s: string }[])[0]?.s)
+    },
+    async breakAmount(db) {
+      await inTenant(db, `alter table ${schema}.orders rename column amount to amount_gone`)
+    },
+    async repairAmount(db) {
+      await inTenant(db, `alter table ${schema}.orders rename column amount_gone to amount`)
+    },
+    drop,
+  }
+}

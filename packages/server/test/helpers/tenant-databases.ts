@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import mysql from 'mysql2/promise'
 import pg from 'pg'
-import { vi } from 'vitest'
-import { PostgresConnector } from '../../src/connectors/postgres/connector.js'
 import { MARIADB } from './mariadb-warehouse.js'
 import { requireService } from './services.js'
 
@@ -10,8 +8,9 @@ import { requireService } from './services.js'
 export type TenantDatabaseEngine = 'mariadb' | 'postgres'
 
 /**
- * Two tenant databases (`a`, `b`) on a live engine, each with `orders` of its own and no tenant
- * column, behind a datasource whose databases are exactly those two. Dropped by `drop`.
+ * Tenant databases on a live engine: `a` and `b` each with `orders` of its own and no tenant
+ * column, `c` without the table (until `addOrders`), behind a datasource whose user may read
+ * those three and no other database's tables. Dropped by `drop`.
  */
 export interface TenantDatabases {
   readonly engine: TenantDatabaseEngine
@@ -21,12 +20,18 @@ export interface TenantDatabases {
   /** The tenant databases: the clientIds. */
   readonly a: string
   readonly b: string
+  /** A tenant database created without `orders`. */
+  readonly c: string
   /** The schema of `orders` as the model names it (MariaDB: the database; PostgreSQL: the same schema in each). */
   readonly schema: string
   /** Databases of the server the datasource must never accept as a tenant. */
   readonly others: readonly string[]
   /** The tenant database's own sum of amounts, asked of the engine directly. */
   ownSum(db: string): Promise<number>
+  /** Creates `orders` in `c` (30 orders of its own), readable by the datasource's user. */
+  addOrders(db: string): Promise<void>
+  /** Sets one order's amount (a changed row). */
+  setAmount(db: string, id: number, amount: number): Promise<void>
   /** Renames `amount` in the tenant database, so that its part of a build fails; `repair` renames it back. */
   breakAmount(db: string): Promise<void>
   repairAmount(db: string): Promise<void>
@@ -52,19 +57,22 @@ function orders(n: number, base: number): [number, string, string, string][] {
 /** A's 120 orders run into February, B's 90 stay in January. */
 const A_ORDERS = orders(120, 10)
 const B_ORDERS = orders(90, 1000)
+/** C's, once it has the table. */
+const C_ORDERS = orders(30, 500)
 
 export function createTenantDatabases(engine: TenantDatabaseEngine): Promise<TenantDatabases> {
   return engine === 'mariadb' ? mariadbTenants() : postgresTenants()
 }
 
 /**
- * MariaDB: a database is a schema. The datasource's user is granted SELECT on the two tenant
- * databases only, so SHOW DATABASES (its `databases()`) lists exactly those two.
+ * MariaDB: a database is a schema. The datasource's user is granted SELECT on the three tenant
+ * databases only, so SHOW DATABASES (its `databases()`) lists exactly those three.
  */
 async function mariadbTenants(): Promise<TenantDatabases> {
   const suffix = randomBytes(4).toString('hex')
   const a = `strata_dbt_${suffix}_a`
   const b = `strata_dbt_${suffix}_b`
+  const c = `strata_dbt_${suffix}_c`
   const user = `strata_dbt_${suffix}`
   const password = `Pw-${randomBytes(8).toString('hex')}`
   const admin = await mysql.createConnection({ ...MARIADB })
@@ -72,6 +80,7 @@ async function mariadbTenants(): Promise<TenantDatabases> {
     await admin.query(`drop user if exists '${user}'@'%'`)
     await admin.query(`drop database if exists \`${a}\``)
     await admin.query(`drop database if exists \`${b}\``)
+    await admin.query(`drop database if exists \`${c}\``)
     await admin.end()
   }
   try {
@@ -84,9 +93,9 @@ async function mariadbTenants(): Promise<TenantDatabases> {
         amount decimal(10,2) not null, created_at datetime not null)`)
       await admin.query(`insert into \`${db}\`.orders values ?`, [rows])
     }
+    await admin.query(`create database \`${c}\` character set utf8mb4 collate utf8mb4_general_ci`)
     await admin.query(`create user '${user}'@'%' identified by '${password}'`)
-    await admin.query(`grant select on \`${a}\`.* to '${user}'@'%'`)
-    await admin.query(`grant select on \`${b}\`.* to '${user}'@'%'`)
+    for (const db of [a, b, c]) await admin.query(`grant select on \`${db}\`.* to '${user}'@'%'`)
   } catch (err) {
     await drop()
     throw err
@@ -97,8 +106,17 @@ async function mariadbTenants(): Promise<TenantDatabases> {
     credentials: { host: MARIADB.host, port: MARIADB.port, user, password, database: a },
     a,
     b,
+    c,
     schema: a,
     others: ['mysql', 'information_schema', 'test'],
+    async addOrders(db) {
+      await admin.query(`create table \`${db}\`.orders (id int primary key, status text not null,
+        amount decimal(10,2) not null, created_at datetime not null)`)
+      await admin.query(`insert into \`${db}\`.orders values ?`, [C_ORDERS])
+    },
+    async setAmount(db, id, amount) {
+      await admin.query(`update \`${db}\`.orders set amount = ? where id = ?`, [amount, id])
+    },
     async ownSum(db) {
       const [rows] = await admin.query(`select sum(amount) as s from \`${db}\`.orders`)
       return Number((rows as { s: string }[])[0]?.s)
@@ -126,68 +144,74 @@ async function pgAdmin<T>(database: string, work: (c: pg.Client) => Promise<T>):
 }
 
 /**
- * PostgreSQL: a tenant is a database of its own (`test_rt_<hex>_a`, `_b`), each with the same
- * schema `shop` and its own `shop.orders`; the datasource connects to `a`, and the connector
- * opens a pool per tenant database. On this shared server every role may CONNECT to every
- * database (PUBLIC's default grant, which a test cannot revoke from `postgres`, `test` or other
- * runs' databases), so `databases()` is narrowed to this run's two, as it lists them on a
- * server whose other databases revoke CONNECT from PUBLIC: the connector's own query still
- * runs, and what it returns is filtered.
+ * PostgreSQL: a tenant is a database of its own (`test_rt_<hex>_a`, `_b`, `_c`), `a` and `b` with
+ * the same schema `shop` and their own `shop.orders`; the datasource connects to `a` as a role
+ * of its own (no superuser), granted `shop.orders` in the tenant databases, and the connector
+ * opens a pool per tenant database. Its databases are every database it may CONNECT to: on this
+ * shared server PUBLIC may connect to most (`postgres`, `test`, other runs'), which are then
+ * tenant databases too, without a table this role may read; `x` revokes CONNECT from PUBLIC, so
+ * it is never one.
  */
 async function postgresTenants(): Promise<TenantDatabases> {
   const prefix = `test_rt_${randomBytes(4).toString('hex')}_`
   const a = `${prefix}a`
   const b = `${prefix}b`
+  const c = `${prefix}c`
+  const x = `${prefix}x`
+  const role = `${prefix}role`
   const schema = 'shop'
-  const real = PostgresConnector.prototype.databases
-  const narrowed = vi.spyOn(PostgresConnector.prototype, 'databases').mockImplementation(async function (
-    this: PostgresConnector,
-  ) {
-    return (await real.call(this)).filter((d) => d.startsWith(prefix))
-  })
   const drop = async () => {
-    narrowed.mockRestore()
-    await pgAdmin('test', async (c) => {
-      await c.query(`drop database if exists ${a} with (force)`)
-      await c.query(`drop database if exists ${b} with (force)`)
+    await pgAdmin('test', async (client) => {
+      for (const db of [a, b, c, x]) await client.query(`drop database if exists ${db} with (force)`)
+      await client.query(`drop role if exists ${role}`)
+    })
+  }
+  const fill = async (db: string, rows: readonly [number, string, string, string][]) => {
+    await pgAdmin(db, async (client) => {
+      await client.query(`create schema if not exists ${schema}`)
+      await client.query(`create table ${schema}.orders (id int primary key, status text not null,
+          amount numeric(10,2) not null, created_at timestamp not null)`)
+      await client.query(
+        `insert into ${schema}.orders
+             select * from unnest($1::int[], $2::text[], $3::numeric[], $4::timestamp[])`,
+        [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2]), rows.map((r) => r[3])],
+      )
+      await client.query(`grant usage on schema ${schema} to ${role}`)
+      await client.query(`grant select on ${schema}.orders to ${role}`)
     })
   }
   try {
-    await pgAdmin('test', async (c) => {
-      await c.query(`create database ${a}`)
-      await c.query(`create database ${b}`)
+    await pgAdmin('test', async (client) => {
+      await client.query(`create role ${role} login`)
+      for (const db of [a, b, c, x]) await client.query(`create database ${db}`)
+      await client.query(`revoke connect on database ${x} from public`)
     })
-    for (const [db, rows] of [
-      [a, A_ORDERS],
-      [b, B_ORDERS],
-    ] as const) {
-      await pgAdmin(db, async (c) => {
-        await c.query(`create schema ${schema}`)
-        await c.query(`create table ${schema}.orders (id int primary key, status text not null,
-          amount numeric(10,2) not null, created_at timestamp not null)`)
-        await c.query(
-          `insert into ${schema}.orders
-             select * from unnest($1::int[], $2::text[], $3::numeric[], $4::timestamp[])`,
-          [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2]), rows.map((r) => r[3])],
-        )
-      })
-    }
+    await fill(a, A_ORDERS)
+    await fill(b, B_ORDERS)
   } catch (err) {
     await drop()
     throw err
   }
-  const inTenant = (db: string, sql: string) => pgAdmin(db, (c) => c.query(sql))
+  const inTenant = (db: string, sql: string, params: unknown[] = []) =>
+    pgAdmin(db, (client) => client.query(sql, params))
   return {
     engine: 'postgres',
     datasourceType: 'postgres',
-    credentials: { host: PG.host, port: PG.port, username: PG.user, password: 'unused', database: a, schema },
+    credentials: { host: PG.host, port: PG.port, username: role, password: 'unused', database: a, schema },
     a,
     b,
+    c,
     schema,
-    others: ['postgres', 'test', 'template1'],
+    others: ['template1', 'template0', x],
     async ownSum(db) {
       const { rows } = await inTenant(db, `select sum(amount) as s from ${schema}.orders`)
       return Number((rows as { s: string }[])[0]?.s)
+    },
+    async addOrders(db) {
+      await fill(db, C_ORDERS)
+    },
+    async setAmount(db, id, amount) {
+      await inTenant(db, `update ${schema}.orders set amount = $1 where id = $2`, [amount, id])
     },
     async breakAmount(db) {
       await inTenant(db, `alter table ${schema}.orders rename column amount to amount_gone`)

@@ -1,13 +1,15 @@
 /**
- * Rollups under DATABASE tenancy, end to end on each live engine (MariaDB, PostgreSQL): two
- * tenant databases with orders of their own (no tenant column), reached by a datasource whose
- * databases are exactly those two (helpers/tenant-databases.ts), with `tenancyLevel: "DATABASE"`.
+ * Rollups under DATABASE tenancy, end to end on each live engine (MariaDB, PostgreSQL): tenant
+ * databases with orders of their own (no tenant column), and one created without the table,
+ * reached by a datasource with `tenancyLevel: "DATABASE"` (helpers/tenant-databases.ts; on
+ * PostgreSQL its databases are every one its role may CONNECT to, `postgres` included).
  * The scheduler builds the rollup once per tenant database, into `tenant=<database>/` files; each
  * tenant's queries are served from its own files only, equal to the warehouse with serving off
  * and to the tenant database's own sums; a hostile tenant (a case variant, another database of
- * the server, a pattern, a quoted name) is refused; a build whose part in one tenant database
- * fails records the failure naming that database and leaves every tenant's previous files
- * served; a guest token of tenant A never reads B's files: with A's files gone, A is answered by
+ * the server, a pattern, a quoted name) is refused. A tenant database whose part of a build
+ * fails (a column renamed, no table) is named in `lastError` and keeps its previous files while
+ * the others are refreshed; one without files is answered by the warehouse until a build gives
+ * it some. A guest token of tenant A never reads B's files: with A's files gone, A is answered by
  * the warehouse, from A, and B is still served from its own.
  */
 import { rmSync } from 'node:fs'
@@ -102,7 +104,7 @@ describe.each(ENGINES)('rollups under DATABASE tenancy (%s)', (engine) => {
   beforeAll(async () => {
     dbs = await createTenantDatabases(engine)
     wh = await createPgWarehouse()
-    ctx = await createTestApp('sqlite', { ROLLUP_POLL_INTERVAL_MS: '0' })
+    ctx = await createTestApp('sqlite', { ROLLUP_POLL_INTERVAL_MS: '0', LOG_LEVEL: 'debug' })
     a = await setupAnalytics(ctx.app, wh)
     const s = a.serviceToken
     await a.ok('POST', '/api/v2/datasource', s, {
@@ -140,18 +142,43 @@ describe.each(ENGINES)('rollups under DATABASE tenancy (%s)', (engine) => {
     await dbs?.drop()
   })
 
-  it('builds once per tenant database, into files of its own', async () => {
+  /** `lastError` of a build some of whose tenant databases failed: how many, how many keep files, the names. */
+  function notRefreshed(lastError: string | null): { failed: number; of: number; kept: number; names: string[] } {
+    const m = /^(\d+) of (\d+) tenant databases not refreshed \(previous files kept for (\d+)\): ([^.]+)\. /.exec(
+      lastError ?? '',
+    )
+    expect(m, String(lastError)).not.toBeNull()
+    const [, failed, of, kept, names] = m as RegExpExecArray
+    return { failed: Number(failed), of: Number(of), kept: Number(kept), names: String(names).split(', ') }
+  }
+
+  it('builds once per tenant database, into files of its own; the one without the table is named in lastError', async () => {
     const dir = await rollupDir(ctx.app, ctx.config.dataDir, 'perdb', 'daily', 'perdb')
     const files = filesOf(dir).map((f) => f.slice(dir.length + 1))
     // a folder per tenant database (its name escaped: `_` is `_5f`); A's 120 orders every 7 hours
-    // run into February, B's 90 stay in January
+    // run into February, B's 90 stay in January; C has no table, so no files
     const folder = (db: string) => `tenant=${db.replaceAll('_', '_5f')}`
     expect(files).toEqual([
       `${folder(dbs.a)}/2026-01.parquet`,
       `${folder(dbs.a)}/2026-02.parquet`,
       `${folder(dbs.b)}/2026-01.parquet`,
     ])
-    expect(await listed()).toMatchObject({ state: 'ready', lastError: null })
+    const state = await listed()
+    expect(state.state).toBe('ready')
+    const failure = notRefreshed(state.lastError)
+    expect(failure.kept).toBe(0)
+    expect(failure.names).toContain(dbs.c)
+    expect(failure.names).not.toContain(dbs.a)
+    expect(failure.names).not.toContain(dbs.b)
+    if (engine === 'mariadb') {
+      // the user reads three databases: C alone failed
+      expect(failure).toMatchObject({ failed: 1, of: 3, names: [dbs.c] })
+      expect(state.lastError).toContain(`${dbs.c}: `)
+    } else {
+      // every database the role may connect to is a tenant database: `postgres` too, without the table
+      expect(failure.names).toContain('postgres')
+      expect(failure.of - failure.failed).toBe(2)
+    }
   })
 
   const cases: [string, object][] = [
@@ -202,8 +229,12 @@ describe.each(ENGINES)('rollups under DATABASE tenancy (%s)', (engine) => {
     }
   })
 
-  it("a build failing in one tenant database: failed naming that database, every tenant's previous files still served", async () => {
-    const sums = { a: await dbs.ownSum(dbs.a), b: await dbs.ownSum(dbs.b) }
+  it('one tenant database failing: the others refreshed, it named in lastError and served from its previous files', async () => {
+    const before = { a: await dbs.ownSum(dbs.a), b: await dbs.ownSum(dbs.b) }
+    // a changed row in A, and B's part of the build fails
+    await dbs.setAmount(dbs.a, 2, 4321.5)
+    const a2 = await dbs.ownSum(dbs.a)
+    expect(a2).not.toBeCloseTo(before.a, 2)
     await dbs.breakAmount(dbs.b)
     try {
       const refresh = await a.call('POST', '/api/v2/data-app/rollups/refresh', a.serviceToken, {
@@ -213,13 +244,19 @@ describe.each(ENGINES)('rollups under DATABASE tenancy (%s)', (engine) => {
       expect(refresh.statusCode, refresh.body).toBe(202)
       expect(await buildDueRollups(ctx)).toEqual(['daily'])
       const state = await listed()
-      expect(state.state).toBe('failed')
-      expect(state.lastError).toContain(`tenant database ${dbs.b}:`)
-      expect(state.lastError).toMatch(/amount/)
-      // a range asked for the first time (no cached answer): each tenant from its own files, as before
+      expect(state.state).toBe('ready')
+      const failure = notRefreshed(state.lastError)
+      // B kept its files, so it is named first, with its error
+      expect(failure.kept).toBe(1)
+      expect(failure.names[0]).toBe(dbs.b)
+      expect(failure.names).toContain(dbs.c)
+      expect(failure.of - failure.failed).toBe(1)
+      expect(state.lastError).toMatch(new RegExp(`\\. ${dbs.b}: [^;]*amount`))
+      // a range asked for the first time (no cached answer): A's new total from its new files,
+      // B's old one from its previous files
       for (const [tenant, sum] of [
-        [dbs.a, sums.a],
-        [dbs.b, sums.b],
+        [dbs.a, a2],
+        [dbs.b, before.b],
       ] as const) {
         const res = await query(tenant, {
           metricId: 'revenue',
@@ -267,5 +304,38 @@ describe.each(ENGINES)('rollups under DATABASE tenancy (%s)', (engine) => {
     // B is still served from its files
     const b = await query(dbs.b, { metricId: 'revenue', dashboardFilter: { period: 'This year' } })
     expect((b.json() as Result).servedFrom).toBe('rollup')
+  })
+  it('a tenant database without files (created without the table) is answered by the warehouse, then from its files once built', async () => {
+    await dbs.addOrders(dbs.c)
+    const sum = await dbs.ownSum(dbs.c)
+    const since = ctx.logs.length
+    const body = {
+      metricId: 'revenue',
+      dashboardFilter: { period: { startDate: '2026-01-01', endDate: '2026-03-28' } },
+    }
+    const fromWarehouse = await query(dbs.c, body)
+    expect(fromWarehouse.statusCode, fromWarehouse.body).toBe(200)
+    expect((fromWarehouse.json() as Result).servedFrom).toBe('warehouse')
+    expect(Number((fromWarehouse.json() as Result).data[0]?.revenue)).toBeCloseTo(sum, 6)
+    const reasons = ctx.logs.slice(since).filter((l) => /^warehouse: /.test(String(l.msg)))
+    expect(reasons.map((l) => l.level)).toContain(20)
+    expect(reasons.map((l) => String(l.msg)).join('\n')).toMatch(/no files for the tenant's database/)
+    const refresh = await a.call('POST', '/api/v2/data-app/rollups/refresh', a.serviceToken, {
+      workspaceName: 'perdb',
+      dashboardId: 'perdb',
+    })
+    expect(refresh.statusCode, refresh.body).toBe(202)
+    expect(await buildDueRollups(ctx)).toEqual(['daily'])
+    const state = await listed()
+    expect(state.state).toBe('ready')
+    if (engine === 'mariadb') expect(state.lastError).toBeNull()
+    else expect(notRefreshed(state.lastError).names).not.toContain(dbs.c)
+    const fromFiles = await query(dbs.c, {
+      ...body,
+      dashboardFilter: { period: { startDate: '2026-01-01', endDate: '2026-03-27' } },
+    })
+    expect(fromFiles.statusCode, fromFiles.body).toBe(200)
+    expect((fromFiles.json() as Result).servedFrom).toBe('rollup')
+    expect(Number((fromFiles.json() as Result).data[0]?.revenue)).toBeCloseTo(sum, 6)
   })
 })

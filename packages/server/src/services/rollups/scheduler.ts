@@ -13,6 +13,8 @@ export interface RollupSchedulerOptions {
 
 /** Rollups claimed per look; the rest wait for the next one. */
 const BATCH = 10
+/** Failed tenant databases a build's log names at most. */
+const LOGGED_TENANTS = 100
 
 /**
  * Builds due rollups, once across every instance on the same metadata store, the way email
@@ -52,7 +54,7 @@ export class RollupScheduler extends PollLoop {
       // from when it was due (a refresh request's time) to this instance's claim
       const waitedMs = Date.now() - Date.parse(d.next_refresh_at)
       const started = performance.now()
-      const { state, phases } = await this.rollups.build(row, this.instanceId, now)
+      const { state, phases, failedTenants } = await this.rollups.build(row, this.instanceId, now)
       const ms = Math.round(performance.now() - started)
       const after = await this.store.db
         .selectFrom('rollups')
@@ -60,7 +62,23 @@ export class RollupScheduler extends PollLoop {
         .where('dashboard_row_id', '=', d.dashboard_row_id)
         .where('name', '=', d.name)
         .executeTakeFirst()
-      if (state === 'ready') this.log?.info({ rollup: d.name, rows: after?.rows, ms, waitedMs, phases }, 'rollup built')
+      if (state === 'ready' && failedTenants !== undefined) {
+        // every failed tenant database, up to a bound (the state row names the first few)
+        const databases = failedTenants.slice(0, LOGGED_TENANTS)
+        this.log?.warn(
+          {
+            rollup: d.name,
+            rows: after?.rows,
+            ms,
+            waitedMs,
+            phases,
+            reason: after?.last_error,
+            failedTenants: databases,
+          },
+          'rollup built, some tenant databases not refreshed',
+        )
+      } else if (state === 'ready')
+        this.log?.info({ rollup: d.name, rows: after?.rows, ms, waitedMs, phases }, 'rollup built')
       else this.log?.warn({ rollup: d.name, reason: after?.last_error, ms, waitedMs }, 'rollup build failed')
     }
     return done

@@ -35,7 +35,21 @@ export interface TenantDatabases {
   /** Renames `amount` in the tenant database, so that its part of a build fails; `repair` renames it back. */
   breakAmount(db: string): Promise<void>
   repairAmount(db: string): Promise<void>
+  /** PostgreSQL only: an extra tenant database and the server's view of the datasource's sessions. */
+  readonly pg?: PgTenantExtras
   drop(): Promise<void>
+}
+
+/** What the PostgreSQL case adds: an extra database to drop mid-build, a lock to hold a read, the role's sessions. */
+export interface PgTenantExtras {
+  /** A tenant database without `orders` (created with the others, sorted after them), for `dropDatabase`. */
+  readonly extra: string
+  /** Drops a database WITH (FORCE), as other test files do at any moment (its sessions terminated). */
+  dropDatabase(db: string): Promise<void>
+  /** Holds ACCESS EXCLUSIVE on `db`'s orders (a read of it waits) until the returned release is called. */
+  lockOrders(db: string): Promise<() => Promise<void>>
+  /** Sessions of the datasource's role, per database, as pg_stat_activity lists them; `waiting`: on a lock. */
+  sessions(): Promise<{ database: string; waiting: boolean }[]>
 }
 
 /** The engines reachable here: PostgreSQL always, MariaDB when there (skipped loudly, required under CI=true). */
@@ -144,7 +158,7 @@ async function pgAdmin<T>(database: string, work: (c: pg.Client) => Promise<T>):
 }
 
 /**
- * PostgreSQL: a tenant is a database of its own (`test_rt_<hex>_a`, `_b`, `_c`), `a` and `b` with
+ * PostgreSQL: a tenant is a database of its own (`test_rt_<hex>_a`, `_b`, `_c`, `_d`), `a` and `b` with
  * the same schema `shop` and their own `shop.orders`; the datasource connects to `a` as a role
  * of its own (no superuser), granted `shop.orders` in the tenant databases, and the connector
  * opens a pool per tenant database. Its databases are every database it may CONNECT to: on this
@@ -157,12 +171,13 @@ async function postgresTenants(): Promise<TenantDatabases> {
   const a = `${prefix}a`
   const b = `${prefix}b`
   const c = `${prefix}c`
+  const d = `${prefix}d`
   const x = `${prefix}x`
   const role = `${prefix}role`
   const schema = 'shop'
   const drop = async () => {
     await pgAdmin('test', async (client) => {
-      for (const db of [a, b, c, x]) await client.query(`drop database if exists ${db} with (force)`)
+      for (const db of [a, b, c, d, x]) await client.query(`drop database if exists ${db} with (force)`)
       await client.query(`drop role if exists ${role}`)
     })
   }
@@ -183,7 +198,7 @@ async function postgresTenants(): Promise<TenantDatabases> {
   try {
     await pgAdmin('test', async (client) => {
       await client.query(`create role ${role} login`)
-      for (const db of [a, b, c, x]) await client.query(`create database ${db}`)
+      for (const db of [a, b, c, d, x]) await client.query(`create database ${db}`)
       await client.query(`revoke connect on database ${x} from public`)
     })
     await fill(a, A_ORDERS)
@@ -203,6 +218,31 @@ async function postgresTenants(): Promise<TenantDatabases> {
     c,
     schema,
     others: ['template1', 'template0', x],
+    pg: {
+      extra: d,
+      async dropDatabase(db) {
+        await pgAdmin('test', (client) => client.query(`drop database if exists ${db} with (force)`))
+      },
+      async lockOrders(db) {
+        const client = new pg.Client({ ...PG, database: db })
+        await client.connect()
+        await client.query('begin')
+        await client.query(`lock table ${schema}.orders in access exclusive mode`)
+        return async () => {
+          await client.query('commit')
+          await client.end()
+        }
+      },
+      async sessions() {
+        const { rows } = await pgAdmin('test', (client) =>
+          client.query<{ datname: string; waiting: boolean }>(
+            `select datname, wait_event_type = 'Lock' as waiting from pg_stat_activity where usename = $1`,
+            [role],
+          ),
+        )
+        return rows.map((r) => ({ database: r.datname, waiting: r.waiting === true }))
+      },
+    },
     async ownSum(db) {
       const { rows } = await inTenant(db, `select sum(amount) as s from ${schema}.orders`)
       return Number((rows as { s: string }[])[0]?.s)

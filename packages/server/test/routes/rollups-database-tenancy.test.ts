@@ -76,6 +76,9 @@ describe.each(ENGINES)('rollups under DATABASE tenancy (%s)', (engine) => {
   let a: Analytics
   let dbs: TenantDatabases
   let embedId: string
+  /** ctx.logs' length before the first build. */
+  let firstBuild = 0
+  let closed = false
 
   const query = async (clientId: string, body: object) =>
     a.call('POST', '/api/v2/data-app/query', a.dataAppKey, { embedId, clientId, ...body })
@@ -133,14 +136,35 @@ describe.each(ENGINES)('rollups under DATABASE tenancy (%s)', (engine) => {
         accessSettings: { ...ACCESS, datamartName: 'perdb' },
       })
     ).id as string
+    firstBuild = ctx.logs.length
     expect(await buildDueRollups(ctx)).toEqual(['daily'])
   }, 180_000)
 
   afterAll(async () => {
-    await ctx?.close()
+    if (!closed) await ctx?.close()
     await wh?.drop()
     await dbs?.drop()
   })
+
+  /**
+   * The tenant databases the builds logged since `since` as not refreshed: every one, whatever
+   * else the server holds (lastError names only the first ten, and on the shared PostgreSQL other
+   * test files' databases are tenant databases too, failing, their names maybe sorted before ours).
+   */
+  const failedLogged = (since: number): string[] =>
+    ctx.logs
+      .slice(since)
+      .filter((l) => l.msg === 'rollup built, some tenant databases not refreshed')
+      .flatMap((l) => l.failedTenants as string[])
+
+  /** Polls `check` until it holds (every 50 ms), failing after `ms`. */
+  async function until(what: string, check: () => Promise<boolean>, ms = 30_000): Promise<void> {
+    const end = performance.now() + ms
+    while (!(await check())) {
+      if (performance.now() > end) throw new Error(`not within ${ms} ms: ${what}`)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }
 
   /** `lastError` of a build some of whose tenant databases failed: how many, how many keep files, the names. */
   function notRefreshed(lastError: string | null): { failed: number; of: number; kept: number; names: string[] } {
@@ -166,17 +190,24 @@ describe.each(ENGINES)('rollups under DATABASE tenancy (%s)', (engine) => {
     const state = await listed()
     expect(state.state).toBe('ready')
     const failure = notRefreshed(state.lastError)
+    // no database had files before this first build
     expect(failure.kept).toBe(0)
-    expect(failure.names).toContain(dbs.c)
     expect(failure.names).not.toContain(dbs.a)
     expect(failure.names).not.toContain(dbs.b)
+    const failed = failedLogged(firstBuild)
+    expect(failed).toHaveLength(failure.failed)
+    expect(failed).toContain(dbs.c)
+    expect(failed).not.toContain(dbs.a)
+    expect(failed).not.toContain(dbs.b)
     if (engine === 'mariadb') {
       // the user reads three databases: C alone failed
       expect(failure).toMatchObject({ failed: 1, of: 3, names: [dbs.c] })
       expect(state.lastError).toContain(`${dbs.c}: `)
     } else {
-      // every database the role may connect to is a tenant database: `postgres` too, without the table
-      expect(failure.names).toContain('postgres')
+      // every database the role may connect to is a tenant database: `postgres` and the extra
+      // one too, without the table; only A and B, whatever else the server holds, were built
+      expect(failed).toContain('postgres')
+      expect(failed).toContain(dbs.pg?.extra)
       expect(failure.of - failure.failed).toBe(2)
     }
   })
@@ -242,14 +273,17 @@ describe.each(ENGINES)('rollups under DATABASE tenancy (%s)', (engine) => {
         dashboardId: 'perdb',
       })
       expect(refresh.statusCode, refresh.body).toBe(202)
+      const since = ctx.logs.length
       expect(await buildDueRollups(ctx)).toEqual(['daily'])
       const state = await listed()
       expect(state.state).toBe('ready')
       const failure = notRefreshed(state.lastError)
-      // B kept its files, so it is named first, with its error
+      // B alone kept its files (no other database ever had any: none has a table this role may
+      // read), and databases that keep files are named first: B is first whatever else failed
       expect(failure.kept).toBe(1)
       expect(failure.names[0]).toBe(dbs.b)
-      expect(failure.names).toContain(dbs.c)
+      expect(failedLogged(since)).toEqual(expect.arrayContaining([dbs.b, dbs.c]))
+      expect(failedLogged(since)).not.toContain(dbs.a)
       expect(failure.of - failure.failed).toBe(1)
       expect(state.lastError).toMatch(new RegExp(`\\. ${dbs.b}: [^;]*amount`))
       // a range asked for the first time (no cached answer): A's new total from its new files,
@@ -325,11 +359,18 @@ describe.each(ENGINES)('rollups under DATABASE tenancy (%s)', (engine) => {
       dashboardId: 'perdb',
     })
     expect(refresh.statusCode, refresh.body).toBe(202)
+    const built = ctx.logs.length
     expect(await buildDueRollups(ctx)).toEqual(['daily'])
     const state = await listed()
     expect(state.state).toBe('ready')
     if (engine === 'mariadb') expect(state.lastError).toBeNull()
-    else expect(notRefreshed(state.lastError).names).not.toContain(dbs.c)
+    else {
+      const failure = notRefreshed(state.lastError)
+      expect(failure.names).not.toContain(dbs.c)
+      expect(failedLogged(built)).not.toContain(dbs.c)
+      // A, B and C built
+      expect(failure.of - failure.failed).toBe(3)
+    }
     const fromFiles = await query(dbs.c, {
       ...body,
       dashboardFilter: { period: { startDate: '2026-01-01', endDate: '2026-03-27' } },
@@ -338,4 +379,68 @@ describe.each(ENGINES)('rollups under DATABASE tenancy (%s)', (engine) => {
     expect((fromFiles.json() as Result).servedFrom).toBe('rollup')
     expect(Number((fromFiles.json() as Result).data[0]?.revenue)).toBeCloseTo(sum, 6)
   })
+
+  it.runIf(engine === 'postgres')(
+    'a tenant database dropped (with force) after the build listed it: named as not refreshed, the others built, nothing unhandled',
+    async () => {
+      const extras = dbs.pg as NonNullable<TenantDatabases['pg']>
+      await dbs.setAmount(dbs.a, 3, 777.25)
+      const sum = await dbs.ownSum(dbs.a)
+      const refresh = await a.call('POST', '/api/v2/data-app/rollups/refresh', a.serviceToken, {
+        workspaceName: 'perdb',
+        dashboardId: 'perdb',
+      })
+      expect(refresh.statusCode, refresh.body).toBe(202)
+      const since = ctx.logs.length
+      // A's read waits on a lock: the build has listed its databases (the extra one among them,
+      // after A), and the extra one is dropped before its turn, its idle pooled session (if the
+      // previous build's is still there) terminated
+      const release = await extras.lockOrders(dbs.a)
+      let building: Promise<string[]> | undefined
+      try {
+        building = buildDueRollups(ctx)
+        await until('the build waits on A', async () =>
+          (await extras.sessions()).some((s) => s.database === dbs.a && s.waiting),
+        )
+        await extras.dropDatabase(extras.extra)
+      } finally {
+        await release()
+      }
+      expect(await building).toEqual(['daily'])
+      const state = await listed()
+      expect(state.state).toBe('ready')
+      const failed = failedLogged(since)
+      expect(failed).toContain(extras.extra)
+      for (const ours of [dbs.a, dbs.b, dbs.c]) expect(failed).not.toContain(ours)
+      const failure = notRefreshed(state.lastError)
+      expect(failure.failed).toBe(failed.length)
+      expect(failure.of - failure.failed).toBe(3)
+      // A's changed row is in its new files
+      const res = await query(dbs.a, {
+        metricId: 'revenue',
+        dashboardFilter: { period: { startDate: '2026-01-01', endDate: '2026-03-26' } },
+      })
+      expect(res.statusCode, res.body).toBe(200)
+      expect((res.json() as Result).servedFrom).toBe('rollup')
+      expect(Number((res.json() as Result).data[0]?.revenue)).toBeCloseTo(sum, 6)
+    },
+  )
+
+  it.runIf(engine === 'postgres')(
+    "closing the app closes its connections to every database (the pools' idle timeout is not waited for)",
+    async () => {
+      const extras = dbs.pg as NonNullable<TenantDatabases['pg']>
+      // a warehouse query: an idle pooled session in A, and the builds' in the others
+      await both(dbs.a, {
+        metricId: 'revenue',
+        dashboardFilter: { period: { startDate: '2026-01-02', endDate: '2026-03-26' } },
+      })
+      expect((await extras.sessions()).map((s) => s.database)).toContain(dbs.a)
+      const started = performance.now()
+      closed = true
+      await ctx.close()
+      await until('no session of the role left', async () => (await extras.sessions()).length === 0, 5_000)
+      expect(performance.now() - started).toBeLessThan(5_000)
+    },
+  )
 })

@@ -3,6 +3,7 @@ import type { Store } from '../../store/store.js'
 import { PollLoop } from '../scheduling/poll-loop.js'
 import type { Rollups } from './rollups.js'
 import { failureText } from './state-sync.js'
+import { failedTenantLines } from './tenant-failures.js'
 
 export interface RollupSchedulerOptions {
   /** How often each instance looks for due rollups (ROLLUP_POLL_INTERVAL_MS). */
@@ -13,8 +14,6 @@ export interface RollupSchedulerOptions {
 
 /** Rollups claimed per look; the rest wait for the next one. */
 const BATCH = 10
-/** Failed tenant databases a build's log names at most. */
-const LOGGED_TENANTS = 100
 
 /**
  * Builds due rollups, once across every instance on the same metadata store, the way email
@@ -63,20 +62,13 @@ export class RollupScheduler extends PollLoop {
         .where('name', '=', d.name)
         .executeTakeFirst()
       if (state === 'ready' && failedTenants !== undefined) {
-        // every failed tenant database, up to a bound (the state row names the first few)
-        const databases = failedTenants.slice(0, LOGGED_TENANTS)
-        this.log?.warn(
-          {
-            rollup: d.name,
-            rows: after?.rows,
-            ms,
-            waitedMs,
-            phases,
-            reason: after?.last_error,
-            failedTenants: databases,
-          },
-          'rollup built, some tenant databases not refreshed',
-        )
+        // every failed tenant database, a hundred a line (the state row names the first few)
+        for (const line of failedTenantLines(failedTenants)) {
+          this.log?.warn(
+            { rollup: d.name, rows: after?.rows, ms, waitedMs, phases, reason: after?.last_error, ...line },
+            'rollup built, some tenant databases not refreshed',
+          )
+        }
       } else if (state === 'ready')
         this.log?.info({ rollup: d.name, rows: after?.rows, ms, waitedMs, phases }, 'rollup built')
       else this.log?.warn({ rollup: d.name, reason: after?.last_error, ms, waitedMs }, 'rollup build failed')

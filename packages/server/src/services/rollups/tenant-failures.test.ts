@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { allTenantsFailed, type TenantFailure, tenantFailureText } from './tenant-failures.js'
+import { allTenantsFailed, failedTenantLines, type TenantFailure, tenantFailureText } from './tenant-failures.js'
 
 const failure = (
   database: string,
@@ -42,5 +42,24 @@ describe('tenantFailureText', () => {
     const err = allTenantsFailed([{ ...failure('a'), code: 'DATASOURCE_CONNECTION_ERROR' }, failure('b')])
     expect(err.code).toBe('DATASOURCE_CONNECTION_ERROR')
     expect(err.message).toMatch(/^2 of 2 tenant databases not refreshed \(previous files kept for 0\): a, b\. /)
+  })
+})
+
+describe('failedTenantLines', () => {
+  it('names every failed tenant database once, in order, a hundred a line', () => {
+    const names = Array.from({ length: 250 }, (_, i) => `db_${String(i).padStart(3, '0')}`)
+    const lines = failedTenantLines(names)
+    expect(lines.map((l) => [l.failedTenants.length, l.part, l.parts])).toEqual([
+      [100, 1, 3],
+      [100, 2, 3],
+      [50, 3, 3],
+    ])
+    expect(lines.flatMap((l) => l.failedTenants)).toEqual(names)
+  })
+
+  it('a few: one line without part numbers; none: no line', () => {
+    expect(failedTenantLines(['b', 'c'])).toEqual([{ failedTenants: ['b', 'c'] }])
+    expect(failedTenantLines(Array.from({ length: 100 }, (_, i) => `d${i}`))).toHaveLength(1)
+    expect(failedTenantLines([])).toEqual([])
   })
 })

@@ -37,6 +37,29 @@ export function tenantFailureText(failed: readonly TenantFailure[], of: number):
   )
 }
 
+/** Failed tenant databases one log line names. */
+const LOGGED_PER_LINE = 100
+
+/** One log line's part of a build's failed tenant databases. */
+export interface FailedTenantsLine {
+  readonly failedTenants: readonly string[]
+  /** With more than one line: this line's number (from 1) and how many there are. */
+  readonly part?: number
+  readonly parts?: number
+}
+
+/**
+ * The build's failed tenant databases as log lines: every one named, in order, LOGGED_PER_LINE a
+ * line (the state row's `lastError` names only the first ten).
+ */
+export function failedTenantLines(databases: readonly string[]): FailedTenantsLine[] {
+  const parts = Math.ceil(databases.length / LOGGED_PER_LINE)
+  return Array.from({ length: parts }, (_, i) => ({
+    failedTenants: databases.slice(i * LOGGED_PER_LINE, (i + 1) * LOGGED_PER_LINE),
+    ...(parts > 1 ? { part: i + 1, parts } : {}),
+  }))
+}
+
 /** Every tenant database failed: the build failed, with the same text. */
 export function allTenantsFailed(failed: readonly TenantFailure[]): ApiError {
   return new ApiError(failed[0]?.code ?? 'QUERY_ERROR', 400, tenantFailureText(failed, failed.length))

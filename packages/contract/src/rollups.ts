@@ -89,7 +89,7 @@ export const RollupStatusSchema = Type.Object({
   name: Type.String(),
   state: literals(ROLLUP_STATES, {
     description:
-      'building: a build runs; ready: the files match the definition; failed: the last build failed (lastError says why); stale: never built, or the definition changed since',
+      'building: a build runs; ready: the files match the definition (under DATABASE tenancy, lastError may name tenant databases the last build could not refresh); failed: the last build failed (lastError says why); stale: never built, or the definition changed since',
   }),
   rows: Type.Integer({ description: 'Rows in the files' }),
   bytes: Type.Integer({ description: 'Bytes of the files' }),
@@ -101,7 +101,10 @@ export const RollupStatusSchema = Type.Object({
   lagSeconds: Type.Union([Type.Integer(), Type.Null()], {
     description: 'How old the data in the files is: seconds since the last successful build started',
   }),
-  lastError: Type.Union([Type.String(), Type.Null()]),
+  lastError: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'Why the last build failed; on a ready rollup under DATABASE tenancy, the tenant databases the last build could not refresh (how many, the first names, the first errors); null after a build that refreshed every part',
+  }),
 })
 
 export type RollupStatus = Static<typeof RollupStatusSchema>

@@ -8497,7 +8497,7 @@ export interface operations {
                             workspaceName: string;
                             dashboardId: string;
                             name: string;
-                            /** @description building: a build runs; ready: the files match the definition; failed: the last build failed (lastError says why); stale: never built, or the definition changed since */
+                            /** @description building: a build runs; ready: the files match the definition (under DATABASE tenancy, lastError may name tenant databases the last build could not refresh); failed: the last build failed (lastError says why); stale: never built, or the definition changed since */
                             state: "building" | "ready" | "failed" | "stale";
                             /** @description Rows in the files */
                             rows: number;
@@ -8511,6 +8511,7 @@ export interface operations {
                             nextRefreshAt: string | null;
                             /** @description How old the data in the files is: seconds since the last successful build started */
                             lagSeconds: number | null;
+                            /** @description Why the last build failed; on a ready rollup under DATABASE tenancy, the tenant databases the last build could not refresh (how many, the first names, the first errors); null after a build that refreshed every part */
                             lastError: string | null;
                         }[];
                     };
@@ -8593,7 +8594,7 @@ export interface operations {
                             workspaceName: string;
                             dashboardId: string;
                             name: string;
-                            /** @description building: a build runs; ready: the files match the definition; failed: the last build failed (lastError says why); stale: never built, or the definition changed since */
+                            /** @description building: a build runs; ready: the files match the definition (under DATABASE tenancy, lastError may name tenant databases the last build could not refresh); failed: the last build failed (lastError says why); stale: never built, or the definition changed since */
                             state: "building" | "ready" | "failed" | "stale";
                             /** @description Rows in the files */
                             rows: number;
@@ -8607,6 +8608,7 @@ export interface operations {
                             nextRefreshAt: string | null;
                             /** @description How old the data in the files is: seconds since the last successful build started */
                             lagSeconds: number | null;
+                            /** @description Why the last build failed; on a ready rollup under DATABASE tenancy, the tenant databases the last build could not refresh (how many, the first names, the first errors); null after a build that refreshed every part */
                             lastError: string | null;
                         }[];
                     };

@@ -145,12 +145,17 @@ export async function importAndEmbed(
   return embed.id as string
 }
 
+/** The scheduler, logging to the app's log as the server's does (its lines in `ctx.logs`). */
+class LoggedScheduler extends RollupScheduler {
+  constructor(ctx: TestContext) {
+    super(ctx.app.services.store, ctx.app.services.rollups, { pollMs: 1000, leaseMs: 60_000 })
+    this.log = ctx.app.log
+  }
+}
+
 /** Builds every due rollup once, as the scheduler does (a tick a few seconds from now): the names built. */
 export async function buildDueRollups(ctx: TestContext): Promise<string[]> {
-  const scheduler = new RollupScheduler(ctx.app.services.store, ctx.app.services.rollups, {
-    pollMs: 1000,
-    leaseMs: 60_000,
-  })
+  const scheduler = new LoggedScheduler(ctx)
   const built: string[] = []
   // BATCH rollups per tick: tick until none is due
   for (;;) {

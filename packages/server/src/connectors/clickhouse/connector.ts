@@ -1,7 +1,8 @@
 /**
  * clickhouse over HTTP (@clickhouse/client). One client (an HTTP agent) for the configured
  * database and a bounded LRU of clients for tenant databases; the database is a connection
- * parameter, never SQL text. Results stream and reading stops after maxRows + 1 rows.
+ * parameter, never SQL text. Results stream and reading stops after maxRows + 1 rows; `stream`
+ * hands them over in batches, the HTTP response read no further while a batch is handled.
  * What the server supports is probed once (version, time zone, formats) and gates parameters
  * and the session time zone (see request.ts and README.md).
  */
@@ -17,14 +18,18 @@ import {
   throwIfAborted,
 } from '../shared/execution.js'
 import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
+import { checkBatchRows } from '../shared/stream.js'
 import { checkTimeZone } from '../shared/values.js'
 import type {
+  BatchHandler,
   ClickhouseCredentials,
   ColumnInfo,
   Connector,
   ConnectorOptions,
   ExecuteOptions,
   QueryResult,
+  StreamOptions,
+  StreamResult,
   TableInfo,
 } from '../types.js'
 import { CLICKHOUSE_ERRORS } from './errors.js'
@@ -49,6 +54,9 @@ interface Column {
   readonly name: string
   readonly nativeType: string
 }
+
+/** Takes one batch of converted rows, with the result's columns. */
+type RowSink = (columns: readonly Column[], rows: Record<string, unknown>[]) => Promise<void>
 
 interface RunSettings {
   readonly timeoutMs: number
@@ -135,37 +143,69 @@ export class ClickhouseConnector implements Connector {
 
   async execute(sql: string, options: ExecuteOptions): Promise<QueryResult> {
     const maxRows = checkMaxRows(options.maxRows)
+    const request = await this.#request(sql, options)
+    const settings = { timeoutMs: options.timeoutMs, signal: options.signal }
+    return this.#clients.use(options.database ?? this.#database, async (client) => {
+      let rows: Record<string, unknown>[] = []
+      const known = await this.#described(client, request, settings)
+      // one batch: every row, handed over once the response is read
+      const read = await this.#read(
+        client,
+        request,
+        maxRows,
+        Number.POSITIVE_INFINITY,
+        settings,
+        known,
+        async (_, r) => {
+          rows = r
+        },
+      )
+      return { columns: resultColumns(read.columns), rows, truncated: read.truncated }
+    })
+  }
+
+  /**
+   * `execute`'s request (the same settings: time limit, read only, session time zone, 64-bit
+   * integers quoted; the same row cap and conversion) with its rows handed over `batchRows` at a
+   * time as the response arrives: while `onBatch` handles one, the HTTP response is read no
+   * further than the stream's buffer, so at most about two batches are held. Our deadline and
+   * the signal abort the request and KILL the query, also between batches.
+   */
+  async stream(sql: string, options: StreamOptions, onBatch: BatchHandler): Promise<StreamResult> {
+    const maxRows = checkMaxRows(options.maxRows)
+    const batchRows = checkBatchRows(options.batchRows)
+    const request = await this.#request(sql, options)
+    const settings = { timeoutMs: options.timeoutMs, signal: options.signal }
+    return this.#clients.use(options.database ?? this.#database, async (client) => {
+      const known = await this.#described(client, request, settings)
+      const read = await this.#read(client, request, maxRows, batchRows, settings, known, (columns, rows) =>
+        onBatch({ columns: resultColumns(columns), rows }),
+      )
+      return { columns: resultColumns(read.columns), rows: read.rows, truncated: read.truncated }
+    })
+  }
+
+  async #request(sql: string, options: ExecuteOptions): Promise<QueryRequest> {
     if (options.timezone !== undefined) checkTimeZone(options.timezone)
     throwIfAborted(options.signal)
     const server = await this.server()
-    const request = buildQueryRequest(sql, options, server, randomUUID())
-    return this.#clients.use(options.database ?? this.#database, (client) =>
-      this.#executeOn(client, request, maxRows, { timeoutMs: options.timeoutMs, signal: options.signal }),
-    )
+    return buildQueryRequest(sql, options, server, randomUUID())
   }
 
-  async #executeOn(
+  /** The result's columns asked first where the format does not name them (JSONEachRow, older servers). */
+  async #described(
     client: ClickHouseClient,
     request: QueryRequest,
-    maxRows: number,
     settings: RunSettings,
-  ): Promise<QueryResult> {
-    let columns: Column[] | undefined
-    if (request.format === 'JSONEachRow') {
-      const described = await this.#select<{ name: string; type: string }>(
-        client,
-        describeQuery(request.query),
-        settings,
-        request.query_params,
-      )
-      columns = described.map((d) => ({ name: d.name, nativeType: d.type }))
-    }
-    const { columns: resultColumns, rows, truncated } = await this.#stream(client, request, maxRows, settings, columns)
-    return {
-      columns: resultColumns.map((c) => ({ name: c.name, dataType: dataTypeOf(c.nativeType) })),
-      rows,
-      truncated,
-    }
+  ): Promise<Column[] | undefined> {
+    if (request.format !== 'JSONEachRow') return undefined
+    const described = await this.#select<{ name: string; type: string }>(
+      client,
+      describeQuery(request.query),
+      settings,
+      request.query_params,
+    )
+    return described.map((d) => ({ name: d.name, nativeType: d.type }))
   }
 
   async close(): Promise<void> {
@@ -209,21 +249,39 @@ export class ClickhouseConnector implements Connector {
     })
   }
 
-  async #stream(
+  /**
+   * One request's rows as the server sends them (the HTTP response read as a stream), converted
+   * and handed to `sink` `batchRows` at a time, the rest at the end; the response is not read
+   * while the sink works. Reading stops after maxRows + 1 rows (the extra one only says
+   * `truncated`); leaving early closes the download, and the server drops the query.
+   */
+  async #read(
     client: ClickHouseClient,
     request: QueryRequest,
     maxRows: number,
+    batchRows: number,
     settings: RunSettings,
     known: readonly Column[] | undefined,
-  ): Promise<{ columns: readonly Column[]; rows: Record<string, unknown>[]; truncated: boolean }> {
+    sink: RowSink,
+  ): Promise<{ columns: readonly Column[]; rows: number; truncated: boolean }> {
     return this.#guarded(client, settings, request.query_id, async (abortSignal) => {
       const rs = await client.query({ ...request, abort_signal: abortSignal })
       const compact = request.format === 'JSONCompactEachRowWithNamesAndTypes'
       let names: string[] | undefined = compact ? undefined : known?.map((c) => c.name)
       let types: string[] | undefined = compact ? undefined : known?.map((c) => c.nativeType)
       const typeOf = new Map((known ?? []).map((c) => [c.name, c.nativeType]))
-      const rows: Record<string, unknown>[] = []
+      const columns = () => (names ?? []).map((name, i) => ({ name, nativeType: types?.[i] ?? 'String' }))
+      let pending: Record<string, unknown>[] = []
+      let count = 0
       let truncated = false
+      const hand = async () => {
+        if (pending.length === 0) return
+        const rows = pending
+        pending = []
+        await sink(columns(), rows)
+        // our deadline or the caller's signal fired while the batch was handled
+        if (abortSignal.aborted) throw new Error('the stream was stopped')
+      }
       try {
         outer: for await (const batch of rs.stream()) {
           for (const line of batch) {
@@ -236,18 +294,20 @@ export class ClickhouseConnector implements Connector {
               types = (value as unknown[]).map(String)
               continue
             }
-            if (rows.length === maxRows) {
+            if (count === maxRows) {
               truncated = true
               break outer
             }
-            rows.push(compact ? compactRow(value as unknown[], names!, types!) : objectRow(value, typeOf))
+            pending.push(compact ? compactRow(value as unknown[], names!, types!) : objectRow(value, typeOf))
+            count++
+            if (pending.length === batchRows) await hand()
           }
         }
+        await hand()
       } finally {
         rs.close() // stops the download when we leave early; the server drops the query
       }
-      const columns = (names ?? []).map((name, i) => ({ name, nativeType: types?.[i] ?? 'String' }))
-      return { columns, rows, truncated }
+      return { columns: columns(), rows: count, truncated }
     })
   }
 
@@ -321,6 +381,10 @@ export class ClickhouseConnector implements Connector {
       throw invalid()
     }
   }
+}
+
+function resultColumns(columns: readonly Column[]): QueryResult['columns'] {
+  return columns.map((c) => ({ name: c.name, dataType: dataTypeOf(c.nativeType) }))
 }
 
 function secs(ms: number): number {

@@ -66,6 +66,12 @@ export interface FinishArgs {
   readonly files: readonly { readonly key: string; readonly path: string }[]
 }
 
+/** Files of a writer to forget: a tenant database whose part of a build failed. */
+export interface DropArgs {
+  readonly writer: number
+  readonly keys: readonly string[]
+}
+
 export interface FinishedFile {
   readonly key: string
   readonly rows: number
@@ -162,6 +168,29 @@ async function finishWriter(args: FinishArgs): Promise<{ files: FinishedFile[] }
   }
 }
 
+/** Drops the tables of some keys; the writer stays open for the others (a key never appended to: nothing). */
+async function dropFiles(args: DropArgs): Promise<{ dropped: number }> {
+  const writer = writerOf(args.writer)
+  let dropped = 0
+  for (const key of args.keys) {
+    const table = writer.tables.get(key)
+    if (table === undefined) continue
+    writer.tables.delete(key)
+    closeAppender(table)
+    await writer.conn.run(`DROP TABLE IF EXISTS ${quotedIdentifier(table.name)}`)
+    dropped++
+  }
+  return { dropped }
+}
+
+function closeAppender(table: FileTable): void {
+  try {
+    table.appender.closeSync()
+  } catch {
+    // an appender whose last flush failed: its table is dropped all the same
+  }
+}
+
 /** Drops a writer's tables and closes it; nothing when it is gone already. */
 async function discardWriter(args: { readonly writer: number }): Promise<void> {
   const writer = writers.get(args.writer)
@@ -169,11 +198,7 @@ async function discardWriter(args: { readonly writer: number }): Promise<void> {
   writers.delete(args.writer)
   try {
     for (const table of writer.tables.values()) {
-      try {
-        table.appender.closeSync()
-      } catch {
-        // an appender whose last flush failed: its table is dropped all the same
-      }
+      closeAppender(table)
       await writer.conn.run(`DROP TABLE IF EXISTS ${quotedIdentifier(table.name)}`)
     }
   } finally {
@@ -272,6 +297,7 @@ function append(appender: DuckDBAppender, value: unknown): void {
 export const PARQUET_HANDLERS = {
   'duckdb.parquetOpen': openWriter,
   'duckdb.parquetAppend': appendRows,
+  'duckdb.parquetDrop': dropFiles,
   'duckdb.parquetFinish': finishWriter,
   'duckdb.parquetDiscard': discardWriter,
   'duckdb.parquetWriters': openWriters,

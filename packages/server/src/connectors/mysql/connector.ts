@@ -5,8 +5,11 @@
  * connection's session is set in one statement: time zone, server-side time limit
  * (MariaDB `max_statement_time`, MySQL `max_execution_time`), `sql_select_limit` (the row cap)
  * and read-only transactions (`tx_read_only` / `transaction_read_only`; not on SingleStore).
+ * `stream` reads the same statement's rows as they arrive, pausing the socket between batches.
  */
+import type { EventEmitter } from 'node:events'
 import net from 'node:net'
+import type { Readable } from 'node:stream'
 import mysql from 'mysql2/promise'
 import { ApiError } from '../../errors.js'
 import {
@@ -15,13 +18,25 @@ import {
   guarded,
   IDLE_TIMEOUT_MS,
   METADATA_TIMEOUT_MS,
+  type Statement,
   throwIfAborted,
 } from '../shared/execution.js'
 import { columnsListing, tablesOfListing } from '../shared/introspection.js'
 import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
+import { checkBatchRows } from '../shared/stream.js'
 import { resolveTlsMode, silentTlsMode, type TlsMode } from '../shared/tls.js'
 import { bytesToJson, checkTimeZone, isoDateTime, offsetAt, safeInteger } from '../shared/values.js'
-import type { Connector, ConnectorOptions, ExecuteOptions, MysqlCredentials, QueryResult, TableInfo } from '../types.js'
+import type {
+  BatchHandler,
+  Connector,
+  ConnectorOptions,
+  ExecuteOptions,
+  MysqlCredentials,
+  QueryResult,
+  StreamOptions,
+  StreamResult,
+  TableInfo,
+} from '../types.js'
 import { MYSQL_ERRORS, translateMysqlError } from './errors.js'
 import { DATETIME_CODES, dataTypeOfCode, dataTypeOfName } from './type-mapping.js'
 
@@ -40,6 +55,16 @@ interface SessionSettings {
   /** sql_select_limit: top-level SELECTs return at most this many rows. */
   readonly selectLimit?: number
 }
+
+/** What a stream uses of mysql2's core connection (the callback API under the promise wrapper). */
+interface CoreConnection {
+  execute(sql: string, values: ExecuteValue[]): CoreCommand
+  on(event: 'error', listener: (err: unknown) => void): unknown
+  removeListener(event: 'error', listener: (err: unknown) => void): unknown
+}
+
+/** A statement run without a callback: its result as events, or as a readable of rows that pauses the connection. */
+type CoreCommand = EventEmitter & { stream(options: { highWaterMark: number }): Readable }
 
 export class MysqlConnector implements Connector {
   readonly dialect = 'mysql' as const
@@ -104,6 +129,64 @@ export class MysqlConnector implements Connector {
     return { columns, rows: kept.map((row) => toJsonRow(row, datetimeColumns)), truncated }
   }
 
+  /**
+   * `execute`'s statement (the same session, row cap through sql_select_limit, server-side
+   * prepared statement and value conversion) read as the server sends it: mysql2's row stream,
+   * which stops reading the socket once `batchRows` rows wait (the server then waits too), so
+   * while `onBatch` handles one batch at most one more is read: two batches held at most. Our
+   * deadline covers the whole stream and is also checked between batches. A stream that does
+   * not run to its end (a failed handler, the deadline, an abort, an error mid-stream) never
+   * gives its connection back to the pool: it is closed, and the server stops sending.
+   */
+  async stream(sql: string, options: StreamOptions, onBatch: BatchHandler): Promise<StreamResult> {
+    const maxRows = checkMaxRows(options.maxRows)
+    const batchRows = checkBatchRows(options.batchRows)
+    const settings = { ...options, selectLimit: maxRows + 1 }
+    return this.#session(options.database, settings, async (conn, statement) => {
+      const core = conn.connection as unknown as CoreConnection
+      const command = core.execute(sql, options.params.map(toMysqlParam))
+      let columns: QueryResult['columns'] = []
+      let datetimeColumns: string[] = []
+      command.on('fields', (fields: mysql.FieldPacket[] | undefined) => {
+        columns = (fields ?? []).map((f) => ({ name: f.name, dataType: dataTypeOfCode(f.columnType) }))
+        datetimeColumns = (fields ?? []).filter((f) => DATETIME_CODES.has(f.columnType ?? -1)).map((f) => f.name)
+      })
+      // an error the server sends after the stream let go of the command (read while the rest drains) is heard
+      command.on('error', () => undefined)
+      const rows = command.stream({ highWaterMark: batchRows })
+      // a connection lost mid-stream is reported to the connection, not the command: it ends the stream
+      const lost = (err: unknown) => rows.destroy(err instanceof Error ? err : new Error(String(err)))
+      core.on('error', lost)
+      let batch: Record<string, unknown>[] = []
+      let seen = 0
+      let complete = false
+      const hand = async () => {
+        if (batch.length === 0) return
+        const handed = batch
+        batch = []
+        await onBatch({ columns, rows: handed })
+        if (statement.timedOut || statement.aborted) throw new Error('the stream was stopped')
+      }
+      try {
+        for await (const row of rows) {
+          // the extra row of the cap only says the result was truncated
+          if (++seen > maxRows) continue
+          batch.push(toJsonRow(row as mysql.RowDataPacket, datetimeColumns))
+          if (batch.length === batchRows) await hand()
+        }
+        await hand()
+        complete = true
+        return { columns, rows: Math.min(seen, maxRows), truncated: seen > maxRows }
+      } finally {
+        core.removeListener('error', lost)
+        if (!complete) {
+          rows.destroy()
+          statement.discard()
+        }
+      }
+    })
+  }
+
   async close(): Promise<void> {
     await this.#pools.closeAll()
   }
@@ -111,7 +194,7 @@ export class MysqlConnector implements Connector {
   async #session<T>(
     database: string | undefined,
     settings: SessionSettings,
-    work: (conn: mysql.PoolConnection) => Promise<T>,
+    work: (conn: mysql.PoolConnection, statement: Statement) => Promise<T>,
   ): Promise<T> {
     if (settings.timezone !== undefined) checkTimeZone(settings.timezone)
     throwIfAborted(settings.signal)
@@ -123,7 +206,7 @@ export class MysqlConnector implements Connector {
     pool: mysql.Pool,
     key: string,
     settings: SessionSettings,
-    work: (conn: mysql.PoolConnection) => Promise<T>,
+    work: (conn: mysql.PoolConnection, statement: Statement) => Promise<T>,
   ): Promise<T> {
     const conn = await this.#connect(pool, key)
     return guarded(
@@ -138,9 +221,9 @@ export class MysqlConnector implements Connector {
         drop: () => conn.destroy(),
         release: ({ reusable }) => (reusable ? conn.release() : conn.destroy()),
       },
-      async () => {
+      async (statement) => {
         await this.#applySession(conn, settings)
-        return work(conn)
+        return work(conn, statement)
       },
     )
   }

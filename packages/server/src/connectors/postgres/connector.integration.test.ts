@@ -278,4 +278,42 @@ describe.skipIf(!up)('postgres connector (live, 127.0.0.1:5432)', () => {
       await tenants.close()
     }
   })
+
+  it('a tenant database dropped WITH (FORCE) mid-query and while pooled idle: the query fails, nothing is unhandled, the next use reconnects or fails cleanly', async () => {
+    const doomed = `strata_tenant_gone_${suffix}`
+    const sessions = async (db: string) =>
+      (
+        await admin('test', (c) =>
+          c.query(
+            "select count(*)::int as n from pg_stat_activity where datname = $1 and application_name = 'strata'",
+            [db],
+          ),
+        )
+      ).rows[0].n as number
+    const tenants = new PostgresConnector(credentials, options)
+    try {
+      await admin('test', (c) => c.query(`create database ${doomed}`))
+      // two pooled sessions: one busy in pg_sleep, one idle in the pool (opened while the other was busy)
+      const busy = caught(tenants.execute('select pg_sleep(4)', { ...base, database: doomed }))
+      for (let i = 0; i < 50 && (await sessions(doomed)) < 1; i++) await new Promise((r) => setTimeout(r, 50))
+      const idle = await tenants.execute('select 1 as one', { ...base, database: doomed })
+      expect(idle.rows).toEqual([{ one: 1 }])
+      expect(await sessions(doomed)).toBe(2)
+      await admin('test', (c) => c.query(`drop database ${doomed} with (force)`))
+      const failed = (await busy).error
+      expect(failed).toBeInstanceOf(ApiError)
+      // the pool heard its idle session's end; the database is gone: a clear connection error
+      await new Promise((r) => setTimeout(r, 200))
+      expectCode(
+        (await caught(tenants.execute('select 1', { ...base, database: doomed }))).error,
+        'DATASOURCE_CONNECTION_ERROR',
+      )
+      // created again under the same name: a fresh pool serves it
+      await admin('test', (c) => c.query(`create database ${doomed}`))
+      expect((await tenants.execute('select 2 as two', { ...base, database: doomed })).rows).toEqual([{ two: 2 }])
+    } finally {
+      await tenants.close()
+      await admin('test', (c) => c.query(`drop database if exists ${doomed} with (force)`))
+    }
+  })
 })

@@ -98,9 +98,6 @@ class ReportingClient extends pg.Client {
 
 const READ_ONLY = 'default_transaction_read_only'
 
-/** Pooled connections that have had a stream: their 'error' events are heard (the stream's fetch reports them). */
-const quieted = new WeakSet<pg.PoolClient>()
-
 export class PostgresConnector implements Connector {
   readonly dialect = 'postgres' as const
   readonly #credentials: PostgresCredentials
@@ -216,11 +213,6 @@ export class PostgresConnector implements Connector {
         // awaited later (after the batch before it is handled): a failure meanwhile is not unhandled
         fetched.catch(() => undefined)
         return fetched
-      }
-      // the connection's own 'error' (the server went away mid-stream) also fails the fetch: heard there
-      if (!quieted.has(client)) {
-        client.on('error', () => undefined)
-        quieted.add(client)
       }
       let next: Promise<Fetched> | undefined = fetch()
       let columns: QueryResult['columns'] = []
@@ -384,9 +376,13 @@ export class PostgresConnector implements Connector {
       idleTimeoutMillis: IDLE_TIMEOUT_MS,
       allowExitOnIdle: true,
     })
-    // An idle connection that dies (server restart, network) is dropped by the pool; without a
-    // listener the 'error' event would crash the process.
+    // An idle connection that dies (server restart, network, its database dropped WITH (FORCE))
+    // is dropped by the pool; without a listener the 'error' event would crash the process.
     pool.on('error', () => undefined)
+    // A checked-out connection that dies emits 'error' too (after failing its query, or when the
+    // socket closes after a FATAL answer, before it is released): the query or the next one on
+    // it reports the loss, so the event itself is only heard.
+    pool.on('connect', (client) => client.on('error', () => undefined))
     return pool
   }
 }

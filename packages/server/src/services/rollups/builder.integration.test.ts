@@ -245,3 +245,120 @@ describe('a rollup build streamed in batches', () => {
     })
   }, 60_000)
 })
+
+describe('a build under DATABASE tenancy', () => {
+  const tenantStorage = new LocalRollupStorage(mkdtempSync(join(dir, 'tenants-')))
+  const tenantDir = (t: string) => join(tenantStorage.root, 'org', 'dash', 'orders_daily', `tenant=${t}`)
+  /** The tenant files, byte for byte. */
+  const bytesOf = (t: string) => filesOf(tenantDir(t)).map((f) => [f, readFileSync(f).toString('base64')])
+
+  /**
+   * Two tenant databases read from the same warehouse; `failing`'s read fails after it handed
+   * `after` batches over (each appended to the writer), as a warehouse that breaks mid-stream.
+   */
+  function tenants(failing: readonly string[] = [], after = 2, slowMs = 0): Connector {
+    return {
+      dialect: connector.dialect,
+      test: () => connector.test(),
+      introspect: () => connector.introspect(),
+      databases: async () => ['t1', 't2'],
+      execute: (sql, options) => connector.execute(sql, options),
+      stream: (sql, options, onBatch) => {
+        const { database, ...rest } = options
+        let batches = 0
+        return connector.stream(sql, rest, async (batch) => {
+          if (slowMs > 0) await new Promise((resolve) => setTimeout(resolve, slowMs))
+          await onBatch(batch)
+          if (database !== undefined && failing.includes(database) && ++batches === after) {
+            throw new ApiError('QUERY_ERROR', 400, `The query failed: ${database} went away`)
+          }
+        })
+      },
+      close: async () => {},
+    }
+  }
+  let first: readonly RollupPartition[] = []
+  const withoutTenant = (groups: string[]) => groups.map((g) => g.split('|').toSpliced(2, 1).join('|')).sort()
+
+  it("one tenant database failing mid-stream: its appended rows dropped, its files kept, the other's written", async () => {
+    first = (await buildRollup(input({ connector: tenants(), tenants: ['t1', 't2'] }), engine, tenantStorage, limits))
+      .partitions
+    expect(new Set(first.map((p) => p.tenant))).toEqual(new Set(['t1', 't2']))
+    const t1 = bytesOf('t1')
+    const spy = vi.spyOn(engine, 'call')
+    try {
+      const later = new Date('2026-08-21T00:00:00Z')
+      const result = await buildRollup(
+        input({ connector: tenants(['t1']), tenants: ['t1', 't2'], previous: first, now: later }),
+        engine,
+        tenantStorage,
+        limits,
+      )
+      expect(result.failed).toEqual([
+        { database: 't1', error: 'The query failed: t1 went away', code: 'QUERY_ERROR', keptFiles: true },
+      ])
+      // t1's two batches went to the writer, and were dropped from it
+      expect(appendsOf(spy).length).toBeGreaterThan(2)
+      const drops = spy.mock.calls.filter((call) => call[0] === 'duckdb.parquetDrop')
+      expect(drops.length).toBe(1)
+      expect((drops[0]?.[1] as { keys: string[] } | undefined)?.keys.length).toBeGreaterThan(0)
+      // t1: the previous files, unchanged; t2: new files equal to the warehouse
+      expect(result.partitions.filter((p) => p.tenant === 't1')).toEqual(first.filter((p) => p.tenant === 't1'))
+      const t2 = result.partitions.filter((p) => p.tenant === 't2')
+      expect(t2.map((p) => p.builtAt)).toEqual(t2.map(() => later.toISOString()))
+      expect(bytesOf('t1')).toEqual(t1)
+      // (a file's path names its tenant database, which DuckDB reads as the tenant column: left out)
+      expect(withoutTenant(await fileGroups(filesOf(tenantDir('t2'))))).toEqual(withoutTenant(await warehouseGroups()))
+      expect(result.rows).toBe(first.reduce((n, p) => n + p.rows, 0))
+      expect(await openWriters()).toBe(0)
+    } finally {
+      spy.mockRestore()
+    }
+  }, 60_000)
+
+  it('every tenant database failing: the build fails naming them, and every file stays', async () => {
+    const before = [...bytesOf('t1'), ...bytesOf('t2')]
+    const failed = buildRollup(
+      input({ connector: tenants(['t1', 't2'], 1), tenants: ['t1', 't2'], previous: first }),
+      engine,
+      tenantStorage,
+      limits,
+    )
+    await expect(failed).rejects.toThrow(
+      /^2 of 2 tenant databases not refreshed \(previous files kept for 2\): t1, t2\. /,
+    )
+    expect([...bytesOf('t1'), ...bytesOf('t2')]).toEqual(before)
+    expect(await openWriters()).toBe(0)
+  }, 60_000)
+
+  it('over ROLLUP_MAX_ROWS across tenant databases: the whole build fails, though each alone fits', async () => {
+    const before = [...bytesOf('t1'), ...bytesOf('t2')]
+    const each = first.filter((p) => p.tenant === 't1').reduce((n, p) => n + p.rows, 0)
+    const failed = buildRollup(
+      input({ connector: tenants(), tenants: ['t1', 't2'], previous: first }),
+      engine,
+      tenantStorage,
+      { ...limits, maxRows: each + 1 },
+    )
+    await expect(failed).rejects.toThrow(/ROLLUP_MAX_ROWS/)
+    expect([...bytesOf('t1'), ...bytesOf('t2')]).toEqual(before)
+    expect(await openWriters()).toBe(0)
+  }, 60_000)
+
+  it('past ROLLUP_BUILD_TIMEOUT_MS over its tenant databases: the whole build fails as a timeout, every file stays', async () => {
+    const before = [...bytesOf('t1'), ...bytesOf('t2')]
+    // each batch is slow: the deadline (timeoutMs over every read, plus the cancel grace) passes in t1 or t2
+    const failed = buildRollup(
+      input({ connector: tenants([], 2, 150), tenants: ['t1', 't2'], previous: first }),
+      engine,
+      tenantStorage,
+      { ...limits, timeoutMs: 400 },
+    )
+    await expect(failed).rejects.toMatchObject({
+      code: 'QUERY_TIMEOUT',
+      message: expect.stringMatching(/ROLLUP_BUILD_TIMEOUT_MS\), reading tenant database t[12]$/),
+    })
+    expect([...bytesOf('t1'), ...bytesOf('t2')]).toEqual(before)
+    expect(await openWriters()).toBe(0)
+  }, 60_000)
+})

@@ -1,16 +1,18 @@
 import type { ParquetColumn, ParquetPart, ParquetType } from '../../connectors/duckdb/parquet-writer.js'
 import type { EngineHost } from '../../connectors/engine-host/supervisor.js'
 import { streamRows } from '../../connectors/shared/stream.js'
-import type { Connector, DataType } from '../../connectors/types.js'
+import type { Connector, DataType, RowBatch, StreamResult } from '../../connectors/types.js'
 import { ApiError } from '../../errors.js'
 import type { Dialect } from '../../query/dialects/base.js'
 import type { SemanticModel } from '../../query/model.js'
 import { ROLLUP_COLUMN_TYPE } from '../../query/rollups/model.js'
+import { failureText } from '../scheduling/failure-text.js'
 import type { RollupPlan } from './definition.js'
 import { RollupFileWriter } from './file-writer.js'
 import { ALL_PARTITION, partitionOf, rebuiltFrom, refreshStart } from './partitions.js'
 import { resultAlias, rollupColumns, rollupStatement } from './statement.js'
 import type { RollupFileKey, RollupStorage } from './storage.js'
+import { allTenantsFailed, type TenantFailure } from './tenant-failures.js'
 
 /** One file a build left: a time partition (of one tenant database, with DATABASE tenancy). */
 export interface RollupPartition {
@@ -55,6 +57,8 @@ export interface BuildResult {
   readonly incremental: boolean
   /** Milliseconds spent in each phase of the build (logged with the build: where the time goes). */
   readonly phases: BuildPhases
+  /** DATABASE tenancy: the tenant databases whose part failed (their previous files kept), in the order read. */
+  readonly failed: readonly TenantFailure[]
 }
 
 /** Milliseconds per phase of one build, summed over its tenant databases and partitions. */
@@ -86,17 +90,26 @@ const PARQUET_TYPE: Readonly<Record<DataType, ParquetType>> = ROLLUP_COLUMN_TYPE
 /** Rows handed from the warehouse to the engine process at a time (BuildLimits.batchRows). */
 export const BUILD_BATCH_ROWS = 5_000
 
+/** A read that fails this close to the build's deadline is the build's timeout (timers fire a little late or early). */
+const DEADLINE_SLACK_MS = 100
+
 /**
  * Builds a rollup: streams its GROUP BY from the datasource's connector (per tenant database
  * with DATABASE tenancy) and, batch by batch as the rows arrive, splits them by time partition
  * and appends them to the engine process's writer, while the connector reads the next batch;
  * the server holds at most two batches. Once every row is in, each partition is written as
  * Parquet to a staging path and published under its final name. A build that fails (the
- * warehouse, ROLLUP_MAX_ROWS, the timeout) discards the writer before any file is staged: the
- * previous files stay as they were. An incremental build (the plan's `incrementalMs`, and files
- * of the same definition exist) reads only the rows from `refreshStart` on, rewrites those
- * partitions and keeps the older ones. Files of partitions that no longer have rows are removed
- * after the new ones are in place.
+ * warehouse, ROLLUP_MAX_ROWS over all its rows, its deadline of `timeoutMs` over all its reads)
+ * discards the writer before any file is staged: the previous files stay as they were.
+ *
+ * Under DATABASE tenancy each tenant database's part is its own: one whose read fails (a
+ * missing table, a permission, its own statement timeout, a lost connection) has the rows it
+ * appended dropped from the writer and keeps its previous files, and is listed in `failed`;
+ * the others are written and published as usual. Only when every tenant database fails does
+ * the build fail. An incremental build (the plan's `incrementalMs`, and files of the same
+ * definition exist) reads only the rows from `refreshStart` on, rewrites those partitions and
+ * keeps the older ones. Files of partitions that no longer have rows are removed after the new
+ * ones are in place.
  */
 export async function buildRollup(
   input: BuildInput,
@@ -118,7 +131,17 @@ export async function buildRollup(
   const stale: RollupPartition[] = []
   const written: RollupPartition[] = []
   const staged: { key: string; path: string }[] = []
+  const failed: TenantFailure[] = []
   let total = 0
+  const deadline = performance.now() + limits.timeoutMs
+  const timedOut = (tenant: string | undefined, cause?: unknown) =>
+    new ApiError(
+      'QUERY_TIMEOUT',
+      400,
+      `rollup ${plan.name}: the build did not finish within ${limits.timeoutMs} ms (ROLLUP_BUILD_TIMEOUT_MS)${tenant === undefined ? '' : `, reading tenant database ${tenant}`}`,
+      undefined,
+      cause === undefined ? undefined : { cause },
+    )
   const tooMany = () =>
     new ApiError(
       'QUERY_ERROR',
@@ -126,7 +149,10 @@ export async function buildRollup(
       `rollup ${plan.name} has more than ${limits.maxRows} rows (ROLLUP_MAX_ROWS); give it fewer dimensions or a coarser grain`,
     )
   try {
-    for (const [t, tenant] of (input.tenants ?? [undefined]).entries()) {
+    const tenants = input.tenants ?? [undefined]
+    for (const [t, tenant] of tenants.entries()) {
+      const remainingMs = deadline - performance.now()
+      if (remainingMs <= 0) throw timedOut(tenant)
       const statement = rollupStatement(plan, input.model, input.dialect, {
         ...(since ? { since } : {}),
         ...(tenant !== undefined ? { database: tenant } : {}),
@@ -135,71 +161,111 @@ export async function buildRollup(
       const aliases = columns.map((_, i) => resultAlias(i))
       const first = resultAlias(0)
       const seen = new Set<string>()
+      /** This tenant database's keys in the writer, and its rows: dropped if its part fails. */
+      const keys: string[] = []
+      let rows = 0
+      /** An error of the build itself raised while handling a batch (ROLLUP_MAX_ROWS, the engine process). */
+      let fatal: unknown
+      /** The batch being handled: awaited before a failed part's keys are dropped. */
+      let handling: Promise<unknown> = Promise.resolve()
       let typed: ParquetColumn[] | undefined
       let waited = performance.now()
-      const result = await streamRows(
-        input.connector,
-        statement.sql,
-        {
-          params: statement.params,
-          timeoutMs: limits.timeoutMs,
-          maxRows: Math.max(1, limits.maxRows - total),
-          batchRows: limits.batchRows ?? BUILD_BATCH_ROWS,
-          timezone: 'UTC',
-          ...(tenant !== undefined ? { database: tenant } : {}),
-        },
-        async (batch) => {
-          const arrived = performance.now()
-          clock.add('read', arrived - waited)
-          total += batch.rows.length
-          if (total > limits.maxRows) throw tooMany()
-          if (typed === undefined) {
-            const types = new Map(batch.columns.map((c) => [c.name, c.dataType]))
-            typed = columns.map((name, i) => {
-              const alias = resultAlias(i)
-              const type = typeOf(name, types.get(alias), plan)
-              // the values of one column all come with an offset or none do
-              const instant = type === 'TIMESTAMP' && batch.rows.some((r) => isInstant(r[alias]))
-              return { name, type: instant ? 'TIMESTAMPTZ' : type }
-            })
+      const onBatch = async (batch: RowBatch): Promise<void> => {
+        const arrived = performance.now()
+        clock.add('read', arrived - waited)
+        total += batch.rows.length
+        rows += batch.rows.length
+        if (total > limits.maxRows) throw tooMany()
+        if (typed === undefined) {
+          const types = new Map(batch.columns.map((c) => [c.name, c.dataType]))
+          typed = columns.map((name, i) => {
+            const alias = resultAlias(i)
+            const type = typeOf(name, types.get(alias), plan)
+            // the values of one column all come with an offset or none do
+            const instant = type === 'TIMESTAMP' && batch.rows.some((r) => isInstant(r[alias]))
+            return { name, type: instant ? 'TIMESTAMPTZ' : type }
+          })
+        }
+        // this batch's values per partition, column by column, as the engine process takes them
+        const parts = new Map<string, unknown[][]>()
+        for (const row of batch.rows) {
+          // the time bucket is the first column
+          const partition = plan.time ? partitionOf(row[first]) : ALL_PARTITION
+          let values = parts.get(partition)
+          if (values === undefined) {
+            // a bucket that began before the refresh start lives in a kept partition
+            if (!rebuiltFrom(partition, since)) continue
+            values = aliases.map(() => [])
+            parts.set(partition, values)
           }
-          // this batch's values per partition, column by column, as the engine process takes them
-          const parts = new Map<string, unknown[][]>()
-          for (const row of batch.rows) {
-            // the time bucket is the first column
-            const partition = plan.time ? partitionOf(row[first]) : ALL_PARTITION
-            let values = parts.get(partition)
-            if (values === undefined) {
-              // a bucket that began before the refresh start lives in a kept partition
-              if (!rebuiltFrom(partition, since)) continue
-              values = aliases.map(() => [])
-              parts.set(partition, values)
-            }
-            for (let i = 0; i < aliases.length; i++) values[i]?.push(row[aliases[i] as string] ?? null)
+          for (let i = 0; i < aliases.length; i++) values[i]?.push(row[aliases[i] as string] ?? null)
+        }
+        const batchParts: ParquetPart[] = []
+        for (const [partition, values] of parts) {
+          const key = `${t}/${partition}`
+          const fresh = !files.has(key)
+          if (fresh) {
+            files.set(key, fileKey(input, tenant, partition))
+            keys.push(key)
+            seen.add(partition)
           }
-          const batchParts: ParquetPart[] = []
-          for (const [partition, values] of parts) {
-            const key = `${t}/${partition}`
-            const fresh = !files.has(key)
-            if (fresh) {
-              files.set(key, fileKey(input, tenant, partition))
-              seen.add(partition)
-            }
-            batchParts.push({ key, values, ...(fresh ? { columns: typed } : {}) })
-          }
-          const split = performance.now()
-          clock.add('split', split - arrived)
-          await writer.append(batchParts)
-          waited = performance.now()
-          clock.add('append', waited - split)
-        },
-      )
-      clock.add('read', performance.now() - waited)
-      if (result.truncated || total > limits.maxRows) throw tooMany()
+          batchParts.push({ key, values, ...(fresh ? { columns: typed } : {}) })
+        }
+        const split = performance.now()
+        clock.add('split', split - arrived)
+        await writer.append(batchParts)
+        waited = performance.now()
+        clock.add('append', waited - split)
+      }
       const mine = input.previous.filter((p) => p.tenant === tenant)
+      let result: StreamResult
+      try {
+        result = await streamRows(
+          input.connector,
+          statement.sql,
+          {
+            params: statement.params,
+            timeoutMs: Math.ceil(remainingMs),
+            maxRows: Math.max(1, limits.maxRows - total),
+            batchRows: limits.batchRows ?? BUILD_BATCH_ROWS,
+            timezone: 'UTC',
+            ...(tenant !== undefined ? { database: tenant } : {}),
+          },
+          (batch) => {
+            const work = onBatch(batch).catch((err: unknown) => {
+              fatal = err
+              throw err
+            })
+            handling = work.catch(() => undefined)
+            return work
+          },
+        )
+      } catch (err) {
+        await handling
+        if (fatal !== undefined) throw fatal
+        // the build's time is up: a limit of the build, not of this tenant database
+        if (performance.now() >= deadline - DEADLINE_SLACK_MS) throw timedOut(tenant, err)
+        if (tenant === undefined) throw err
+        // this tenant database alone failed: its rows are dropped, its previous files kept
+        await writer.drop(keys)
+        for (const key of keys) files.delete(key)
+        total -= rows
+        kept.push(...mine)
+        failed.push({
+          database: tenant,
+          error: failureText(err),
+          code: err instanceof ApiError ? err.code : 'QUERY_ERROR',
+          keptFiles: mine.length > 0,
+        })
+        continue
+      } finally {
+        clock.add('read', performance.now() - waited)
+      }
+      if (result.truncated || total > limits.maxRows) throw tooMany()
       kept.push(...mine.filter((p) => !rebuiltFrom(p.partition, since)))
       stale.push(...mine.filter((p) => rebuiltFrom(p.partition, since) && !seen.has(p.partition)))
     }
+    if (failed.length > 0 && failed.length === tenants.length) throw allTenantsFailed(failed)
     clock.lap()
     // every row is in: each partition's file to its staging path, then published
     const order = [...files.entries()].sort(([, a], [, b]) => fileOrder(a, b))
@@ -235,6 +301,7 @@ export async function buildRollup(
     rewritten: written.map((p) => p.partition),
     incremental,
     phases: clock.phases,
+    failed,
   }
 }
 

@@ -1,5 +1,6 @@
 import type {
   AppendArgs,
+  DropArgs,
   FinishArgs,
   FinishedFile,
   OpenWriterArgs,
@@ -9,8 +10,8 @@ import type { EngineHost } from '../../connectors/engine-host/supervisor.js'
 
 /**
  * The server's side of one build's Parquet writer in the engine process
- * (connectors/duckdb/parquet-writer.ts): opened at the first rows, fed batch by batch, finished
- * into staged files or discarded. Every call names the engine generation the writer lives in, so
+ * (connectors/duckdb/parquet-writer.ts): opened at the first rows, fed batch by batch, some keys
+ * dropped (a tenant database whose part failed), finished into staged files or discarded. Every call names the engine generation the writer lives in, so
  * a restarted engine fails the build instead of answering for a writer it never opened.
  */
 export class RollupFileWriter {
@@ -29,6 +30,15 @@ export class RollupFileWriter {
     const args: AppendArgs = { writer: writer.id, parts }
     this.calls++
     await this.engine.call('duckdb.parquetAppend', args, { generation: writer.generation })
+  }
+
+  /** Forgets the rows appended under these keys (a tenant database whose part failed); the others stay. */
+  async drop(keys: readonly string[]): Promise<void> {
+    const writer = this.#writer
+    if (writer === undefined || keys.length === 0) return
+    const args: DropArgs = { writer: writer.id, keys }
+    this.calls++
+    await this.engine.call('duckdb.parquetDrop', args, { generation: writer.generation })
   }
 
   /** Writes every file appended to its path; the rows of each. Nothing appended: nothing written. */

@@ -16,11 +16,14 @@ import type { Workspaces } from '../workspaces/workspaces.js'
 import { type BuildLimits, type BuildPhases, buildRollup, type RollupPartition } from './builder.js'
 import { NEVER, RollupStateSync } from './state-sync.js'
 import type { RollupStorage } from './storage.js'
+import { tenantFailureText } from './tenant-failures.js'
 
 /** What one build did: its recorded state, and where its time went (ms per phase) when it got that far. */
 export interface BuildOutcome {
   readonly state: RollupRow['state']
   readonly phases?: BuildPhases
+  /** DATABASE tenancy: the tenant databases whose part of a ready build failed (their previous files kept). */
+  readonly failedTenants?: readonly string[]
 }
 
 export interface RollupOptions extends BuildLimits {
@@ -137,6 +140,8 @@ export class Rollups {
   /**
    * Builds one rollup whose lease the caller holds, and records the outcome (the scheduler's
    * work): ready with its files, or failed with the reason (the previous files, if any, stay).
+   * A build some of whose tenant databases failed (DATABASE tenancy) is ready, its `last_error`
+   * naming them: their previous files stay in its partitions, the others' are new.
    * Never throws for a build that failed: the state row says it.
    */
   async build(row: RollupRow, holder: string, at: Date = new Date()): Promise<BuildOutcome> {
@@ -208,7 +213,9 @@ export class Rollups {
           last_refresh_at: ended.toISOString(),
           data_as_of: at.toISOString(),
           next_refresh_at: nextDue(new Date(at.getTime() + plan.everyMs)),
-          last_error: null,
+          // tenant databases whose part failed: named, while the others' files are served
+          last_error:
+            result.failed.length > 0 ? failureText(tenantFailureText(result.failed, tenants?.length ?? 0)) : null,
           updated_at: ended.toISOString(),
         })
         .executeTakeFirst()
@@ -219,7 +226,11 @@ export class Rollups {
       }
       if (Number(recorded.numUpdatedRows) === 0) await this.dropIfGone(row)
       await changed()
-      return { state: 'ready', phases }
+      return {
+        state: 'ready',
+        phases,
+        ...(result.failed.length > 0 ? { failedTenants: result.failed.map((f) => f.database) } : {}),
+      }
     } catch (err) {
       const ended = new Date()
       const every = await this.everyOf(row).catch(() => 3_600_000)

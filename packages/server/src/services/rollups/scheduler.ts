@@ -3,6 +3,7 @@ import type { Store } from '../../store/store.js'
 import { failureText } from '../scheduling/failure-text.js'
 import { LeasedLoop, type LeasedLoopOptions } from '../scheduling/leased-loop.js'
 import type { Rollups } from './rollups.js'
+import { failedTenantLines } from './tenant-failures.js'
 
 /** Polls every ROLLUP_POLL_INTERVAL_MS; a lease lasts twice ROLLUP_BUILD_TIMEOUT_MS (services/index.ts). */
 export type RollupSchedulerOptions = LeasedLoopOptions
@@ -43,7 +44,7 @@ export class RollupScheduler extends LeasedLoop<'rollups'> {
     // from when it was due (a refresh request's time) to this instance's claim
     const waitedMs = Date.now() - Date.parse(row.next_refresh_at)
     const started = performance.now()
-    const { state, phases } = await this.rollups.build(row, this.instanceId, now)
+    const { state, phases, failedTenants } = await this.rollups.build(row, this.instanceId, now)
     const ms = Math.round(performance.now() - started)
     const after = await this.store.db
       .selectFrom('rollups')
@@ -51,7 +52,16 @@ export class RollupScheduler extends LeasedLoop<'rollups'> {
       .where('dashboard_row_id', '=', row.dashboard_row_id)
       .where('name', '=', row.name)
       .executeTakeFirst()
-    if (state === 'ready') this.log?.info({ rollup: row.name, rows: after?.rows, ms, waitedMs, phases }, 'rollup built')
+    if (state === 'ready' && failedTenants !== undefined) {
+      // every failed tenant database, a hundred a line (the state row names the first few)
+      for (const line of failedTenantLines(failedTenants)) {
+        this.log?.warn(
+          { rollup: row.name, rows: after?.rows, ms, waitedMs, phases, reason: after?.last_error, ...line },
+          'rollup built, some tenant databases not refreshed',
+        )
+      }
+    } else if (state === 'ready')
+      this.log?.info({ rollup: row.name, rows: after?.rows, ms, waitedMs, phases }, 'rollup built')
     else this.log?.warn({ rollup: row.name, reason: after?.last_error, ms, waitedMs }, 'rollup build failed')
   }
 }

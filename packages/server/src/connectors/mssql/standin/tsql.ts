@@ -8,6 +8,9 @@
  *   untyped so it converts where it is used, as T-SQL converts nvarchar);
  * - `N'…'` → `'…'`; `@@DATEFIRST` → 7 (us_english); `COLLATE <any>` → `COLLATE "C"` (binary);
  * - `TOP (n)` → `LIMIT n`; OFFSET … ROWS FETCH NEXT … ROWS ONLY is PostgreSQL syntax too;
+ * - each ORDER BY term gets `NULLS FIRST` (ascending) or `NULLS LAST` (descending): SQL Server
+ *   sorts NULL as the lowest value (https://learn.microsoft.com/en-us/sql/t-sql/queries/select-order-by-clause-transact-sql),
+ *   PostgreSQL as the highest;
  * - `CAST(x AS t)` and `CONVERT(t, x)` with SQL Server type names; LEN (trailing spaces not
  *   counted), CONCAT (every argument as text), DATEFROMPARTS, YEAR/MONTH/DAY, DATEPART, DATEADD,
  *   DATEDIFF (session functions, session.ts), ISNULL, IIF, DB_NAME(), HAS_DBACCESS;
@@ -156,12 +159,23 @@ const CLAUSE_WORDS = new Set([
   'OPTION',
 ])
 
+/** Words that end an ORDER BY list at its level. */
+const ORDER_ENDS = new Set(['OFFSET', 'FETCH', 'UNION', 'EXCEPT', 'INTERSECT', 'FOR', 'OPTION'])
+
 class Translator {
   constructor(readonly scope: TranslationScope) {}
 
   list(nodes: readonly Node[]): string {
     let out = ''
     let limit: string | undefined
+    // inside an ORDER BY list of this level, and whether its current term is descending
+    let ordering = false
+    let descending = false
+    let previousWord: string | undefined
+    const endTerm = () => {
+      if (ordering) out = `${out.trimEnd()} ${descending ? 'NULLS LAST' : 'NULLS FIRST'}`
+      descending = false
+    }
     const next = (i: number): [Node | undefined, number] => {
       let j = i + 1
       while (nodes[j]?.kind === 'space') j++
@@ -184,6 +198,7 @@ class Translator {
           continue
         case 'number':
         case 'punct':
+          if (t.value === ',') endTerm()
           out += t.value
           continue
         case 'ident':
@@ -193,6 +208,14 @@ class Translator {
           break
       }
       const word = t.value.toUpperCase()
+      if (ordering && ORDER_ENDS.has(word)) {
+        endTerm()
+        out += ' '
+        ordering = false
+      }
+      if (ordering && word === 'DESC') descending = true
+      if (word === 'BY' && previousWord === 'ORDER') ordering = true
+      previousWord = word
       if (word === '@@DATEFIRST') {
         out += '7'
         continue
@@ -245,6 +268,7 @@ class Translator {
       }
       out += t.value
     }
+    endTerm()
     return limit === undefined ? out : `${out} LIMIT ${limit}`
   }
 

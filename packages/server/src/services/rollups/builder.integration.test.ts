@@ -221,9 +221,12 @@ describe('a rollup build streamed in batches', () => {
     const spy = vi.spyOn(engine, 'call').mockImplementation(async (op, args, options) => {
       if (op === 'duckdb.parquetAppend' && ++appends === 2) {
         // the warehouse goes away while the build still reads
+        // this file's build only: other files' builds may run at the same time on the same server
         await killer.query(
           `select pg_terminate_backend(pid) from pg_stat_activity
-            where application_name = 'strata' and query like '%strata_result%' and pid <> pg_backend_pid()`,
+            where application_name = 'strata' and query like '%strata_result%' and query like $1
+              and pid <> pg_backend_pid()`,
+          [`%${wh.schema}%`],
         )
       }
       return call(op, args, options)

@@ -1,7 +1,8 @@
 /**
  * A streamed read through any connector: its own `stream` when it has one (PostgreSQL: a
- * cursor), else `execute` with the result handed over in slices of `batchRows` rows, so callers
- * (the rollup builder) have one path whatever the engine.
+ * cursor), else `execute` with the result handed over in slices of `batchRows` rows (each row
+ * its values in the order of the columns, as a stream gives them), so callers (the rollup
+ * builder) have one path whatever the engine.
  */
 import type { BatchHandler, Connector, StreamOptions, StreamResult } from '../types.js'
 
@@ -14,8 +15,10 @@ export async function streamRows(
   if (connector.stream) return connector.stream(sql, options, onBatch)
   checkBatchRows(options.batchRows)
   const result = await connector.execute(sql, options)
+  const names = result.columns.map((c) => c.name)
   for (let start = 0; start < result.rows.length; start += options.batchRows) {
-    await onBatch({ columns: result.columns, rows: result.rows.slice(start, start + options.batchRows) })
+    const rows = result.rows.slice(start, start + options.batchRows).map((row) => names.map((name) => row[name]))
+    await onBatch({ columns: result.columns, rows })
   }
   return { columns: result.columns, rows: result.rows.length, truncated: result.truncated }
 }

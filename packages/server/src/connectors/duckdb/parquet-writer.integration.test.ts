@@ -76,4 +76,47 @@ describe('the Parquet writer', () => {
     }
     expect(await writer['duckdb.parquetWriters']()).toBe(0)
   }, 60_000)
+
+  it('texts given as a dictionary and codes land as the texts themselves; a code outside it fails the append', async () => {
+    const { writer: id } = await writer['duckdb.parquetOpen']({ memoryLimitMb: 256 })
+    const shapes: ParquetColumn[] = [
+      { name: 'day', type: 'DATE' },
+      { name: 'region', type: 'VARCHAR' },
+      { name: 'orders', type: 'BIGINT' },
+    ]
+    await writer['duckdb.parquetAppend']({
+      writer: id,
+      parts: [
+        {
+          key: 'k',
+          columns: shapes,
+          values: [Int32Array.from([0, 1, 0, -1]), Int32Array.from([2, -1, 0, 1]), [1, 2, 3, 4]],
+          texts: [['2026-11-01', '2026-11-02'], ['north', "it's", ''], null],
+        },
+      ],
+    })
+    const bad = writer['duckdb.parquetAppend']({
+      writer: id,
+      parts: [{ key: 'k', values: [Int32Array.from([5]), Int32Array.from([0]), [1]], texts: [['a'], ['b'], null] }],
+    })
+    await expect(bad).rejects.toThrow('a code outside its dictionary')
+    const path = join(dir, 'coded.parquet')
+    await writer['duckdb.parquetFinish']({ writer: id, files: [{ key: 'k', path }] })
+    const duck = await DuckDBInstance.create(':memory:')
+    try {
+      const conn = await duck.connect()
+      const read = await conn.runAndReadAll(
+        `select strftime(day, '%Y-%m-%d'), region, orders from read_parquet('${path}') order by orders`,
+      )
+      expect(read.getRows().map((r) => [r[0], r[1], Number(r[2])])).toEqual([
+        ['2026-11-01', '', 1],
+        ['2026-11-02', null, 2],
+        ['2026-11-01', 'north', 3],
+        [null, "it's", 4],
+      ])
+      conn.closeSync()
+    } finally {
+      duck.closeSync()
+    }
+  }, 60_000)
 })

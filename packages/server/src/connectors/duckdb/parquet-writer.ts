@@ -47,9 +47,15 @@ export interface ParquetPart {
   readonly columns?: readonly ParquetColumn[]
   /**
    * The values column by column, in the order of the columns, each as long as the others (one
-   * array per column crosses the process boundary faster than one array per row).
+   * array per column crosses the process boundary faster than one array per row); a column
+   * with a dictionary in `texts` is its codes instead.
    */
-  readonly values: readonly (readonly unknown[])[]
+  readonly values: readonly (readonly unknown[] | Int32Array)[]
+  /**
+   * Per column, null or the distinct texts of a text column, whose values are then given as
+   * indexes into them (-1: NULL): a dimension's few texts cross once, not once per row.
+   */
+  readonly texts?: readonly (readonly string[] | null)[]
 }
 
 export interface OpenWriterArgs {
@@ -123,11 +129,33 @@ async function appendRows(args: AppendArgs): Promise<{ rows: number }> {
     if (part.values.length !== table.width) throw new Error('one array of values per column')
     const rows = part.values[0]?.length ?? 0
     if (part.values.some((v) => v.length !== rows)) throw new Error('every column needs as many values')
-    appendColumns(table, part.values, rows)
+    appendColumns(table, decoded(part), rows)
     table.rows += rows
     appended += rows
   }
   return { rows: appended }
+}
+
+/** A part's values with every coded column back as its texts (the same string objects, shared). */
+function decoded(part: ParquetPart): readonly (readonly unknown[])[] {
+  const { texts } = part
+  if (texts !== undefined && texts.length !== part.values.length) throw new Error('one dictionary or null per column')
+  return part.values.map((column, i) => {
+    const dictionary = texts?.[i]
+    if (dictionary === null || dictionary === undefined) {
+      if (!Array.isArray(column)) throw new Error('codes without a dictionary')
+      return column
+    }
+    if (!(column instanceof Int32Array)) throw new Error('a column with a dictionary is given as its codes')
+    const values: (string | null)[] = new Array(column.length)
+    for (let r = 0; r < column.length; r++) {
+      const code = column[r] as number
+      const text = code === -1 ? null : dictionary[code]
+      if (text === undefined) throw new Error('a code outside its dictionary')
+      values[r] = text
+    }
+    return values
+  })
 }
 
 async function createTable(writer: Writer, part: ParquetPart): Promise<FileTable> {

@@ -183,7 +183,7 @@ export async function buildRollup(
                 files.set(key, fileKey(input, tenant, partition))
                 seen.add(partition)
               }
-              return { key, values, ...(fresh ? { columns: fileColumns } : {}) }
+              return { key, ...coded(values), ...(fresh ? { columns: fileColumns } : {}) }
             },
           )
           const splitAt = performance.now()
@@ -277,6 +277,39 @@ function split(
     for (let i = 0; i < width; i++) (values[i] as unknown[]).push(row[at[i] as number] ?? null)
   }
   return [...parts].filter((p): p is [string, unknown[][]] => p[1] !== null)
+}
+
+/**
+ * A part's columns as the engine process takes them: a column of texts (and NULLs) as its
+ * distinct texts and an index per row into them (-1: NULL), so that a dimension's few texts
+ * cross the process boundary once per batch instead of once per row; other columns as they are.
+ */
+function coded(columns: unknown[][]): Pick<ParquetPart, 'values' | 'texts'> {
+  let texts: (string[] | null)[] | undefined
+  const values = columns.map((column, i): unknown[] | Int32Array => {
+    const codes = new Int32Array(column.length)
+    const index = new Map<string, number>()
+    const dictionary: string[] = []
+    for (let r = 0; r < column.length; r++) {
+      const v = column[r]
+      if (v === null || v === undefined) {
+        codes[r] = -1
+        continue
+      }
+      if (typeof v !== 'string') return column
+      let code = index.get(v)
+      if (code === undefined) {
+        code = dictionary.length
+        dictionary.push(v)
+        index.set(v, code)
+      }
+      codes[r] = code
+    }
+    texts ??= columns.map(() => null)
+    texts[i] = dictionary
+    return codes
+  })
+  return texts === undefined ? { values } : { values, texts }
 }
 
 /**

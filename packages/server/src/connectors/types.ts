@@ -62,10 +62,13 @@ export interface StreamOptions extends ExecuteOptions {
   readonly batchRows: number
 }
 
-/** Rows of a streamed result, converted exactly as `execute` converts them. */
+/**
+ * Rows of a streamed result, converted exactly as `execute` converts them, each row its values
+ * in the order of `columns` (no object per row: a build only reads them by position).
+ */
 export interface RowBatch {
   readonly columns: QueryResult['columns']
-  readonly rows: QueryResult['rows']
+  readonly rows: readonly (readonly unknown[])[]
 }
 
 /** The end of a streamed result: how many rows were handed over, and whether `maxRows` cut it. */

@@ -18,7 +18,7 @@ import {
   throwIfAborted,
 } from '../shared/execution.js'
 import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
-import { checkBatchRows } from '../shared/stream.js'
+import { asArrays, checkBatchRows } from '../shared/stream.js'
 import { checkTimeZone } from '../shared/values.js'
 import type {
   BatchHandler,
@@ -178,9 +178,10 @@ export class ClickhouseConnector implements Connector {
     const settings = { timeoutMs: options.timeoutMs, signal: options.signal }
     return this.#clients.use(options.database ?? this.#database, async (client) => {
       const known = await this.#described(client, request, settings)
-      const read = await this.#read(client, request, maxRows, batchRows, settings, known, (columns, rows) =>
-        onBatch({ columns: resultColumns(columns), rows }),
-      )
+      const read = await this.#read(client, request, maxRows, batchRows, settings, known, (columns, rows) => {
+        const described = resultColumns(columns)
+        return onBatch({ columns: described, rows: asArrays(described, rows) })
+      })
       return { columns: resultColumns(read.columns), rows: read.rows, truncated: read.truncated }
     })
   }

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { caught } from '../../../test/fixtures/net.js'
 import { expectCode } from '../../../test/helpers/expect-error.js'
+import { asArrays } from '../shared/stream.js'
 import type { RowBatch } from '../types.js'
 import { ClickhouseConnector } from './connector.js'
 import { type ChdbFront, requireChdb, startChdbFront } from './standin/process.js'
@@ -57,7 +58,7 @@ describe.skipIf(!hasChdb)('clickhouse connector stream on a current ClickHouse e
     const { result, batches } = await collect(sql)
     const whole = await connector.execute(sql, base)
     expect(batches.map((b) => b.rows.length)).toEqual([...Array.from({ length: 12 }, () => 1000), 345])
-    expect(batches.flatMap((b) => b.rows)).toEqual(whole.rows)
+    expect(batches.flatMap((b) => b.rows)).toEqual(asArrays(whole.columns, whole.rows))
     expect(batches[0]?.columns).toEqual(whole.columns)
     expect(result).toEqual({ columns: whole.columns, rows: 12_345, truncated: false })
     expect(whole.rows[1]).toEqual({ n: 1, label: 'row 1', at: '2024-01-01T00:01:00' })
@@ -77,10 +78,10 @@ describe.skipIf(!hasChdb)('clickhouse connector stream on a current ClickHouse e
     const sql = 'SELECT toDateTime(1704067200) AS t, timezone() AS tz, currentDatabase() AS db'
     const streamed = await collect(sql, { timezone: 'Asia/Tokyo' })
     const executed = await connector.execute(sql, { ...base, timezone: 'Asia/Tokyo' })
-    expect(streamed.batches[0]?.rows).toEqual(executed.rows)
+    expect(streamed.batches[0]?.rows).toEqual(asArrays(executed.columns, executed.rows))
     expect(executed.rows[0]).toMatchObject({ t: '2024-01-01T09:00:00', db: 'default' })
     const own = await collect('SELECT label FROM accounts', { database: tenant })
-    expect(own.batches[0]?.rows).toEqual([{ label: 'tenant row' }])
+    expect(own.batches[0]?.rows).toEqual([['tenant row']])
   })
 
   it('a caller slower than timeoutMs: QUERY_TIMEOUT between batches, the rest never handed over', async () => {

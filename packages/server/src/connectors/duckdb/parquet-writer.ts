@@ -22,6 +22,7 @@ import {
   DuckDBInstance,
   type DuckDBType,
   type DuckDBValue,
+  ENUM,
   quotedIdentifier,
   TIMESTAMPTZ,
   timestampTZValue,
@@ -46,9 +47,15 @@ export interface ParquetPart {
   readonly columns?: readonly ParquetColumn[]
   /**
    * The values column by column, in the order of the columns, each as long as the others (one
-   * array per column crosses the process boundary faster than one array per row).
+   * array per column crosses the process boundary faster than one array per row); a column
+   * with a dictionary in `texts` is its codes instead.
    */
-  readonly values: readonly (readonly unknown[])[]
+  readonly values: readonly (readonly unknown[] | Int32Array)[]
+  /**
+   * Per column, null or the distinct texts of a text column, whose values are then given as
+   * indexes into them (-1: NULL): a dimension's few texts cross once, not once per row.
+   */
+  readonly texts?: readonly (readonly string[] | null)[]
 }
 
 export interface OpenWriterArgs {
@@ -80,6 +87,8 @@ export interface FinishedFile {
 interface FileTable {
   readonly name: string
   readonly width: number
+  /** Each column's type in the table. */
+  readonly types: readonly ParquetType[]
   readonly appender: DuckDBAppender
   rows: number
 }
@@ -126,11 +135,33 @@ async function appendRows(args: AppendArgs): Promise<{ rows: number }> {
     if (part.values.length !== table.width) throw new Error('one array of values per column')
     const rows = part.values[0]?.length ?? 0
     if (part.values.some((v) => v.length !== rows)) throw new Error('every column needs as many values')
-    appendColumns(table.appender, part.values, rows)
+    appendColumns(table, decoded(part), rows)
     table.rows += rows
     appended += rows
   }
   return { rows: appended }
+}
+
+/** A part's values with every coded column back as its texts (the same string objects, shared). */
+function decoded(part: ParquetPart): readonly (readonly unknown[])[] {
+  const { texts } = part
+  if (texts !== undefined && texts.length !== part.values.length) throw new Error('one dictionary or null per column')
+  return part.values.map((column, i) => {
+    const dictionary = texts?.[i]
+    if (dictionary === null || dictionary === undefined) {
+      if (!Array.isArray(column)) throw new Error('codes without a dictionary')
+      return column
+    }
+    if (!(column instanceof Int32Array)) throw new Error('a column with a dictionary is given as its codes')
+    const values: (string | null)[] = new Array(column.length)
+    for (let r = 0; r < column.length; r++) {
+      const code = column[r] as number
+      const text = code === -1 ? null : dictionary[code]
+      if (text === undefined) throw new Error('a code outside its dictionary')
+      values[r] = text
+    }
+    return values
+  })
 }
 
 async function createTable(writer: Writer, part: ParquetPart): Promise<FileTable> {
@@ -142,10 +173,22 @@ async function createTable(writer: Writer, part: ParquetPart): Promise<FileTable
   await writer.conn.run(
     `CREATE TABLE ${quotedIdentifier(name)} (${columns.map((c) => `${quotedIdentifier(c.name)} ${c.type}`).join(', ')})`,
   )
-  const table: FileTable = { name, width: columns.length, appender: await writer.conn.createAppender(name), rows: 0 }
+  const table: FileTable = {
+    name,
+    width: columns.length,
+    types: columns.map((c) => c.type),
+    appender: await writer.conn.createAppender(name),
+    rows: 0,
+  }
   writer.tables.set(part.key, table)
   return table
 }
+
+/**
+ * Rows per row group of a file: DuckDB writes a file's row groups on as many threads as it has,
+ * so a file of more than this is written in parallel (one row group is one thread's work).
+ */
+const ROW_GROUP_ROWS = 32_768
 
 /** COPYs each file's table to its path; the rows of each. The writer is gone afterwards, written or not. */
 async function finishWriter(args: FinishArgs): Promise<{ files: FinishedFile[] }> {
@@ -158,7 +201,7 @@ async function finishWriter(args: FinishArgs): Promise<{ files: FinishedFile[] }
       if (path === undefined) throw new Error(`no path for the Parquet file ${key}`)
       table.appender.flushSync()
       await writer.conn.run(
-        `COPY ${quotedIdentifier(table.name)} TO ${await literal(writer.conn, path)} (FORMAT parquet, COMPRESSION zstd)`,
+        `COPY ${quotedIdentifier(table.name)} TO ${await literal(writer.conn, path)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP_ROWS})`,
       )
       files.push({ key, rows: table.rows })
     }
@@ -244,13 +287,36 @@ function chunkColumn(values: readonly unknown[]): ChunkColumn | undefined {
   return CHUNK_COLUMN[kind ?? 'string']
 }
 
+/** Table column types a chunk's text may reach as an ENUM (DuckDB casts an ENUM as its text). */
+const ENUM_TARGETS: ReadonlySet<ParquetType> = new Set(['VARCHAR', 'DATE'])
+/** The most distinct values of one chunk's text column sent as an ENUM (one byte per value). */
+const ENUM_MAX_VALUES = 255
+
+/**
+ * The vector type of one chunk's text column: an ENUM of its distinct values when they are few
+ * (a rollup's dimensions and day buckets repeat: one byte per value, copied to DuckDB at once,
+ * then cast by DuckDB to the table's type as the text itself would be), else VARCHAR (each
+ * string copied into the vector by a call of its own).
+ */
+function textType(column: readonly unknown[], start: number, count: number): DuckDBType {
+  const distinct = new Set<string>()
+  for (let r = start; r < start + count; r++) {
+    const v = column[r]
+    if (v === null || v === undefined) continue
+    distinct.add(v as string)
+    if (distinct.size > ENUM_MAX_VALUES) return VARCHAR
+  }
+  return distinct.size === 0 ? VARCHAR : ENUM([...distinct])
+}
+
 /**
  * Appends a file's rows column by column: data chunks of up to CHUNK_ROWS rows, each column a
  * vector of the JS type its values have, which DuckDB casts to the table's column type as the
  * single values below are (`CAST(value AS type)`). A column whose values mix JS types is rare
  * (a loosely typed warehouse column); its part goes row by row instead.
  */
-function appendColumns(appender: DuckDBAppender, values: readonly (readonly unknown[])[], rows: number): void {
+function appendColumns(table: FileTable, values: readonly (readonly unknown[])[], rows: number): void {
+  const { appender } = table
   const columns = values.map(chunkColumn)
   if (columns.some((c) => c === undefined)) {
     for (let r = 0; r < rows; r++) {
@@ -263,11 +329,20 @@ function appendColumns(appender: DuckDBAppender, values: readonly (readonly unkn
   for (let start = 0; start < rows; start += CHUNK_ROWS) {
     const count = Math.min(CHUNK_ROWS, rows - start)
     const chunk = DuckDBDataChunk.create(
-      kinds.map((k) => k.type),
+      kinds.map((k, i) =>
+        k.type === VARCHAR && k.value === AS_IS && ENUM_TARGETS.has(table.types[i] as ParquetType)
+          ? textType(values[i] as readonly unknown[], start, count)
+          : k.type,
+      ),
       count,
     )
     for (const [i, kind] of kinds.entries()) {
       const column = values[i] as readonly unknown[]
+      if (kind.value === AS_IS) {
+        // taken as they are (a vector sets NULL for null and undefined alike): no copy converted
+        chunk.setColumnValues(i, (count === rows ? column : column.slice(start, start + count)) as DuckDBValue[])
+        continue
+      }
       const slice: DuckDBValue[] = new Array(count)
       for (let r = 0; r < count; r++) {
         const v = column[start + r]

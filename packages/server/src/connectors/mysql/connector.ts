@@ -23,7 +23,7 @@ import {
 } from '../shared/execution.js'
 import { columnsListing, tablesOfListing } from '../shared/introspection.js'
 import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
-import { checkBatchRows } from '../shared/stream.js'
+import { asArrays, checkBatchRows } from '../shared/stream.js'
 import { resolveTlsMode, silentTlsMode, type TlsMode } from '../shared/tls.js'
 import { bytesToJson, checkTimeZone, isoDateTime, offsetAt, safeInteger } from '../shared/values.js'
 import type {
@@ -164,7 +164,7 @@ export class MysqlConnector implements Connector {
         if (batch.length === 0) return
         const handed = batch
         batch = []
-        await onBatch({ columns, rows: handed })
+        await onBatch({ columns, rows: asArrays(columns, handed) })
         if (statement.timedOut || statement.aborted) throw new Error('the stream was stopped')
       }
       try {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { caught } from '../../../test/fixtures/net.js'
 import { expectCode } from '../../../test/helpers/expect-error.js'
 import { requireService } from '../../../test/helpers/services.js'
+import { asArrays } from '../shared/stream.js'
 import type { ConnectorOptions, MysqlCredentials, RowBatch, StreamOptions } from '../types.js'
 import { MysqlConnector } from './connector.js'
 
@@ -78,7 +79,7 @@ describe.skipIf(!up)('mysql connector stream (live MariaDB, 127.0.0.1:3306)', ()
     const { result, batches } = await collect(connector, sql)
     const whole = await connector.execute(sql, base)
     expect(batches.map((b) => b.rows.length)).toEqual([...Array.from({ length: 12 }, () => 1000), 345])
-    expect(batches.flatMap((b) => b.rows)).toEqual(whole.rows)
+    expect(batches.flatMap((b) => b.rows)).toEqual(asArrays(whole.columns, whole.rows))
     expect(batches[0]?.columns).toEqual(whole.columns)
     expect(result).toEqual({ columns: whole.columns, rows: 12_345, truncated: false })
     // DATETIME as ISO text, DECIMAL as a number, as execute converts them
@@ -109,11 +110,11 @@ describe.skipIf(!up)('mysql connector stream (live MariaDB, 127.0.0.1:3306)', ()
     const session = 'select @@session.time_zone as tz, @@session.tx_read_only as ro, database() as db'
     const streamed = await collect(connector, session, { timezone: 'Asia/Tokyo' })
     const executed = await connector.execute(session, { ...base, timezone: 'Asia/Tokyo' })
-    expect(streamed.batches[0]?.rows).toEqual(executed.rows)
+    expect(streamed.batches[0]?.rows).toEqual(asArrays(executed.columns, executed.rows))
     expect(executed.rows[0]).toMatchObject({ ro: 1, db: 'test' })
     expect(String(executed.rows[0]?.tz)).toMatch(/^(Asia\/Tokyo|\+09:00)$/)
     const own = await collect(connector, 'select label from accounts', { database: tenant })
-    expect(own.batches[0]?.rows).toEqual([{ label: 'tenant row' }])
+    expect(own.batches[0]?.rows).toEqual([['tenant row']])
   })
 
   it('a caller slower than timeoutMs: QUERY_TIMEOUT between batches, the rest never handed over', async () => {

@@ -168,6 +168,32 @@ describe.skipIf(!up)('postgres connector (live, 127.0.0.1:5432)', () => {
     expect(exact.truncated).toBe(false)
   })
 
+  it("stream() hands execute()'s values over as rows of values in the columns' order, in batches, capped alike", async () => {
+    const sql = 'select id, amount, big, payload, day, created_at, tags from orders order by id'
+    const whole = await connector.execute(sql, { ...base, timezone: 'UTC' })
+    const batches: { columns: unknown; rows: readonly (readonly unknown[])[] }[] = []
+    const ended = await connector.stream(sql, { ...base, timezone: 'UTC', batchRows: 1 }, async (batch) => {
+      batches.push(batch)
+    })
+    expect(batches.map((b) => b.rows.length)).toEqual([1, 1])
+    expect(batches[0]?.columns).toEqual(whole.columns)
+    const names = whole.columns.map((c) => c.name)
+    expect(batches.flatMap((b) => b.rows)).toEqual(whole.rows.map((row) => names.map((n) => row[n])))
+    expect(ended).toEqual({ columns: whole.columns, rows: 2, truncated: false })
+
+    const seen: unknown[][] = []
+    const capped = await connector.stream(
+      'select g, g * 2 as twice from generate_series(1, 100) g order by g',
+      { ...base, maxRows: 10, batchRows: 4 },
+      async (batch) => {
+        seen.push(batch.rows.map((r) => [...r]))
+      },
+    )
+    expect(seen.map((rows) => rows.length)).toEqual([4, 4, 2])
+    expect(seen.flat()).toEqual(Array.from({ length: 10 }, (_, i) => [i + 1, 2 * (i + 1)]))
+    expect(capped).toMatchObject({ rows: 10, truncated: true })
+  })
+
   it('the session time zone changes how a timestamptz is rendered', async () => {
     const sql = "select timestamptz '2024-01-01 00:00:00+00' as t, current_setting('TimeZone') as zone"
     const tokyo = await connector.execute(sql, { ...base, timezone: 'Asia/Tokyo' })

@@ -196,8 +196,9 @@ export class PostgresConnector implements Connector {
     const maxRows = checkMaxRows(options.maxRows)
     const batchRows = checkBatchRows(options.batchRows)
     return this.#session(options.database, options, async (client, statement) => {
+      // rows as arrays of values in the columns' order (RowBatch): no object built per row
       const cursor = client.query(
-        new Cursor<Record<string, unknown>>(limited(sql, maxRows), [...options.params], { types }),
+        new Cursor<unknown[]>(limited(sql, maxRows), [...options.params], { types, rowMode: 'array' }),
       )
       const read = () =>
         new Promise<Fetched>((resolve, reject) =>
@@ -389,7 +390,7 @@ export class PostgresConnector implements Connector {
 
 /** One fetch of a cursor: its rows, and the result's fields (known from the first fetch on). */
 interface Fetched {
-  readonly rows: Record<string, unknown>[]
+  readonly rows: unknown[][]
   readonly fields: readonly pg.FieldDef[]
 }
 

@@ -1,7 +1,8 @@
 /**
  * A streamed read through any connector: its own `stream` when it has one (PostgreSQL: a
- * cursor), else `execute` with the result handed over in slices of `batchRows` rows, so callers
- * (the rollup builder) have one path whatever the engine.
+ * cursor), else `execute` with the result handed over in slices of `batchRows` rows (each row
+ * its values in the order of the columns, as a stream gives them), so callers (the rollup
+ * builder) have one path whatever the engine.
  */
 import type { BatchHandler, Connector, StreamOptions, StreamResult } from '../types.js'
 
@@ -15,9 +16,19 @@ export async function streamRows(
   checkBatchRows(options.batchRows)
   const result = await connector.execute(sql, options)
   for (let start = 0; start < result.rows.length; start += options.batchRows) {
-    await onBatch({ columns: result.columns, rows: result.rows.slice(start, start + options.batchRows) })
+    const rows = asArrays(result.columns, result.rows.slice(start, start + options.batchRows))
+    await onBatch({ columns: result.columns, rows })
   }
   return { columns: result.columns, rows: result.rows.length, truncated: result.truncated }
+}
+
+/** Rows as a stream hands them over: each its values in the order of the columns. */
+export function asArrays(
+  columns: readonly { readonly name: string }[],
+  rows: readonly Record<string, unknown>[],
+): unknown[][] {
+  const names = columns.map((c) => c.name)
+  return rows.map((row) => names.map((name) => row[name]))
 }
 
 /** `batchRows` is ours, never a request's: a whole number of rows, at least one. */

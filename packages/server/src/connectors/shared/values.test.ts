@@ -18,6 +18,12 @@ describe('JSON-safe values shared by the connectors', () => {
     expect(safeInteger('9007199254740993')).toBe('9007199254740993')
     expect(safeInteger(18446744073709551615n)).toBe('18446744073709551615')
     expect(safeInteger('abc')).toBe('abc')
+    // short texts (the common counts) take a shorter path to the same answers
+    expect(safeInteger('0')).toBe(0)
+    expect(safeInteger('-00042')).toBe(-42)
+    expect(safeInteger('999999999999999')).toBe(999999999999999)
+    expect(safeInteger('-99999999999999')).toBe(-99999999999999)
+    for (const text of ['1e5', ' 12', '0x1A', '12.0', '', '-', '+7']) expect(safeInteger(text)).toBe(text)
   })
 
   it('decimals become numbers; NaN and infinities stay strings', () => {

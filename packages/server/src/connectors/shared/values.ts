@@ -8,13 +8,17 @@ import { ApiError } from '../../errors.js'
 /** An integer as a JS number when exact, else its decimal string (JSON has no 64-bit ints). */
 export function safeInteger(value: bigint | number | string): number | string {
   if (typeof value === 'number') return value
+  // up to 15 characters (sign included) an integer's text is below 2^53: exact as a number, no BigInt
+  if (typeof value === 'string' && value.length <= 15 && INTEGER.test(value)) return Number(value)
   const big = typeof value === 'bigint' ? value : parseBigInt(value)
   if (big === undefined) return String(value)
   return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big.toString()
 }
 
+const INTEGER = /^-?\d+$/
+
 function parseBigInt(text: string): bigint | undefined {
-  if (!/^-?\d+$/.test(text)) return undefined
+  if (!INTEGER.test(text)) return undefined
   return BigInt(text)
 }
 

@@ -247,6 +247,101 @@ describe('a rollup build streamed in batches', () => {
       incremental: false,
     })
   }, 60_000)
+
+  /** The PostgreSQL connector, with each batch it hands over counted (and `onArrived` told). */
+  function counting(onArrived: (n: number) => void): Connector {
+    let arrived = 0
+    return {
+      dialect: connector.dialect,
+      test: () => connector.test(),
+      introspect: (d) => connector.introspect(d),
+      databases: () => connector.databases(),
+      execute: (sql, options) => connector.execute(sql, options),
+      stream: (sql, options, onBatch) =>
+        connector.stream(sql, options, async (batch) => {
+          onArrived(++arrived)
+          await onBatch(batch)
+        }),
+      close: async () => {},
+    }
+  }
+
+  it('the engine appends one batch while the next is read and split: an append held until the next batch arrives', async () => {
+    let next: () => void = () => undefined
+    const secondArrived = new Promise<void>((resolve) => {
+      next = resolve
+    })
+    const call = engine.call.bind(engine)
+    let appends = 0
+    let inFlight = 0
+    let most = 0
+    const spy = vi.spyOn(engine, 'call').mockImplementation(async (op, args, options) => {
+      if (op !== 'duckdb.parquetAppend') return call(op, args, options)
+      inFlight++
+      most = Math.max(most, inFlight)
+      try {
+        // waiting for the build to append before it reads on would never end: 5 s, then fail
+        if (++appends === 1) {
+          await Promise.race([
+            secondArrived,
+            new Promise((_, reject) =>
+              setTimeout(() => reject(new Error('the next batch was not read while the engine appended')), 5_000),
+            ),
+          ])
+        }
+        return await call(op, args, options)
+      } finally {
+        inFlight--
+      }
+    })
+    const other = new LocalRollupStorage(mkdtempSync(join(dir, 'overlap-')))
+    try {
+      const watched = counting((n) => n === 2 && next())
+      const result = await buildRollup(input({ connector: watched }), engine, other, limits)
+      expect(result.partitions.map((p) => [p.partition, p.rows])).toEqual(first.map((p) => [p.partition, p.rows]))
+      expect(most).toBe(1) // never two appends at once
+      expect(await fileGroups(filesOf(join(other.root, 'org', 'dash', 'orders_daily')))).toEqual(
+        await warehouseGroups(),
+      )
+    } finally {
+      spy.mockRestore()
+    }
+    expect(await openWriters()).toBe(0)
+  }, 60_000)
+
+  it('an append failing while the next batch is read: the build fails with it, and the previous files stay', async () => {
+    const before = snapshot()
+    let next: () => void = () => undefined
+    const thirdArrived = new Promise<void>((resolve) => {
+      next = resolve
+    })
+    const call = engine.call.bind(engine)
+    let appends = 0
+    const spy = vi.spyOn(engine, 'call').mockImplementation(async (op, args, options) => {
+      if (op === 'duckdb.parquetAppend' && ++appends === 2) {
+        await thirdArrived // the build has read on meanwhile
+        throw new Error('the engine could not append')
+      }
+      return call(op, args, options)
+    })
+    let arrived = 0
+    try {
+      const watched = counting((n) => {
+        arrived = n
+        if (n === 3) next()
+      })
+      const failed = buildRollup(input({ connector: watched, previous: first }), engine, storage, limits)
+      await expect(failed).rejects.toThrow('the engine could not append')
+      // the failure was seen at the next append, with the third batch split: nothing after it was sent
+      expect(arrived).toBe(3)
+      expect(appends).toBe(2)
+    } finally {
+      spy.mockRestore()
+    }
+    expect(snapshot()).toEqual(before)
+    expect(filesOf(dir).filter((f) => f.endsWith('.tmp'))).toEqual([])
+    expect(await openWriters()).toBe(0)
+  }, 60_000)
 })
 
 describe('a build under DATABASE tenancy', () => {

@@ -96,8 +96,9 @@ const DEADLINE_SLACK_MS = 100
 /**
  * Builds a rollup: streams its GROUP BY from the datasource's connector (per tenant database
  * with DATABASE tenancy) and, batch by batch as the rows arrive, splits them by time partition
- * and appends them to the engine process's writer, while the connector reads the next batch;
- * the server holds at most two batches. Once every row is in, each partition is written as
+ * and sends them to the engine process's writer, which appends one batch while the connector
+ * reads the next and this build splits it: the server holds at most two batches (the one split,
+ * the next one read), the engine process's append a third. Once every row is in, each partition is written as
  * Parquet to a staging path and published under its final name. A build that fails (the
  * warehouse, ROLLUP_MAX_ROWS over all its rows, its deadline of `timeoutMs` over all its reads)
  * discards the writer before any file is staged: the previous files stay as they were.
@@ -158,8 +159,6 @@ export async function buildRollup(
         ...(tenant !== undefined ? { database: tenant } : {}),
       })
       const columns = rollupColumns(plan)
-      const aliases = columns.map((_, i) => resultAlias(i))
-      const first = resultAlias(0)
       const seen = new Set<string>()
       /** This tenant database's keys in the writer, and its rows: dropped if its part fails. */
       const keys: string[] = []
@@ -169,6 +168,8 @@ export async function buildRollup(
       /** The batch being handled: awaited before a failed part's keys are dropped. */
       let handling: Promise<unknown> = Promise.resolve()
       let typed: ParquetColumn[] | undefined
+      /** Where each rollup column is in the result's rows (they are named by resultAlias). */
+      let at: number[] = []
       let waited = performance.now()
       const onBatch = async (batch: RowBatch): Promise<void> => {
         const arrived = performance.now()
@@ -178,44 +179,44 @@ export async function buildRollup(
         if (total > limits.maxRows) throw tooMany()
         if (typed === undefined) {
           const types = new Map(batch.columns.map((c) => [c.name, c.dataType]))
+          const position = new Map(batch.columns.map((c, i) => [c.name, i]))
+          at = columns.map((_, i) => position.get(resultAlias(i)) ?? -1)
+          const missing = at.indexOf(-1)
+          if (missing >= 0) {
+            throw new ApiError(
+              'QUERY_ERROR',
+              400,
+              `rollup ${plan.name}: the warehouse answered no ${resultAlias(missing)}`,
+            )
+          }
           typed = columns.map((name, i) => {
-            const alias = resultAlias(i)
-            const type = typeOf(name, types.get(alias), plan)
+            const type = typeOf(name, types.get(resultAlias(i)), plan)
+            const index = at[i] as number
             // the values of one column all come with an offset or none do
-            const instant = type === 'TIMESTAMP' && batch.rows.some((r) => isInstant(r[alias]))
+            const instant = type === 'TIMESTAMP' && batch.rows.some((r) => isInstant(r[index]))
             return { name, type: instant ? 'TIMESTAMPTZ' : type }
           })
         }
-        // this batch's values per partition, column by column, as the engine process takes them
-        const parts = new Map<string, unknown[][]>()
-        for (const row of batch.rows) {
-          // the time bucket is the first column
-          const partition = plan.time ? partitionOf(row[first]) : ALL_PARTITION
-          let values = parts.get(partition)
-          if (values === undefined) {
-            // a bucket that began before the refresh start lives in a kept partition
-            if (!rebuiltFrom(partition, since)) continue
-            values = aliases.map(() => [])
-            parts.set(partition, values)
-          }
-          for (let i = 0; i < aliases.length; i++) values[i]?.push(row[aliases[i] as string] ?? null)
-        }
-        const batchParts: ParquetPart[] = []
-        for (const [partition, values] of parts) {
-          const key = `${t}/${partition}`
-          const fresh = !files.has(key)
-          if (fresh) {
-            files.set(key, fileKey(input, tenant, partition))
-            keys.push(key)
-            seen.add(partition)
-          }
-          batchParts.push({ key, values, ...(fresh ? { columns: typed } : {}) })
-        }
-        const split = performance.now()
-        clock.add('split', split - arrived)
+        const fileColumns = typed
+        const batchParts: ParquetPart[] = split(batch.rows, at, plan.time !== undefined, since).map(
+          ([partition, values]) => {
+            const key = `${t}/${partition}`
+            const fresh = !files.has(key)
+            if (fresh) {
+              files.set(key, fileKey(input, tenant, partition))
+              keys.push(key)
+              seen.add(partition)
+            }
+            return { key, ...coded(values), ...(fresh ? { columns: fileColumns } : {}) }
+          },
+        )
+        const splitAt = performance.now()
+        clock.add('split', splitAt - arrived)
+        // sent once the append before it is in, not waited for: the engine process appends
+        // while the connector reads and this build splits the next batch
         await writer.append(batchParts)
         waited = performance.now()
-        clock.add('append', waited - split)
+        clock.add('append', waited - splitAt)
       }
       const mine = input.previous.filter((p) => p.tenant === tenant)
       let result: StreamResult
@@ -261,6 +262,9 @@ export async function buildRollup(
       } finally {
         clock.add('read', performance.now() - waited)
       }
+      const ended = performance.now()
+      await writer.drain()
+      clock.add('append', performance.now() - ended)
       if (result.truncated || total > limits.maxRows) throw tooMany()
       kept.push(...mine.filter((p) => !rebuiltFrom(p.partition, since)))
       stale.push(...mine.filter((p) => rebuiltFrom(p.partition, since) && !seen.has(p.partition)))
@@ -303,6 +307,76 @@ export async function buildRollup(
     phases: clock.phases,
     failed,
   }
+}
+
+/**
+ * A batch's rows as each partition's values, column by column as the engine process takes them,
+ * in the order of the rollup's columns (`at`: where each is in a row; the time bucket first).
+ * Rows of a bucket that began before the refresh start live in a kept partition: left out.
+ */
+function split(
+  rows: readonly (readonly unknown[])[],
+  at: readonly number[],
+  timed: boolean,
+  since: Date | undefined,
+): [string, unknown[][]][] {
+  const parts = new Map<string, unknown[][] | null>()
+  // a bucket's partition, by the bucket's value (the same few dates or times recur in a batch)
+  const partitions = new Map<unknown, string>()
+  const bucket = at[0] as number
+  const width = at.length
+  for (const row of rows) {
+    let partition = ALL_PARTITION
+    if (timed) {
+      const value = row[bucket]
+      const known = partitions.get(value)
+      if (known === undefined) {
+        partition = partitionOf(value)
+        if (typeof value !== 'object') partitions.set(value, partition)
+      } else partition = known
+    }
+    let values = parts.get(partition)
+    if (values === undefined) {
+      values = rebuiltFrom(partition, since) ? at.map(() => []) : null
+      parts.set(partition, values)
+    }
+    if (values === null) continue
+    for (let i = 0; i < width; i++) (values[i] as unknown[]).push(row[at[i] as number] ?? null)
+  }
+  return [...parts].filter((p): p is [string, unknown[][]] => p[1] !== null)
+}
+
+/**
+ * A part's columns as the engine process takes them: a column of texts (and NULLs) as its
+ * distinct texts and an index per row into them (-1: NULL), so that a dimension's few texts
+ * cross the process boundary once per batch instead of once per row; other columns as they are.
+ */
+function coded(columns: unknown[][]): Pick<ParquetPart, 'values' | 'texts'> {
+  let texts: (string[] | null)[] | undefined
+  const values = columns.map((column, i): unknown[] | Int32Array => {
+    const codes = new Int32Array(column.length)
+    const index = new Map<string, number>()
+    const dictionary: string[] = []
+    for (let r = 0; r < column.length; r++) {
+      const v = column[r]
+      if (v === null || v === undefined) {
+        codes[r] = -1
+        continue
+      }
+      if (typeof v !== 'string') return column
+      let code = index.get(v)
+      if (code === undefined) {
+        code = dictionary.length
+        dictionary.push(v)
+        index.set(v, code)
+      }
+      codes[r] = code
+    }
+    texts ??= columns.map(() => null)
+    texts[i] = dictionary
+    return codes
+  })
+  return texts === undefined ? { values } : { values, texts }
 }
 
 /**

@@ -35,6 +35,13 @@ export interface TenantDatabases {
   /** Renames `amount` in the tenant database, so that its part of a build fails; `repair` renames it back. */
   breakAmount(db: string): Promise<void>
   repairAmount(db: string): Promise<void>
+  /**
+   * Creates a tenant database while the datasource is in use (`<prefix>n<k>`, with `orders` of
+   * its own: 30 orders, C's), readable by the datasource's user; `drop` drops it too.
+   */
+  addDatabase(): Promise<string>
+  /** Drops a tenant database (PostgreSQL: WITH (FORCE), its sessions terminated). */
+  dropDatabase(db: string): Promise<void>
   /** PostgreSQL only: an extra tenant database and the server's view of the datasource's sessions. */
   readonly pg?: PgTenantExtras
   drop(): Promise<void>
@@ -79,23 +86,28 @@ export function createTenantDatabases(engine: TenantDatabaseEngine): Promise<Ten
 }
 
 /**
- * MariaDB: a database is a schema. The datasource's user is granted SELECT on the three tenant
- * databases only, so SHOW DATABASES (its `databases()`) lists exactly those three.
+ * MariaDB: a database is a schema (`test_rt_<hex>_a`, `_b`, `_c`, then `_n1`… from `addDatabase`).
+ * The datasource's user is granted SELECT on the tenant databases only, so SHOW DATABASES (its
+ * `databases()`) lists exactly those that exist.
  */
 async function mariadbTenants(): Promise<TenantDatabases> {
-  const suffix = randomBytes(4).toString('hex')
-  const a = `strata_dbt_${suffix}_a`
-  const b = `strata_dbt_${suffix}_b`
-  const c = `strata_dbt_${suffix}_c`
-  const user = `strata_dbt_${suffix}`
+  const prefix = `test_rt_${randomBytes(4).toString('hex')}_`
+  const a = `${prefix}a`
+  const b = `${prefix}b`
+  const c = `${prefix}c`
+  const user = prefix.slice(0, -1)
   const password = `Pw-${randomBytes(8).toString('hex')}`
   const admin = await mysql.createConnection({ ...MARIADB })
+  const added: string[] = []
   const drop = async () => {
     await admin.query(`drop user if exists '${user}'@'%'`)
-    await admin.query(`drop database if exists \`${a}\``)
-    await admin.query(`drop database if exists \`${b}\``)
-    await admin.query(`drop database if exists \`${c}\``)
+    for (const db of [a, b, c, ...added]) await admin.query(`drop database if exists \`${db}\``)
     await admin.end()
+  }
+  const createOrders = async (db: string, rows: readonly [number, string, string, string][]) => {
+    await admin.query(`create table \`${db}\`.orders (id int primary key, status text not null,
+        amount decimal(10,2) not null, created_at datetime not null)`)
+    await admin.query(`insert into \`${db}\`.orders values ?`, [rows])
   }
   try {
     for (const [db, rows] of [
@@ -103,9 +115,7 @@ async function mariadbTenants(): Promise<TenantDatabases> {
       [b, B_ORDERS],
     ] as const) {
       await admin.query(`create database \`${db}\` character set utf8mb4 collate utf8mb4_general_ci`)
-      await admin.query(`create table \`${db}\`.orders (id int primary key, status text not null,
-        amount decimal(10,2) not null, created_at datetime not null)`)
-      await admin.query(`insert into \`${db}\`.orders values ?`, [rows])
+      await createOrders(db, rows)
     }
     await admin.query(`create database \`${c}\` character set utf8mb4 collate utf8mb4_general_ci`)
     await admin.query(`create user '${user}'@'%' identified by '${password}'`)
@@ -124,9 +134,18 @@ async function mariadbTenants(): Promise<TenantDatabases> {
     schema: a,
     others: ['mysql', 'information_schema', 'test'],
     async addOrders(db) {
-      await admin.query(`create table \`${db}\`.orders (id int primary key, status text not null,
-        amount decimal(10,2) not null, created_at datetime not null)`)
-      await admin.query(`insert into \`${db}\`.orders values ?`, [C_ORDERS])
+      await createOrders(db, C_ORDERS)
+    },
+    async addDatabase() {
+      const db = `${prefix}n${added.length + 1}`
+      added.push(db)
+      await admin.query(`create database \`${db}\` character set utf8mb4 collate utf8mb4_general_ci`)
+      await createOrders(db, C_ORDERS)
+      await admin.query(`grant select on \`${db}\`.* to '${user}'@'%'`)
+      return db
+    },
+    async dropDatabase(db) {
+      await admin.query(`drop database if exists \`${db}\``)
     },
     async setAmount(db, id, amount) {
       await admin.query(`update \`${db}\`.orders set amount = ? where id = ?`, [amount, id])
@@ -175,9 +194,10 @@ async function postgresTenants(): Promise<TenantDatabases> {
   const x = `${prefix}x`
   const role = `${prefix}role`
   const schema = 'shop'
+  const added: string[] = []
   const drop = async () => {
     await pgAdmin('test', async (client) => {
-      for (const db of [a, b, c, d, x]) await client.query(`drop database if exists ${db} with (force)`)
+      for (const db of [a, b, c, d, x, ...added]) await client.query(`drop database if exists ${db} with (force)`)
       await client.query(`drop role if exists ${role}`)
     })
   }
@@ -209,6 +229,9 @@ async function postgresTenants(): Promise<TenantDatabases> {
   }
   const inTenant = (db: string, sql: string, params: unknown[] = []) =>
     pgAdmin(db, (client) => client.query(sql, params))
+  const dropDatabase = async (db: string) => {
+    await pgAdmin('test', (client) => client.query(`drop database if exists ${db} with (force)`))
+  }
   return {
     engine: 'postgres',
     datasourceType: 'postgres',
@@ -220,9 +243,7 @@ async function postgresTenants(): Promise<TenantDatabases> {
     others: ['template1', 'template0', x],
     pg: {
       extra: d,
-      async dropDatabase(db) {
-        await pgAdmin('test', (client) => client.query(`drop database if exists ${db} with (force)`))
-      },
+      dropDatabase,
       async lockOrders(db) {
         const client = new pg.Client({ ...PG, database: db })
         await client.connect()
@@ -250,6 +271,14 @@ async function postgresTenants(): Promise<TenantDatabases> {
     async addOrders(db) {
       await fill(db, C_ORDERS)
     },
+    async addDatabase() {
+      const db = `${prefix}n${added.length + 1}`
+      added.push(db)
+      await pgAdmin('test', (client) => client.query(`create database ${db}`))
+      await fill(db, C_ORDERS)
+      return db
+    },
+    dropDatabase,
     async setAmount(db, id, amount) {
       await inTenant(db, `update ${schema}.orders set amount = $1 where id = $2`, [amount, id])
     },

@@ -21,6 +21,7 @@ import type { MetricRequest } from './metric-requests.js'
 import { ResultCache, type ResultKey } from './result-cache.js'
 import type { Source, Sources } from './sources.js'
 import { tenancyFactsOf } from './tenancy-facts.js'
+import { TenantDatabases } from './tenant-databases.js'
 import { TenantSlots } from './tenant-slots.js'
 
 export type ServedFrom = 'cache' | 'rollup' | 'warehouse'
@@ -71,6 +72,8 @@ interface Plan extends QueryPlan {
   readonly resultId: string
   /** The calendar day in the request's zone it was prepared on (date presets). */
   readonly day: string | undefined
+  /** DATABASE tenancy: until when (epoch ms) the list of databases it was decided on holds. */
+  readonly until: number | undefined
 }
 
 /** Approximate bytes of a plan of its own (its compiled statement and source are shared): key, id (the bound values), fields. */
@@ -129,7 +132,8 @@ interface Rows {
 export class MetricQueries {
   private readonly cache: ResultCache<Rows>
   private readonly slots: TenantSlots
-  private readonly databases = new LRUCache<string, readonly string[]>({ max: 1000, ttl: 60_000 })
+  /** DATABASE tenancy's databases per datasource: held a minute, read again for a clientId they lack. */
+  private readonly databases = new TenantDatabases()
   /** Prepared requests (see `plan`), bounded by entries and bytes. */
   private readonly plans = new LRUCache<string, Plan>({
     max: 20_000,
@@ -175,7 +179,7 @@ export class MetricQueries {
         this.cache.clear()
         this.compiled.clear()
       }
-      if (event.kind === 'datasource') this.databases.delete(event.datasourceId)
+      if (event.kind === 'datasource') this.databases.forget(event.datasourceId)
     })
   }
 
@@ -294,14 +298,15 @@ export class MetricQueries {
    * version of the dashboard, or of the tenant's overlay of it) and the request's own values as
    * JSON; a plan is dropped with every change that can alter one (a datasource, datamart,
    * workspace, dashboard or embed event), when its calendar day in the zone is over (date
-   * presets), and after a minute (a DATABASE tenancy's list of databases is remembered as long).
-   * What is not remembered is a refusal: a request that fails is prepared again each time.
+   * presets), after a minute, and under DATABASE tenancy when the list of databases it was
+   * decided on is no longer held (a dropped tenant database is refused as soon as a fresh list
+   * is). What is not remembered is a refusal: a request that fails is prepared again each time.
    */
   private async plan(request: MetricRequest): Promise<Plan> {
     const key = `${objectId(request.dashboard)}|${objectId(request.embed)}|${planKey(request)}`
     const day = dayIn(request.timezone ?? 'UTC', new Date())
     const known = this.plans.get(key)
-    if (known && known.day === day) return known
+    if (known && known.day === day && (known.until === undefined || Date.now() < known.until)) return known
     const generation = this.generation
     const prepared = await this.prepare(request)
     const resultKey: ResultKey = prepared.rollup?.identity ?? prepared.identity
@@ -315,7 +320,7 @@ export class MetricQueries {
         prepared.rollup ? `rollup ${prepared.rollup.name}` : `warehouse: ${prepared.rollupReason}`,
       )
     }
-    const plan: Plan = { ...prepared, resultKey, resultId: ResultCache.id(resultKey), day }
+    const plan: Plan = { ...prepared, resultKey, resultId: ResultCache.id(resultKey), day, until: prepared.until }
     // a request with many long filter values is prepared each time: small next to its own cost
     if (generation === this.generation && planSize(plan, key) <= MAX_PLAN_BYTES) this.plans.set(key, plan)
     return plan
@@ -326,11 +331,17 @@ export class MetricQueries {
    * metric the embed exposes, the source and its dialect, the datasource's databases under
    * DATABASE tenancy) and hands it its compiled-statement memo.
    */
-  private async prepare(request: MetricRequest): Promise<QueryPlan & { readonly source: Source }> {
+  private async prepare(
+    request: MetricRequest,
+  ): Promise<QueryPlan & { readonly source: Source; readonly until: number | undefined }> {
     const metric = request.metric ?? this.metricOf(request.embed, request.dashboard, request.metricId)
     const { source, dialect } = await this.sourceOf(request)
     const settings = source.datamart?.tenancySettings ?? source.datasource.tenancySettings
-    const databases = needsDatabases(settings, request.clientId) ? await this.databasesOf(source) : undefined
+    const databases = needsDatabases(settings, request.clientId)
+      ? await this.databases.lookup(source.datasource.id, request.clientId, async () =>
+          (await this.datasources.connector(source.datasource)).databases(),
+        )
+      : undefined
     const { endUser, underlying, sort, timeGrain } = request
     const rollups =
       this.#serveRollups && this.options.rollups && request.clientId !== undefined
@@ -358,10 +369,10 @@ export class MetricQueries {
         ...(timeGrain ? { timeGrain } : {}),
         ...(endUser ? { endUser: (m: Metric) => endUser.apply(m, source, dialect.name) } : {}),
       },
-      { ...this.targetOf(source, dialect, tenancyFactsOf(source, request.embed, databases)), rollups },
+      { ...this.targetOf(source, dialect, tenancyFactsOf(source, request.embed, databases?.names)), rollups },
       (input, shape) => this.compile(input, shape),
     )
-    return { ...plan, source }
+    return { ...plan, source, until: databases?.until }
   }
 
   /** Where a source's plans run. */
@@ -484,16 +495,6 @@ export class MetricQueries {
       this.compiled.set(key, compiled)
     }
     return compiled
-  }
-
-  private async databasesOf(source: Source): Promise<readonly string[]> {
-    const key = source.datasource.id
-    let list = this.databases.get(key)
-    if (!list) {
-      list = await (await this.datasources.connector(source.datasource)).databases()
-      this.databases.set(key, list)
-    }
-    return list
   }
 }
 

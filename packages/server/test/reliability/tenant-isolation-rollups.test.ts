@@ -202,8 +202,11 @@ describe.skipIf(!hasPg)('tenant isolation on rollup-served queries', () => {
         ),
         propertyRuns(60),
       )
-      // the property is about rollup-served answers with rows: many generated cases must be such
-      expect(served).toBeGreaterThan(15)
+      // the property is about rollup-served answers with rows: many generated cases must be such.
+      // On MariaDB every text filter goes to the warehouse (a case-folding collation), so about a
+      // quarter to a third of the 60 are served there (14 to 23 in 11 runs with random seeds; the
+      // other engines 20 to 39), so a threshold of 15 failed there about one run in six
+      expect(served).toBeGreaterThan(engine === 'mariadb' ? 8 : 15)
     },
     300_000,
   )

@@ -18,7 +18,7 @@ import {
   throwIfAborted,
 } from '../shared/execution.js'
 import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
-import { asArrays, checkBatchRows } from '../shared/stream.js'
+import { checkBatchRows } from '../shared/stream.js'
 import { checkTimeZone } from '../shared/values.js'
 import type {
   BatchHandler,
@@ -56,7 +56,8 @@ interface Column {
 }
 
 /** Takes one batch of converted rows, with the result's columns. */
-type RowSink = (columns: readonly Column[], rows: Record<string, unknown>[]) => Promise<void>
+/** A batch of rows, each its values in the order of `columns` (converted, as a result holds them). */
+type RowSink = (columns: readonly Column[], rows: unknown[][]) => Promise<void>
 
 interface RunSettings {
   readonly timeoutMs: number
@@ -156,8 +157,8 @@ export class ClickhouseConnector implements Connector {
         Number.POSITIVE_INFINITY,
         settings,
         known,
-        async (_, r) => {
-          rows = r
+        async (columns, r) => {
+          rows = r.map((values) => objectOf(columns, values))
         },
       )
       return { columns: resultColumns(read.columns), rows, truncated: read.truncated }
@@ -178,10 +179,9 @@ export class ClickhouseConnector implements Connector {
     const settings = { timeoutMs: options.timeoutMs, signal: options.signal }
     return this.#clients.use(options.database ?? this.#database, async (client) => {
       const known = await this.#described(client, request, settings)
-      const read = await this.#read(client, request, maxRows, batchRows, settings, known, (columns, rows) => {
-        const described = resultColumns(columns)
-        return onBatch({ columns: described, rows: asArrays(described, rows) })
-      })
+      const read = await this.#read(client, request, maxRows, batchRows, settings, known, (columns, rows) =>
+        onBatch({ columns: resultColumns(columns), rows }),
+      )
       return { columns: resultColumns(read.columns), rows: read.rows, truncated: read.truncated }
     })
   }
@@ -270,9 +270,8 @@ export class ClickhouseConnector implements Connector {
       const compact = request.format === 'JSONCompactEachRowWithNamesAndTypes'
       let names: string[] | undefined = compact ? undefined : known?.map((c) => c.name)
       let types: string[] | undefined = compact ? undefined : known?.map((c) => c.nativeType)
-      const typeOf = new Map((known ?? []).map((c) => [c.name, c.nativeType]))
       const columns = () => (names ?? []).map((name, i) => ({ name, nativeType: types?.[i] ?? 'String' }))
-      let pending: Record<string, unknown>[] = []
+      let pending: unknown[][] = []
       let count = 0
       let truncated = false
       const hand = async () => {
@@ -299,7 +298,7 @@ export class ClickhouseConnector implements Connector {
               truncated = true
               break outer
             }
-            pending.push(compact ? compactRow(value as unknown[], names!, types!) : objectRow(value, typeOf))
+            pending.push(compact ? compactRow(value as unknown[], types!) : objectRow(value, names ?? [], types ?? []))
             count++
             if (pending.length === batchRows) await hand()
           }
@@ -402,18 +401,22 @@ function parseLine(text: string): unknown {
   }
 }
 
-function compactRow(values: readonly unknown[], names: readonly string[], types: readonly string[]) {
-  const row: Record<string, unknown> = {}
-  names.forEach((name, i) => {
-    row[name] = convertValue(values[i], types[i] ?? 'String')
-  })
-  return row
+/** A JSONCompact line: its values converted by the result's types, in order. */
+function compactRow(values: readonly unknown[], types: readonly string[]): unknown[] {
+  return values.map((v, i) => convertValue(v, types[i] ?? 'String'))
 }
 
-function objectRow(value: unknown, typeOf: ReadonlyMap<string, string>): Record<string, unknown> {
+/** A JSONEachRow line (an object): its values in the order of the described columns, converted. */
+function objectRow(value: unknown, names: readonly string[], types: readonly string[]): unknown[] {
+  const row = value as Record<string, unknown>
+  return names.map((name, i) => convertValue(row[name], types[i] ?? 'String'))
+}
+
+/** A row as `execute` answers it: an object by column name (a repeated name keeps the last value). */
+function objectOf(columns: readonly Column[], values: readonly unknown[]): Record<string, unknown> {
   const row: Record<string, unknown> = {}
-  for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
-    row[name] = convertValue(v, typeOf.get(name) ?? 'String')
-  }
+  columns.forEach((c, i) => {
+    row[c.name] = values[i]
+  })
   return row
 }

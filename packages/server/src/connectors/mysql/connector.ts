@@ -23,7 +23,7 @@ import {
 } from '../shared/execution.js'
 import { columnsListing, tablesOfListing } from '../shared/introspection.js'
 import { PoolCache, tenantPoolLimit } from '../shared/pool-cache.js'
-import { asArrays, checkBatchRows } from '../shared/stream.js'
+import { checkBatchRows } from '../shared/stream.js'
 import { resolveTlsMode, silentTlsMode, type TlsMode } from '../shared/tls.js'
 import { bytesToJson, checkTimeZone, isoDateTime, offsetAt, safeInteger } from '../shared/values.js'
 import type {
@@ -146,10 +146,10 @@ export class MysqlConnector implements Connector {
       const core = conn.connection as unknown as CoreConnection
       const command = core.execute(sql, options.params.map(toMysqlParam))
       let columns: QueryResult['columns'] = []
-      let datetimeColumns: string[] = []
+      let datetime: boolean[] = []
       command.on('fields', (fields: mysql.FieldPacket[] | undefined) => {
         columns = (fields ?? []).map((f) => ({ name: f.name, dataType: dataTypeOfCode(f.columnType) }))
-        datetimeColumns = (fields ?? []).filter((f) => DATETIME_CODES.has(f.columnType ?? -1)).map((f) => f.name)
+        datetime = (fields ?? []).map((f) => DATETIME_CODES.has(f.columnType ?? -1))
       })
       // an error the server sends after the stream let go of the command (read while the rest drains) is heard
       command.on('error', () => undefined)
@@ -157,21 +157,22 @@ export class MysqlConnector implements Connector {
       // a connection lost mid-stream is reported to the connection, not the command: it ends the stream
       const lost = (err: unknown) => rows.destroy(err instanceof Error ? err : new Error(String(err)))
       core.on('error', lost)
-      let batch: Record<string, unknown>[] = []
+      let batch: unknown[][] = []
       let seen = 0
       let complete = false
       const hand = async () => {
         if (batch.length === 0) return
         const handed = batch
         batch = []
-        await onBatch({ columns, rows: asArrays(columns, handed) })
+        await onBatch({ columns, rows: handed })
         if (statement.timedOut || statement.aborted) throw new Error('the stream was stopped')
       }
       try {
         for await (const row of rows) {
           // the extra row of the cap only says the result was truncated
           if (++seen > maxRows) continue
-          batch.push(toJsonRow(row as mysql.RowDataPacket, datetimeColumns))
+          const values = row as mysql.RowDataPacket
+          batch.push(columns.map((c, i) => toJsonValue(values[c.name], datetime[i] === true)))
           if (batch.length === batchRows) await hand()
         }
         await hand()
@@ -407,14 +408,15 @@ function toMysqlParam(value: unknown): ExecuteValue {
 
 function toJsonRow(row: mysql.RowDataPacket, datetimeColumns: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(row)) {
-    if (typeof value === 'bigint') out[key] = safeInteger(value)
-    else if (Buffer.isBuffer(value)) out[key] = bytesToJson(value)
-    else out[key] = value
-  }
-  for (const key of datetimeColumns) {
-    const value = out[key]
-    if (typeof value === 'string') out[key] = isoDateTime(value)
-  }
+  for (const [key, value] of Object.entries(row)) out[key] = toJsonValue(value, false)
+  for (const key of datetimeColumns) out[key] = toJsonValue(out[key], true)
   return out
+}
+
+/** A value as a result holds it: 64-bit integers safe, bytes as JSON, a DATETIME's text as ISO. */
+function toJsonValue(value: unknown, datetime: boolean): unknown {
+  if (typeof value === 'bigint') return safeInteger(value)
+  if (Buffer.isBuffer(value)) return bytesToJson(value)
+  if (datetime && typeof value === 'string') return isoDateTime(value)
+  return value
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import mysql from 'mysql2/promise'
 import pg from 'pg'
 import { MARIADB } from './mariadb-warehouse.js'
-import { requireService } from './services.js'
+import { POSTGRES, requireService, withPostgres } from './services.js'
 
 /** The live engines DATABASE tenancy is proven on end to end. */
 export type TenantDatabaseEngine = 'mariadb' | 'postgres'
@@ -164,17 +164,8 @@ async function mariadbTenants(): Promise<TenantDatabases> {
   }
 }
 
-const PG = { host: '127.0.0.1', port: 5432, user: 'postgres' } as const
-
-async function pgAdmin<T>(database: string, work: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ ...PG, database })
-  await client.connect()
-  try {
-    return await work(client)
-  } finally {
-    await client.end()
-  }
-}
+const PG = POSTGRES
+const pgAdmin = <T>(database: string, work: (c: pg.Client) => Promise<T>): Promise<T> => withPostgres(work, database)
 
 /**
  * PostgreSQL: a tenant is a database of its own (`test_rt_<hex>_a`, `_b`, `_c`, `_d`), `a` and `b` with

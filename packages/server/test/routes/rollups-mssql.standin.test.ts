@@ -10,7 +10,6 @@
  * stand-in compares text in binary, so it proves the routing, not SQL Server's collations.
  */
 import { randomBytes } from 'node:crypto'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MssqlStandIn } from '../../src/connectors/mssql/standin/server.js'
 import { ACCESS } from '../helpers/analytics.js'
@@ -18,21 +17,13 @@ import { createTestApp, type TestContext } from '../helpers/app.js'
 import { bearer, bootstrap } from '../helpers/bootstrap.js'
 import { buildDueRollups } from '../helpers/rollup-engines.js'
 import { comparableResult, filesOf, rollupDir } from '../helpers/rollups.js'
-import { POSTGRES_URL, requireService } from '../helpers/services.js'
+import { requireService, withPostgres } from '../helpers/services.js'
 
 const up = await requireService('PostgreSQL', '127.0.0.1', 5432)
 const schema = `strata_rmssql_${randomBytes(4).toString('hex')}`
 const TENANTS = ['acme', 'globex'] as const
 
-async function admin(text: string, values: unknown[] = []): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL })
-  await client.connect()
-  try {
-    await client.query(text, values)
-  } finally {
-    await client.end()
-  }
-}
+const admin = (text: string, values: unknown[] = []) => withPostgres((c) => c.query(text, values))
 
 /** 150 orders of two tenants over January to June 2026 (every 29 hours), four statuses each (one NULL). */
 const ORDERS = Array.from({ length: 150 }, (_, i) => [

@@ -79,3 +79,39 @@ export function comparableResult(
     typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(12)) : v,
   )
 }
+
+/** Metrics the rollup tests share, over an orders table (`amount`, `created_at`) named `from`. */
+export const ordersMetric = {
+  revenueByMonth: (from: string) => ({
+    metricId: 'revenue_by_month',
+    name: 'Revenue by month',
+    chart: { type: 'line', x: 'month', y: ['revenue'] },
+    query: {
+      from,
+      measures: [
+        { name: 'revenue', aggregate: 'sum', column: 'amount' },
+        { name: 'orders', aggregate: 'count' },
+        { name: 'avg', aggregate: 'avg', column: 'amount' },
+      ],
+      dimensions: [{ name: 'month', column: 'created_at', timeGrain: 'month' }],
+      orderBy: [{ name: 'month', direction: 'asc' }],
+    },
+  }),
+  revenue: (from: string) => ({
+    metricId: 'revenue',
+    name: 'Revenue',
+    chart: { type: 'single-value', y: ['revenue'] },
+    query: { from, measures: [{ name: 'revenue', aggregate: 'sum', column: 'amount' }] },
+  }),
+  ordersByWeek: (from: string) => ({
+    metricId: 'orders_by_week',
+    name: 'Orders by week',
+    chart: { type: 'line', x: 'week', y: ['orders'] },
+    query: {
+      from,
+      measures: [{ name: 'orders', aggregate: 'count' }],
+      dimensions: [{ name: 'week', column: 'created_at', timeGrain: 'week' }],
+      orderBy: [{ name: 'week', direction: 'asc' }],
+    },
+  }),
+}

@@ -16,7 +16,7 @@ import { createTestApp, type TestContext } from '../helpers/app.js'
 import { bearer, bootstrap } from '../helpers/bootstrap.js'
 import { expectError } from '../helpers/expect-error.js'
 import { buildDueRollups } from '../helpers/rollup-engines.js'
-import { filesOf, rollupDir } from '../helpers/rollups.js'
+import { filesOf, ordersMetric, rollupDir } from '../helpers/rollups.js'
 import { createTenantDatabases, type TenantDatabases, tenantDatabaseEngines } from '../helpers/tenant-databases.js'
 
 const ENGINES = await tenantDatabaseEngines()
@@ -25,14 +25,7 @@ const document = (schema: string) => ({
   name: 'Per database',
   filters: [],
   layout: [],
-  metrics: [
-    {
-      metricId: 'revenue',
-      name: 'Revenue',
-      chart: { type: 'single-value', y: ['revenue'] },
-      query: { from: `${schema}.orders`, measures: [{ name: 'revenue', aggregate: 'sum', column: 'amount' }] },
-    },
-  ],
+  metrics: [ordersMetric.revenue(`${schema}.orders`)],
   rollups: [
     {
       name: 'daily',

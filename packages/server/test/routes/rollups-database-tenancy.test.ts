@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ACCESS, type Analytics, setupAnalytics } from '../helpers/analytics.js'
 import { createTestApp, type TestContext } from '../helpers/app.js'
 import { buildDueRollups } from '../helpers/rollup-engines.js'
-import { comparableResult, dashboardRow, filesOf, rollupDir } from '../helpers/rollups.js'
+import { comparableResult, dashboardRow, filesOf, ordersMetric, rollupDir } from '../helpers/rollups.js'
 import { createTenantDatabases, type TenantDatabases, tenantDatabaseEngines } from '../helpers/tenant-databases.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 
@@ -29,29 +29,7 @@ const document = (schema: string) => {
     name: 'Per database',
     filters: [{ name: 'period', label: 'Order date', type: 'date-range', table: orders, column: 'created_at' }],
     layout: [],
-    metrics: [
-      {
-        metricId: 'revenue_by_month',
-        name: 'Revenue by month',
-        chart: { type: 'line', x: 'month', y: ['revenue'] },
-        query: {
-          from: orders,
-          measures: [
-            { name: 'revenue', aggregate: 'sum', column: 'amount' },
-            { name: 'orders', aggregate: 'count' },
-            { name: 'avg', aggregate: 'avg', column: 'amount' },
-          ],
-          dimensions: [{ name: 'month', column: 'created_at', timeGrain: 'month' }],
-          orderBy: [{ name: 'month', direction: 'asc' }],
-        },
-      },
-      {
-        metricId: 'revenue',
-        name: 'Revenue',
-        chart: { type: 'single-value', y: ['revenue'] },
-        query: { from: orders, measures: [{ name: 'revenue', aggregate: 'sum', column: 'amount' }] },
-      },
-    ],
+    metrics: [ordersMetric.revenueByMonth(orders), ordersMetric.revenue(orders)],
     rollups: [
       {
         name: 'daily',

@@ -16,7 +16,7 @@ import { ACCESS } from '../helpers/analytics.js'
 import { createTestApp, type TestContext } from '../helpers/app.js'
 import { bearer, bootstrap } from '../helpers/bootstrap.js'
 import { buildDueRollups } from '../helpers/rollup-engines.js'
-import { comparableResult, filesOf, rollupDir } from '../helpers/rollups.js'
+import { comparableResult, filesOf, ordersMetric, rollupDir } from '../helpers/rollups.js'
 import { requireService, withPostgres } from '../helpers/services.js'
 
 const up = await requireService('PostgreSQL', '127.0.0.1', 5432)
@@ -43,27 +43,8 @@ const document = {
   ],
   layout: [],
   metrics: [
-    {
-      metricId: 'revenue_by_month',
-      name: 'Revenue by month',
-      chart: { type: 'line', x: 'month', y: ['revenue'] },
-      query: {
-        from: orders,
-        measures: [
-          { name: 'revenue', aggregate: 'sum', column: 'amount' },
-          { name: 'orders', aggregate: 'count' },
-          { name: 'avg', aggregate: 'avg', column: 'amount' },
-        ],
-        dimensions: [{ name: 'month', column: 'created_at', timeGrain: 'month' }],
-        orderBy: [{ name: 'month', direction: 'asc' }],
-      },
-    },
-    {
-      metricId: 'revenue',
-      name: 'Revenue',
-      chart: { type: 'single-value', y: ['revenue'] },
-      query: { from: orders, measures: [{ name: 'revenue', aggregate: 'sum', column: 'amount' }] },
-    },
+    ordersMetric.revenueByMonth(orders),
+    ordersMetric.revenue(orders),
     {
       metricId: 'by_status',
       name: 'Orders by status',
@@ -79,17 +60,7 @@ const document = {
         orderBy: [{ name: 'status', direction: 'asc' }],
       },
     },
-    {
-      metricId: 'orders_by_week',
-      name: 'Orders by week',
-      chart: { type: 'line', x: 'week', y: ['orders'] },
-      query: {
-        from: orders,
-        measures: [{ name: 'orders', aggregate: 'count' }],
-        dimensions: [{ name: 'week', column: 'created_at', timeGrain: 'week' }],
-        orderBy: [{ name: 'week', direction: 'asc' }],
-      },
-    },
+    ordersMetric.ordersByWeek(orders),
     {
       metricId: 'orders_by_quarter',
       name: 'Orders by quarter',

@@ -23,7 +23,7 @@ import {
   type RollupEngine,
   rollupEngines,
 } from '../helpers/rollup-engines.js'
-import { comparableResult, dashboardRow } from '../helpers/rollups.js'
+import { comparableResult, dashboardRow, ordersMetric } from '../helpers/rollups.js'
 import { createPgWarehouse, type PgWarehouse } from '../helpers/warehouse.js'
 import { loadWarehouse, type Warehouse } from '../reliability/ground-truth.js'
 
@@ -104,17 +104,7 @@ function servedDocument(schema: string) {
           orderBy: [{ name: 'month', direction: 'asc' }],
         },
       },
-      {
-        metricId: 'orders_by_week',
-        name: 'Orders by week',
-        chart: { type: 'line', x: 'week', y: ['orders'] },
-        query: {
-          from: orders,
-          measures: [{ name: 'orders', aggregate: 'count' }],
-          dimensions: [{ name: 'week', column: 'created_at', timeGrain: 'week' }],
-          orderBy: [{ name: 'week', direction: 'asc' }],
-        },
-      },
+      ordersMetric.ordersByWeek(orders),
       {
         metricId: 'orders_by_hour',
         name: 'Orders by hour',
